@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include "report.h"
+
+void report_rule(FILE *out)
+{
+	fprintf(out, "-------------------------------------------------------"
+		     "--------------------------------\n");
+}
+
+void report_header(FILE *out, const struct report_info *ri)
+{
+	char numa[32];
+
+	if (ri->numa_node >= 0)
+		snprintf(numa, sizeof(numa), "node %d", ri->numa_node);
+	else
+		snprintf(numa, sizeof(numa), "not pinned");
+	report_rule(out);
+	fprintf(out, "                    %s (rdmabench, %s)\n", ri->title,
+		ri->role);
+	fprintf(out, " Device         : %-16s Firmware       : %s\n",
+		ri->dev_name, ri->fw_ver);
+	fprintf(out, " Port           : %-16u Port state     : %s\n", ri->port,
+		ri->port_state);
+	fprintf(out, " Transport type : %-16s Active MTU     : %u\n",
+		ri->transport, ri->mtu_bytes);
+	fprintf(out, " Connection type: %-16s Rendezvous     : rdma_cm\n", "RC");
+	fprintf(out, " Local address  : %-16s Peer address   : %s\n", ri->local,
+		ri->peer);
+	fprintf(out, " TX depth       : %-16llu CQ moderation  : %llu\n",
+		(unsigned long long)ri->tx_depth,
+		(unsigned long long)ri->cq_mod);
+	fprintf(out, " Max inline     : %-16u Memory         : host, %s\n",
+		ri->max_inline, numa);
+	if (ri->lat_note)
+		fprintf(out, " Latency        : %s\n", ri->lat_note);
+	report_rule(out);
+}
+
+void report_bw_head(FILE *out, bool gbits, bool with_peer)
+{
+	const char *u = gbits ? "Gb/sec" : "MiB/sec";
+
+	fprintf(out, " #bytes     #iterations    BW peak[%s]    "
+		     "BW average[%s]   MsgRate[Mpps]", u, u);
+	if (with_peer)
+		fprintf(out, "   Server BW average[%s]", u);
+	fputc('\n', out);
+}
+
+static double report_bw_value(bool gbits, const struct stats_bw *bw)
+{
+	return gbits ? bw->gbps : bw->mibps;
+}
+
+void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
+		   const struct stats_bw *bw, const struct stats_bw *peak,
+		   const struct stats_bw *peer)
+{
+	fprintf(out, " %-10llu %-14llu %-18.2f %-20.2f %-15.6f",
+		(unsigned long long)size, (unsigned long long)iters,
+		report_bw_value(gbits, peak), report_bw_value(gbits, bw),
+		bw->mpps);
+	if (peer)
+		fprintf(out, "  %.2f", report_bw_value(gbits, peer));
+	fputc('\n', out);
+}
+
+void report_lat_head(FILE *out, bool with_peer)
+{
+	fprintf(out, " #bytes #iterations    t_min[usec]    t_max[usec]  "
+		     "t_typical[usec]    t_avg[usec]    t_stdev[usec]   "
+		     "99%% percentile[usec]   99.9%% percentile[usec]");
+	if (with_peer)
+		fprintf(out, "   server t_typical[usec]");
+	fputc('\n', out);
+}
+
+void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
+		    const struct stats_lat *lat, const struct stats_lat *peer)
+{
+	fprintf(out, " %-7llu %-14llu %-14.2f %-12.2f %-18.2f %-14.2f "
+		     "%-15.2f %-22.2f %-22.2f",
+		(unsigned long long)size, (unsigned long long)iters,
+		lat->min_us, lat->max_us, lat->p50_us, lat->avg_us,
+		lat->stdev_us, lat->p99_us, lat->p999_us);
+	if (peer)
+		fprintf(out, "   %.2f", peer->p50_us);
+	fputc('\n', out);
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * wire - the rendezvous messages, packed and unpacked by pure functions.
+ *
+ * Every message is fixed-layout and big-endian:
+ *   u32 magic 'RDMB' | u16 version | u16 type | u32 body bytes | body
+ * A peer with another WIRE_VERSION is refused with -EPROTONOSUPPORT (both
+ * sides say which versions met); a wrong magic is -EPROTO (not our peer).
+ * Doubles travel as their IEEE-754 bits in a u64.
+ *
+ * The sequence (client -> server unless marked <-):
+ *   CONNECT(ctrl) HELLO  <-HELLO_ACK  CONNECT(data) BUF  <-BUF
+ *   per size: SYNC  <-READY  (traffic)  <-RESULT
+ *   BYE
+ * Either side may send ERROR instead of what it owes; the other prints it.
+ */
+#ifndef RDMABENCH_WIRE_H
+#define RDMABENCH_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WIRE_MAGIC 0x52444d42u /* "RDMB" */
+#define WIRE_VERSION 1
+#define WIRE_HEADER_BYTES 12
+#define WIRE_MSG_MAX 512
+#define WIRE_TEXT_MAX 200
+#define WIRE_NAME_MAX 64
+
+enum wire_type {
+	WIRE_CONNECT = 1, /* rdma_cm private data */
+	WIRE_HELLO,
+	WIRE_HELLO_ACK,
+	WIRE_BUF,
+	WIRE_SYNC,
+	WIRE_READY,
+	WIRE_RESULT,
+	WIRE_BYE,
+	WIRE_ERROR,
+	WIRE_FIN,         /* data path: the sender's count after a bw run */
+	WIRE_ALIVE,       /* ctrl: the client is still sending (bw runs) */
+};
+
+enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
+
+#define WIRE_HELLO_ALL_SIZES 0x1u
+
+struct wire_connect {
+	uint16_t kind;      /* enum wire_conn_kind */
+	uint16_t qp_index;
+};
+
+/* The whole test configuration: the server adopts it. */
+struct wire_hello {
+	uint8_t verb;       /* enum bench_verb */
+	uint8_t measure;    /* enum bench_measure */
+	uint16_t flags;     /* WIRE_HELLO_* */
+	uint32_t tx_depth;
+	uint32_t cq_mod;
+	uint32_t io_timeout_ms;
+	uint64_t size_bytes;
+	uint64_t max_size_bytes; /* buffer to allocate */
+	uint64_t iters;
+	char tool[WIRE_NAME_MAX];  /* "ib_write_bw": refuse a mixed pair */
+};
+
+struct wire_hello_ack {
+	int32_t status;            /* 0 or -errno */
+	char dev_name[WIRE_NAME_MAX];
+	char text[WIRE_TEXT_MAX];  /* why, when status != 0 */
+};
+
+struct wire_buf {
+	uint64_t addr;
+	uint64_t length;
+	uint32_t rkey;
+};
+
+struct wire_sync {
+	uint64_t size_bytes;
+	uint64_t iters;
+};
+
+/* One side's measured figures for one size. */
+struct wire_result {
+	int32_t status;
+	uint64_t bytes;
+	uint64_t msgs;
+	uint64_t elapsed_ns;
+	uint64_t lat_samples;
+	double lat_us[8]; /* min p50 avg stdev p90 p99 p99.9 max */
+};
+
+struct wire_fin {
+	uint64_t msgs;
+	uint64_t bytes;
+};
+
+struct wire_error {
+	int32_t status;
+	char text[WIRE_TEXT_MAX];
+};
+
+struct wire_msg {
+	uint16_t version;
+	uint16_t type;
+	union {
+		struct wire_connect connect;
+		struct wire_hello hello;
+		struct wire_hello_ack hello_ack;
+		struct wire_buf buf;
+		struct wire_sync sync;
+		struct wire_result result;
+		struct wire_fin fin;
+		struct wire_error error;
+	} u;
+};
+
+/*
+ * Pack msg (its type; the version is always WIRE_VERSION) into buf.
+ * Returns the number of bytes, or -ENOSPC / -EINVAL (unknown type).
+ */
+int wire_pack(const struct wire_msg *msg, uint8_t *buf, size_t len);
+
+/*
+ * Unpack len bytes into *msg. Returns 0; -EPROTO: not our magic;
+ * -EPROTONOSUPPORT: another version (msg->version holds the peer's);
+ * -EBADMSG: truncated, unknown type or a body of the wrong size.
+ */
+int wire_unpack(const uint8_t *buf, size_t len, struct wire_msg *msg);
+
+/* "HELLO", "RESULT", ... for messages. */
+const char *wire_type_name(uint16_t type);
+
+#endif

@@ -1,0 +1,128 @@
+#!/bin/bash
+# scripts/lab/guest-init.sh - stage 2 of the lab guest (PID 1, runs as root).
+#
+# Not for direct use: scripts/lab/run.sh copies it into the run folder, and the
+# initramfs's /init (from setup.sh) switch_roots into the host's / (read-only
+# over 9p, tmpfs overlay) and execs "/bin/bash RUN/guest-init.sh".  The run
+# folder RUN is the host's folder at the same path, writable; run.sh left in it:
+#   config        bash: LAB_ARGV (command), LAB_CWD, LAB_PROVIDERS, LAB_MTU,
+#                 LAB_QUIET, LAB_OUT, LAB_SMP
+#   env           bash: "declare -x" lines of the host variables passed through
+# and reads back:
+#   booted        created as soon as this script starts (boot watchdog)
+#   stdout stderr the command's output (appended; run.sh streams them)
+#   rc            the command's exit status
+# The console (ttyS0 -> RUN/console.log) gets the progress lines and
+# "LAB-EXIT-STATUS: N".
+#
+# Under TCG each fork+exec costs ~0.15 s, so this script uses bash builtins
+# wherever it can: one modprobe, one ip and one rdma call set up both devices.
+
+RUN=${BASH_SOURCE[0]%/*}
+exec </dev/null
+: > "$RUN/booted"
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=dumb LANG=C.UTF-8
+unset SHLVL OLDPWD
+
+UP=
+up() { read -r UP _ < /proc/uptime; UP=${UP}s; }   # sets UP (no fork)
+# sleep without fork/exec: read with a timeout on a pipe nobody writes to
+exec {SLEEPFD}<> <(:)
+nap() { read -r -t "$1" -u "$SLEEPFD" _ || true; }
+
+poweroff_now() {
+    echo o > /proc/sysrq-trigger
+    nap 30
+    exit 1                    # PID 1 exits -> panic=-1 -> qemu -no-reboot exits
+}
+finish() {                    # finish RC
+    echo "$1" > "$RUN/rc"
+    up; echo "lab-guest: command exit status $1 (up $UP)"
+    echo "LAB-EXIT-STATUS: $1"
+    poweroff_now
+}
+
+up; echo "lab-guest: stage 2 at $UP"
+# shellcheck source=/dev/null
+source "$RUN/config" || { echo "lab-guest: cannot read $RUN/config"; finish 125; }
+echo lab > /proc/sys/kernel/hostname
+# RDMA hosts run with unlimited locked memory; siw checks RLIMIT_MEMLOCK even
+# for root (kernel default 8 MiB) and fails big registrations without this.
+ulimit -l unlimited
+ulimit -c 0
+
+note() {                      # progress line: console, and stderr unless quiet
+    echo "lab-guest: $*"
+    [ "${LAB_QUIET:-0}" = 1 ] || echo "[lab-guest] $*" >> "$RUN/stderr"
+}
+warn() { echo "lab-guest: WARNING: $*"; echo "[lab-guest] WARNING: $*" >> "$RUN/stderr"; }
+
+# ------------------------------------------------------------ RDMA devices
+# rxe0 on dummy rxe_if 198.18.0.1/24, siw0 on dummy siw_if 198.18.1.1/24
+# (198.18.0.0/15: RFC 2544 benchmarking range; exists only in the guest).
+declare -A IP=([rxe]=198.18.0.1 [siw]=198.18.1.1)
+want=()
+for p in $LAB_PROVIDERS; do
+    case "$p" in rxe|siw) want+=("$p") ;; none) ;; *) warn "unknown provider '$p' in RDMABENCH_LAB_PROVIDERS (rxe, siw, none)" ;; esac
+done
+mods=(ib_uverbs rdma_ucm)
+[ ${#want[@]} -gt 0 ] && mods+=(dummy)
+for p in "${want[@]}"; do [ "$p" = rxe ] && mods+=(rdma_rxe) || mods+=(siw); done
+modprobe -a "${mods[@]}" || warn "modprobe -a ${mods[*]} failed"
+
+ipcmds="link set lo up"$'\n'
+rdmacmds=
+have=()
+for p in "${want[@]}"; do
+    m=$p; [ "$p" = rxe ] && m=rdma_rxe
+    if [ ! -d /sys/module/$m ]; then
+        warn "module $m did not load: no ${p}0 (re-run scripts/lab/setup.sh?)"; continue
+    fi
+    have+=("$p")
+    ipcmds+="link add ${p}_if type dummy"$'\n'"link set ${p}_if mtu $LAB_MTU up"$'\n'
+    ipcmds+="addr add ${IP[$p]}/24 dev ${p}_if"$'\n'
+    rdmacmds+="link add ${p}0 type $p netdev ${p}_if"$'\n'
+done
+ip -batch - <<< "$ipcmds" || warn "ip -batch failed: $ipcmds"
+[ -n "$rdmacmds" ] && { rdma --force -batch - <<< "$rdmacmds" || warn "rdma link add failed"; }
+
+# wait (bounded) for the ports to be ACTIVE; export what came up
+LAB_DEVICES=
+for p in "${have[@]}"; do
+    dev=${p}0 st=
+    for ((i = 0; i < 100; i++)); do
+        { read -r st < /sys/class/infiniband/$dev/ports/1/state; } 2>/dev/null || st=
+        [ "$st" = "4: ACTIVE" ] && break
+        nap 0.05
+    done
+    if [ "$st" != "4: ACTIVE" ]; then warn "$dev port state '${st:-missing}' after 5 s"; continue; fi
+    P=${p^^}
+    export LAB_${P}_DEV=$dev LAB_${P}_IP=${IP[$p]} LAB_${P}_NETDEV=${p}_if
+    LAB_DEVICES+="${LAB_DEVICES:+ }$dev"
+done
+# RoCE v2 GID index of 198.18.0.1 on rxe0 (perftest -x, ibv_rc_pingpong -g)
+if [ -n "${LAB_RXE_DEV:-}" ]; then
+    printf -v want_gid '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${LAB_RXE_IP//./ }
+    for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+        { read -r g < "$f"; } 2>/dev/null || continue
+        [ "$g" = "$want_gid" ] || continue
+        { read -r t < "/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/${f##*/}"; } 2>/dev/null || t=
+        if [[ $t == *v2* ]]; then export LAB_RXE_GID=${f##*/}; break; fi
+    done
+fi
+export LAB_DEVICES LAB_GUEST=1 LAB_OUT LAB_RUN=$RUN LAB_SMP
+up; note "devices: ${LAB_DEVICES:-none} (up $UP)"
+
+# ------------------------------------------------------------ the command
+# host variables passed through (PATH, RDMABENCH_*, ...): top level, so that
+# the declare -x lines stay global
+source "$RUN/env" || warn "cannot read $RUN/env"
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH=$PATH:/usr/sbin:/sbin ;; esac
+mkdir -p "$LAB_OUT" 2>/dev/null
+if ! cd "$LAB_CWD" 2>/dev/null; then
+    echo "[lab-guest] cannot cd to $LAB_CWD in the guest" >> "$RUN/stderr"; finish 125
+fi
+up; echo "lab-guest: running ${LAB_ARGV[*]} (up $UP)"
+( exec "${LAB_ARGV[@]}" ) >> "$RUN/stdout" 2>> "$RUN/stderr"
+finish $?
