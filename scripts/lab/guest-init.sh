@@ -84,8 +84,8 @@ for p in "${want[@]}"; do
     ipcmds+="addr add ${IP[$p]}/24 dev ${p}_if"$'\n'
     rdmacmds+="link add ${p}0 type $p netdev ${p}_if"$'\n'
 done
-ip -batch - <<< "$ipcmds" || warn "ip -batch failed: $ipcmds"
-[ -n "$rdmacmds" ] && { rdma --force -batch - <<< "$rdmacmds" || warn "rdma link add failed"; }
+ip -b - <<< "$ipcmds" || warn "ip -b failed: $ipcmds"
+[ -n "$rdmacmds" ] && { rdma --force -b - <<< "$rdmacmds" || warn "rdma link add failed"; }
 
 # wait (bounded) for the ports to be ACTIVE; export what came up
 LAB_DEVICES=

@@ -1,0 +1,50 @@
+#!/bin/bash
+# tests/run-checks.sh BUILD_DIR - what `make check` runs: the unit tests,
+# then the lab tests (the project's binaries on real verbs, rxe and siw, in
+# a QEMU guest). Ends with the line "N passed, N failed, N skipped" that CI
+# reads, summed over both layers.
+#
+# The lab layer is skipped (with the reason) only when QEMU truly cannot
+# run here: no qemu-system-x86_64 or no lab kernel (scripts/lab/setup.sh).
+set -u
+B=${1:-build}
+cd "$(dirname "$0")/.."
+total_pass=0 total_fail=0 total_skip=0
+
+count() { # LINE: add "X: N passed, N failed, N skipped" to the totals
+	local p f s
+	p=$(sed -n 's/.* \([0-9]*\) passed.*/\1/p' <<<"$1")
+	f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$1")
+	s=$(sed -n 's/.* \([0-9]*\) skipped.*/\1/p' <<<"$1")
+	total_pass=$((total_pass + ${p:-0}))
+	total_fail=$((total_fail + ${f:-0}))
+	total_skip=$((total_skip + ${s:-0}))
+}
+
+tests=$(cd tests && ls test_*.c | sed 's/\.c$//')
+unit_out=$(tests/run-unit.sh "$B/tests" $tests)
+echo "$unit_out"
+line=$(grep '^unit:' <<<"$unit_out" | tail -n 1)
+[ -n "$line" ] && count "$line" || total_fail=$((total_fail + 1))
+
+lab_log=$(mktemp)
+RDMABENCH_BUILD=$B scripts/lab/run.sh tests/lab/lab_tests.sh 2>&1 | tee "$lab_log"
+lab_rc=${PIPESTATUS[0]}
+line=$(grep -a '^lab: [0-9]* passed' "$lab_log" | tail -n 1)
+if [ "$lab_rc" -eq 77 ]; then
+	echo "lab: skipped: $(tail -n 1 "$lab_log")"
+	total_skip=$((total_skip + 1))
+elif [ -n "$line" ]; then
+	count "$line"
+	# a guest that died after its summary still fails the run
+	if [ "$lab_rc" -ne 0 ] && [[ "$line" == *", 0 failed"* ]]; then
+		echo "lab: the guest exited $lab_rc after a clean summary"
+		total_fail=$((total_fail + 1))
+	fi
+else
+	echo "lab: the guest gave no summary (exit $lab_rc)"
+	total_fail=$((total_fail + 1))
+fi
+rm -f "$lab_log"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+[ "$total_fail" -eq 0 ]
