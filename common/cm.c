@@ -154,15 +154,15 @@ static int cm_wait(struct cm_ep *ep, enum rdma_cm_event_type want,
 
 int cm_listen(uint16_t tcp_port, struct cm_ep *listener)
 {
-	struct sockaddr_in6 any = { .sin6_family = AF_INET6,
-				    .sin6_port = htons(tcp_port),
-				    .sin6_addr = IN6ADDR_ANY_INIT };
+	/* IPv4 any: iWARP (siw) does not take IPv4 clients on [::] */
+	struct sockaddr_in any = { .sin_family = AF_INET,
+				   .sin_port = htons(tcp_port),
+				   .sin_addr.s_addr = htonl(INADDR_ANY) };
 	int ret;
 
 	ret = cm_ep_create(listener);
 	if (ret)
 		return ret;
-	/* [::] with AFONLY off (the default) takes IPv4 clients too */
 	if (rdma_bind_addr(listener->id, (struct sockaddr *)&any)) {
 		ret = -errno;
 		bench_err("rdma_bind_addr(port %u): %s%s", tcp_port,

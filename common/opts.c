@@ -250,6 +250,12 @@ int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
 	while ((code = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		const struct opt_def *o = opt_find(code);
 
+		/* an unknown short option inside a cluster ("-Za"): getopt has
+		 * not advanced optind yet, so name the character itself */
+		if (code == '?' && optopt > 0 && optopt < 256) {
+			set_err(err, err_len, "unknown option '-%c'", optopt);
+			return -EINVAL;
+		}
 		if (code == '?' || code == ':') {
 			set_err(err, err_len, "%s option '%s'",
 				code == '?' ? "unknown" : "missing value for",

@@ -57,10 +57,10 @@ void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
 		   const struct stats_bw *bw, const struct stats_bw *peak,
 		   const struct stats_bw *peer)
 {
-	fprintf(out, " %-10llu %-14llu %-18.2f %-20.2f %-15.6f",
+	fprintf(out, " %-10llu %-14llu %-18.2f %-20.2f %-*.6f",
 		(unsigned long long)size, (unsigned long long)iters,
 		report_bw_value(gbits, peak), report_bw_value(gbits, bw),
-		bw->mpps);
+		peer ? 15 : 0, bw->mpps);
 	if (peer)
 		fprintf(out, "  %.2f", report_bw_value(gbits, peer));
 	fputc('\n', out);
@@ -80,10 +80,10 @@ void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
 		    const struct stats_lat *lat, const struct stats_lat *peer)
 {
 	fprintf(out, " %-7llu %-14llu %-14.2f %-12.2f %-18.2f %-14.2f "
-		     "%-15.2f %-22.2f %-22.2f",
+		     "%-15.2f %-22.2f %-*.2f",
 		(unsigned long long)size, (unsigned long long)iters,
 		lat->min_us, lat->max_us, lat->p50_us, lat->avg_us,
-		lat->stdev_us, lat->p99_us, lat->p999_us);
+		lat->stdev_us, lat->p99_us, peer ? 22 : 0, lat->p999_us);
 	if (peer)
 		fprintf(out, "   %.2f", peer->p50_us);
 	fputc('\n', out);

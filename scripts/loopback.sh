@@ -30,6 +30,12 @@ timeout "$limit" "$bin" "$@" > "$srv_out" 2>&1 &
 srv_pid=$!
 timeout "$limit" "$bin" "$@" "$addr"
 cli_rc=$?
+# a server whose client gave up early waits for the next one: stop it
+for _ in $(seq 150); do
+	kill -0 "$srv_pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill "$srv_pid" 2>/dev/null
 wait "$srv_pid"
 srv_rc=$?
 echo "--- server side ($tool, exit $srv_rc) ---"

@@ -287,6 +287,8 @@ static void test_cluster_message(void)
 
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aZ")), -EINVAL);
 	EXPECT_ERR_HAS("Z");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-Za")), -EINVAL);
+	EXPECT_ERR_HAS("'-Z'");
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-a", "-n")), -EINVAL);
 	EXPECT_ERR_HAS("-n");
 }

@@ -6,7 +6,7 @@
 # over 9p, tmpfs overlay) and execs "/bin/bash RUN/guest-init.sh".  The run
 # folder RUN is the host's folder at the same path, writable; run.sh left in it:
 #   config        bash: LAB_ARGV (command), LAB_CWD, LAB_PROVIDERS, LAB_MTU,
-#                 LAB_QUIET, LAB_OUT, LAB_SMP
+#                 LAB_QUIET, LAB_OUT, LAB_SMP, LAB_ROLE (run-pair.sh only)
 #   env           bash: "declare -x" lines of the host variables passed through
 # and reads back:
 #   booted        created as soon as this script starts (boot watchdog)
@@ -54,35 +54,57 @@ ulimit -c 0
 
 note() {                      # progress line: console, and stderr unless quiet
     echo "lab-guest: $*"
-    [ "${LAB_QUIET:-0}" = 1 ] || echo "[lab-guest] $*" >> "$RUN/stderr"
+    [ "${LAB_QUIET:-0}" = 1 ] || echo "[lab-guest${LAB_ROLE:+ $LAB_ROLE}] $*" >> "$RUN/stderr"
 }
-warn() { echo "lab-guest: WARNING: $*"; echo "[lab-guest] WARNING: $*" >> "$RUN/stderr"; }
+warn() { echo "lab-guest: WARNING: $*"; echo "[lab-guest${LAB_ROLE:+ $LAB_ROLE}] WARNING: $*" >> "$RUN/stderr"; }
 
 # ------------------------------------------------------------ RDMA devices
-# rxe0 on dummy rxe_if 198.18.0.1/24, siw0 on dummy siw_if 198.18.1.1/24
-# (198.18.0.0/15: RFC 2544 benchmarking range; exists only in the guest).
-declare -A IP=([rxe]=198.18.0.1 [siw]=198.18.1.1)
+# One guest: rxe0 on dummy rxe_if 198.18.0.1/24, siw0 on dummy siw_if
+# 198.18.1.1/24.  Pair (LAB_ROLE set, run-pair.sh): one device, on the
+# virtio NIC eth0 whose only peer is the other guest, 198.18.2.1 (server) /
+# 198.18.2.2 (client).  198.18.0.0/15 is the RFC 2544 benchmarking range; the
+# addresses exist only in the guests.
+declare -A IP=([rxe]=198.18.0.1 [siw]=198.18.1.1) NETDEV=()
 want=()
 for p in $LAB_PROVIDERS; do
     case "$p" in rxe|siw) want+=("$p") ;; none) ;; *) warn "unknown provider '$p' in RDMABENCH_LAB_PROVIDERS (rxe, siw, none)" ;; esac
 done
 mods=(ib_uverbs rdma_ucm)
-[ ${#want[@]} -gt 0 ] && mods+=(dummy)
+if [ -n "${LAB_ROLE:-}" ]; then
+    LAB_SERVER_IP=198.18.2.1 LAB_CLIENT_IP=198.18.2.2
+    if [ "$LAB_ROLE" = server ]; then LAB_MY_IP=$LAB_SERVER_IP LAB_PEER_IP=$LAB_CLIENT_IP
+    else LAB_MY_IP=$LAB_CLIENT_IP LAB_PEER_IP=$LAB_SERVER_IP; fi
+    export LAB_ROLE LAB_SERVER_IP LAB_CLIENT_IP LAB_MY_IP LAB_PEER_IP
+    want=("${want[@]:0:1}")
+    for p in "${want[@]}"; do IP[$p]=$LAB_MY_IP NETDEV[$p]=eth0; done
+    mods+=(virtio_net)
+else
+    for p in "${want[@]}"; do NETDEV[$p]=${p}_if; done
+    [ ${#want[@]} -gt 0 ] && mods+=(dummy)
+fi
 for p in "${want[@]}"; do [ "$p" = rxe ] && mods+=(rdma_rxe) || mods+=(siw); done
 modprobe -a "${mods[@]}" || warn "modprobe -a ${mods[*]} failed"
 
 ipcmds="link set lo up"$'\n'
 rdmacmds=
 have=()
+if [ -n "${LAB_ROLE:-}" ]; then        # no udev: wait for the NIC to appear
+    for ((i = 0; i < 100; i++)); do [ -e /sys/class/net/eth0 ] && break; nap 0.05; done
+    [ -e /sys/class/net/eth0 ] || warn "no eth0 (virtio_net) after 5 s"
+    ipcmds+="link set eth0 mtu $LAB_MTU up"$'\n'"addr add $LAB_MY_IP/24 dev eth0"$'\n'
+fi
 for p in "${want[@]}"; do
     m=$p; [ "$p" = rxe ] && m=rdma_rxe
     if [ ! -d /sys/module/$m ]; then
         warn "module $m did not load: no ${p}0 (re-run scripts/lab/setup.sh?)"; continue
     fi
     have+=("$p")
-    ipcmds+="link add ${p}_if type dummy"$'\n'"link set ${p}_if mtu $LAB_MTU up"$'\n'
-    ipcmds+="addr add ${IP[$p]}/24 dev ${p}_if"$'\n'
-    rdmacmds+="link add ${p}0 type $p netdev ${p}_if"$'\n'
+    nd=${NETDEV[$p]}
+    if [ "$nd" != eth0 ]; then
+        ipcmds+="link add $nd type dummy"$'\n'"link set $nd mtu $LAB_MTU up"$'\n'
+        ipcmds+="addr add ${IP[$p]}/24 dev $nd"$'\n'
+    fi
+    rdmacmds+="link add ${p}0 type $p netdev $nd"$'\n'
 done
 ip -b - <<< "$ipcmds" || warn "ip -b failed: $ipcmds"
 [ -n "$rdmacmds" ] && { rdma --force -b - <<< "$rdmacmds" || warn "rdma link add failed"; }
@@ -98,10 +120,10 @@ for p in "${have[@]}"; do
     done
     if [ "$st" != "4: ACTIVE" ]; then warn "$dev port state '${st:-missing}' after 5 s"; continue; fi
     P=${p^^}
-    export LAB_${P}_DEV=$dev LAB_${P}_IP=${IP[$p]} LAB_${P}_NETDEV=${p}_if
+    export LAB_${P}_DEV=$dev LAB_${P}_IP=${IP[$p]} LAB_${P}_NETDEV=${NETDEV[$p]}
     LAB_DEVICES+="${LAB_DEVICES:+ }$dev"
 done
-# RoCE v2 GID index of 198.18.0.1 on rxe0 (perftest -x, ibv_rc_pingpong -g)
+# RoCE v2 GID index of LAB_RXE_IP on rxe0 (perftest -x, ibv_rc_pingpong -g)
 if [ -n "${LAB_RXE_DEV:-}" ]; then
     printf -v want_gid '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${LAB_RXE_IP//./ }
     for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
@@ -116,10 +138,9 @@ up; note "devices: ${LAB_DEVICES:-none} (up $UP)"
 
 # ------------------------------------------------------------ the command
 # host variables passed through (PATH, RDMABENCH_*, ...): top level, so that
-# the declare -x lines stay global
+# the export lines stay global
 source "$RUN/env" || warn "cannot read $RUN/env"
 case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH=$PATH:/usr/sbin:/sbin ;; esac
-mkdir -p "$LAB_OUT" 2>/dev/null
 if ! cd "$LAB_CWD" 2>/dev/null; then
     echo "[lab-guest] cannot cd to $LAB_CWD in the guest" >> "$RUN/stderr"; finish 125
 fi

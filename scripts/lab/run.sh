@@ -56,6 +56,10 @@
 #   RDMABENCH_LAB_DEBUG    1 = full kernel log on the console, implies CONSOLE=1
 #   RDMABENCH_LAB_KEEP     1 = keep the run folder ($RDMABENCH_LAB_DIR/runs/run.*:
 #                          console.log, qemu.log, stdout, stderr, rc) even on success
+#   Internal, set by run-pair.sh: RDMABENCH_LAB_ROLE (server|client),
+#   RDMABENCH_LAB_NET (dgram:LOCAL.sock:REMOTE.sock: one virtio NIC, eth0,
+#   linked to the other guest by qemu "-netdev dgram" over unix sockets),
+#   RDMABENCH_LAB_MAC.
 #
 # Exit status: the command's own, or
 #   77   the lab cannot run here: no qemu-system-x86_64, or setup.sh not run
@@ -78,10 +82,12 @@ QUIET=${RDMABENCH_LAB_QUIET:-0}
 DEBUG=${RDMABENCH_LAB_DEBUG:-0}
 CONSOLE=${RDMABENCH_LAB_CONSOLE:-$DEBUG}
 KEEP=${RDMABENCH_LAB_KEEP:-0}
+ROLE=${RDMABENCH_LAB_ROLE:-}
+NET=${RDMABENCH_LAB_NET:-none}
 
 START=$SECONDS
-say()  { [ "$QUIET" = 1 ] || echo "[lab] $*" >&2; }
-err()  { echo "[lab] ERROR: $*" >&2; }
+say()  { [ "$QUIET" = 1 ] || echo "[lab${ROLE:+ $ROLE}] $*" >&2; }
+err()  { echo "[lab${ROLE:+ $ROLE}] ERROR: $*" >&2; }
 usage_err() { err "$*"; exit 2; }
 skip() { echo "[lab] SKIP: $*" >&2; exit 77; }
 
@@ -90,6 +96,12 @@ for v in TIMEOUT BOOT_TIMEOUT SMP MTU; do
 done
 [[ $MEM =~ ^[1-9][0-9]*[MG]?$ ]] || usage_err "RDMABENCH_LAB_MEM='$MEM' must look like 2G or 1024M"
 case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "RDMABENCH_LAB_ACCEL='$ACCEL' must be auto, kvm or tcg" ;; esac
+case "$ROLE" in ""|server|client) ;; *) usage_err "RDMABENCH_LAB_ROLE='$ROLE' must be server or client" ;; esac
+case "$NET" in
+    none) ;;
+    dgram:*:*) [ -n "$ROLE" ] || usage_err "RDMABENCH_LAB_NET=dgram needs RDMABENCH_LAB_ROLE" ;;
+    *) usage_err "RDMABENCH_LAB_NET='$NET' must be none or dgram:LOCAL.sock:REMOTE.sock" ;;
+esac
 
 # ------------------------------------------------------------ can the lab run?
 QEMU=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 not installed (run scripts/lab/setup.sh as root)"
@@ -126,8 +138,8 @@ cp "$HERE/guest-init.sh" "$RUN/guest-init.sh"
 {
     printf 'LAB_CWD=%q\n' "$CWD"
     LAB_ARGV=("$@"); declare -p LAB_ARGV
-    printf 'LAB_PROVIDERS=%q\nLAB_MTU=%q\nLAB_QUIET=%q\nLAB_OUT=%q\nLAB_SMP=%q\n' \
-        "$PROVIDERS" "$MTU" "$QUIET" "$OUT" "$SMP"
+    printf 'LAB_PROVIDERS=%q\nLAB_MTU=%q\nLAB_QUIET=%q\nLAB_OUT=%q\nLAB_SMP=%q\nLAB_ROLE=%q\n' \
+        "$PROVIDERS" "$MTU" "$QUIET" "$OUT" "$SMP" "$ROLE"
 } > "$RUN/config"
 {
     for v in PATH LANG LC_ALL TZ ${RDMABENCH_LAB_PASS_ENV:-} $(compgen -v RDMABENCH_); do
@@ -162,7 +174,7 @@ if [ "$ACCEL" = auto ]; then
     if kvm_usable; then ACCEL=kvm; else ACCEL=tcg; fi
 fi
 if [ "$ACCEL" = kvm ]; then ACCEL_ARGS=(-accel kvm -cpu host)
-else ACCEL_ARGS=(-accel tcg,thread=multi,tb-size=256 -cpu max); fi
+else ACCEL_ARGS=(-accel 'tcg,thread=multi,tb-size=256' -cpu max); fi
 
 # ------------------------------------------------------------ qemu
 if [ "$DEBUG" = 1 ]; then LOGLVL=loglevel=7; else LOGLVL="loglevel=4"; fi
@@ -170,7 +182,7 @@ APPEND="console=ttyS0 panic=-1 $LOGLVL mitigations=off nokaslr tsc=reliable"
 APPEND+=" lab.run=$RUN lab.kroot=$K/kroot"
 virtfs() { printf 'local,path=%s,mount_tag=%s,security_model=none,multidevs=remap%s' "${1//,/,,}" "$2" "${3:-}"; }
 QARGS=("${ACCEL_ARGS[@]}" -M pc -smp "$SMP" -m "$MEM" -nodefaults -no-user-config -no-reboot
-       -display none -serial "file:$RUN/console.log" -nic none
+       -display none -serial "file:$RUN/console.log"
        -kernel "$KERNEL" -initrd "$K/initramfs.cpio.gz"
        -virtfs "$(virtfs / hostroot ,readonly=on)"
        -virtfs "$(virtfs "$RUN" run)")
@@ -178,24 +190,40 @@ if [ -n "${RDMABENCH_LAB_OUT:-}" ]; then
     QARGS+=(-virtfs "$(virtfs "$OUT" out)")
     APPEND+=" lab.out=1"
 fi
+if [ "$NET" != none ]; then
+    # point-to-point Ethernet to the other guest over two unix datagram
+    # sockets: no IP traffic on the host at all
+    L=${NET#dgram:}; R=${L#*:}; L=${L%%:*}
+    QARGS+=(-netdev "dgram,id=n0,local.type=unix,local.path=${L//,/,,},remote.type=unix,remote.path=${R//,/,,}"
+            -device "virtio-net-pci,netdev=n0,mac=${RDMABENCH_LAB_MAC:-52:54:00:4c:41:$((RANDOM % 90 + 10))}")
+else
+    QARGS+=(-nic none)
+fi
 
 # sleep without forking (the host is busy emulating)
 exec {SLEEPFD}<> <(:)
 nap() { read -r -t "$1" -u "$SLEEPFD" _ || true; }
 
-QPID= PIDS=()
+QPID='' PIDS=()
+kill_qemu() {                 # SIG: qemu (by its pidfile) and its timeout(1) wrapper
+    local q=
+    [ -s "$RUN/qemu.pid" ] && read -r q < "$RUN/qemu.pid"
+    [ -n "$q" ] && kill "-$1" "$q" 2>/dev/null
+    [ -n "$QPID" ] && kill "-$1" "$QPID" 2>/dev/null
+}
 cleanup_children() {
     local p
-    [ -n "$QPID" ] && kill "$QPID" 2>/dev/null
+    kill_qemu TERM
     for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 }
 trap 'err "interrupted: stopping qemu"; cleanup_children; exit 130' INT
 trap 'err "terminated: stopping qemu"; cleanup_children; exit 143' TERM HUP
+trap 'cleanup_children; exit 141' PIPE      # e.g. "run.sh ... | head"
 
 stop_qemu() {                 # TERM, then KILL after 5 s
-    kill "$QPID" 2>/dev/null
+    kill_qemu TERM
     for ((i = 0; i < 25; i++)); do kill -0 "$QPID" 2>/dev/null || return 0; nap 0.2; done
-    kill -9 "$QPID" 2>/dev/null
+    kill_qemu KILL
 }
 
 say "booting $KVER (accel=$ACCEL smp=$SMP mem=$MEM providers='$PROVIDERS') for: $*"
@@ -203,7 +231,11 @@ DEADLINE=$((START + TIMEOUT))
 STATE=   # booted | timeout | noboot | exited
 for attempt in 1 2; do
     : > "$RUN/console.log"; rm -f "$RUN/booted" "$RUN/rc"
-    "$QEMU" "${QARGS[@]}" -append "$APPEND" </dev/null >"$RUN/qemu.log" 2>&1 &
+    [ "$NET" = none ] || rm -f "$L"          # qemu binds the local socket itself
+    # timeout(1): a backstop should this script die without stopping qemu
+    rm -f "$RUN/qemu.pid"
+    timeout -k 5 $((TIMEOUT + 60)) "$QEMU" "${QARGS[@]}" -append "$APPEND" -pidfile "$RUN/qemu.pid" \
+        </dev/null >"$RUN/qemu.log" 2>&1 &
     QPID=$!
     PIDS=()
     # stream the command's output as the guest writes it (tail stops after

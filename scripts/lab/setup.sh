@@ -273,7 +273,7 @@ exec switch_root $N /bin/bash $RUN/guest-init.sh
 fatal "switch_root failed"
 EOF
 )
-STAMP=$( { echo "$INIT"; sha256sum "${BASH_SOURCE[0]}"; printf '%s\n' "${KOS[@]}"; sha256sum "$BUSYBOX"; echo "$KVER"; } | sha256sum | cut -c1-16)
+STAMP=$( { echo "$INIT"; sha256sum < "${BASH_SOURCE[0]}"; printf '%s\n' "${KOS[@]}"; sha256sum "$BUSYBOX"; echo "$KVER"; } | sha256sum | cut -c1-16)
 if [ "$FORCE" = 1 ] || [ ! -s "$K/initramfs.cpio.gz" ] || [ "$(cat "$K/initramfs.stamp" 2>/dev/null)" != "$STAMP" ]; then
     IR=$K/initramfs.d
     rm -rf "$IR"

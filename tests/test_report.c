@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Tests for common/report.c: the tables, byte for byte, against golden
+ * files in tests/golden/ (found under $TEST_SRCDIR, default "."), and the
+ * column order scripts rely on (awk '{print $4}' is BW average).
+ *
+ * TEST_UPDATE_GOLDEN=1 rewrites the golden files from the current output
+ * instead of comparing; review the diff before committing it.
+ */
+#define _GNU_SOURCE /* open_memstream */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "report.h"
+#include "test.h"
+
+/* One rendering into memory. */
+struct capture {
+	char *text;
+	size_t len;
+	FILE *out;
+};
+
+static FILE *capture_open(struct capture *c)
+{
+	c->text = NULL;
+	c->len = 0;
+	c->out = open_memstream(&c->text, &c->len);
+	EXPECT_TRUE(c->out != NULL);
+	return c->out;
+}
+
+static void capture_close(struct capture *c)
+{
+	fclose(c->out);
+	c->out = NULL;
+}
+
+/* Read a whole file; NULL when it cannot be read. */
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			char *more;
+
+			cap = cap ? 2 * cap : 8192;
+			more = realloc(text, cap);
+			if (!more) {
+				free(text);
+				fclose(f);
+				return NULL;
+			}
+			text = more;
+		}
+		got = fread(text + n, 1, 4096, f);
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	text[n] = '\0';
+	*len = n;
+	return text;
+}
+
+/* Print the first line where got and want differ. */
+static void show_diff(const char *got, const char *want)
+{
+	unsigned int line = 1;
+	const char *g = got, *w = want;
+
+	while (*g && *g == *w) {
+		if (*g == '\n') {
+			line++;
+			got = g + 1;
+			want = w + 1;
+		}
+		g++;
+		w++;
+	}
+	fprintf(stderr, "  first difference on line %u, column %d\n"
+		"  got:  \"%.*s\"\n  want: \"%.*s\"\n", line, (int)(g - got) + 1,
+		(int)strcspn(got, "\n"), got, (int)strcspn(want, "\n"), want);
+}
+
+/* Compare text with tests/golden/<name>, or rewrite it on request. */
+static void expect_golden(const char *text, size_t len, const char *name)
+{
+	const char *srcdir = getenv("TEST_SRCDIR");
+	const char *update = getenv("TEST_UPDATE_GOLDEN");
+	char path[4096];
+	size_t want_len = 0;
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/tests/golden/%s",
+		 srcdir && srcdir[0] ? srcdir : ".", name);
+	if (update && !strcmp(update, "1")) {
+		FILE *f = fopen(path, "wb");
+
+		EXPECT_TRUE(f != NULL);
+		if (f) {
+			EXPECT_EQ_U64(fwrite(text, 1, len, f), len);
+			EXPECT_EQ_INT(fclose(f), 0);
+			fprintf(stderr, "  rewrote %s\n", path);
+		}
+		return;
+	}
+	want = read_file(path, &want_len);
+	if (!want)
+		fprintf(stderr, "  cannot read %s: %s (set TEST_SRCDIR to the "
+			"source tree)\n", path, strerror(errno));
+	EXPECT_TRUE(want != NULL);
+	if (!want)
+		return;
+	EXPECT_EQ_U64(len, want_len);
+	if (len != want_len || memcmp(text, want, len)) {
+		fprintf(stderr, "  %s differs from the output\n", path);
+		show_diff(text, want);
+		EXPECT_TRUE(0);
+	}
+	free(want);
+}
+
+/* Whitespace-separated field n (1-based, as awk counts) of line; "" if none. */
+static const char *awk_field(const char *line, int n, char *buf, size_t len)
+{
+	const char *p = line;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 1;; i++) {
+		size_t w;
+
+		p += strspn(p, " \t");
+		if (!*p || *p == '\n')
+			return buf;
+		w = strcspn(p, " \t\n");
+		if (i == n) {
+			snprintf(buf, len, "%.*s", (int)w, p);
+			return buf;
+		}
+		p += w;
+	}
+}
+
+static const struct report_info bw_info = {
+	.title = "RDMA_Write BW Test",
+	.role = "client",
+	.dev_name = "rxe0",
+	.fw_ver = "0.0.0",
+	.transport = "RoCE",
+	.port_state = "ACTIVE",
+	.port = 1,
+	.mtu_bytes = 1024,
+	.numa_node = -1,
+	.local = "198.18.0.1:41234",
+	.peer = "198.18.0.2:18515",
+	.tx_depth = 128,
+	.cq_mod = 100,
+	.max_inline = 0,
+	.lat_note = NULL,
+};
+
+static const struct report_info lat_info = {
+	.title = "RDMA_Write Latency Test",
+	.role = "server",
+	.dev_name = "mlx5_0",
+	.fw_ver = "28.39.1002",
+	.transport = "IB",
+	.port_state = "ACTIVE",
+	.port = 2,
+	.mtu_bytes = 4096,
+	.numa_node = 0,
+	.local = "10.0.0.2:18515",
+	.peer = "10.0.0.1:50000",
+	.tx_depth = 1,
+	.cq_mod = 1,
+	.max_inline = 220,
+	.lat_note = "half of a ping-pong round trip",
+};
+
+static void test_header(void)
+{
+	struct capture c;
+
+	if (!capture_open(&c))
+		return;
+	report_header(c.out, &bw_info);
+	report_header(c.out, &lat_info);
+	capture_close(&c);
+	EXPECT_TRUE(strstr(c.text, "RDMA_Write BW Test (rdmabench, client)")
+		    != NULL);
+	EXPECT_TRUE(strstr(c.text, "Memory         : host, not pinned\n")
+		    != NULL);
+	EXPECT_TRUE(strstr(c.text, "Memory         : host, node 0\n") != NULL);
+	EXPECT_TRUE(strstr(c.text, " Latency        : half of a ping-pong")
+		    != NULL);
+	expect_golden(c.text, c.len, "report_header.txt");
+	free(c.text);
+
+	if (!capture_open(&c))
+		return;
+	report_rule(c.out);
+	capture_close(&c);
+	EXPECT_EQ_U64(c.len, 88);
+	EXPECT_EQ_U64(strspn(c.text, "-"), 87);
+	free(c.text);
+}
+
+struct bw_case {
+	uint64_t size, iters;
+	struct stats_bw bw, peak, peer;
+};
+
+static const struct bw_case bw_cases[] = {
+	{ 2, 5000, { .gbps = 0.0123, .mibps = 1.4663, .mpps = 0.768123 },
+	  { .gbps = 0.0150, .mibps = 1.7881, .mpps = 0.9375 },
+	  { .gbps = 0.0122, .mibps = 1.4543, .mpps = 0.76 } },
+	{ 65536, 5000,
+	  { .gbps = 21.2336, .mibps = 2531.25, .mpps = 0.0405 },
+	  { .gbps = 26.2144, .mibps = 3125.0, .mpps = 0.05 },
+	  { .gbps = 21.1406, .mibps = 2520.16, .mpps = 0.040323 } },
+	{ 8388608, 1000000,
+	  { .gbps = 391.987654, .mibps = 46728.5551, .mpps = 0.005841 },
+	  { .gbps = 399.999, .mibps = 47683.6, .mpps = 0.00596 },
+	  { .gbps = 390.005, .mibps = 46492.3, .mpps = 0.005811 } },
+};
+
+#define N_BW (sizeof(bw_cases) / sizeof(bw_cases[0]))
+
+static void test_bw(void)
+{
+	struct capture c;
+	char line[512], field[64], want[64];
+	size_t i;
+	int gbits;
+
+	if (!capture_open(&c))
+		return;
+	for (gbits = 0; gbits <= 1; gbits++) {
+		/* MiB/s without the server's figure, Gb/s with it. */
+		report_bw_head(c.out, gbits, gbits);
+		for (i = 0; i < N_BW; i++)
+			report_bw_row(c.out, gbits, bw_cases[i].size,
+				      bw_cases[i].iters, &bw_cases[i].bw,
+				      &bw_cases[i].peak,
+				      gbits ? &bw_cases[i].peer : NULL);
+	}
+	capture_close(&c);
+	expect_golden(c.text, c.len, "report_bw.txt");
+	free(c.text);
+
+	/* perftest's column order, whatever the unit. */
+	for (gbits = 0; gbits <= 1; gbits++) {
+		const char *h, *b, *it, *pk, *avg, *rate, *srv;
+
+		if (!capture_open(&c))
+			return;
+		report_bw_head(c.out, gbits, true);
+		capture_close(&c);
+		h = c.text;
+		b = strstr(h, "#bytes");
+		it = strstr(h, "#iterations");
+		pk = strstr(h, gbits ? "BW peak[Gb/sec]" : "BW peak[MiB/sec]");
+		avg = strstr(h, gbits ? "BW average[Gb/sec]"
+				      : "BW average[MiB/sec]");
+		rate = strstr(h, "MsgRate[Mpps]");
+		srv = strstr(h, "Server BW average");
+		EXPECT_TRUE(b && it && pk && avg && rate && srv);
+		EXPECT_TRUE(b < it && it < pk && pk < avg && avg < rate &&
+			    rate < srv);
+		free(c.text);
+	}
+
+	/* awk '{print $4}' on a data row is BW average, $5 the message rate,
+	 * $6 the server's average when shown. */
+	for (i = 0; i < N_BW; i++) {
+		for (gbits = 0; gbits <= 1; gbits++) {
+			const struct bw_case *k = &bw_cases[i];
+
+			if (!capture_open(&c))
+				return;
+			report_bw_row(c.out, gbits, k->size, k->iters, &k->bw,
+				      &k->peak, &k->peer);
+			capture_close(&c);
+			snprintf(line, sizeof(line), "%s", c.text);
+			free(c.text);
+
+			snprintf(want, sizeof(want), "%llu",
+				 (unsigned long long)k->size);
+			EXPECT_STREQ(awk_field(line, 1, field, sizeof(field)),
+				     want);
+			snprintf(want, sizeof(want), "%llu",
+				 (unsigned long long)k->iters);
+			EXPECT_STREQ(awk_field(line, 2, field, sizeof(field)),
+				     want);
+			snprintf(want, sizeof(want), "%.2f",
+				 gbits ? k->peak.gbps : k->peak.mibps);
+			EXPECT_STREQ(awk_field(line, 3, field, sizeof(field)),
+				     want);
+			snprintf(want, sizeof(want), "%.2f",
+				 gbits ? k->bw.gbps : k->bw.mibps);
+			EXPECT_STREQ(awk_field(line, 4, field, sizeof(field)),
+				     want);
+			snprintf(want, sizeof(want), "%.6f", k->bw.mpps);
+			EXPECT_STREQ(awk_field(line, 5, field, sizeof(field)),
+				     want);
+			snprintf(want, sizeof(want), "%.2f",
+				 gbits ? k->peer.gbps : k->peer.mibps);
+			EXPECT_STREQ(awk_field(line, 6, field, sizeof(field)),
+				     want);
+			EXPECT_STREQ(awk_field(line, 7, field, sizeof(field)),
+				     "");
+		}
+	}
+}
+
+struct lat_case {
+	uint64_t size, iters;
+	struct stats_lat lat;
+};
+
+static const struct lat_case lat_cases[] = {
+	{ 2, 1000, { .samples = 1000, .min_us = 1.23, .p50_us = 1.5,
+		     .avg_us = 1.6049, .stdev_us = 0.2, .p90_us = 1.9,
+		     .p99_us = 2.5, .p999_us = 7.75, .max_us = 12.5 } },
+	{ 4096, 100000, { .samples = 100000, .min_us = 3.004, .p50_us = 3.5,
+			  .avg_us = 3.61, .stdev_us = 0.0149,
+			  .p90_us = 3.9, .p99_us = 4.25, .p999_us = 19.994,
+			  .max_us = 1234.5678 } },
+};
+
+#define N_LAT (sizeof(lat_cases) / sizeof(lat_cases[0]))
+
+static void test_lat(void)
+{
+	static const char *const cols[] = {
+		"#bytes", "#iterations", "t_min[usec]", "t_max[usec]",
+		"t_typical[usec]", "t_avg[usec]", "t_stdev[usec]",
+		"99% percentile[usec]", "99.9% percentile[usec]",
+		"server t_typical[usec]",
+	};
+	struct capture c;
+	char line[512], field[64], want[64];
+	const char *prev = NULL;
+	size_t i;
+	int with_peer;
+
+	if (!capture_open(&c))
+		return;
+	for (with_peer = 0; with_peer <= 1; with_peer++) {
+		report_lat_head(c.out, with_peer);
+		for (i = 0; i < N_LAT; i++)
+			report_lat_row(c.out, lat_cases[i].size,
+				       lat_cases[i].iters, &lat_cases[i].lat,
+				       with_peer ? &lat_cases[i].lat : NULL);
+	}
+	capture_close(&c);
+	expect_golden(c.text, c.len, "report_lat.txt");
+	free(c.text);
+
+	/* perftest's order of latency columns. */
+	if (!capture_open(&c))
+		return;
+	report_lat_head(c.out, true);
+	capture_close(&c);
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		const char *at = strstr(c.text, cols[i]);
+
+		if (!at || (prev && at <= prev))
+			fprintf(stderr, "  column %s out of order\n", cols[i]);
+		EXPECT_TRUE(at && (!prev || at > prev));
+		prev = at;
+	}
+	free(c.text);
+
+	/* Fields as awk sees them: $3 min, $4 max, $5 typical (median). */
+	for (i = 0; i < N_LAT; i++) {
+		const struct stats_lat *l = &lat_cases[i].lat;
+		const double want_v[] = { l->min_us, l->max_us, l->p50_us,
+					  l->avg_us, l->stdev_us, l->p99_us,
+					  l->p999_us };
+		int f;
+
+		if (!capture_open(&c))
+			return;
+		report_lat_row(c.out, lat_cases[i].size, lat_cases[i].iters,
+			       l, NULL);
+		capture_close(&c);
+		snprintf(line, sizeof(line), "%s", c.text);
+		free(c.text);
+		for (f = 0; f < 7; f++) {
+			snprintf(want, sizeof(want), "%.2f", want_v[f]);
+			EXPECT_STREQ(awk_field(line, f + 3, field,
+					       sizeof(field)), want);
+		}
+		EXPECT_STREQ(awk_field(line, 10, field, sizeof(field)), "");
+	}
+}
+
+int main(void)
+{
+	test_header();
+	test_bw();
+	test_lat();
+	return test_finish("test_report");
+}

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Tests for common/wire.c: round trips, the exact big-endian layout, and
+ * every way a received message can be wrong. Truncated input is unpacked
+ * from a heap copy of exactly that length, so ASan catches any over-read.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "test.h"
+#include "wire.h"
+
+/* Body bytes of each type, as the layout in wire.c defines them. */
+static size_t body_bytes(uint16_t type)
+{
+	switch (type) {
+	case WIRE_CONNECT: return 4;
+	case WIRE_HELLO: return 1 + 1 + 2 + 4 * 3 + 8 * 3 + WIRE_NAME_MAX;
+	case WIRE_HELLO_ACK: return 4 + WIRE_NAME_MAX + WIRE_TEXT_MAX;
+	case WIRE_BUF: return 8 + 8 + 4;
+	case WIRE_SYNC: return 16;
+	case WIRE_RESULT: return 4 + 8 * 4 + 8 * 8;
+	case WIRE_FIN: return 16;
+	case WIRE_ERROR: return 4 + WIRE_TEXT_MAX;
+	default: return 0;
+	}
+}
+
+/* Pack m, check the size, unpack into *back. Returns the packed length. */
+static int round_trip(const struct wire_msg *m, struct wire_msg *back)
+{
+	uint8_t buf[WIRE_MSG_MAX];
+	int n = wire_pack(m, buf, sizeof(buf));
+
+	EXPECT_EQ_INT(n, (int)(WIRE_HEADER_BYTES + body_bytes(m->type)));
+	memset(back, 0xa5, sizeof(*back));
+	if (n < 0)
+		return n;
+	EXPECT_EQ_INT(wire_unpack(buf, (size_t)n, back), 0);
+	EXPECT_EQ_INT(back->version, WIRE_VERSION);
+	EXPECT_EQ_INT(back->type, m->type);
+	return n;
+}
+
+static void test_round_trips(void)
+{
+	struct wire_msg m, b;
+	uint16_t t;
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_CONNECT;
+	m.u.connect.kind = WIRE_CONN_DATA;
+	m.u.connect.qp_index = 0xbeef;
+	round_trip(&m, &b);
+	EXPECT_EQ_INT(b.u.connect.kind, WIRE_CONN_DATA);
+	EXPECT_EQ_INT(b.u.connect.qp_index, 0xbeef);
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_HELLO;
+	m.u.hello.verb = 0xfe;
+	m.u.hello.measure = 1;
+	m.u.hello.flags = WIRE_HELLO_ALL_SIZES | 0x8000;
+	m.u.hello.tx_depth = 0x01020304;
+	m.u.hello.cq_mod = 100;
+	m.u.hello.io_timeout_ms = 0xfffffffe;
+	m.u.hello.size_bytes = 65536;
+	m.u.hello.max_size_bytes = 0x0102030405060708ULL;
+	m.u.hello.iters = UINT64_MAX;
+	strcpy(m.u.hello.tool, "ib_write_bw");
+	round_trip(&m, &b);
+	EXPECT_EQ_INT(b.u.hello.verb, 0xfe);
+	EXPECT_EQ_INT(b.u.hello.measure, 1);
+	EXPECT_EQ_INT(b.u.hello.flags, WIRE_HELLO_ALL_SIZES | 0x8000);
+	EXPECT_EQ_U64(b.u.hello.tx_depth, 0x01020304);
+	EXPECT_EQ_U64(b.u.hello.cq_mod, 100);
+	EXPECT_EQ_U64(b.u.hello.io_timeout_ms, 0xfffffffe);
+	EXPECT_EQ_U64(b.u.hello.size_bytes, 65536);
+	EXPECT_EQ_U64(b.u.hello.max_size_bytes, 0x0102030405060708ULL);
+	EXPECT_EQ_U64(b.u.hello.iters, UINT64_MAX);
+	EXPECT_STREQ(b.u.hello.tool, "ib_write_bw");
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_HELLO_ACK;
+	m.u.hello_ack.status = -EOPNOTSUPP;
+	strcpy(m.u.hello_ack.dev_name, "rxe0");
+	strcpy(m.u.hello_ack.text, "tool mismatch: ib_read_bw");
+	round_trip(&m, &b);
+	EXPECT_EQ_INT(b.u.hello_ack.status, -EOPNOTSUPP);
+	EXPECT_STREQ(b.u.hello_ack.dev_name, "rxe0");
+	EXPECT_STREQ(b.u.hello_ack.text, "tool mismatch: ib_read_bw");
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_BUF;
+	m.u.buf.addr = 0x00007f1234567000ULL;
+	m.u.buf.length = 8ULL << 20;
+	m.u.buf.rkey = 0xdeadbeef;
+	round_trip(&m, &b);
+	EXPECT_EQ_U64(b.u.buf.addr, 0x00007f1234567000ULL);
+	EXPECT_EQ_U64(b.u.buf.length, 8ULL << 20);
+	EXPECT_EQ_U64(b.u.buf.rkey, 0xdeadbeef);
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_SYNC;
+	m.u.sync.size_bytes = 2;
+	m.u.sync.iters = 1ULL << 40;
+	round_trip(&m, &b);
+	EXPECT_EQ_U64(b.u.sync.size_bytes, 2);
+	EXPECT_EQ_U64(b.u.sync.iters, 1ULL << 40);
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_RESULT;
+	m.u.result.status = -ETIMEDOUT;
+	m.u.result.bytes = 327680000;
+	m.u.result.msgs = 5000;
+	m.u.result.elapsed_ns = 123456789;
+	m.u.result.lat_samples = 999;
+	m.u.result.lat_us[0] = 0.0;
+	m.u.result.lat_us[1] = 0.0015;
+	m.u.result.lat_us[2] = 1e9;
+	m.u.result.lat_us[3] = -2.5;
+	m.u.result.lat_us[4] = 1.0 / 3.0;
+	m.u.result.lat_us[5] = 5e-324; /* smallest subnormal */
+	m.u.result.lat_us[6] = 1.7976931348623157e308;
+	m.u.result.lat_us[7] = 3.25;
+	round_trip(&m, &b);
+	EXPECT_EQ_INT(b.u.result.status, -ETIMEDOUT);
+	EXPECT_EQ_U64(b.u.result.bytes, 327680000);
+	EXPECT_EQ_U64(b.u.result.msgs, 5000);
+	EXPECT_EQ_U64(b.u.result.elapsed_ns, 123456789);
+	EXPECT_EQ_U64(b.u.result.lat_samples, 999);
+	/* Bit-exact: no tolerance. */
+	EXPECT_TRUE(!memcmp(b.u.result.lat_us, m.u.result.lat_us,
+			    sizeof(m.u.result.lat_us)));
+	EXPECT_TRUE(b.u.result.lat_us[1] == 0.0015);
+	EXPECT_TRUE(b.u.result.lat_us[2] == 1e9);
+	EXPECT_TRUE(b.u.result.lat_us[0] == 0.0);
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_FIN;
+	m.u.fin.msgs = 5000;
+	m.u.fin.bytes = 0x8000000000000001ULL;
+	round_trip(&m, &b);
+	EXPECT_EQ_U64(b.u.fin.msgs, 5000);
+	EXPECT_EQ_U64(b.u.fin.bytes, 0x8000000000000001ULL);
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_ERROR;
+	m.u.error.status = -ENOMEM;
+	strcpy(m.u.error.text, "server: cannot register 8 MiB");
+	round_trip(&m, &b);
+	EXPECT_EQ_INT(b.u.error.status, -ENOMEM);
+	EXPECT_STREQ(b.u.error.text, "server: cannot register 8 MiB");
+
+	/* Types without a body: 12 bytes, header only. */
+	for (t = WIRE_READY; t <= WIRE_ALIVE; t++) {
+		if (t != WIRE_READY && t != WIRE_BYE && t != WIRE_ALIVE)
+			continue;
+		memset(&m, 0x5a, sizeof(m)); /* the union is not looked at */
+		m.type = t;
+		EXPECT_EQ_INT(round_trip(&m, &b), WIRE_HEADER_BYTES);
+	}
+}
+
+static void test_layout(void)
+{
+	static const uint8_t want[WIRE_HEADER_BYTES + 20] = {
+		0x52, 0x44, 0x4d, 0x42, /* magic "RDMB" */
+		0x00, 0x01,             /* version */
+		0x00, WIRE_BUF,         /* type */
+		0x00, 0x00, 0x00, 20,   /* body bytes */
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, /* addr */
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, /* length */
+		0xde, 0xad, 0xbe, 0xef, /* rkey */
+	};
+	uint8_t buf[WIRE_MSG_MAX];
+	struct wire_msg m;
+	size_t i;
+	int n;
+
+	memset(&m, 0, sizeof(m));
+	m.version = 7; /* ignored: pack always writes WIRE_VERSION */
+	m.type = WIRE_BUF;
+	m.u.buf.addr = 0x0102030405060708ULL;
+	m.u.buf.length = 1ULL << 20;
+	m.u.buf.rkey = 0xdeadbeef;
+	memset(buf, 0xcc, sizeof(buf));
+	n = wire_pack(&m, buf, sizeof(buf));
+	EXPECT_EQ_INT(n, (int)sizeof(want));
+	for (i = 0; i < sizeof(want); i++) {
+		if (buf[i] != want[i])
+			fprintf(stderr, "  byte %zu: %02x, want %02x\n", i,
+				buf[i], want[i]);
+		EXPECT_EQ_INT(buf[i], want[i]);
+	}
+	/* Nothing written past the message. */
+	EXPECT_EQ_INT(buf[sizeof(want)], 0xcc);
+
+	/* Exactly enough room is enough. */
+	EXPECT_EQ_INT(wire_pack(&m, buf, sizeof(want)), (int)sizeof(want));
+
+	/* Doubles travel as their IEEE-754 bits, big-endian. */
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_RESULT;
+	m.u.result.lat_us[0] = 1.0; /* 0x3ff0000000000000 */
+	n = wire_pack(&m, buf, sizeof(buf));
+	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 100);
+	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 36], 0x3f);
+	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 37], 0xf0);
+	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 38], 0x00);
+	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 43], 0x00);
+}
+
+/* Unpack a heap copy of exactly len bytes: ASan sees any over-read. */
+static int unpack_exact(const uint8_t *src, size_t len, struct wire_msg *m)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+	int ret;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, src, len);
+	ret = wire_unpack(copy, len, m);
+	free(copy);
+	return ret;
+}
+
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static void test_bad_input(void)
+{
+	static const uint16_t types[] = {
+		WIRE_CONNECT, WIRE_HELLO, WIRE_HELLO_ACK, WIRE_BUF, WIRE_SYNC,
+		WIRE_READY, WIRE_RESULT, WIRE_BYE, WIRE_ERROR, WIRE_FIN,
+		WIRE_ALIVE,
+	};
+	uint8_t buf[WIRE_MSG_MAX], bad[WIRE_MSG_MAX];
+	struct wire_msg m, b;
+	size_t i, len;
+	int n, ret;
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_SYNC;
+	m.u.sync.size_bytes = 64;
+	m.u.sync.iters = 10;
+	n = wire_pack(&m, buf, sizeof(buf));
+	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 16);
+	if (n < 0)
+		return;
+
+	/* Wrong magic, whatever else follows. */
+	memcpy(bad, buf, (size_t)n);
+	bad[0] = 'X';
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EPROTO);
+	memcpy(bad, buf, (size_t)n);
+	bad[3] ^= 0x01;
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EPROTO);
+	/* Not ours even when short of a header. */
+	EXPECT_EQ_INT(unpack_exact((const uint8_t *)"GET / HTTP", 10, &b),
+		      -EPROTO);
+
+	/* Another version: refused, and the peer's version is reported. */
+	memcpy(bad, buf, (size_t)n);
+	put_be16(bad + 4, 2);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EPROTONOSUPPORT);
+	EXPECT_EQ_INT(b.version, 2);
+	put_be16(bad + 4, 0x0100);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EPROTONOSUPPORT);
+	EXPECT_EQ_INT(b.version, 0x0100);
+	put_be16(bad + 4, 0);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EPROTONOSUPPORT);
+	EXPECT_EQ_INT(b.version, 0);
+
+	/* Body length that disagrees with the bytes received. */
+	memcpy(bad, buf, (size_t)n);
+	put_be32(bad + 8, 15);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EBADMSG);
+	put_be32(bad + 8, 17);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EBADMSG);
+	put_be32(bad + 8, UINT32_MAX);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EBADMSG);
+	/* Header and length agree, but the body is too short for SYNC. */
+	put_be32(bad + 8, 8);
+	EXPECT_EQ_INT(unpack_exact(bad, WIRE_HEADER_BYTES + 8, &b), -EBADMSG);
+	/* ... or too long for it (trailing bytes). */
+	memcpy(bad, buf, (size_t)n);
+	bad[n] = 0;
+	put_be32(bad + 8, 17);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n + 1, &b), -EBADMSG);
+	/* A body on a type that has none. */
+	memcpy(bad, buf, (size_t)n);
+	put_be16(bad + 6, WIRE_BYE);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EBADMSG);
+
+	/* Unknown types, with and without a body. */
+	memcpy(bad, buf, (size_t)n);
+	put_be16(bad + 6, 0);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EBADMSG);
+	put_be16(bad + 6, WIRE_ALIVE + 1);
+	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EBADMSG);
+	put_be16(bad + 6, 0xffff);
+	put_be32(bad + 8, 0);
+	EXPECT_EQ_INT(unpack_exact(bad, WIRE_HEADER_BYTES, &b), -EBADMSG);
+
+	/* Every truncation of every type: an error, never 0, never a read
+	 * past the end (ASan). */
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		unsigned int wrong = 0;
+
+		memset(&m, 0x11, sizeof(m));
+		m.type = types[i];
+		n = wire_pack(&m, buf, sizeof(buf));
+		EXPECT_EQ_INT(n, (int)(WIRE_HEADER_BYTES +
+				       body_bytes(types[i])));
+		if (n < 0)
+			continue;
+		for (len = 0; len < (size_t)n; len++) {
+			ret = unpack_exact(buf, len, &b);
+			if (ret != -EBADMSG && ret != -EPROTO) {
+				fprintf(stderr, "  %s truncated to %zu: %d\n",
+					wire_type_name(types[i]), len, ret);
+				wrong++;
+			}
+		}
+		EXPECT_EQ_INT(wrong, 0);
+		/* Our magic, cut short: a broken message, not a stranger. */
+		EXPECT_EQ_INT(unpack_exact(buf, 4, &b), -EBADMSG);
+		EXPECT_EQ_INT(unpack_exact(buf, WIRE_HEADER_BYTES - 1, &b),
+			      -EBADMSG);
+		EXPECT_EQ_INT(unpack_exact(buf, (size_t)n, &b), 0);
+	}
+	EXPECT_EQ_INT(wire_unpack(NULL, 0, &b), -EBADMSG);
+}
+
+static void test_pack_errors(void)
+{
+	uint8_t buf[WIRE_MSG_MAX];
+	struct wire_msg m;
+	size_t len;
+	unsigned int wrong = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_HELLO_ACK;
+	strcpy(m.u.hello_ack.text, "x");
+	for (len = 0; len < WIRE_HEADER_BYTES + body_bytes(WIRE_HELLO_ACK);
+	     len++) {
+		/* Exactly len bytes on the heap: ASan sees any over-write. */
+		uint8_t *small = malloc(len ? len : 1);
+
+		if (!small)
+			break;
+		if (wire_pack(&m, small, len) != -ENOSPC) {
+			fprintf(stderr, "  pack into %zu bytes\n", len);
+			wrong++;
+		}
+		free(small);
+	}
+	EXPECT_EQ_INT(wrong, 0);
+
+	m.type = WIRE_BYE;
+	EXPECT_EQ_INT(wire_pack(&m, buf, WIRE_HEADER_BYTES - 1), -ENOSPC);
+	EXPECT_EQ_INT(wire_pack(&m, buf, WIRE_HEADER_BYTES), WIRE_HEADER_BYTES);
+
+	m.type = 0;
+	EXPECT_EQ_INT(wire_pack(&m, buf, sizeof(buf)), -EINVAL);
+	m.type = WIRE_ALIVE + 1;
+	EXPECT_EQ_INT(wire_pack(&m, buf, sizeof(buf)), -EINVAL);
+	m.type = 0xffff;
+	EXPECT_EQ_INT(wire_pack(&m, buf, sizeof(buf)), -EINVAL);
+}
+
+/* A sender that fills a text field completely, no NUL: we still end it. */
+static void test_text_termination(void)
+{
+	uint8_t buf[WIRE_MSG_MAX];
+	struct wire_msg m, b;
+	int n;
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_HELLO;
+	memset(m.u.hello.tool, 'T', sizeof(m.u.hello.tool));
+	n = wire_pack(&m, buf, sizeof(buf));
+	EXPECT_EQ_INT(n, (int)(WIRE_HEADER_BYTES + body_bytes(WIRE_HELLO)));
+	/* The last tool byte is the last byte of the message. */
+	EXPECT_EQ_INT(buf[n - 1], 'T');
+	memset(&b, 'z', sizeof(b));
+	EXPECT_EQ_INT(wire_unpack(buf, (size_t)n, &b), 0);
+	EXPECT_EQ_U64(strlen(b.u.hello.tool), WIRE_NAME_MAX - 1);
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_HELLO_ACK;
+	memset(m.u.hello_ack.dev_name, 'D', sizeof(m.u.hello_ack.dev_name));
+	memset(m.u.hello_ack.text, 'X', sizeof(m.u.hello_ack.text));
+	n = wire_pack(&m, buf, sizeof(buf));
+	EXPECT_TRUE(n > 0);
+	memset(&b, 'z', sizeof(b));
+	EXPECT_EQ_INT(wire_unpack(buf, (size_t)n, &b), 0);
+	EXPECT_EQ_U64(strlen(b.u.hello_ack.dev_name), WIRE_NAME_MAX - 1);
+	EXPECT_EQ_U64(strlen(b.u.hello_ack.text), WIRE_TEXT_MAX - 1);
+	EXPECT_EQ_INT(b.u.hello_ack.dev_name[0], 'D');
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_ERROR;
+	memset(m.u.error.text, 'E', sizeof(m.u.error.text));
+	n = wire_pack(&m, buf, sizeof(buf));
+	EXPECT_TRUE(n > 0);
+	memset(&b, 'z', sizeof(b));
+	EXPECT_EQ_INT(wire_unpack(buf, (size_t)n, &b), 0);
+	EXPECT_EQ_U64(strlen(b.u.error.text), WIRE_TEXT_MAX - 1);
+}
+
+static void test_type_names(void)
+{
+	EXPECT_STREQ(wire_type_name(WIRE_CONNECT), "CONNECT");
+	EXPECT_STREQ(wire_type_name(WIRE_HELLO), "HELLO");
+	EXPECT_STREQ(wire_type_name(WIRE_HELLO_ACK), "HELLO_ACK");
+	EXPECT_STREQ(wire_type_name(WIRE_BUF), "BUF");
+	EXPECT_STREQ(wire_type_name(WIRE_SYNC), "SYNC");
+	EXPECT_STREQ(wire_type_name(WIRE_READY), "READY");
+	EXPECT_STREQ(wire_type_name(WIRE_RESULT), "RESULT");
+	EXPECT_STREQ(wire_type_name(WIRE_BYE), "BYE");
+	EXPECT_STREQ(wire_type_name(WIRE_ERROR), "ERROR");
+	EXPECT_STREQ(wire_type_name(WIRE_FIN), "FIN");
+	EXPECT_STREQ(wire_type_name(WIRE_ALIVE), "ALIVE");
+	EXPECT_STREQ(wire_type_name(0), "UNKNOWN");
+	EXPECT_STREQ(wire_type_name(WIRE_ALIVE + 1), "UNKNOWN");
+	EXPECT_STREQ(wire_type_name(0xffff), "UNKNOWN");
+}
+
+int main(void)
+{
+	test_round_trips();
+	test_layout();
+	test_bad_input();
+	test_pack_errors();
+	test_text_termination();
+	test_type_names();
+	return test_finish("test_wire");
+}
