@@ -114,7 +114,8 @@ static void bench_build_test(struct bench_ctx *b)
 	memset(t, 0, sizeof(*t));
 	t->verb = (uint8_t)b->desc->verb;
 	t->measure = (uint8_t)b->desc->measure;
-	t->flags = b->cfg.all_sizes ? WIRE_HELLO_ALL_SIZES : 0;
+	t->flags = (b->cfg.all_sizes ? WIRE_HELLO_ALL_SIZES : 0) |
+		   (b->cfg.report_gbits ? WIRE_HELLO_GBITS : 0);
 	t->tx_depth = (uint32_t)b->cfg.tx_depth;
 	t->cq_mod = (uint32_t)b->cfg.cq_mod;
 	t->io_timeout_ms = (uint32_t)(b->cfg.io_timeout_s * 1000);
@@ -328,6 +329,7 @@ static int server_hello(struct bench_ctx *b)
 		return ack.u.hello_ack.status;
 	}
 	b->ctrl.timeout_ms = b->test.io_timeout_ms;
+	b->cfg.report_gbits = b->test.flags & WIRE_HELLO_GBITS;
 	bench_info("client %s runs %s", b->peer, b->test.tool);
 	return ret;
 }

@@ -44,6 +44,7 @@ enum wire_type {
 enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
 
 #define WIRE_HELLO_ALL_SIZES 0x1u
+#define WIRE_HELLO_GBITS 0x2u     /* print Gb/sec on both sides */
 
 struct wire_connect {
 	uint16_t kind;      /* enum wire_conn_kind */

@@ -47,22 +47,44 @@ static int xfer_post(const struct xfer *x, enum ibv_wr_opcode op,
 	return -ret;
 }
 
+/*
+ * After a failed completion: did the peer go away? Its process ending shows
+ * as a disconnect on the control connection, which may trail the error by
+ * a moment.
+ */
+static bool xfer_peer_gone(const struct xfer *x)
+{
+	uint64_t deadline_ns = timer_deadline_ns(2000);
+
+	while (!cm_check_peer(&x->ctrl->ep)) {
+		if (timer_expired(deadline_ns))
+			return false;
+		timer_sleep_ms(10);
+	}
+	return true;
+}
+
 /* A failed completion: say what, where, with the verbs status string. */
 static int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 			 uint64_t size, uint64_t iter)
 {
+	bool gone = xfer_peer_gone(x);
+
 	bench_err("%s completion failed: %s (%d), vendor_err 0x%x, size %llu, "
 		  "near iteration %llu", bench_verb_name(x->verb),
 		  ibv_wc_status_str(wc->status), wc->status, wc->vendor_err,
 		  (unsigned long long)size, (unsigned long long)iter);
+	if (gone)
+		bench_err("the %s disconnected (its process ended or it "
+			  "closed the connection)", x->ctrl->peer_role);
 	switch (wc->status) {
 	case IBV_WC_RETRY_EXC_ERR:
 	case IBV_WC_RNR_RETRY_EXC_ERR:
 	case IBV_WC_WR_FLUSH_ERR:
 	case IBV_WC_REM_ABORT_ERR:
-		return -ECONNRESET; /* the peer is gone */
+		return -ECONNRESET; /* the peer is unreachable */
 	default:
-		return -EIO;
+		return gone ? -ECONNRESET : -EIO;
 	}
 }
 
@@ -238,6 +260,9 @@ static int xfer_heartbeats(const struct xfer *x, struct xfer_watch *w)
 		}
 		w->seen++; /* a heartbeat is progress */
 	}
+	if (ret == -ECONNRESET)
+		bench_err("the client disconnected during the run (its "
+			  "process ended or it closed the connection)");
 	return ret == -EAGAIN ? 0 : ret;
 }
 

@@ -7,7 +7,8 @@
 #
 #   1. host packages (apt-get update + install, non-interactive, without
 #      recommends): qemu, busybox-static, kmod, cpio, iproute2, rdma-core,
-#      ibverbs-providers, ibverbs-utils, rdmacm-utils, perftest, make, xz-utils
+#      ibverbs-providers, ibverbs-utils, rdmacm-utils, perftest, make, xz-utils,
+#      gcc, libc6-dev, libibverbs-dev, librdmacm-dev, libnuma-dev (to build rdmabench)
 #      and linux-headers-<abi>-amd64 (for siw).  Skipped with --no-deps, and
 #      skipped when everything is already installed.
 #   2. linux-image-<abi>-amd64 .deb, fetched with "apt-get download" (nothing is
@@ -106,7 +107,8 @@ mkdir -p "$K"
 
 # ---------------------------------------------------------------- host packages
 HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-providers
- ibverbs-utils rdmacm-utils perftest make xz-utils linux-headers-$KVER"
+ ibverbs-utils rdmacm-utils perftest make xz-utils linux-headers-$KVER
+ gcc libc6-dev libibverbs-dev librdmacm-dev libnuma-dev"
 missing=()
 for p in $HOST_PKGS; do
     st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
