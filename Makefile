@@ -19,18 +19,21 @@ CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined \
            -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
-CPPFLAGS += -Icommon -MMD -MP
+CPPFLAGS += -Icommon -Igpu -MMD -MP
 
 BENCHES := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
-# Pure modules: no <infiniband/*>, <rdma/*> or CUDA headers. Unit tests link
-# only these, so a verbs call creeping into one breaks the link.
-PURE    := timer units stats opts wire report
-CORE    := $(PURE) cm ctrl conn mem device xfer run driver
-LDLIBS  := -lrdmacm -libverbs -lnuma -lm
+# Pure modules (common/pure.list, one name a line): no <infiniband/*>,
+# <rdma/*> or CUDA headers. Unit tests link only these, so a verbs call
+# creeping into one breaks the link, and tests/check-pure.sh greps them.
+PURE    := $(shell cat common/pure.list)
+CORE    := $(patsubst common/%.c,%,$(wildcard common/*.c))
+GPU     := $(patsubst gpu/%.c,%,$(wildcard gpu/*.c))
+LDLIBS  := -lrdmacm -libverbs -lnuma -ldl -lm
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 
 PURE_OBJS := $(patsubst %,$(B)/common/%.o,$(PURE))
-CORE_OBJS := $(patsubst %,$(B)/common/%.o,$(CORE))
+CORE_OBJS := $(patsubst %,$(B)/common/%.o,$(CORE)) \
+             $(patsubst %,$(B)/gpu/%.o,$(GPU))
 
 all: $(addprefix $(B)/,$(BENCHES))
 
@@ -50,9 +53,11 @@ $(B)/tests/%: $(B)/tests/%.o $(PURE_OBJS)
 unit-build: $(addprefix $(B)/tests/,$(TESTS))
 
 unit: unit-build
+	@tests/check-pure.sh
 	@tests/run-unit.sh $(B)/tests $(TESTS)
 
 check: all unit-build
+	@tests/check-pure.sh
 	@tests/run-checks.sh $(B)
 
 install: all
