@@ -30,6 +30,7 @@ CORE    := $(patsubst common/%.c,%,$(wildcard common/*.c))
 GPU     := $(patsubst gpu/%.c,%,$(wildcard gpu/*.c))
 LDLIBS  := -lrdmacm -libverbs -lnuma -ldl -lm
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+TESTS_SH := $(patsubst tests/%.sh,%,$(wildcard tests/test_*.sh))
 
 PURE_OBJS := $(patsubst %,$(B)/common/%.o,$(PURE))
 CORE_OBJS := $(patsubst %,$(B)/common/%.o,$(CORE)) \
@@ -54,7 +55,8 @@ unit-build: $(addprefix $(B)/tests/,$(TESTS))
 
 unit: unit-build
 	@tests/check-pure.sh
-	@tests/run-unit.sh $(B)/tests $(TESTS)
+	@mkdir -p $(B)/tests
+	@tests/run-unit.sh $(B)/tests $(TESTS) $(TESTS_SH)
 
 check: all unit-build
 	@tests/check-pure.sh

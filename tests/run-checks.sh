@@ -21,14 +21,14 @@ count() { # LINE: add "X: N passed, N failed, N skipped" to the totals
 	total_skip=$((total_skip + ${s:-0}))
 }
 
-tests=$(cd tests && ls test_*.c | sed 's/\.c$//')
+tests=$(cd tests && ls test_*.c test_*.sh 2>/dev/null | sed 's/\.[cs]h*$//')
 unit_out=$(tests/run-unit.sh "$B/tests" $tests)
 echo "$unit_out"
 line=$(grep '^unit:' <<<"$unit_out" | tail -n 1)
 [ -n "$line" ] && count "$line" || total_fail=$((total_fail + 1))
 
 lab_log=$(mktemp)
-RDMABENCH_BUILD=$B scripts/lab/run.sh tests/lab/lab_tests.sh 2>&1 | tee "$lab_log"
+RDMABENCH_BUILD=$B scripts/lab/run.sh tests/lab/all.sh 2>&1 | tee "$lab_log"
 lab_rc=${PIPESTATUS[0]}
 line=$(grep -a '^lab: [0-9]* passed' "$lab_log" | tail -n 1)
 if [ "$lab_rc" -eq 77 ]; then

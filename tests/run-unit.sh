@@ -1,12 +1,19 @@
 #!/bin/bash
-# tests/run-unit.sh DIR TEST... - run each unit-test program (one process
-# each, 60 s bound) and print "unit: N passed, N failed, N skipped".
-# Exit status 77 from a test means skipped.
+# tests/run-unit.sh DIR TEST... - run each unit test (one process each,
+# 120 s bound) and print "unit: N passed, N failed, N skipped". A TEST is
+# the program DIR/TEST, or the script tests/TEST.sh when that exists (run
+# with the build folder's parent as RDMABENCH_BUILD). Exit 77 means skipped.
 set -u
 dir=$1; shift
 pass=0 fail=0 skip=0
 for t in "$@"; do
-	TEST_SRCDIR=${TEST_SRCDIR:-.} timeout 60 "$dir/$t" > "$dir/$t.log" 2>&1
+	if [ -f "tests/$t.sh" ]; then
+		RDMABENCH_BUILD=${dir%/tests} timeout 120 bash "tests/$t.sh" \
+			> "$dir/$t.log" 2>&1
+	else
+		TEST_SRCDIR=${TEST_SRCDIR:-.} timeout 120 "$dir/$t" \
+			> "$dir/$t.log" 2>&1
+	fi
 	rc=$?
 	case $rc in
 	0) pass=$((pass + 1)); echo "PASS unit/$t: $(tail -n 1 "$dir/$t.log")" ;;

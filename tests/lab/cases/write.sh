@@ -1,22 +1,9 @@
-#!/bin/bash
-# tests/lab/lab_tests.sh - the project's executables on real verbs, in the
-# lab guest: server and client of ib_write_bw and ib_write_lat on rxe
-# (RoCEv2) and siw (iWARP), the connection behaviour (client first, nobody
-# serving, peer killed mid-run) and the usage errors.
-#
-# Usage (on the host):  scripts/lab/run.sh tests/lab/lab_tests.sh
-# (make check does this). Last line: "lab: N passed, N failed, N skipped".
-# Iterations are scaled for TCG: rxe moves ~0.1-0.3 Gb/s here.
-source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
-cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
-B=${RDMABENCH_BUILD:-build}
+# tests/lab/cases/write.sh - sourced by tests/lab/all.sh in the lab guest:
+# ib_write_bw and ib_write_lat server and client on rxe (RoCEv2) and siw
+# (iWARP), the connection behaviour (client first, nobody serving, peer
+# killed mid-run) and the usage errors. Iterations are scaled for TCG.
+# shellcheck shell=bash
 
-if [ "${LAB_GUEST:-}" != 1 ]; then
-	lab_skip lab "not in the lab guest: run scripts/lab/run.sh $0"
-	lab_summary
-fi
-
-NUM='[0-9]+\.[0-9]+'
 # data rows: client (with the server's figure) and server
 BW_CLIENT_ROW="65536 +200 +$NUM +$NUM +$NUM +$NUM"
 BW_SERVER_ROW="65536 +200 +$NUM +$NUM +$NUM"
@@ -119,4 +106,3 @@ lab_case perftest_flags_accepted -t 120 -e "$BW_CLIENT_ROW" \
 	scripts/loopback.sh ib_write_bw "${LAB_RXE_IP:-198.18.0.1}" -R -F -x 1 \
 	-n 200 --report_gbits
 
-lab_summary
