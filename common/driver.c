@@ -17,32 +17,6 @@
 
 volatile sig_atomic_t bench_stop;
 
-static const struct {
-	const char *name;
-	const char *title;
-	unsigned int lat_divisor;
-} verb_table[BENCH_VERB_COUNT] = {
-#define X(e, nm, ttl, op, rbuf, rcv, div) \
-	[BENCH_VERB_##e] = { .name = nm, .title = ttl, .lat_divisor = div },
-	BENCH_VERBS(X)
-#undef X
-};
-
-const char *bench_verb_name(enum bench_verb verb)
-{
-	return verb_table[verb].name;
-}
-
-const char *bench_verb_title(enum bench_verb verb)
-{
-	return verb_table[verb].title;
-}
-
-unsigned int bench_verb_lat_divisor(enum bench_verb verb)
-{
-	return verb_table[verb].lat_divisor;
-}
-
 static void bench_on_signal(int sig)
 {
 	(void)sig;
@@ -428,6 +402,9 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	int ret;
 
 	if (opts_parse(&b.cfg, desc, argc, argv, err, sizeof(err)))
+		return bench_usage_error(desc, err);
+	if (!b.cfg.show_help && !b.cfg.show_version &&
+	    opts_check(&b.cfg, desc, err, sizeof(err)))
 		return bench_usage_error(desc, err);
 	if (b.cfg.show_help) {
 		opts_usage(desc, stdout);

@@ -31,6 +31,7 @@ struct stats_lat {
 	double p90_us;
 	double p99_us;
 	double p999_us;
+	double p9999_us;
 	double max_us;
 };
 

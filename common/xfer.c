@@ -8,7 +8,8 @@
 
 /* The one place the verb table's opcode column is expanded. */
 static const enum ibv_wr_opcode verb_opcode[BENCH_VERB_COUNT] = {
-#define X(e, name, title, op, rbuf, rcv, div) [BENCH_VERB_##e] = op,
+#define X(e, name, title, op, region, end, lat, div, uc, fixed) \
+	[BENCH_VERB_##e] = op,
 	BENCH_VERBS(X)
 #undef X
 };
