@@ -4,7 +4,7 @@
 
 static const struct bench_desc desc = {
 	.name = "ib_write_lat",
-	.summary = "RDMA WRITE latency",
+	.summary = "RDMA WRITE latency (half the ping-pong round trip)",
 	.verb = BENCH_VERB_WRITE,
 	.measure = BENCH_MEASURE_LAT,
 	.default_size = 2,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "conn.h"
@@ -14,9 +15,8 @@ int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 		.send_cq = send_cq,
 		.recv_cq = recv_cq,
 		.qp_type = IBV_QPT_RC,
-		.sq_sig_all = 0,
 	};
-	int ret = 0;
+	int ret;
 
 	/* Devices differ in the inline size they allow: halve until one
 	 * accepts (rxe, siw and mlx5 all differ). */
@@ -29,59 +29,66 @@ int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 		if (!rdma_create_qp(id, pd, &qia))
 			break;
 		ret = -errno;
-		if (!want_inline)
-			break;
+		if (!want_inline) {
+			bench_err("rdma_create_qp(send %u, recv %u): %s",
+				  send_wr, recv_wr, strerror(-ret));
+			return ret;
+		}
 		want_inline /= 2;
-	}
-	if (ret && !id->qp) {
-		bench_err("rdma_create_qp(send %u, recv %u): %s", send_wr,
-			  recv_wr, strerror(-ret));
-		return ret;
 	}
 	if (inline_out)
 		*inline_out = qia.cap.max_inline_data;
 	return 0;
 }
 
-int conn_setup(struct conn *c, struct ibv_pd *pd, uint64_t region_bytes,
-	       uint32_t send_depth, int numa_node)
+static struct ibv_cq *conn_cq(struct ibv_context *verbs, uint32_t depth)
 {
-	struct ibv_context *verbs = c->ep.id->verbs;
-	size_t len = 2 * region_bytes + CONN_FIN_SLOT_BYTES;
-	int ret;
+	struct ibv_cq *cq = ibv_create_cq(verbs, (int)depth, NULL, NULL, 0);
 
-	c->region_bytes = region_bytes;
-	c->send_depth = send_depth;
-	c->cq = ibv_create_cq(verbs, (int)(send_depth + 2), NULL, NULL, 0);
-	if (!c->cq) {
-		ret = -errno;
-		bench_err("ibv_create_cq(%u): %s", send_depth + 2,
-			  strerror(-ret));
-		return ret;
-	}
-	/* one receive slot: the FIN that ends a bandwidth run */
-	ret = conn_qp_create(c->ep.id, pd, c->cq, c->cq, send_depth + 1, 2,
-			     256, &c->max_inline);
-	if (ret)
-		goto err_destroy_cq;
-	ret = mem_host_alloc(len, numa_node, &c->mem);
-	if (ret)
-		goto err_destroy_qp;
-	ret = mem_register(&c->mem, pd,
-			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC);
-	if (ret)
-		goto err_free_mem;
-	return 0;
+	if (!cq)
+		bench_err("ibv_create_cq(%u): %s", depth, strerror(errno));
+	return cq;
+}
 
-err_free_mem:
-	mem_free(&c->mem);
-err_destroy_qp:
-	rdma_destroy_qp(c->ep.id);
-err_destroy_cq:
-	ibv_destroy_cq(c->cq);
-	c->cq = NULL;
+int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
+	      const struct conn_params *p)
+{
+	int access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		     IBV_ACCESS_REMOTE_ATOMIC;
+	int ret = -ENOMEM;
+
+	c->nqps = p->nqps;
+	c->region_bytes = p->region_bytes;
+	c->send_depth = p->send_depth;
+	c->recv_depth = p->recv_depth;
+	c->qps = calloc(p->nqps, sizeof(*c->qps));
+	c->send_cq = conn_cq(verbs, p->nqps * (p->send_depth + 1));
+	c->recv_cq = conn_cq(verbs, p->nqps * (p->recv_depth + 1));
+	if (!c->qps || !c->send_cq || !c->recv_cq)
+		goto err;
+	ret = mem_host_alloc(2 * p->nqps * p->region_bytes, p->numa_node,
+			     &c->mem);
+	if (!ret)
+		ret = mem_register(&c->mem, pd, access);
+	if (!ret)
+		ret = mem_host_alloc(p->nqps * CONN_AUX_COUNT *
+				     CONN_AUX_SLOT_BYTES, p->numa_node, &c->aux);
+	if (!ret)
+		ret = mem_register(&c->aux, pd, 0);
+	if (!ret)
+		return 0;
+err:
+	conn_destroy(c);
 	return ret;
+}
+
+int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
+		  uint32_t want_inline)
+{
+	/* +1: the FIN after the last operation */
+	return conn_qp_create(c->qps[i].ep.id, pd, c->send_cq, c->recv_cq,
+			      c->send_depth + 1, c->recv_depth + 1,
+			      want_inline, &c->qps[i].max_inline);
 }
 
 void conn_local_buf(const struct conn *c, struct wire_buf *out)
@@ -91,27 +98,39 @@ void conn_local_buf(const struct conn *c, struct wire_buf *out)
 	out->rkey = c->mem.mr->rkey;
 }
 
-uint8_t *conn_recv_region(const struct conn *c)
+uint8_t *conn_region(const struct conn *c, unsigned int i,
+		     enum bench_region r)
 {
-	return c->mem.addr;
+	return (uint8_t *)c->mem.addr + (2 * i + r) * c->region_bytes;
 }
 
-uint8_t *conn_send_region(const struct conn *c)
+uint64_t conn_remote_region(const struct conn *c, unsigned int i,
+			    enum bench_region r)
 {
-	return (uint8_t *)c->mem.addr + c->region_bytes;
+	return c->remote.addr + (2 * i + r) * c->remote.length;
 }
 
-uint8_t *conn_fin_slot(const struct conn *c)
+uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
+		       enum conn_aux which)
 {
-	return (uint8_t *)c->mem.addr + 2 * c->region_bytes;
+	return (uint8_t *)c->aux.addr +
+	       ((size_t)i * CONN_AUX_COUNT + which) * CONN_AUX_SLOT_BYTES;
 }
 
 void conn_destroy(struct conn *c)
 {
-	/* the QP goes first (with the id), then what it used */
-	cm_close(&c->ep);
+	unsigned int i;
+
+	/* the QPs go first (with their ids), then what they used */
+	for (i = 0; c->qps && i < c->nqps; i++)
+		cm_close(&c->qps[i].ep);
+	free(c->qps);
+	c->qps = NULL;
 	mem_free(&c->mem);
-	if (c->cq && ibv_destroy_cq(c->cq))
+	mem_free(&c->aux);
+	if (c->send_cq && ibv_destroy_cq(c->send_cq))
 		bench_warn("ibv_destroy_cq: %s", strerror(errno));
-	c->cq = NULL;
+	if (c->recv_cq && ibv_destroy_cq(c->recv_cq))
+		bench_warn("ibv_destroy_cq: %s", strerror(errno));
+	c->send_cq = c->recv_cq = NULL;
 }

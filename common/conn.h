@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * conn - the data connection: its CQ, RC QP and registered buffer, and
- * the QP helper the control channel shares. rdma_cm moves the QP through
- * INIT -> RTR -> RTS when it connects.
+ * conn - the data connections: one send CQ and one receive CQ shared by
+ * -q QPs (each its own rdma_cm connection), one registered buffer for all
+ * of them, and a small host buffer for control slots. rdma_cm moves each
+ * QP through INIT -> RTR -> RTS when it connects.
  *
- * Buffer layout (both sides): [recv region | send region | fin slot]; the
- * peer writes into our recv region, we write from our send region.
+ * Buffer layout: for QP i, [recv region | send region], region_bytes each;
+ * the peer writes into (or sends to) our recv regions and reads from our
+ * send regions. A region holds `slots` messages of the largest size.
  */
 #ifndef RDMABENCH_CONN_H
 #define RDMABENCH_CONN_H
@@ -13,48 +15,74 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
+#include "bench.h"
 #include "cm.h"
 #include "mem.h"
 #include "wire.h"
 
-#define CONN_FIN_SLOT_BYTES 64
+/* A QP's host slots: an atomic's fetched value, FIN out, FIN in. */
+enum conn_aux { CONN_AUX_ATOMIC, CONN_AUX_FIN_OUT, CONN_AUX_FIN_IN,
+		CONN_AUX_COUNT };
+#define CONN_AUX_SLOT_BYTES 64
+
+struct conn_qp {
+	struct cm_ep ep;
+	uint32_t max_inline;     /* bytes this QP sends inline */
+};
 
 struct conn {
-	struct cm_ep ep;
-	struct ibv_cq *cq;       /* send and receive completions */
-	struct mem_buf mem;
-	uint64_t region_bytes;   /* size of each of recv/send regions */
-	uint32_t max_inline;     /* bytes the QP sends inline */
-	uint32_t send_depth;     /* send queue slots */
-	struct wire_buf remote;  /* the peer's buffer */
+	struct ibv_cq *send_cq;
+	struct ibv_cq *recv_cq;
+	struct conn_qp *qps;
+	unsigned int nqps;
+	struct mem_buf mem;      /* the regions */
+	struct mem_buf aux;      /* host: a FIN/atomic slot per QP */
+	uint64_t region_bytes;
+	uint32_t send_depth;     /* send queue slots per QP */
+	uint32_t recv_depth;     /* receive queue slots per QP */
+	struct wire_buf remote;  /* the peer's buffer: base, region_bytes */
+};
+
+struct conn_params {
+	unsigned int nqps;
+	uint64_t region_bytes;
+	uint32_t send_depth;
+	uint32_t recv_depth;
+	int numa_node;
 };
 
 /*
- * Create a CQ-less RC QP on id: send_wr/recv_wr slots, inline asked as
- * large as the device allows up to want_inline (the granted size goes to
- * *inline_out). Returns 0 or -errno (logged).
+ * Create a RC QP on id: send_wr/recv_wr slots, inline as large as the
+ * device allows up to want_inline (granted size in *inline_out).
+ * Returns 0 or -errno (logged).
  */
 int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 		   struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
 		   uint32_t send_wr, uint32_t recv_wr, uint32_t want_inline,
 		   uint32_t *inline_out);
 
-/*
- * Build c's CQ, QP (on c->ep.id) and registered buffer with two regions of
- * region_bytes on numa_node. Returns 0 or -errno (logged).
- */
-int conn_setup(struct conn *c, struct ibv_pd *pd, uint64_t region_bytes,
-	       uint32_t send_depth, int numa_node);
+/* CQs and buffers on verbs for p->nqps QPs. Returns 0 or -errno (logged). */
+int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
+	      const struct conn_params *p);
+
+/* The QP of c->qps[i] on its (resolved or requested) id. */
+int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
+		  uint32_t want_inline);
 
 /* Our buffer as the peer needs it. */
 void conn_local_buf(const struct conn *c, struct wire_buf *out);
 
-/* The regions. */
-uint8_t *conn_recv_region(const struct conn *c);
-uint8_t *conn_send_region(const struct conn *c);
-uint8_t *conn_fin_slot(const struct conn *c);
+/* QP i's local region r, and the peer's address of its region r. */
+uint8_t *conn_region(const struct conn *c, unsigned int i,
+		     enum bench_region r);
+uint64_t conn_remote_region(const struct conn *c, unsigned int i,
+			    enum bench_region r);
 
-/* Undo conn_setup and close the connection; accepts a partly built one. */
+/* QP i's host slot `which` (CONN_AUX_SLOT_BYTES). */
+uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
+		       enum conn_aux which);
+
+/* Undo everything; accepts a partly built conn. */
 void conn_destroy(struct conn *c);
 
 #endif

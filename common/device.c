@@ -61,5 +61,6 @@ int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out)
 	out->active_mtu_bytes = dev_mtu_bytes(pa.active_mtu);
 	out->numa_node = dev_numa_node(out->name);
 	out->max_qp_wr = (uint32_t)da.max_qp_wr;
+	out->has_atomics = da.atomic_cap != IBV_ATOMIC_NONE;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #ifndef RDMABENCH_DEVICE_H
 #define RDMABENCH_DEVICE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
@@ -17,6 +18,7 @@ struct dev_info {
 	unsigned int active_mtu_bytes;
 	int numa_node;           /* -1: unknown */
 	uint32_t max_qp_wr;
+	bool has_atomics;        /* atomic_cap != IBV_ATOMIC_NONE */
 };
 
 /* Query ctx/port into *out. Returns 0 or -errno (logged). */

@@ -14,6 +14,7 @@
 #include "device.h"
 #include "opts.h"
 #include "wire.h"
+#include "stats.h"
 #include "xfer.h"
 
 struct bench_ctx {
@@ -26,9 +27,10 @@ struct bench_ctx {
 	struct conn data;
 	struct dev_info dev;
 	struct xfer xfer;
-	uint64_t *lat_samples_ns;   /* test.iters entries, latency tests */
+	struct hist *hist;          /* latency samples, constant memory */
 	char local[80];
 	char peer[80];
+	int exit_code;              /* a verdict beyond the error (gates) */
 };
 
 /* What differs between bandwidth and latency runs. */
@@ -42,5 +44,24 @@ struct measure_ops {
 
 /* The ops of a measure (run.c). */
 const struct measure_ops *run_measure_ops(enum bench_measure measure);
+
+/* Shared by the sessions (driver.c). */
+int bench_check_device(const struct bench_ctx *b, struct rdma_cm_id *id);
+void bench_sizes(const struct wire_hello *t, uint64_t *first, uint64_t *last);
+void bench_build_test(struct bench_ctx *b);
+int bench_check_test(const struct wire_hello *t, char *why, size_t len);
+int bench_data_init(struct bench_ctx *b);
+int bench_data_qp(struct bench_ctx *b, unsigned int i);
+int bench_xchg_bufs(struct bench_ctx *b);
+void bench_print_header(struct bench_ctx *b);
+
+/*
+ * A size's figures for the results document and the gates (record.c).
+ * peer may be NULL. Returns 0 or -errno.
+ */
+int bench_record_bw(struct bench_ctx *b, uint64_t size,
+		    const struct stats_bw *bw, const struct stats_bw *peer);
+int bench_record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
+		     const struct stats_lat *lat, const struct stats_lat *peer);
 
 #endif

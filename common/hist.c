@@ -94,29 +94,6 @@ int hist_merge(struct hist *dst, const struct hist *src)
 	return 0;
 }
 
-/*
- * 1-based nearest rank ceil(pct/100 * n), clamped to [1, n]; the same
- * convention, and the same snapping of rounding noise (99.9% of 1000 must
- * be rank 999, not 1000), as stats.c's, which is private to it.
- */
-static uint64_t nearest_rank(uint64_t n, double pct)
-{
-	double x, whole;
-
-	if (!(pct > 0.0))	/* also catches NaN */
-		return 1;
-	if (pct >= 100.0)
-		return n;
-	x = pct * (double)n / 100.0;
-	whole = round(x);
-	if (fabs(x - whole) <= 1e-9 * whole)
-		x = whole;
-	x = ceil(x);
-	if (x < 1.0)
-		return 1;
-	return x >= (double)n ? n : (uint64_t)x;
-}
-
 uint64_t hist_percentile_ns(const struct hist *h, double pct)
 {
 	uint64_t rank, cum = 0, mid_ns;
@@ -124,7 +101,7 @@ uint64_t hist_percentile_ns(const struct hist *h, double pct)
 
 	if (!h || !h->count)
 		return 0;
-	rank = nearest_rank(h->count, pct);
+	rank = stats_nearest_rank(h->count, pct);
 	/* The extremes are known exactly: no need for a bucket's estimate. */
 	if (rank == 1)
 		return h->min_ns;

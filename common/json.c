@@ -277,7 +277,7 @@ int json_i64(struct json_writer *w, int64_t v)
 
 int json_format_double(double v, char *buf, size_t len)
 {
-	char *comma;
+	char *comma, *exp;
 	int prec, n;
 
 	if (!isfinite(v))
@@ -289,6 +289,16 @@ int json_format_double(double v, char *buf, size_t len)
 			return -ENOSPC;
 		if (strtod(buf, NULL) == v)
 			break;
+	}
+	/*
+	 * %g switches to an exponent once it exceeds the precision: 180
+	 * would read "1.8e+02". Integers below 1e17 print in full instead.
+	 */
+	exp = strchr(buf, 'e');
+	if (exp && exp[1] == '+' && atoi(exp + 2) < 17) {
+		n = snprintf(buf, len, "%.*g", atoi(exp + 2) + 1, v);
+		if (n < 0 || (size_t)n >= len)
+			return -ENOSPC;
 	}
 	/* a locale with a decimal comma must not leak into JSON */
 	comma = strchr(buf, ',');

@@ -82,8 +82,9 @@ size_t json_utf8_len(const unsigned char *s, size_t n);
 
 /*
  * Shortest "%.Ng" text (N = 1..17) of a finite v that strtod() reads back
- * as v; writes into buf (24 bytes suffice). Returns 0, or -EDOM when v is
- * NaN or infinite, -ENOSPC when buf is too small.
+ * as v, without an exponent below 1e17 (180, not 1.8e+02); writes into
+ * buf (32 bytes suffice). Returns 0, or -EDOM when v is NaN or infinite,
+ * -ENOSPC when buf is too small.
  */
 int json_format_double(double v, char *buf, size_t len);
 

@@ -25,6 +25,9 @@ void report_header(FILE *out, const struct report_info *ri)
 	fprintf(out, " Transport type : %-16s Active MTU     : %u\n",
 		ri->transport, ri->mtu_bytes);
 	fprintf(out, " Connection type: %-16s Rendezvous     : rdma_cm\n", "RC");
+	if (ri->qps > 1)
+		fprintf(out, " Number of QPs  : %llu\n",
+			(unsigned long long)ri->qps);
 	fprintf(out, " Local address  : %-16s Peer address   : %s\n", ri->local,
 		ri->peer);
 	fprintf(out, " TX depth       : %-16llu CQ moderation  : %llu\n",
@@ -37,7 +40,7 @@ void report_header(FILE *out, const struct report_info *ri)
 	report_rule(out);
 }
 
-void report_bw_head(FILE *out, bool gbits, bool with_peer)
+void report_bw_head(FILE *out, bool gbits, bool with_peer, bool bidir)
 {
 	const char *u = gbits ? "Gb/sec" : "MiB/sec";
 
@@ -45,6 +48,8 @@ void report_bw_head(FILE *out, bool gbits, bool with_peer)
 		     "BW average[%s]   MsgRate[Mpps]", u, u);
 	if (with_peer)
 		fprintf(out, "   Server BW average[%s]", u);
+	if (with_peer && bidir)
+		fprintf(out, "   Sum BW average[%s]", u);
 	fputc('\n', out);
 }
 
@@ -55,14 +60,18 @@ static double report_bw_value(bool gbits, const struct stats_bw *bw)
 
 void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
 		   const struct stats_bw *bw, const struct stats_bw *peak,
-		   const struct stats_bw *peer)
+		   const struct stats_bw *peer, bool bidir)
 {
 	fprintf(out, " %-10llu %-14llu %-18.2f %-20.2f %-*.6f",
 		(unsigned long long)size, (unsigned long long)iters,
 		report_bw_value(gbits, peak), report_bw_value(gbits, bw),
 		peer ? 15 : 0, bw->mpps);
 	if (peer)
-		fprintf(out, "  %.2f", report_bw_value(gbits, peer));
+		fprintf(out, "  %-*.2f", bidir ? 24 : 0,
+			report_bw_value(gbits, peer));
+	if (peer && bidir)
+		fprintf(out, "%.2f", report_bw_value(gbits, bw) +
+				     report_bw_value(gbits, peer));
 	fputc('\n', out);
 }
 
@@ -79,12 +88,20 @@ void report_lat_head(FILE *out, bool with_peer)
 void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
 		    const struct stats_lat *lat, const struct stats_lat *peer)
 {
+	if (!lat->samples) { /* the passive side of a round-trip verb */
+		fprintf(out, " %-7llu %-14llu (passive side: the client times "
+			"each round trip)\n", (unsigned long long)size,
+			(unsigned long long)iters);
+		return;
+	}
 	fprintf(out, " %-7llu %-14llu %-14.2f %-12.2f %-18.2f %-14.2f "
 		     "%-15.2f %-22.2f %-*.2f",
 		(unsigned long long)size, (unsigned long long)iters,
 		lat->min_us, lat->max_us, lat->p50_us, lat->avg_us,
 		lat->stdev_us, lat->p99_us, peer ? 22 : 0, lat->p999_us);
-	if (peer)
+	if (peer && peer->samples)
 		fprintf(out, "   %.2f", peer->p50_us);
+	else if (peer)
+		fprintf(out, "   -");
 	fputc('\n', out);
 }

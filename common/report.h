@@ -28,6 +28,7 @@ struct report_info {
 	uint64_t tx_depth;
 	uint64_t cq_mod;
 	uint32_t max_inline;
+	uint64_t qps;
 	const char *lat_note;     /* NULL for bandwidth tests */
 };
 
@@ -38,12 +39,16 @@ void report_rule(FILE *out);
 void report_header(FILE *out, const struct report_info *ri);
 
 /* Bandwidth: column header, then one row per size. peer may be NULL. */
-void report_bw_head(FILE *out, bool gbits, bool with_peer);
+/* bidir adds the sum of both sides' figures as the last column. */
+void report_bw_head(FILE *out, bool gbits, bool with_peer, bool bidir);
 void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
 		   const struct stats_bw *bw, const struct stats_bw *peak,
-		   const struct stats_bw *peer);
+		   const struct stats_bw *peer, bool bidir);
 
-/* Latency: column header, then one row per size. peer may be NULL. */
+/*
+ * Latency: column header, then one row per size. peer may be NULL; a peer
+ * without samples (the passive side of read/atomic) prints "-".
+ */
 void report_lat_head(FILE *out, bool with_peer);
 void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
 		    const struct stats_lat *lat, const struct stats_lat *peer);

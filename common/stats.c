@@ -23,8 +23,7 @@ int stats_bw_compute(uint64_t bytes, uint64_t msgs, uint64_t elapsed_ns,
 	return 0;
 }
 
-/* 1-based nearest rank ceil(pct/100 * n), clamped to [1, n]. */
-static size_t nearest_rank(size_t n, double pct)
+uint64_t stats_nearest_rank(uint64_t n, double pct)
 {
 	double x, whole;
 
@@ -52,7 +51,7 @@ uint64_t stats_percentile_sorted(const uint64_t *sorted, size_t n, double pct)
 	/* Contract says n > 0; don't read out of bounds if it is broken. */
 	if (!sorted || !n)
 		return 0;
-	return sorted[nearest_rank(n, pct) - 1];
+	return sorted[stats_nearest_rank(n, pct) - 1];
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -116,5 +115,6 @@ int stats_lat_summarize(uint64_t *samples_ns, size_t n, unsigned int divisor,
 	out->p90_us = pct_us(samples_ns, n, 90.0, divisor);
 	out->p99_us = pct_us(samples_ns, n, 99.0, divisor);
 	out->p999_us = pct_us(samples_ns, n, 99.9, divisor);
+	out->p9999_us = pct_us(samples_ns, n, 99.99, divisor);
 	return 0;
 }

@@ -40,6 +40,12 @@ int stats_bw_compute(uint64_t bytes, uint64_t msgs, uint64_t elapsed_ns,
 		     struct stats_bw *out);
 
 /*
+ * The 1-based nearest rank ceil(pct/100 * n), clamped to [1, n], with the
+ * rounding noise of pct snapped away (99.9% of 1000 is rank 999).
+ */
+uint64_t stats_nearest_rank(uint64_t n, double pct);
+
+/*
  * Nearest-rank percentile (0 < pct <= 100) of n ascending samples.
  * n must be > 0.
  */

@@ -96,6 +96,13 @@ static void io_hello(struct cursor *c, struct wire_hello *h)
 	io_u64(c, &h->size_bytes);
 	io_u64(c, &h->max_size_bytes);
 	io_u64(c, &h->iters);
+	io_u32(c, &h->qps);
+	io_u32(c, &h->post_list);
+	io_u32(c, &h->outstanding);
+	io_u32(c, &h->rx_depth);
+	io_u32(c, &h->inline_bytes);
+	io_u32(c, &h->duration_s);
+	io_u32(c, &h->margin_s);
 	io_text(c, h->tool, sizeof(h->tool));
 }
 

@@ -45,6 +45,8 @@ enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
 
 #define WIRE_HELLO_ALL_SIZES 0x1u
 #define WIRE_HELLO_GBITS 0x2u     /* print Gb/sec on both sides */
+#define WIRE_HELLO_BIDIR 0x4u     /* -b: both sides send */
+#define WIRE_HELLO_VALIDATE 0x8u  /* --validate */
 
 struct wire_connect {
 	uint16_t kind;      /* enum wire_conn_kind */
@@ -62,7 +64,14 @@ struct wire_hello {
 	uint64_t size_bytes;
 	uint64_t max_size_bytes; /* buffer to allocate */
 	uint64_t iters;
-	char tool[WIRE_NAME_MAX];  /* "ib_write_bw": refuse a mixed pair */
+	uint32_t qps;
+	uint32_t post_list;
+	uint32_t outstanding;      /* reads/atomics in flight */
+	uint32_t rx_depth;
+	uint32_t inline_bytes;     /* UINT32_MAX: as large as allowed */
+	uint32_t duration_s;       /* 0: iterations */
+	uint32_t margin_s;
+	char tool[WIRE_NAME_MAX];  /* "ib_write_bw", for the server's log */
 };
 
 struct wire_hello_ack {
@@ -89,7 +98,7 @@ struct wire_result {
 	uint64_t msgs;
 	uint64_t elapsed_ns;
 	uint64_t lat_samples;
-	double lat_us[8]; /* min p50 avg stdev p90 p99 p99.9 max */
+	double lat_us[9]; /* min p50 avg stdev p90 p99 p99.9 max p99.99 */
 };
 
 struct wire_fin {

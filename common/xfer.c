@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xfer - posting, completion errors, the watchdog, FINs and validation,
+ * shared by the bandwidth (xfer_bw.c) and latency (xfer_lat.c) loops.
+ */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
-#include "timer.h"
-#include "xfer.h"
+#include "xfer_int.h"
 
 /* The one place the verb table's opcode column is expanded. */
 static const enum ibv_wr_opcode verb_opcode[BENCH_VERB_COUNT] = {
@@ -14,37 +18,108 @@ static const enum ibv_wr_opcode verb_opcode[BENCH_VERB_COUNT] = {
 #undef X
 };
 
-/* Loop turns between clock reads: keeps clock_gettime out of the hot path. */
-#define XFER_CHECK_EVERY 1024
-#define XFER_HEARTBEAT_NS NS_PER_S
-#define XFER_PEAK_SLICES 16
-#define XFER_POLL_BATCH 16
-#define XFER_LAT_DEPTH 16
-
-static int xfer_post(const struct xfer *x, enum ibv_wr_opcode op,
-		     uint64_t size, uint64_t wr_id, bool signaled)
+uint8_t *xfer_slot(const struct xfer *x, unsigned int qp,
+		   enum bench_region r, uint64_t size, uint64_t iter)
 {
+	uint64_t slot = x->validate ? iter % x->slots : 0;
+
+	return conn_region(x->conn, qp, r) + slot * size;
+}
+
+/* Fill one work request for iteration iter. */
+static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
+		    uint64_t iter, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	const struct bench_verb_info *v = bench_verb(x->verb);
 	struct conn *c = x->conn;
-	struct ibv_sge sge = { .addr = (uintptr_t)conn_send_region(c),
-			       .length = (uint32_t)size,
-			       .lkey = c->mem.mr->lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = op,
-		.wr.rdma = { .remote_addr = c->remote.addr,
-			     .rkey = c->remote.rkey },
-	};
-	struct ibv_send_wr *bad;
+	uint64_t slot = x->validate ? iter % x->slots : 0;
+	uint64_t remote = conn_remote_region(c, qp, v->region) + slot * size;
+
+	*sge = (struct ibv_sge){ .length = (uint32_t)size, .lkey = c->mem.mr->lkey };
+	*wr = (struct ibv_send_wr){ .sg_list = sge, .num_sge = 1,
+				    .opcode = verb_opcode[x->verb] };
+	if (v->fixed_size) { /* atomics: 8 bytes into the aux slot */
+		sge->addr = (uintptr_t)conn_aux_slot(c, qp, CONN_AUX_ATOMIC);
+		sge->lkey = c->aux.mr->lkey;
+		wr->wr.atomic.remote_addr = conn_remote_region(c, qp, v->region);
+		wr->wr.atomic.rkey = c->remote.rkey;
+		/* FAA adds 1; CAS moves the counter from iter to iter + 1,
+		 * which succeeds only when every earlier one did */
+		wr->wr.atomic.compare_add =
+			wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? iter : 1;
+		wr->wr.atomic.swap = iter + 1;
+		return;
+	}
+	sge->addr = (uintptr_t)xfer_slot(x, qp, v->region == BENCH_REGION_SEND ?
+					 BENCH_REGION_RECV : BENCH_REGION_SEND,
+					 size, iter);
+	wr->wr.rdma.remote_addr = remote;
+	wr->wr.rdma.rkey = c->remote.rkey;
+	if (v->region == BENCH_REGION_RECV && size <= c->qps[qp].max_inline)
+		wr->send_flags |= IBV_SEND_INLINE;
+	if (x->validate && v->region == BENCH_REGION_RECV)
+		pattern_fill((uint8_t *)(uintptr_t)sge->addr, size, iter);
+}
+
+int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
+	      uint64_t first, uint32_t n, bool signal_last, uint64_t count)
+{
+	struct ibv_send_wr wr[n], *bad;
+	struct ibv_sge sge[n];
+	uint32_t k;
 	int ret;
 
-	if (signaled)
-		wr.send_flags |= IBV_SEND_SIGNALED;
-	if (size <= c->max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	ret = ibv_post_send(c->ep.id->qp, &wr, &bad);
+	for (k = 0; k < n; k++) {
+		xfer_wr(x, qp, size, first + k, &wr[k], &sge[k]);
+		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+	}
+	if (signal_last) {
+		wr[n - 1].send_flags |= IBV_SEND_SIGNALED;
+		wr[n - 1].wr_id = XFER_WR_ID(qp, count);
+	}
+	/* positive errno by the spec; some providers return it negative */
+	ret = abs(ibv_post_send(x->conn->qps[qp].ep.id->qp, wr, &bad));
 	if (ret)
-		bench_err("ibv_post_send(%s, %llu bytes): %s",
-			  bench_verb_name(x->verb), (unsigned long long)size,
+		bench_err("ibv_post_send(%s, %llu bytes, list of %u): %s",
+			  bench_verb_name(x->verb), (unsigned long long)size, n,
 			  strerror(ret));
+	return -ret;
+}
+
+int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
+		   uint64_t iter)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV, size, iter),
+		.length = (uint32_t)(size ? size : 1),
+		.lkey = x->conn->mem.mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = XFER_WR_ID(qp, 0), .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+	int ret = ibv_post_recv(x->conn->qps[qp].ep.id->qp, &wr, &bad);
+
+	if (ret)
+		bench_err("ibv_post_recv: %s", strerror(ret));
+	else
+		x->qs[qp].recv_posted++;
+	return -ret;
+}
+
+int xfer_post_fin_recv(const struct xfer *x, unsigned int qp)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)conn_aux_slot(x->conn, qp, CONN_AUX_FIN_IN),
+		.length = CONN_AUX_SLOT_BYTES, .lkey = x->conn->aux.mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = XFER_WR_ID(qp, 0), .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+	int ret;
+
+	if (x->qs[qp].fin_armed)
+		return 0;
+	ret = ibv_post_recv(x->conn->qps[qp].ep.id->qp, &wr, &bad);
+	if (ret)
+		bench_err("ibv_post_recv(FIN): %s", strerror(ret));
+	else
+		x->qs[qp].fin_armed = true;
 	return -ret;
 }
 
@@ -65,16 +140,15 @@ static bool xfer_peer_gone(const struct xfer *x)
 	return true;
 }
 
-/* A failed completion: say what, where, with the verbs status string. */
-static int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
-			 uint64_t size, uint64_t iter)
+int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
+		  uint64_t size)
 {
 	bool gone = xfer_peer_gone(x);
 
 	bench_err("%s completion failed: %s (%d), vendor_err 0x%x, size %llu, "
-		  "near iteration %llu", bench_verb_name(x->verb),
+		  "QP %u", bench_verb_name(x->verb),
 		  ibv_wc_status_str(wc->status), wc->status, wc->vendor_err,
-		  (unsigned long long)size, (unsigned long long)iter);
+		  (unsigned long long)size, XFER_WR_QP(wc->wr_id));
 	if (gone)
 		bench_err("the %s disconnected (its process ended or it "
 			  "closed the connection)", x->ctrl->peer_role);
@@ -89,16 +163,14 @@ static int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 	}
 }
 
-/* Periodic check: stop flag, progress deadline, heartbeat. */
-struct xfer_watch {
-	uint64_t progress_ns;    /* when `seen` last changed */
-	uint64_t seen;
-	uint64_t alive_ns;       /* last heartbeat sent */
-	unsigned int turns;
-};
+void xfer_watch_init(struct xfer_watch *w)
+{
+	*w = (struct xfer_watch){ .progress_ns = timer_now_ns() };
+	w->alive_ns = w->progress_ns;
+}
 
-static int xfer_watch(const struct xfer *x, struct xfer_watch *w,
-		      uint64_t progress, bool send_heartbeat)
+int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
+	       bool send_heartbeat)
 {
 	uint64_t now_ns;
 
@@ -113,10 +185,10 @@ static int xfer_watch(const struct xfer *x, struct xfer_watch *w,
 		w->progress_ns = now_ns;
 	} else if (now_ns - w->progress_ns > x->io_timeout_ns) {
 		bench_err("%s: no progress for %llu s (after %llu operations): "
-			  "the peer is lost or stuck (see --timeout)",
+			  "the %s is lost or stuck (see --timeout)",
 			  bench_verb_name(x->verb),
 			  (unsigned long long)(x->io_timeout_ns / NS_PER_S),
-			  (unsigned long long)progress);
+			  (unsigned long long)progress, x->ctrl->peer_role);
 		return -ETIMEDOUT;
 	}
 	if (send_heartbeat && now_ns - w->alive_ns > XFER_HEARTBEAT_NS) {
@@ -128,254 +200,93 @@ static int xfer_watch(const struct xfer *x, struct xfer_watch *w,
 	return 0;
 }
 
-static void xfer_peak(struct xfer_bw_out *out, uint64_t bytes, uint64_t ns)
+int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
+	       uint64_t iter, unsigned int qp)
 {
-	if (!ns)
-		return;
-	if (!out->peak_ns ||
-	    (double)bytes / (double)ns >
-		    (double)out->peak_bytes / (double)out->peak_ns) {
-		out->peak_bytes = bytes;
-		out->peak_ns = ns;
-	}
+	struct pattern_miss miss;
+
+	if (!x->validate)
+		return 0;
+	if ((int64_t)iter == x->flip_iter) /* test hook: prove we notice */
+		((uint8_t *)buf)[size / 2] ^= 0x5a;
+	if (!pattern_check(buf, size, iter, &miss))
+		return 0;
+	bench_err("data corruption: size %llu, iteration %llu, QP %u, offset "
+		  "%llu: expected 0x%02x, got 0x%02x",
+		  (unsigned long long)size, (unsigned long long)iter, qp,
+		  (unsigned long long)miss.offset, miss.expected, miss.actual);
+	return -EILSEQ;
 }
 
-int xfer_bw_run(const struct xfer *x, uint64_t size, uint64_t iters,
-		uint32_t tx_depth, uint32_t cq_mod, struct xfer_bw_out *out)
+int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
+		 uint64_t iters)
 {
-	enum ibv_wr_opcode op = verb_opcode[x->verb];
-	uint64_t slice = iters / XFER_PEAK_SLICES ? iters / XFER_PEAK_SLICES : 1;
-	uint64_t posted = 0, done = 0, mark_done = 0, start_ns, mark_ns;
-	struct xfer_watch w = { 0 };
-	struct ibv_wc wc[XFER_POLL_BATCH];
-	uint32_t unsignaled = 0;
-	int i, n, ret;
+	const struct bench_verb_info *v = bench_verb(x->verb);
+	unsigned int qp;
+	uint64_t i, want;
+	int ret = 0;
 
-	if (cq_mod > tx_depth) /* else the window never reopens */
-		cq_mod = tx_depth;
-	memset(out, 0, sizeof(*out));
-	start_ns = mark_ns = w.progress_ns = w.alive_ns = timer_now_ns();
-	while (done < iters) {
-		while (posted < iters && posted - done < tx_depth) {
-			bool sig = ++unsignaled == cq_mod || posted + 1 == iters;
-
-			ret = xfer_post(x, op, size, unsignaled, sig);
-			if (ret)
-				return ret;
-			if (sig)
-				unsignaled = 0;
-			posted++;
+	for (qp = 0; qp < x->conn->nqps && !ret; qp++) {
+		if (v->fixed_size) /* the atomic counter starts at 0 */
+			memset(conn_region(x->conn, qp, v->region), 0, 8);
+		if (v->region == BENCH_REGION_SEND && x->validate)
+			for (i = 0; i < x->slots; i++)
+				pattern_fill(xfer_slot(x, qp, v->region, size, i),
+					     size, i);
+		if (!peer_sends)
+			continue;
+		if (v->bw_end == BENCH_END_FIN) {
+			ret = xfer_post_fin_recv(x, qp);
+			continue;
 		}
-		n = ibv_poll_cq(x->conn->cq, XFER_POLL_BATCH, wc);
-		if (n < 0)
-			return -EIO;
-		for (i = 0; i < n; i++) {
-			if (wc[i].status)
-				return xfer_wc_error(x, &wc[i], size, done);
-			done += wc[i].wr_id;
-		}
-		if (n && done - mark_done >= slice) {
-			uint64_t now_ns = timer_now_ns();
-
-			xfer_peak(out, (done - mark_done) * size, now_ns - mark_ns);
-			mark_done = done;
-			mark_ns = now_ns;
-		}
-		ret = xfer_watch(x, &w, done, true);
-		if (ret)
-			return ret;
+		want = x->conn->recv_depth;
+		if (iters && want > iters)
+			want = iters;
+		while (!ret && x->qs[qp].recv_posted - x->qs[qp].recv_done < want)
+			ret = xfer_post_recv(x, qp, size, x->qs[qp].recv_posted);
 	}
-	out->elapsed_ns = timer_now_ns() - start_ns;
-	out->msgs = iters;
-	out->bytes = iters * size;
-	if (!out->peak_ns) {
-		out->peak_bytes = out->bytes;
-		out->peak_ns = out->elapsed_ns;
-	}
-	return 0;
-}
-
-int xfer_fin_arm(const struct xfer *x)
-{
-	struct conn *c = x->conn;
-	struct ibv_sge sge = { .addr = (uintptr_t)conn_fin_slot(c),
-			       .length = CONN_FIN_SLOT_BYTES,
-			       .lkey = c->mem.mr->lkey };
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
-	struct ibv_recv_wr *bad;
-	int ret = ibv_post_recv(c->ep.id->qp, &wr, &bad);
-
-	if (ret)
-		bench_err("ibv_post_recv(FIN): %s", strerror(ret));
-	return -ret;
-}
-
-/*
- * The FIN travels on the data QP after the data: RC delivers in order, so
- * when it arrives every byte before it has been placed.
- */
-int xfer_fin_send(const struct xfer *x, const struct wire_fin *fin)
-{
-	struct wire_msg msg = { .type = WIRE_FIN, .u.fin = *fin };
-	struct conn *c = x->conn;
-	uint8_t *slot = conn_fin_slot(c);
-	struct ibv_sge sge = { .addr = (uintptr_t)slot, .lkey = c->mem.mr->lkey };
-	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
-				  .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED };
-	struct ibv_send_wr *bad;
-	struct xfer_watch w = { .progress_ns = timer_now_ns() };
-	struct ibv_wc wc;
-	int len, n, ret;
-
-	len = wire_pack(&msg, slot, CONN_FIN_SLOT_BYTES);
-	if (len < 0)
-		return len;
-	sge.length = (uint32_t)len;
-	ret = ibv_post_send(c->ep.id->qp, &wr, &bad);
-	if (ret) {
-		bench_err("ibv_post_send(FIN): %s", strerror(ret));
-		return -ret;
-	}
-	while (!(n = ibv_poll_cq(c->cq, 1, &wc))) {
-		ret = xfer_watch(x, &w, 0, false);
-		if (ret)
-			return ret;
-	}
-	if (n < 0)
-		return -EIO;
-	return wc.status ? xfer_wc_error(x, &wc, (uint64_t)len, 0) : 0;
-}
-
-/* Server: drain heartbeats; any other control message is a protocol error. */
-static int xfer_heartbeats(const struct xfer *x, struct xfer_watch *w)
-{
-	struct wire_msg msg;
-	int ret;
-
-	while (!(ret = ctrl_poll(x->ctrl, &msg))) {
-		if (msg.type == WIRE_ERROR) {
-			bench_err("the client reports: %s", msg.u.error.text);
-			return msg.u.error.status < 0 ? msg.u.error.status
-						      : -EPROTO;
-		}
-		w->seen++; /* a heartbeat is progress */
-	}
-	if (ret == -ECONNRESET)
-		bench_err("the client disconnected during the run (its "
-			  "process ended or it closed the connection)");
-	return ret == -EAGAIN ? 0 : ret;
-}
-
-int xfer_fin_wait(const struct xfer *x, struct wire_fin *fin)
-{
-	struct xfer_watch w = { .progress_ns = timer_now_ns() };
-	struct wire_msg msg;
-	struct ibv_wc wc;
-	int n, ret;
-
-	while (!(n = ibv_poll_cq(x->conn->cq, 1, &wc))) {
-		if (w.turns + 1 == XFER_CHECK_EVERY) {
-			ret = xfer_heartbeats(x, &w);
-			if (ret)
-				return ret;
-		}
-		ret = xfer_watch(x, &w, w.seen, false);
-		if (ret)
-			return ret;
-	}
-	if (n < 0)
-		return -EIO;
-	if (wc.status)
-		return xfer_wc_error(x, &wc, 0, 0);
-	ret = wire_unpack(conn_fin_slot(x->conn), wc.byte_len, &msg);
-	if (ret || msg.type != WIRE_FIN) {
-		bench_err("the client's FIN is malformed");
-		return -EPROTO;
-	}
-	*fin = msg.u.fin;
-	return 0;
-}
-
-/* Ping marker for iteration i: never 0, the value a fresh region holds. */
-static uint8_t xfer_marker(uint64_t i)
-{
-	return (uint8_t)(i % 255 + 1);
-}
-
-/* Spin until the peer's write of iteration i has landed. */
-static int xfer_lat_await(const struct xfer *x, struct xfer_watch *w,
-			  uint64_t size, uint64_t i)
-{
-	volatile uint8_t *last = conn_recv_region(x->conn) + size - 1;
-	uint8_t want = xfer_marker(i);
-	int ret;
-
-	while (*last != want) {
-		ret = xfer_watch(x, w, i, false);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* Reap send completions until at most max_left are outstanding. */
-static int xfer_lat_reap(const struct xfer *x, struct xfer_watch *w,
-			 uint64_t *outstanding, uint64_t max_left,
-			 uint64_t size, uint64_t i)
-{
-	struct ibv_wc wc[XFER_POLL_BATCH];
-	int k, n, ret;
-
-	do {
-		n = ibv_poll_cq(x->conn->cq, XFER_POLL_BATCH, wc);
-		if (n < 0)
-			return -EIO;
-		for (k = 0; k < n; k++)
-			if (wc[k].status)
-				return xfer_wc_error(x, &wc[k], size, i);
-		*outstanding -= (uint64_t)n;
-		if (*outstanding <= max_left)
-			return 0;
-		ret = xfer_watch(x, w, i, false);
-	} while (!ret);
 	return ret;
 }
 
-int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
-		 uint64_t iters, uint64_t *samples_ns, uint64_t *n_out)
+int xfer_fin_send(const struct xfer *x)
 {
-	enum ibv_wr_opcode op = verb_opcode[x->verb];
-	uint8_t *send_last = conn_send_region(x->conn) + size - 1;
-	struct xfer_watch w = { .progress_ns = timer_now_ns() };
-	uint64_t i, n = 0, outstanding = 0, post_ns = 0;
-	int ret;
+	struct xfer_watch w;
+	unsigned int qp, done = 0;
+	struct ibv_wc wc;
+	int n, ret;
 
-	for (i = 0; i < iters; i++) {
-		if (!initiator) {
-			ret = xfer_lat_await(x, &w, size, i);
-			if (ret)
-				return ret;
-			if (i)
-				samples_ns[n++] = timer_now_ns() - post_ns;
+	for (qp = 0; qp < x->conn->nqps; qp++) {
+		struct wire_msg msg = { .type = WIRE_FIN };
+		uint8_t *slot = conn_aux_slot(x->conn, qp, CONN_AUX_FIN_OUT);
+		struct ibv_sge sge = { .addr = (uintptr_t)slot,
+				       .lkey = x->conn->aux.mr->lkey };
+		struct ibv_send_wr wr = { .wr_id = XFER_WR_ID(qp, 0),
+					  .sg_list = &sge, .num_sge = 1,
+					  .opcode = IBV_WR_SEND,
+					  .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+		msg.u.fin.msgs = x->qs[qp].last_run;
+		n = wire_pack(&msg, slot, CONN_AUX_SLOT_BYTES);
+		if (n < 0)
+			return n;
+		sge.length = (uint32_t)n;
+		ret = ibv_post_send(x->conn->qps[qp].ep.id->qp, &wr, &bad);
+		if (ret) {
+			bench_err("ibv_post_send(FIN): %s", strerror(ret));
+			return -ret;
 		}
-		*send_last = xfer_marker(i);
-		post_ns = timer_now_ns();
-		ret = xfer_post(x, op, size, i, true);
-		if (ret)
-			return ret;
-		outstanding++;
-		if (initiator) {
-			ret = xfer_lat_await(x, &w, size, i);
-			if (ret)
-				return ret;
-			samples_ns[n++] = timer_now_ns() - post_ns;
-		}
-		ret = xfer_lat_reap(x, &w, &outstanding, XFER_LAT_DEPTH - 1,
-				    size, i);
+	}
+	xfer_watch_init(&w);
+	while (done < x->conn->nqps) {
+		n = ibv_poll_cq(x->conn->send_cq, 1, &wc);
+		if (n < 0)
+			return -EIO;
+		if (n && wc.status)
+			return xfer_wc_error(x, &wc, 0);
+		done += (unsigned int)n;
+		ret = xfer_watch(x, &w, done, false);
 		if (ret)
 			return ret;
 	}
-	*n_out = n;
-	return xfer_lat_reap(x, &w, &outstanding, 0, size, i);
+	return 0;
 }

@@ -245,12 +245,12 @@ static void test_bw(void)
 		return;
 	for (gbits = 0; gbits <= 1; gbits++) {
 		/* MiB/s without the server's figure, Gb/s with it. */
-		report_bw_head(c.out, gbits, gbits);
+		report_bw_head(c.out, gbits, gbits, false);
 		for (i = 0; i < N_BW; i++)
 			report_bw_row(c.out, gbits, bw_cases[i].size,
 				      bw_cases[i].iters, &bw_cases[i].bw,
 				      &bw_cases[i].peak,
-				      gbits ? &bw_cases[i].peer : NULL);
+				      gbits ? &bw_cases[i].peer : NULL, false);
 	}
 	capture_close(&c);
 	expect_golden(c.text, c.len, "report_bw.txt");
@@ -262,7 +262,7 @@ static void test_bw(void)
 
 		if (!capture_open(&c))
 			return;
-		report_bw_head(c.out, gbits, true);
+		report_bw_head(c.out, gbits, true, false);
 		capture_close(&c);
 		h = c.text;
 		b = strstr(h, "#bytes");
@@ -287,7 +287,7 @@ static void test_bw(void)
 			if (!capture_open(&c))
 				return;
 			report_bw_row(c.out, gbits, k->size, k->iters, &k->bw,
-				      &k->peak, &k->peer);
+				      &k->peak, &k->peer, false);
 			capture_close(&c);
 			snprintf(line, sizeof(line), "%s", c.text);
 			free(c.text);

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* ib_atomic_bw - atomic bandwidth (FETCH_AND_ADD; -A CMP_AND_SWAP). */
+#include "bench.h"
+
+static const struct bench_desc desc = {
+	.name = "ib_atomic_bw",
+	.summary = "atomic bandwidth (FETCH_AND_ADD; -A CMP_AND_SWAP)",
+	.verb = BENCH_VERB_ATOMIC_FAA,
+	.measure = BENCH_MEASURE_BW,
+	.default_size = 8,
+	.default_iters = 1000,
+};
+
+int main(int argc, char **argv)
+{
+	return bench_main(&desc, argc, argv);
+}

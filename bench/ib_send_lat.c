@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* ib_send_lat - SEND/RECV latency (half the ping-pong round trip). */
+#include "bench.h"
+
+static const struct bench_desc desc = {
+	.name = "ib_send_lat",
+	.summary = "SEND/RECV latency (half the ping-pong round trip)",
+	.verb = BENCH_VERB_SEND,
+	.measure = BENCH_MEASURE_LAT,
+	.default_size = 2,
+	.default_iters = 1000,
+};
+
+int main(int argc, char **argv)
+{
+	return bench_main(&desc, argc, argv);
+}

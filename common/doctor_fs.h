@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * doctor_fs - read sysfs/procfs/devfs files below a root folder: "/" on a
+ * real host, a fake tree in the unit tests. Pure: no verbs headers.
+ *
+ * Every PATH argument is a printf format for an absolute path ("/sys/...");
+ * the root is put in front of it. Returns are 0 or -errno.
+ */
+#ifndef RDMABENCH_DOCTOR_FS_H
+#define RDMABENCH_DOCTOR_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define DFS_PATH_MAX 512
+
+/* root + the formatted path into out. -ENAMETOOLONG if it does not fit. */
+int dfs_path(const char *root, char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Read a whole (small) file into buf as a string without its trailing
+ * newline(s). Truncates to len - 1 bytes. -ENOENT, -EINVAL (sysfs says so
+ * for an unset attribute), ... on failure.
+ */
+int dfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Read a file holding one integer (decimal or 0x hex) into *out. */
+int dfs_read_long(const char *root, long *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* True if the path exists (a link to nowhere does not). */
+bool dfs_exists(const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Resolve every link of the path; out gets the result as an absolute path
+ * inside the root ("/sys/devices/pci0000:00/..."), so that a fake tree
+ * behaves like the real one (its links must be relative, as sysfs's are).
+ */
+int dfs_resolve(const char *root, char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The last component of the link's target (a driver's or device's name). */
+int dfs_link_name(const char *root, char *out, size_t len,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * The entries of a folder (no "." or ".."), sorted in version order
+ * (mlx5_2 before mlx5_10), as one malloc'd block: *names_out points to n
+ * strings; free(*names_out) frees all. An absent folder gives 0 entries
+ * and returns -ENOENT.
+ */
+int dfs_list(const char *root, char ***names_out, size_t *n_out,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Open the path read-write and close it again: 0 if that works. */
+int dfs_try_open(const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Copy src into dst (always terminated); true if it fit. */
+bool dfs_copy(char *dst, size_t len, const char *src);
+
+#endif

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * session - the two sides of a run. The client sends its whole test
+ * configuration (HELLO); the server adopts it, so the server needs no test
+ * flags and the two sides cannot disagree.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "log.h"
+#include "report.h"
+#include "session.h"
+#include "timer.h"
+
+static bool session_retryable(int err)
+{
+	return err == -ECONNREFUSED || err == -ETIMEDOUT ||
+	       err == -EHOSTUNREACH || err == -ENETUNREACH ||
+	       err == -ECONNRESET;
+}
+
+/* Client: connect the control channel, retrying until the deadline. */
+static int client_connect_ctrl(struct bench_ctx *b)
+{
+	const struct wire_connect req = { .kind = WIRE_CONN_CTRL };
+	uint64_t deadline_ns = timer_deadline_ns(b->cfg.connect_timeout_s * 1000);
+	bool told = false;
+	int ret;
+
+	for (;;) {
+		ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+				 deadline_ns, &b->ctrl.ep);
+		if (!ret)
+			ret = bench_check_device(b, b->ctrl.ep.id);
+		if (!ret)
+			ret = ctrl_setup(&b->ctrl);
+		if (!ret)
+			ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
+		if (!ret)
+			return 0;
+		ctrl_destroy(&b->ctrl);
+		if (!session_retryable(ret) || timer_expired(deadline_ns) ||
+		    bench_stop)
+			break;
+		if (!told)
+			bench_info("no rdmabench server at %s port %llu yet (%s); "
+				   "retrying for up to %llu s",
+				   b->cfg.server_addr,
+				   (unsigned long long)b->cfg.tcp_port,
+				   strerror(-ret),
+				   (unsigned long long)b->cfg.connect_timeout_s);
+		told = true;
+		timer_sleep_ms(200);
+	}
+	if (session_retryable(ret))
+		bench_err("could not reach an rdmabench server at %s port %llu "
+			  "within %llu s: %s (is the server running, and is "
+			  "this IP on an RDMA device?)", b->cfg.server_addr,
+			  (unsigned long long)b->cfg.tcp_port,
+			  (unsigned long long)b->cfg.connect_timeout_s,
+			  strerror(-ret));
+	return ret;
+}
+
+static int client_hello(struct bench_ctx *b)
+{
+	struct wire_msg msg = { .type = WIRE_HELLO, .u.hello = b->test };
+	int ret;
+
+	ret = ctrl_send(&b->ctrl, &msg);
+	if (!ret)
+		ret = ctrl_recv(&b->ctrl, WIRE_HELLO_ACK, &msg);
+	if (!ret && msg.u.hello_ack.status) {
+		bench_err("the server refused the test: %s",
+			  msg.u.hello_ack.text);
+		ret = msg.u.hello_ack.status;
+	}
+	return ret;
+}
+
+/* Client: one rdma_cm connection per data QP. */
+static int client_connect_data(struct bench_ctx *b)
+{
+	uint64_t deadline_ns = timer_deadline_ns(b->test.io_timeout_ms);
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < b->test.qps && !ret; i++) {
+		struct wire_connect req = { .kind = WIRE_CONN_DATA,
+					    .qp_index = (uint16_t)i };
+		struct cm_ep *ep = &b->data.qps[i].ep;
+
+		ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+				 deadline_ns, ep);
+		if (!ret)
+			ret = bench_data_qp(b, i);
+		if (!ret)
+			ret = cm_connect(ep, &req, deadline_ns);
+		if (ret)
+			bench_err("data connection %u of %u to %s: %s", i + 1,
+				  b->test.qps, b->cfg.server_addr,
+				  strerror(-ret));
+	}
+	return ret;
+}
+
+int session_client(struct bench_ctx *b)
+{
+	const struct measure_ops *ops = run_measure_ops(b->test.measure);
+	struct wire_msg bye = { .type = WIRE_BYE };
+	uint64_t size, first, last;
+	int ret;
+
+	ret = client_connect_ctrl(b);
+	if (!ret)
+		ret = client_hello(b);
+	if (!ret)
+		ret = bench_data_init(b);
+	if (!ret)
+		ret = client_connect_data(b);
+	if (!ret)
+		ret = bench_xchg_bufs(b);
+	if (ret)
+		return ret;
+	bench_print_header(b);
+	bench_sizes(&b->test, &first, &last);
+	for (size = first; !ret && size <= last; size *= 2) {
+		ret = ops->client_size(b, size);
+		/* --run_infinitely: the same size again until interrupted */
+		if (b->cfg.run_infinitely && !ret && !bench_stop)
+			size /= 2;
+	}
+	report_rule(stdout);
+	if (!ret)
+		ret = ctrl_send(&b->ctrl, &bye);
+	return ret;
+}
+
+/* Server: take the client's HELLO and answer it. */
+static int server_hello(struct bench_ctx *b)
+{
+	struct wire_msg msg, ack = { .type = WIRE_HELLO_ACK };
+	int ret;
+
+	ret = ctrl_recv(&b->ctrl, WIRE_HELLO, &msg);
+	if (ret)
+		return ret;
+	b->test = msg.u.hello;
+	ack.u.hello_ack.status = bench_check_test(&b->test,
+		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
+	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
+		 "%s", ibv_get_device_name(b->ctrl.ep.id->verbs->device));
+	ret = ctrl_send(&b->ctrl, &ack);
+	if (ack.u.hello_ack.status) {
+		bench_err("refused the client's test: %s", ack.u.hello_ack.text);
+		return ack.u.hello_ack.status;
+	}
+	b->ctrl.timeout_ms = b->test.io_timeout_ms;
+	b->cfg.report_gbits = b->test.flags & WIRE_HELLO_GBITS;
+	bench_info("client %s runs %s", b->peer, b->test.tool);
+	return ret;
+}
+
+/* Server: wait for a connection request of the given kind. */
+static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
+			 uint16_t kind, uint64_t deadline_ns, uint16_t *index)
+{
+	struct wire_connect req;
+	int ret;
+
+	ret = cm_get_request(&b->listener, deadline_ns, ep, &req);
+	if (ret)
+		return ret;
+	if (req.kind != kind) {
+		bench_err("expected a %s connection, got kind %u",
+			  kind == WIRE_CONN_CTRL ? "control" : "data", req.kind);
+		cm_reject(ep);
+		return -EPROTO;
+	}
+	ret = bench_check_device(b, ep->id);
+	if (ret)
+		cm_reject(ep);
+	if (index)
+		*index = req.qp_index;
+	return ret;
+}
+
+/* Server: the client's data QPs, in whatever order they come. */
+static int server_accept_data(struct bench_ctx *b)
+{
+	uint64_t deadline_ns = timer_deadline_ns(b->test.io_timeout_ms);
+	struct cm_ep ep = { 0 };
+	unsigned int n;
+	uint16_t i;
+	int ret = 0;
+
+	for (n = 0; n < b->test.qps && !ret; n++) {
+		ret = server_accept(b, &ep, WIRE_CONN_DATA, deadline_ns, &i);
+		if (!ret && (i >= b->test.qps || b->data.qps[i].ep.id)) {
+			bench_err("the client sent a bad data QP index %u", i);
+			cm_reject(&ep);
+			ret = -EPROTO;
+		}
+		if (ret)
+			break;
+		b->data.qps[i].ep = ep;
+		ret = bench_data_qp(b, i);
+		if (!ret)
+			ret = cm_accept(&b->data.qps[i].ep, deadline_ns);
+	}
+	return ret;
+}
+
+static int server_sizes(struct bench_ctx *b)
+{
+	const struct measure_ops *ops = run_measure_ops(b->test.measure);
+	struct wire_msg msg;
+	int ret;
+
+	while (!(ret = ctrl_recv(&b->ctrl, 0, &msg))) {
+		if (msg.type == WIRE_BYE)
+			return 0;
+		if (msg.type != WIRE_SYNC) {
+			bench_err("expected SYNC or BYE from the client, got %s",
+				  wire_type_name(msg.type));
+			return -EPROTO;
+		}
+		ret = ops->server_size(b, &msg.u.sync);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
+static int server_serve(struct bench_ctx *b)
+{
+	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
+	int ret;
+
+	ret = server_accept(b, &b->ctrl.ep, WIRE_CONN_CTRL, 0, NULL);
+	if (!ret)
+		ret = ctrl_setup(&b->ctrl);
+	if (!ret)
+		ret = cm_accept(&b->ctrl.ep, timer_deadline_ns(timeout_ms));
+	if (!ret) {
+		cm_peer_str(&b->ctrl.ep, b->peer, sizeof(b->peer));
+		ret = server_hello(b);
+	}
+	if (!ret)
+		ret = bench_data_init(b);
+	if (!ret)
+		ret = server_accept_data(b);
+	if (!ret)
+		ret = bench_xchg_bufs(b);
+	if (ret)
+		return ret;
+	bench_print_header(b);
+	ret = server_sizes(b);
+	report_rule(stdout);
+	return ret;
+}
+
+int session_server(struct bench_ctx *b)
+{
+	int ret;
+
+	ret = cm_listen((uint16_t)b->cfg.tcp_port, &b->listener);
+	if (ret)
+		return ret;
+	bench_info("waiting for a client on port %llu (rdmabench %s)",
+		   (unsigned long long)b->cfg.tcp_port, RDMABENCH_VERSION);
+	ret = server_serve(b);
+	cm_close(&b->listener);
+	return ret;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * session - the client's and the server's side of one run: rendezvous,
+ * data connections, every size, goodbye. Returns 0 or -errno (logged).
+ */
+#ifndef RDMABENCH_SESSION_H
+#define RDMABENCH_SESSION_H
+
+#include "driver.h"
+
+int session_client(struct bench_ctx *b);
+int session_server(struct bench_ctx *b);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * xfer_int - what xfer.c, xfer_bw.c and xfer_lat.c share. Private.
+ */
+#ifndef RDMABENCH_XFER_INT_H
+#define RDMABENCH_XFER_INT_H
+
+#include "pattern.h"
+#include "timer.h"
+#include "xfer.h"
+
+/* Loop turns between clock reads: keeps clock_gettime out of the hot path. */
+#define XFER_CHECK_EVERY 256
+#define XFER_HEARTBEAT_NS NS_PER_S
+#define XFER_POLL_BATCH 16
+
+/* wr_id: the QP in the top 16 bits, a count in the low 48. */
+#define XFER_WR_ID(qp, n) (((uint64_t)(qp) << 48) | ((n) & ((1ULL << 48) - 1)))
+#define XFER_WR_QP(id) ((unsigned int)((id) >> 48))
+#define XFER_WR_N(id) ((id) & ((1ULL << 48) - 1))
+#define XFER_MAX_QPS 256
+
+/* Periodic check: stop flag, progress deadline, heartbeat. */
+struct xfer_watch {
+	uint64_t progress_ns;    /* when `seen` last changed */
+	uint64_t seen;
+	uint64_t alive_ns;       /* last heartbeat sent */
+	unsigned int turns;
+};
+
+void xfer_watch_init(struct xfer_watch *w);
+
+/*
+ * Every XFER_CHECK_EVERY turns: -EINTR on stop, -ETIMEDOUT when progress
+ * has not moved for io_timeout_ns, and a heartbeat when asked.
+ */
+int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
+	       bool send_heartbeat);
+
+/*
+ * Post n (>= 1) operations of size on QP qp for iterations first ..
+ * first + n - 1; when signal_last, the last one asks for a completion whose
+ * wr_id carries `count` (what the caller needs to account it).
+ */
+int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
+	      uint64_t first, uint32_t n, bool signal_last, uint64_t count);
+
+/* Post one receive on QP qp for iteration iter's slot. */
+int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
+		   uint64_t iter);
+
+/* Post the receive for QP qp's FIN (into its host slot). */
+int xfer_post_fin_recv(const struct xfer *x, unsigned int qp);
+
+/* A failed completion: log it (verbs status string) and classify it. */
+int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
+		  uint64_t size);
+
+/* Where iteration iter of QP qp lives in region r. */
+uint8_t *xfer_slot(const struct xfer *x, unsigned int qp,
+		   enum bench_region r, uint64_t size, uint64_t iter);
+
+/* Check the landed data of iteration iter (validate); -EILSEQ logged. */
+int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
+	       uint64_t iter, unsigned int qp);
+
+#endif
