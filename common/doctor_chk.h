@@ -8,6 +8,7 @@
 #define RDMABENCH_DOCTOR_CHK_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "doctor_inv.h"
 #include "doctor_probe.h"
@@ -31,8 +32,7 @@ struct doctor_ctx {
 static inline bool doctor_skip_dev(const struct doctor_ctx *c,
 				   const struct doctor_dev *d)
 {
-	return c->only_dev && *c->only_dev && __builtin_strcmp(c->only_dev,
-							       d->name);
+	return c->only_dev && *c->only_dev && strcmp(c->only_dev, d->name);
 }
 
 /* "rxe0/1" */

@@ -33,10 +33,10 @@ static void chk_dev_list(struct doctor_ctx *c)
 	if (!c->inv.ndev) {
 		doctor_add(&c->rep, 1, "devices", "host", DOCTOR_FAIL,
 			   "no RDMA device in /sys/class/infiniband");
-		doctor_fix(&c->rep, "load the NIC's RDMA driver (mlx5_ib, "
-			   "irdma, bnxt_re; rdma_rxe for Soft-RoCE); in a pod, "
-			   "request the RDMA resource (rdma/..., nvidia.com/...)"
-			   " so the device plugin passes the device in");
+		doctor_fix(&c->rep, "load the NIC's RDMA driver (modprobe "
+			   "mlx5_ib, irdma or bnxt_re; Soft-RoCE: modprobe "
+			   "rdma_rxe, rdma link add); in a pod, request the "
+			   "RDMA resource so the device plugin passes it in");
 	} else if (!found) {
 		doctor_add(&c->rep, 1, "devices", "host", DOCTOR_FAIL,
 			   "-d %s: no such RDMA device; there are %s",
@@ -56,11 +56,11 @@ static void chk_open_fix(struct doctor_report *rep, int err, const char *what)
 	if (err == -ENOENT)
 		doctor_fix(rep, "%s is not there: in a container the device "
 			   "plugin passes /dev/infiniband in (request the RDMA "
-			   "resource); on a host, check udev (rdma-core's rules)",
-			   what);
+			   "resource); on a host, check udev (rdma-core's "
+			   "rules)", what);
 	else if (err == -EPERM)
-		doctor_fix(rep, "the device cgroup refuses %s: request the RDMA "
-			   "resource through the device plugin instead of "
+		doctor_fix(rep, "the device cgroup refuses %s: request the "
+			   "RDMA resource through the device plugin instead of "
 			   "mounting /dev/infiniband by hand", what);
 	else
 		doctor_fix(rep, "make %s readable and writable for this user "
@@ -121,11 +121,12 @@ static void chk_provider(struct doctor_ctx *c, const struct doctor_dev *d)
 	const struct doctor_probe *pr = c->probe;
 	int ret = pr->dev_open ? pr->dev_open(pr->priv, d->name) : -EOPNOTSUPP;
 	const char *drv = d->driver[0] ? d->driver : "software";
+	const char *kind = d->driver[0] ? "driver" : "device";
 
 	if (!ret) {
 		doctor_add(&c->rep, 1, "provider", d->name, DOCTOR_PASS,
-			   "ibv_open_device(%s) works (%s driver)", d->name,
-			   drv);
+			   "ibv_open_device(%s) works (%s %s)", d->name, drv,
+			   kind);
 	} else if (ret == -EOPNOTSUPP) {
 		doctor_add(&c->rep, 1, "provider", d->name, DOCTOR_SKIP,
 			   "ibv_open_device not tried here");

@@ -160,8 +160,8 @@ void doctor_check_memlock(struct doctor_ctx *c)
 		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_FAIL,
 			   "RLIMIT_MEMLOCK %s < the %s a default bandwidth "
 			   "test pins (2 x 64 KiB + control), uid %ld without "
-			   "CAP_IPC_LOCK: ibv_reg_mr fails with ENOMEM", lim, n1,
-			   h.uid);
+			   "CAP_IPC_LOCK: ibv_reg_mr fails with ENOMEM", lim,
+			   n1, h.uid);
 		host_memlock_fix(c, &h);
 	} else if (h.limit_bytes < sweep) {
 		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_WARN,
@@ -233,7 +233,8 @@ static void host_numa_one(struct doctor_ctx *c, const char *sub,
 
 	if (numa_node < 0) {
 		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_PASS,
-			   "%s reports no NUMA node (a one-node machine)", what);
+			   "%s reports no NUMA node (a one-node machine)",
+			   what);
 		return;
 	}
 	ret = host_node_cpus(c, numa_node, hc);
@@ -275,9 +276,11 @@ static bool host_gpu_alone(struct doctor_ctx *c, const struct doctor_gpu *g)
 		if (d->numa_node == g->numa_node || d->numa_node < 0)
 			return false;
 		if (off < sizeof(nics))
-			off += (size_t)snprintf(nics + off, sizeof(nics) - off,
-						"%s%s: node %d", off ? ", " : "",
-						d->name, d->numa_node);
+			off += (size_t)snprintf(nics + off,
+						sizeof(nics) - off,
+						"%s%s: node %d",
+						off ? ", " : "", d->name,
+						d->numa_node);
 	}
 	if (!off)
 		return false;

@@ -57,9 +57,10 @@ static void chk_netdev_port(struct doctor_ctx *c, const struct doctor_dev *d,
 				"no netdev found for this port: RoCE/iWARP "
 				"addresses and GIDs come from one");
 		doctor_fix(&c->rep, "%s", ib ? "modprobe ib_ipoib and give "
-			   "the ib netdev an IP" : "bring up the NIC's Ethernet "
-			   "driver; for Soft-RoCE: rdma link add rxe0 type rxe "
-			   "netdev IF (rdma link show lists the pairs)");
+			   "the ib netdev an IP" : "bring up the NIC's "
+			   "Ethernet driver; for Soft-RoCE: rdma link add rxe0 "
+			   "type rxe netdev IF (rdma link show lists the "
+			   "pairs)");
 		return;
 	}
 	if (!c->inv.addrs) {
@@ -323,11 +324,16 @@ static void chk_cm(struct doctor_ctx *c, const struct doctor_addr *peer)
 	const struct doctor_probe *pr = c->probe;
 	char dev[DOCTOR_NAME_LEN] = "";
 	unsigned int port = 0;
-	int ret = pr->cm_resolve ?
-		pr->cm_resolve(pr->priv, peer->text, DOCTOR_CM_TIMEOUT_MS, dev,
-			       sizeof(dev), &port) : -EOPNOTSUPP;
+	int ret = -EOPNOTSUPP;
 
-	if (ret == -EOPNOTSUPP) {
+	if (c->inv.ndev && pr->cm_resolve)
+		ret = pr->cm_resolve(pr->priv, peer->text,
+				     DOCTOR_CM_TIMEOUT_MS, dev, sizeof(dev),
+				     &port);
+	if (!c->inv.ndev) {
+		doctor_add(&c->rep, 5, "cm_resolve", peer->text, DOCTOR_SKIP,
+			   "no RDMA device to resolve with");
+	} else if (ret == -EOPNOTSUPP) {
 		doctor_add(&c->rep, 5, "cm_resolve", peer->text, DOCTOR_SKIP,
 			   "rdma_cm not tried here");
 	} else if (ret) {

@@ -120,8 +120,8 @@ static void pod_net_verdict(struct doctor_ctx *c, const struct pod_net *pn)
 
 	if (pn->rdma_dev[0] && !pod_have_dev(c, pn->rdma_dev)) {
 		doctor_add(&c->rep, 9, "pod_network", sub, DOCTOR_FAIL,
-			   "network %s names RDMA device %s for %s, but the pod "
-			   "does not see it", pn->name, pn->rdma_dev, sub);
+			   "network %s names RDMA device %s for %s, but the "
+			   "pod does not see it", pn->name, pn->rdma_dev, sub);
 		doctor_fix(&c->rep, "request the device plugin resource of "
 			   "this network in resources.limits (the NAD's "
 			   "k8s.v1.cni.cncf.io/resourceName)");
@@ -135,8 +135,8 @@ static void pod_net_verdict(struct doctor_ctx *c, const struct pod_net *pn)
 			   "%s (%s, network %s) has no RDMA device: rdma_cm "
 			   "over it fails", sub, pn->ips, pn->name);
 		doctor_fix(&c->rep, "attach an RDMA network (SR-IOV with "
-			   "isRdma, host-device, or macvlan with the RDMA shared "
-			   "device plugin) and request its resource");
+			   "isRdma, host-device, or macvlan with the RDMA "
+			   "shared device plugin) and request its resource");
 	}
 }
 
@@ -267,8 +267,9 @@ void doctor_check_pod(struct doctor_ctx *c)
 
 	if (!in_pod) {
 		doctor_add(&c->rep, 9, "pod_network", "-", DOCTOR_SKIP,
-			   "not in a Kubernetes pod (no KUBERNETES_SERVICE_HOST,"
-			   " %s or PCIDEVICE_*)", POD_STATUS_DEFAULT);
+			   "not in a Kubernetes pod (no "
+			   "KUBERNETES_SERVICE_HOST, %s or PCIDEVICE_*)",
+			   POD_STATUS_DEFAULT);
 		return;
 	}
 	if (have_file)

@@ -10,6 +10,7 @@
 
 #include "doctor_chk.h"
 #include "doctor_net.h"
+#include "rate.h"
 
 /* The fix for a port that is not ACTIVE, by link layer and state. */
 static void chk_state_fix(struct doctor_ctx *c, const struct doctor_port *p)
@@ -30,8 +31,8 @@ static void chk_state_fix(struct doctor_ctx *c, const struct doctor_port *p)
 			   "switch (or ibportstate ... enable on IB)");
 	else
 		doctor_fix(&c->rep, "no link: check the cable/transceiver and "
-			   "the switch port%s%s", p->netdev[0] ? "; netdev " : "",
-			   p->netdev);
+			   "the switch port%s%s",
+			   p->netdev[0] ? "; netdev " : "", p->netdev);
 }
 
 static void chk_port_state(struct doctor_ctx *c, const struct doctor_dev *d,
@@ -59,12 +60,12 @@ static void chk_speed_ib(struct doctor_ctx *c, const char *sub,
 	if (p->width_lanes != 1) {
 		doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_PASS,
 			   "%s (the widths it supports need MADs: mlxlink)",
-			   p->rate_text);
+			   p->link.rate_text);
 		return;
 	}
 	doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_WARN,
 		   "%s: HCA ports are 4X (or 2X split), 1X means lanes did "
-		   "not train", p->rate_text);
+		   "not train", p->link.rate_text);
 	doctor_fix(&c->rep, "reseat or replace the cable; mlxlink -d %s shows "
 		   "the failing lanes", d->bdf);
 }
@@ -76,11 +77,8 @@ static void chk_speed_eth(struct doctor_ctx *c, const char *sub,
 	const struct doctor_probe *pr = c->probe;
 	struct doctor_netdev_link nl = { 0 };
 	char speed[32] = "speed unknown", max[40] = "maximum not known";
-	long mbps = -1;
+	long mbps = p->link.netdev_speed_mbps;
 
-	if (p->netdev[0])
-		dfs_read_long(c->root, &mbps, "/sys/class/net/%s/speed",
-			      p->netdev);
 	if (mbps > 0)
 		snprintf(speed, sizeof(speed), "at %ld Gb/s", mbps / 1000);
 	if (p->netdev[0] && pr->netdev_link &&
@@ -90,15 +88,15 @@ static void chk_speed_eth(struct doctor_ctx *c, const char *sub,
 	if (mbps > 0 && nl.max_speed_mbps > (unsigned long)mbps) {
 		doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_WARN,
 			   "%s runs %s but %s (rate %s): the link trained down",
-			   p->netdev, speed, max, p->rate_text);
+			   p->netdev, speed, max, p->link.rate_text);
 		doctor_fix(&c->rep, "check the cable/transceiver and the "
 			   "switch port's speed (ethtool %s, and the switch "
 			   "side); a reseat usually tells", p->netdev);
 		return;
 	}
 	doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_PASS, "%s; %s %s, %s",
-		   p->rate_text, p->netdev[0] ? p->netdev : "no netdev", speed,
-		   max);
+		   p->link.rate_text, p->netdev[0] ? p->netdev : "no netdev",
+		   speed, max);
 }
 
 static void chk_link_speed(struct doctor_ctx *c, const struct doctor_dev *d,
@@ -110,7 +108,7 @@ static void chk_link_speed(struct doctor_ctx *c, const struct doctor_dev *d,
 	if (!d->bdf[0])
 		doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_SKIP,
 			   "software device: no physical link (rate %s)",
-			   p->rate_text);
+			   p->link.rate_text);
 	else if (p->xport == DOCTOR_XPORT_IB)
 		chk_speed_ib(c, sub, d, p);
 	else
@@ -144,10 +142,10 @@ static bool pcie_down(const struct pcie_link *l)
 	return l->cur_w < l->max_w || l->cur_gts < l->max_gts;
 }
 
-/* Payload bits a link carries: 8b/10b to 5 GT/s, 128b/130b from 8 GT/s. */
+/* Payload bits a link carries (rate.h: encoding, no TLP overhead). */
 static double pcie_gbps(double gts, long width)
 {
-	return gts * (double)width * (gts < 8.0 ? 0.8 : 128.0 / 130.0);
+	return rate_pcie_gbps(gts, (unsigned int)width);
 }
 
 /*
@@ -186,8 +184,8 @@ static double dev_rate_gbps(const struct doctor_dev *d)
 	unsigned int i;
 
 	for (i = 0; i < d->nports; i++)
-		if (d->ports[i].rate_gbps > r)
-			r = d->ports[i].rate_gbps;
+		if (d->ports[i].link.rate_gbps > r)
+			r = d->ports[i].link.rate_gbps;
 	return r;
 }
 
@@ -205,7 +203,8 @@ static void chk_pcie_verdict(struct doctor_ctx *c, const struct doctor_dev *d,
 			   l->cur_w, l->max_gts, l->max_w, gbps, rate);
 		doctor_fix(&c->rep, "reseat the card, or move it to a full "
 			   "x%ld slot (check riser and BIOS bifurcation); "
-			   "lspci -vv -s %s shows LnkSta/LnkCap", l->max_w, bdf);
+			   "lspci -vv -s %s shows LnkSta/LnkCap", l->max_w,
+			   bdf);
 	} else if (pcie_upstream_down(c->root, d->pci_path, upbdf,
 				      sizeof(upbdf), &up)) {
 		doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_WARN,
@@ -231,26 +230,26 @@ static void chk_pcie_verdict(struct doctor_ctx *c, const struct doctor_dev *d,
 
 static void chk_pcie(struct doctor_ctx *c, const struct doctor_dev *d)
 {
+	struct pcie_link l = { d->pcie_cur_gts, d->pcie_max_gts,
+			       d->pcie_cur_width, d->pcie_max_width };
 	char path[DFS_PATH_MAX];
 	const char *bdf = d->bdf;
-	struct pcie_link l;
 
 	if (!d->bdf[0]) {
 		doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_SKIP,
 			   "software device: no PCIe link");
 		return;
 	}
-	dfs_copy(path, sizeof(path), d->pci_path);
 	/* an SR-IOV VF has no link of its own: its PF's is the one */
-	if (pcie_read(c->root, path, &l) &&
-	    (dfs_resolve(c->root, path, sizeof(path), "%s/physfn",
-			 d->pci_path) || pcie_read(c->root, path, &l))) {
-		doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_SKIP,
-			   "%s shows no PCIe link attributes", d->bdf);
-		return;
-	}
-	if (strcmp(path, d->pci_path))
+	if (!l.cur_w || l.cur_gts <= 0) {
+		if (dfs_resolve(c->root, path, sizeof(path), "%s/physfn",
+				d->pci_path) || pcie_read(c->root, path, &l)) {
+			doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_SKIP,
+				   "%s shows no PCIe link attributes", d->bdf);
+			return;
+		}
 		bdf = strrchr(path, '/') + 1;
+	}
 	chk_pcie_verdict(c, d, bdf, &l);
 }
 
@@ -277,11 +276,10 @@ static void chk_mtu_roce(struct doctor_ctx *c, const char *sub,
 			 const struct doctor_port *p,
 			 const struct doctor_port_attr *pa, bool probed)
 {
-	long nd_mtu = 0;
+	long nd_mtu = p->link.netdev_mtu;
 	unsigned int allowed, active, max;
 
-	if (!p->netdev[0] || dfs_read_long(c->root, &nd_mtu,
-					   "/sys/class/net/%s/mtu", p->netdev)) {
+	if (!p->netdev[0] || nd_mtu <= 0) {
 		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_SKIP,
 			   "no netdev MTU to compare with (see netdev_map)");
 		return;
@@ -299,7 +297,8 @@ static void chk_mtu_roce(struct doctor_ctx *c, const char *sub,
 	doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_WARN,
 		   "RoCEv2 at MTU %u caps payload at ~%.1f%% of line rate "
 		   "(%s MTU %ld allows %u%s)", active,
-		   dnet_roce_ceiling_pct(active), p->netdev, nd_mtu, allowed,
+		   100.0 * rate_wire_efficiency(active, RATE_ROCE_V2),
+		   p->netdev, nd_mtu, allowed,
 		   active < allowed ? ", yet the port reports less" : "");
 	doctor_fix(&c->rep, "set the netdev MTU to 4200 or 9000: ip link set "
 		   "%s mtu 9000, here and on the peer, and allow it on every "
@@ -331,13 +330,14 @@ static void chk_mtu_port(struct doctor_ctx *c, const struct doctor_dev *d,
 		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_WARN,
 			   "IB MTU %u on a %u-capable port caps payload at "
 			   "~%.1f%%", pa.active_mtu_bytes, pa.max_mtu_bytes,
-			   100.0 * pa.active_mtu_bytes /
-				   (pa.active_mtu_bytes + 26.0));
+			   100.0 * rate_wire_efficiency(pa.active_mtu_bytes,
+							RATE_IB));
 		doctor_fix(&c->rep, "raise the partition MTU in the subnet "
 			   "manager (opensm partitions.conf: mtu=5 is 4096)");
 	} else {
 		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_PASS,
-			   "IB MTU %u (the port's maximum)", pa.active_mtu_bytes);
+			   "IB MTU %u (the port's maximum)",
+			   pa.active_mtu_bytes);
 	}
 }
 

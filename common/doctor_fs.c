@@ -61,22 +61,30 @@ int dfs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 
 static int dfs_read_path(const char *path, char *buf, size_t len)
 {
+	size_t got = 0;
 	ssize_t n;
 	int fd, ret = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	/* sysfs hands out a whole attribute in one read */
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		ret = -errno;
+	/* sysfs answers in one read, but a downward-API file may not */
+	while (got < len - 1) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			ret = -errno;   /* an unset sysfs attribute: EINVAL */
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
 	close(fd);
 	if (ret)
 		return ret;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
+	while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
+		got--;
+	buf[got] = '\0';
 	return 0;
 }
 
@@ -261,6 +269,9 @@ int dfs_try_open(const char *root, const char *fmt, ...)
 	/* what a verbs program does first: a device cgroup or a missing
 	 * mount shows here as EPERM/ENOENT even when the name is visible */
 	fd = open(path, O_RDWR | O_CLOEXEC);
+	/* a fake tree on a read-only checkout: device files never say so */
+	if (fd < 0 && errno == EROFS)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	close(fd);

@@ -9,24 +9,9 @@
 #include <string.h>
 
 #include "doctor_inv.h"
+#include "rate.h"
 
 #define IB "/sys/class/infiniband"
-
-int doctor_parse_rate(const char *text, double *gbps, unsigned int *lanes,
-		      char *speed, size_t len)
-{
-	char name[16] = "";
-	double g;
-	unsigned int w;
-
-	/* the kernel prints "%d%s Gb/sec (%dX%s)", e.g. "2.5 Gb/sec (1X SDR)" */
-	if (sscanf(text, "%lf Gb/sec (%uX %15[^)])", &g, &w, name) < 2)
-		return -EINVAL;
-	*gbps = g;
-	*lanes = w;
-	dfs_copy(speed, len, name);
-	return 0;
-}
 
 int doctor_parse_state(const char *text, long *num, char *name, size_t len)
 {
@@ -103,8 +88,8 @@ static void inv_port_netdev(const char *root, const struct doctor_probe *pr,
 {
 	if (p->xport == DOCTOR_XPORT_ROCE)
 		inv_gid_ndevs(root, d->name, p);
-	if (p->n_ndevs)
-		dfs_copy(p->netdev, sizeof(p->netdev), p->ndevs[0]);
+	/* link_read's pick: lowest GID's netdev, else class/net's match */
+	dfs_copy(p->netdev, sizeof(p->netdev), p->link.netdev);
 	/* rxe names its netdev in "parent" */
 	if (!p->netdev[0])
 		dfs_read(root, p->netdev, sizeof(p->netdev), IB "/%s/parent",
@@ -116,13 +101,25 @@ static void inv_port_netdev(const char *root, const struct doctor_probe *pr,
 	    pr->port_netdev(pr->priv, d->name, p->num, p->netdev,
 			    sizeof(p->netdev)))
 		p->netdev[0] = '\0';
-	if (p->netdev[0])
-		inv_add_ndev(p, p->netdev);
+	if (!p->netdev[0])
+		return;
+	inv_add_ndev(p, p->netdev);
+	/* link_read's netdev facts are of its netdev; ours may be another */
+	if (strcmp(p->netdev, p->link.netdev)) {
+		long v;
+
+		p->link.netdev_speed_mbps = dfs_read_long(root, &v,
+			"/sys/class/net/%s/speed", p->netdev) ? -1 : (int)v;
+		p->link.netdev_mtu = dfs_read_long(root, &v,
+			"/sys/class/net/%s/mtu", p->netdev) ? -1 : (int)v;
+	}
 }
 
-static void inv_port(const char *root, const struct doctor_probe *pr,
-		     const struct doctor_dev *d, struct doctor_port *p)
+static void inv_port(const char *root, const char *sysfs,
+		     const struct doctor_probe *pr, const struct doctor_dev *d,
+		     struct doctor_port *p)
 {
+	struct rate_link rl;
 	char buf[64];
 
 	p->state = p->phys = -1;
@@ -134,11 +131,14 @@ static void inv_port(const char *root, const struct doctor_probe *pr,
 		      d->name, p->num))
 		doctor_parse_state(buf, &p->phys, p->phys_text,
 				   sizeof(p->phys_text));
-	if (!dfs_read(root, p->rate_text, sizeof(p->rate_text),
-		      IB "/%s/ports/%u/rate", d->name, p->num))
-		doctor_parse_rate(p->rate_text, &p->rate_gbps,
-				  &p->width_lanes, p->speed_name,
-				  sizeof(p->speed_name));
+	if (link_read(sysfs, d->name, p->num, &p->link))
+		p->link = (struct link_facts){ .netdev_speed_mbps = -1,
+					       .netdev_mtu = -1,
+					       .numa_node = -1 };
+	if (!rate_parse_sysfs(p->link.rate_text, &rl)) {
+		p->width_lanes = rl.lanes;
+		dfs_copy(p->speed_name, sizeof(p->speed_name), rl.speed_name);
+	}
 	dfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/link_layer",
 		 d->name, p->num);
 	if (d->is_rnic)
@@ -150,17 +150,17 @@ static void inv_port(const char *root, const struct doctor_probe *pr,
 	inv_port_netdev(root, pr, d, p);
 }
 
-static void inv_dev(const char *root, const struct doctor_probe *pr,
-		    const char *name, struct doctor_dev *d)
+static void inv_dev(const char *root, const char *sysfs,
+		    const struct doctor_probe *pr, const char *name,
+		    struct doctor_dev *d)
 {
 	char buf[64], **ports;
+	const struct link_facts *l = &d->ports[0].link;
 	const char *base;
 	size_t n, i;
-	long v;
 
 	memset(d, 0, sizeof(*d));
 	dfs_copy(d->name, sizeof(d->name), name);
-	d->numa_node = -1;
 	if (!dfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name))
 		d->is_rnic = !strncmp(buf, "4:", 2);
 	/* software devices (rxe, siw) have no "device" link */
@@ -168,8 +168,6 @@ static void inv_dev(const char *root, const struct doctor_probe *pr,
 			 IB "/%s/device", name)) {
 		base = strrchr(d->pci_path, '/');
 		dfs_copy(d->bdf, sizeof(d->bdf), base ? base + 1 : "");
-		if (!dfs_read_long(root, &v, IB "/%s/device/numa_node", name))
-			d->numa_node = (int)v;
 		dfs_link_name(root, d->driver, sizeof(d->driver),
 			      IB "/%s/device/driver", name);
 	}
@@ -178,9 +176,15 @@ static void inv_dev(const char *root, const struct doctor_probe *pr,
 		struct doctor_port *p = &d->ports[d->nports++];
 
 		p->num = (unsigned int)strtoul(ports[i], NULL, 10);
-		inv_port(root, pr, d, p);
+		inv_port(root, sysfs, pr, d, p);
 	}
 	free(ports);
+	/* the device's PCI facts are the same in every port's */
+	d->numa_node = d->nports ? l->numa_node : -1;
+	d->pcie_cur_gts = l->pcie_cur_gts;
+	d->pcie_max_gts = l->pcie_max_gts;
+	d->pcie_cur_width = l->pcie_cur_width;
+	d->pcie_max_width = l->pcie_max_width;
 }
 
 /* /dev/infiniband/uverbsN of each device, from the uverbs class. */
@@ -230,8 +234,8 @@ static int inv_gpus(const char *root, struct doctor_inv *inv)
 				"/sys/bus/pci/devices/%s", pci[i]))
 			g->pci_path[0] = '\0';
 		g->numa_node = -1;
-		if (!dfs_read_long(root, &v, "/sys/bus/pci/devices/%s/numa_node",
-				   pci[i]))
+		if (!dfs_read_long(root, &v,
+				   "/sys/bus/pci/devices/%s/numa_node", pci[i]))
 			g->numa_node = (int)v;
 	}
 	free(pci);
@@ -241,10 +245,14 @@ static int inv_gpus(const char *root, struct doctor_inv *inv)
 int doctor_inventory(const char *root, const struct doctor_probe *probe,
 		     struct doctor_inv *inv)
 {
-	char **names;
+	char **names, sysfs[DFS_PATH_MAX];
 	size_t n, i;
+	int ret;
 
 	memset(inv, 0, sizeof(*inv));
+	ret = dfs_path(root, sysfs, sizeof(sysfs), "/sys");
+	if (ret)
+		return ret;
 	dfs_list(root, &names, &n, IB);
 	inv->devs = calloc(n ? n : 1, sizeof(*inv->devs));
 	if (!inv->devs) {
@@ -252,7 +260,7 @@ int doctor_inventory(const char *root, const struct doctor_probe *probe,
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
-		inv_dev(root, probe, names[i], &inv->devs[inv->ndev++]);
+		inv_dev(root, sysfs, probe, names[i], &inv->devs[inv->ndev++]);
 	free(names);
 	inv_uverbs(root, inv);
 	if (probe->addrs &&

@@ -4,7 +4,7 @@
  * the checks run: RDMA devices and their ports, the netdev of each port,
  * the PCI function behind each device, NVIDIA GPUs, interface addresses.
  * Pure: no verbs headers (the addresses and iWARP netdevs come from the
- * probe table).
+ * probe table). The per-port link facts are link.h's link_read().
  */
 #ifndef RDMABENCH_DOCTOR_INV_H
 #define RDMABENCH_DOCTOR_INV_H
@@ -14,6 +14,7 @@
 
 #include "doctor_fs.h"
 #include "doctor_probe.h"
+#include "link.h"
 
 #define DOCTOR_PORTS_MAX 4
 #define DOCTOR_NDEVS_MAX 8
@@ -30,9 +31,8 @@ struct doctor_port {
 	char state_text[24];
 	long phys;                      /* 5 = LinkUp */
 	char phys_text[24];
-	char rate_text[48];             /* "400 Gb/sec (4X NDR)" */
-	double rate_gbps;
-	unsigned int width_lanes;
+	struct link_facts link;         /* link_read(): rate, netdev, PCIe */
+	unsigned int width_lanes;       /* from link.rate_text */
 	char speed_name[16];            /* "NDR" */
 	char netdev[DOCTOR_IFNAME_LEN]; /* "" when none was found */
 	/* every netdev the GID table names (VLANs, macvlans on top) */
@@ -46,6 +46,9 @@ struct doctor_dev {
 	char pci_path[DFS_PATH_MAX];    /* "/sys/devices/pci0000:00/..." */
 	char driver[32];                /* of the PCI function: "mlx5_core" */
 	int numa_node;                  /* -1: none reported */
+	/* the PCIe link of the function (link_read of the first port) */
+	double pcie_cur_gts, pcie_max_gts;
+	unsigned int pcie_cur_width, pcie_max_width;
 	char uverbs[16];                /* "uverbs0", "" when none */
 	bool is_rnic;                   /* node_type 4: iWARP */
 	unsigned int nports;
@@ -80,10 +83,6 @@ void doctor_inv_free(struct doctor_inv *inv);
 const struct doctor_port *doctor_inv_port_of(const struct doctor_inv *inv,
 					     const char *ifname,
 					     const struct doctor_dev **dev);
-
-/* "400 Gb/sec (4X NDR)" -> 400.0, 4, "NDR". 0 or -EINVAL. */
-int doctor_parse_rate(const char *text, double *gbps, unsigned int *lanes,
-		      char *speed, size_t len);
 
 /* "4: ACTIVE" -> 4, "ACTIVE". 0 or -EINVAL. */
 int doctor_parse_state(const char *text, long *num, char *name, size_t len);

@@ -106,7 +106,7 @@ static int dnet_route6(FILE *f, const struct doctor_addr *peer, char *ifname,
 		if (sscanf(line, "%32s %x %*s %*s %*s %*s %*s %*s %x %15s",
 			   hex, &plen, &flags, dev) != 4 || !(flags & 0x1) ||
 		    plen > 128 || !strcmp(dev, "lo"))
-			continue;       /* not RTF_UP, or a local/reject route */
+			continue;       /* not RTF_UP, or local/reject */
 		for (i = 0; i < 16; i++)
 			sscanf(hex + 2 * i, "%2hhx", &dst[i]);
 		if (!dnet_prefix_match(dst, peer->bytes, plen))
@@ -138,11 +138,6 @@ int dnet_route_proc(const char *root, const struct doctor_addr *peer,
 					dnet_route6(f, peer, ifname, len);
 	fclose(f);
 	return ret;
-}
-
-double dnet_roce_ceiling_pct(unsigned int mtu_bytes)
-{
-	return mtu_bytes ? 100.0 * mtu_bytes / (mtu_bytes + 82.0) : 0.0;
 }
 
 unsigned int dnet_roce_mtu(long netdev_mtu)

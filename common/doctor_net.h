@@ -36,13 +36,6 @@ int dnet_route_proc(const char *root, const struct doctor_addr *peer,
 		    char *ifname, size_t len);
 
 /*
- * The RoCEv2 payload ceiling at RDMA MTU mtu_bytes over IPv4: per packet
- * Ethernet preamble+SFD 8, header 14, FCS 4, gap 12, IPv4 20, UDP 8, BTH
- * 12, ICRC 4 = 82 bytes, so mtu / (mtu + 82); in percent.
- */
-double dnet_roce_ceiling_pct(unsigned int mtu_bytes);
-
-/*
  * The RDMA MTU the kernel gives a RoCE port whose netdev has MTU
  * netdev_mtu (iboe_get_mtu: minus GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH
  * 28, ICRC 4 = 96 bytes, rounded down to 256..4096); 0 below 352.

@@ -25,12 +25,13 @@ void doctor_add(struct doctor_report *rep, unsigned int step,
 		void *p = realloc(rep->items, cap * sizeof(*rep->items));
 
 		if (!p) {
-			rep->lost = true;
+			rep->lost = rep->dropped = true;
 			return;
 		}
 		rep->items = p;
 		rep->cap = cap;
 	}
+	rep->dropped = false;
 	f = &rep->items[rep->n++];
 	memset(f, 0, sizeof(*f));
 	f->step = step;
@@ -46,7 +47,8 @@ void doctor_fix(struct doctor_report *rep, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!rep->n)
+	/* a fix must never land on the finding before a dropped one */
+	if (!rep->n || rep->dropped)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(rep->items[rep->n - 1].fix, DOCTOR_TEXT_LEN, fmt, ap);

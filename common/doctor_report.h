@@ -38,6 +38,7 @@ struct doctor_report {
 	struct doctor_finding *items;
 	size_t n, cap;
 	bool lost;      /* an allocation failed: findings are missing */
+	bool dropped;   /* the last doctor_add was lost: no fix for it */
 };
 
 /*

@@ -179,7 +179,10 @@ int bench_data_init(struct bench_ctx *b)
 			  b->test.tool);
 		return -EOPNOTSUPP;
 	}
-	p.numa_node = b->dev.numa_node;
+	ret = bench_place(b);
+	if (ret)
+		return ret;
+	p.numa_node = b->place.mem_node;
 	p.region_bytes = slots * b->test.max_size_bytes;
 	b->hist = hist_create();
 	b->xfer.qs = calloc(b->test.qps, sizeof(*b->xfer.qs));
@@ -239,6 +242,7 @@ void bench_print_header(struct bench_ctx *b)
 		.transport = b->dev.transport, .port_state = b->dev.port_state,
 		.port = b->dev.port, .mtu_bytes = b->dev.active_mtu_bytes,
 		.numa_node = b->data.mem.numa_node, .local = b->local,
+		.placement = b->place.summary,
 		.peer = b->peer, .tx_depth = b->test.tx_depth,
 		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
 		.qps = b->test.qps,
@@ -301,7 +305,9 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	b.ctrl.timeout_ms = b.cfg.io_timeout_s * 1000;
 	b.xfer.flip_iter = bench_flip_iter();
 	bench_build_test(&b);
-	ret = b.is_server ? session_server(&b) : session_client(&b);
+	ret = bench_preflight(&b);
+	if (!ret)
+		ret = b.is_server ? session_server(&b) : session_client(&b);
 	if (ret)
 		ctrl_send_error(&b.ctrl, ret, ret == -EINTR ? "interrupted" :
 				"failed; see its log for why");

@@ -14,6 +14,7 @@
 #include "device.h"
 #include "opts.h"
 #include "wire.h"
+#include "place.h"
 #include "stats.h"
 #include "xfer.h"
 
@@ -31,6 +32,9 @@ struct bench_ctx {
 	char local[80];
 	char peer[80];
 	int exit_code;              /* a verdict beyond the error (gates) */
+	struct place_req place_req; /* --numa, --cpu */
+	struct place_allowed allowed;
+	struct place_plan place;    /* where this side runs and allocates */
 };
 
 /* What differs between bandwidth and latency runs. */
@@ -54,6 +58,11 @@ int bench_data_init(struct bench_ctx *b);
 int bench_data_qp(struct bench_ctx *b, unsigned int i);
 int bench_xchg_bufs(struct bench_ctx *b);
 void bench_print_header(struct bench_ctx *b);
+
+/* Placement and GPU checks before anything connects (place_glue.c). */
+int bench_preflight(struct bench_ctx *b);
+/* Once the device is known: decide, log and apply the NUMA placement. */
+int bench_place(struct bench_ctx *b);
 
 /*
  * A size's figures for the results document and the gates (record.c).

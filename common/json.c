@@ -27,6 +27,10 @@ static int jw_fail(struct json_writer *w, int err)
 	return w->err;
 }
 
+/*
+ * All output goes through these: a short write sets the sticky -EIO, so a
+ * full disk is reported once by json_finish() instead of at every call.
+ */
 static int jw_write(struct json_writer *w, const char *s, size_t n)
 {
 	if (n && fwrite(s, 1, n, w->out) != n)
@@ -63,7 +67,11 @@ static int jw_next_item(struct json_writer *w)
 	return jw_newline(w);
 }
 
-/* Check that a value may come now and write what must precede it. */
+/*
+ * Check that a value may come now and write what must precede it. After a
+ * key the comma and line break were written with the key, so the value
+ * follows directly on the same line.
+ */
 static int jw_before_value(struct json_writer *w)
 {
 	if (w->err)
@@ -81,6 +89,7 @@ static int jw_before_value(struct json_writer *w)
 	return jw_next_item(w);
 }
 
+/* A complete value at depth 0 is the whole document: nothing may follow. */
 static void jw_after_value(struct json_writer *w)
 {
 	if (!w->depth)
@@ -176,7 +185,10 @@ size_t json_utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* The escape of one ASCII byte, or NULL when it goes out as is. */
+/*
+ * The escape of one ASCII byte, or NULL when it goes out as is. RFC 8259
+ * requires escaping only '"', '\\' and U+0000..U+001F; DEL and '/' pass.
+ */
 static const char *jw_escape(unsigned char c, char *buf, size_t len)
 {
 	switch (c) {
@@ -259,6 +271,11 @@ int json_string(struct json_writer *w, const char *s)
 	return 0;
 }
 
+/*
+ * Integers are printed as integers, never through a double: byte counts
+ * and Unix ns exceed 2^53 and must reach the reader exact (Python reads
+ * them exactly; jq before 1.7 rounds them: see results/README.md).
+ */
 int json_u64(struct json_writer *w, uint64_t v)
 {
 	char buf[24];

@@ -35,7 +35,7 @@ struct json_writer {
 	unsigned int depth;             /* open containers */
 	char open[JSON_MAX_DEPTH];      /* '{' or '[' per open container */
 	bool has_items[JSON_MAX_DEPTH]; /* a member was written at that level */
-	bool key_pending;               /* a key was written, its value is due */
+	bool key_pending;               /* a key was written, value due */
 	bool done;                      /* the top-level value is complete */
 	int err;                        /* first error, sticky */
 };

@@ -261,6 +261,17 @@ static int place_online_nodes(const char *sysfs_root, char *list, size_t len)
 	return place_set_count(&nodes);
 }
 
+/* "CPU 7 is" / "CPUs 6-7 are": the words around a list. */
+static const char *place_cpus_word(const struct place_set *s)
+{
+	return place_set_count(s) == 1 ? "CPU" : "CPUs";
+}
+
+static const char *place_cpus_verb(const struct place_set *s)
+{
+	return place_set_count(s) == 1 ? "is" : "are";
+}
+
 /* --cpu LIST: only CPUs the process may use (never widen a cpuset). */
 static int place_take_cpu_list(struct place_plan *p, const char *list,
 			       const struct place_allowed *a)
@@ -279,10 +290,11 @@ static int place_take_cpu_list(struct place_plan *p, const char *list,
 	if (place_set_count(&outside)) {
 		place_cpulist_format(&outside, bad, sizeof(bad));
 		place_cpulist_format(&a->cpus, ok, sizeof(ok));
-		return place_fail(p, "--cpu %s: CPUs %s are outside the CPUs "
+		return place_fail(p, "--cpu %s: %s %s %s outside the CPUs "
 				  "this process may use (%s, set by taskset or "
 				  "the container's cpuset): choose among %s",
-				  list, bad, ok, ok);
+				  list, place_cpus_word(&outside), bad,
+				  place_cpus_verb(&outside), ok, ok);
 	}
 	p->pin_cpus = true;
 	p->is_explicit = true;
@@ -365,10 +377,11 @@ static void place_check_cpu_list(struct place_plan *p, const char *root,
 		return;
 	place_cpulist_format(&away, off, sizeof(off));
 	place_cpulist_format(&node_cpus, mine, sizeof(mine));
-	place_warn(p, "--cpu: CPUs %s are not on NUMA node %d, where %s and "
-		   "the buffers are: posts and completions cross the CPU "
-		   "sockets' link; choose among node %d's CPUs %s", off,
-		   p->node, dev ? dev : "the NIC", p->node, mine);
+	place_warn(p, "--cpu: %s %s %s not on NUMA node %d, where %s and the "
+		   "buffers are: posts and completions cross the CPU sockets' "
+		   "link; choose among node %d's CPUs %s",
+		   place_cpus_word(&away), off, place_cpus_verb(&away), p->node,
+		   dev ? dev : "the NIC", p->node, mine);
 }
 
 static int place_pick_cpus(struct place_plan *p, const char *root,
@@ -401,7 +414,8 @@ static int place_pick_cpus(struct place_plan *p, const char *root,
 		   "pinning, so posts and completions cross the CPU sockets' "
 		   "link; in Kubernetes set the kubelet's Topology Manager "
 		   "policy to single-numa-node (with the static CPU manager), "
-		   "or run on node %d's CPUs", dev ? dev : "the GPU", p->node,
+		   "or run on node %d's CPUs",
+		   p->nic_node >= 0 && dev ? dev : "the GPU", p->node,
 		   node_list, ok, p->node);
 	return 0;
 }
@@ -449,8 +463,8 @@ static void place_describe(struct place_plan *p, const char *dev,
 }
 
 int place_decide(const char *sysfs_root, const char *rdma_dev, int gpu_node,
-		 const struct place_req *req, const struct place_allowed *allowed,
-		 struct place_plan *out)
+		 const struct place_req *req,
+		 const struct place_allowed *allowed, struct place_plan *out)
 {
 	int ret = 0;
 

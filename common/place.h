@@ -40,7 +40,8 @@ static inline void place_set_add(struct place_set *s, int i)
 
 static inline bool place_set_has(const struct place_set *s, int i)
 {
-	return i >= 0 && i < PLACE_SET_MAX && (s->bits[i / 64] >> (i % 64) & 1);
+	return i >= 0 && i < PLACE_SET_MAX &&
+	       (s->bits[i / 64] >> (i % 64) & 1);
 }
 
 /* Members in s; d = a & b. */
@@ -111,8 +112,8 @@ int place_nic_node(const char *sysfs_root, const char *rdma_dev);
  * are all forbidden).
  */
 int place_decide(const char *sysfs_root, const char *rdma_dev, int gpu_node,
-		 const struct place_req *req, const struct place_allowed *allowed,
-		 struct place_plan *out);
+		 const struct place_req *req,
+		 const struct place_allowed *allowed, struct place_plan *out);
 
 /* Print the plan's warnings (bench_warn), one line each. */
 void place_log(const struct place_plan *p);

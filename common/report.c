@@ -35,6 +35,8 @@ void report_header(FILE *out, const struct report_info *ri)
 		(unsigned long long)ri->cq_mod);
 	fprintf(out, " Max inline     : %-16u Memory         : host, %s\n",
 		ri->max_inline, numa);
+	if (ri->placement && ri->placement[0])
+		fprintf(out, " NUMA node      : %s\n", ri->placement);
 	if (ri->lat_note)
 		fprintf(out, " Latency        : %s\n", ri->lat_note);
 	report_rule(out);

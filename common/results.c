@@ -24,6 +24,10 @@
 
 /* ---- the model ---- */
 
+/*
+ * NaN, not 0, for every figure: a figure nobody filled in must render as
+ * null ("not measured"), never as a plausible-looking 0 Gb/s.
+ */
 static void results_side_init(struct results_side *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -168,7 +172,10 @@ double results_run_s(const struct results_doc *d)
 
 /* ---- JSON ---- */
 
-/* A text field: "" is unknown, i.e. null. */
+/*
+ * A text field: "" is unknown, i.e. null, so "firmware": "" can never be
+ * mistaken for a device that reported an empty version.
+ */
 static void rj_text(struct json_writer *w, const char *key, const char *s)
 {
 	json_kv_string(w, key, s[0] ? s : NULL);
@@ -232,6 +239,7 @@ static void rj_device(struct json_writer *w, const struct results_device *dev)
 	for (i = 0; i < ARRAY_SIZE(rj_device_text); i++)
 		rj_text(w, rj_device_text[i].key,
 			(const char *)dev + rj_device_text[i].off);
+	/* 0 is no valid port or MTU: it can only mean "not known" */
 	json_key(w, "port");
 	if (dev->port)
 		json_u64(w, dev->port);
@@ -301,6 +309,10 @@ static void rj_lat(struct json_writer *w, const struct results_lat *l)
 	json_object_end(w);
 }
 
+/*
+ * Every key is always present (null when not measured): readers index
+ * .results[].client.latency without first testing for the key.
+ */
 static void rj_side(struct json_writer *w, const char *key,
 		    const struct results_side *s)
 {
@@ -388,6 +400,7 @@ static void rj_counters(struct json_writer *w, const struct results_doc *d)
 {
 	unsigned int i;
 
+	/* null: not read; {}: read, and no counter there to report */
 	json_key(w, "port_counters");
 	if (!d->has_counters) {
 		json_null(w);
@@ -406,6 +419,10 @@ int results_write_json(const struct results_doc *d, FILE *out)
 
 	if (ret)
 		return ret;
+	/*
+	 * The rj_* helpers ignore return values on purpose: the writer's
+	 * error is sticky and json_finish() reports the first one.
+	 */
 	json_init(&w, out, 2);
 	json_object_begin(&w);
 	rj_header(&w, d);

@@ -141,7 +141,7 @@ struct results_gate {
 	double expected;                    /* the bound */
 	char unit[RESULTS_NAME_LEN];        /* "Gb/s", "us", "Mpps" */
 	bool passed;                        /* verdict "pass" / "fail" */
-	char reason[RESULTS_TEXT_LEN];      /* "size 65536: 195.25 Gb/s < ..." */
+	char reason[RESULTS_TEXT_LEN];      /* "size 65536: 195.25 Gb/s <.." */
 };
 
 struct results_counter {
@@ -190,8 +190,8 @@ void results_init(struct results_doc *d);
 int results_copy(char *dst, size_t len, const char *src);
 
 /*
- * Append a row with both sides absent (every figure NaN) and return it, or NULL when
- * RESULTS_MAX_SIZES rows exist already. Pure.
+ * Append a row with both sides absent (every figure NaN) and return it,
+ * or NULL when RESULTS_MAX_SIZES rows exist already. Pure.
  */
 struct results_row *results_add_row(struct results_doc *d, uint64_t size_bytes,
 				    uint64_t iterations);
@@ -227,15 +227,16 @@ int results_check(const struct results_doc *d);
 double results_run_s(const struct results_doc *d);
 
 /*
- * Renderers (results.c, results_junit.c, results_prom.c). Each writes one complete document and returns 0, -EINVAL for
- * a document it cannot render (counts beyond the caps), or -EIO when out
- * reported a write error.
+ * Renderers (results.c, results_junit.c, results_prom.c). Each writes one
+ * complete document and returns 0, -EINVAL for a document it cannot render
+ * (results_check()), or -EIO when out reported a write error.
  *
  * JSON: the schema in results/schema/rdmabench-result-v1.schema.json.
  * JUnit: one testsuite named after the tool; a testcase "<tool>.run"
- * (error element when the run did not finish, failure when corrupt), one
- * per gate "<tool>.<size_bytes>.<gate name>" (failure with the reason),
- * and without gates one per measured size "<tool>.<size_bytes>".
+ * (error element when the run did not finish, failure when corrupt or
+ * when the verdict is fail with no failed gate listed), one per gate
+ * "<tool>.<size_bytes>.<gate name>" (failure with the reason), and
+ * without gates one per measured size "<tool>.<size_bytes>".
  * Prometheus: gauges in base units (bytes/s, s, bytes; rdmabench_* names,
  * labels device, test, size_bytes, side, peer), latency as a summary.
  */

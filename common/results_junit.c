@@ -14,6 +14,21 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The entity for one ASCII byte, or NULL when it goes out as is. */
+static const char *rx_entity(unsigned char c, bool attr)
+{
+	switch (c) {
+	case '&':  return "&amp;";
+	case '<':  return "&lt;";
+	case '>':  return "&gt;";
+	case '\r': return "&#13;";
+	case '"':  return attr ? "&quot;" : NULL;
+	case '\t': return attr ? "&#9;" : NULL;
+	case '\n': return attr ? "&#10;" : NULL;
+	}
+	return NULL;
+}
+
 /*
  * XML 1.0 text: markup characters as entities; in attributes also quotes
  * and the whitespace that attribute normalisation would turn into spaces.
@@ -24,6 +39,7 @@ static void rx_escape(FILE *out, const char *s, bool attr)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s), n;
+	const char *ent;
 
 	for (; left; p += n, left -= n) {
 		n = json_utf8_len(p, left);
@@ -32,17 +48,10 @@ static void rx_escape(FILE *out, const char *s, bool attr)
 		    (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
 			fputs("\xef\xbf\xbd", out);
 			n = n ? n : 1;
-			continue;
-		}
-		switch (n == 1 ? *p : 0) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs(attr ? "&quot;" : "\"", out); break;
-		case '\t': fputs(attr ? "&#9;" : "\t", out); break;
-		case '\n': fputs(attr ? "&#10;" : "\n", out); break;
-		case '\r': fputs("&#13;", out); break;
-		default: fwrite(p, 1, n, out);
+		} else if (n == 1 && (ent = rx_entity(*p, attr))) {
+			fputs(ent, out);
+		} else {
+			fwrite(p, 1, n, out);
 		}
 	}
 }

@@ -88,7 +88,11 @@ static void rp_init(struct prom_ctx *c, FILE *out,
 		 "peer=\"%s\"", dev, test, peer_esc);
 }
 
-/* HELP and TYPE before a family's first sample, once. */
+/*
+ * HELP and TYPE before a family's first sample, once: the text format
+ * refuses a second TYPE line, and a family without samples is noise.
+ * Names are compared by pointer: every family passes its one literal.
+ */
 static void rp_head(struct prom_ctx *c, const char *name, const char *type,
 		    const char *help)
 {
@@ -144,6 +148,7 @@ static double rp_elapsed_s(const struct results_side *s)
 	return s->elapsed_ns ? (double)s->elapsed_ns / 1e9 : NAN;
 }
 
+/* stdev is no quantile, so it cannot live in the summary: own gauge */
 static double rp_stdev_s(const struct results_side *s)
 {
 	return s->has_lat ? s->lat.stdev_us / 1e6 : NAN;
@@ -218,6 +223,7 @@ static void rp_latency_side(struct prom_ctx *c, const struct results_row *r,
 		snprintf(ql, sizeof(ql), "%s,quantile=\"%s\"", labels, num);
 		rp_sample(c, name, ql, us[i] / 1e6);
 	}
+	/* _sum and _count make it a proper summary: rate() and avg work */
 	rp_sample(c, "rdmabench_latency_seconds_sum", labels,
 		  s->lat.avg_us * (double)s->lat.samples / 1e6);
 	rp_sample(c, "rdmabench_latency_seconds_count", labels,
@@ -277,7 +283,8 @@ static void rp_gates(struct prom_ctx *c)
 		const struct results_gate *g = &c->d->gates[i];
 
 		rp_head(c, "rdmabench_gate_passed", "gauge", "1 when the "
-			"expectation on this figure held at this size, else 0.");
+			"expectation on this figure held at this size, "
+			"else 0.");
 		rp_escape(name, sizeof(name), g->name);
 		snprintf(labels, sizeof(labels), "size_bytes=\"%llu\","
 			 "gate=\"%s\"", (unsigned long long)g->size_bytes,

@@ -89,9 +89,11 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
 		   uint64_t iter)
 {
+	/* as long as the largest size: a receive left posted from a smaller
+	 * size must still take a larger message */
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV, size, iter),
-		.length = (uint32_t)(size ? size : 1),
+		.length = (uint32_t)(x->conn->region_bytes / x->slots),
 		.lkey = x->conn->mem.mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = XFER_WR_ID(qp, 0), .sg_list = &sge,
 				  .num_sge = 1 }, *bad;
@@ -203,13 +205,14 @@ int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
 	       uint64_t iter, unsigned int qp)
 {
+	bool read = bench_verb(x->verb)->region == BENCH_REGION_SEND;
 	struct pattern_miss miss;
 
 	if (!x->validate)
 		return 0;
 	if ((int64_t)iter == x->flip_iter) /* test hook: prove we notice */
 		((uint8_t *)buf)[size / 2] ^= 0x5a;
-	if (!pattern_check(buf, size, iter, &miss))
+	if (!pattern_check(buf, size, read ? iter % x->slots : iter, &miss))
 		return 0;
 	bench_err("data corruption: size %llu, iteration %llu, QP %u, offset "
 		  "%llu: expected 0x%02x, got 0x%02x",

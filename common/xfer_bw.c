@@ -229,9 +229,12 @@ static int bw_poll_ctrl(struct bw_run *r)
 	while (!(ret = ctrl_poll(r->x->ctrl, &msg))) {
 		if (msg.type == WIRE_FIN)
 			r->recv_target = msg.u.fin.msgs;
-		else if (msg.type == WIRE_ERROR)
+		else if (msg.type == WIRE_ERROR) {
+			bench_err("the %s reports: %s", r->x->ctrl->peer_role,
+				  msg.u.error.text);
 			return msg.u.error.status < 0 ? msg.u.error.status
 						      : -EPROTO;
+		}
 	}
 	if (ret == -ECONNRESET)
 		bench_err("the %s disconnected during the run",
@@ -274,7 +277,9 @@ static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 		ret = bw_poll_recv(r);
 	if (!ret && w->turns + 1 == XFER_CHECK_EVERY) {
 		ret = bw_clock(r, timer_now_ns());
-		if (!ret && r->p->receives)
+		/* the peer's FIN, heartbeats, or an ERROR (say, it found
+		 * corrupt data) */
+		if (!ret)
 			ret = bw_poll_ctrl(r);
 	}
 	/* with -n the receiver knows the count; with -D it learns it here */
@@ -355,8 +360,8 @@ static int fin_check(const struct xfer *x, unsigned int qp, uint64_t size,
 		return 0;
 	if (v->fixed_size) { /* atomics: every one added 1 (or moved +1) */
 		memcpy(&counter, conn_region(x->conn, qp, v->region), 8);
-		if ((int64_t)msgs - 1 == x->flip_iter) /* test hook */
-			counter ^= 1;
+		if (x->flip_iter >= 0 && (uint64_t)x->flip_iter < msgs)
+			counter ^= 1; /* test hook: prove we notice */
 		if (counter == msgs)
 			return 0;
 		bench_err("data corruption: QP %u's atomic counter is %llu "

@@ -60,7 +60,11 @@ int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 uint8_t *xfer_slot(const struct xfer *x, unsigned int qp,
 		   enum bench_region r, uint64_t size, uint64_t iter);
 
-/* Check the landed data of iteration iter (validate); -EILSEQ logged. */
+/*
+ * Check the landed data of iteration iter (validate); -EILSEQ logged.
+ * Reads fetch the peer's slot contents, written once before the run:
+ * their pattern is that of the slot, not of the iteration.
+ */
 int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
 	       uint64_t iter, unsigned int qp);
 

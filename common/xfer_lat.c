@@ -43,15 +43,28 @@ static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
 	return ret;
 }
 
-/* Responder in duration mode: has the initiator said it stopped? */
-static int lat_poll_stop(struct lat_run *r)
+/*
+ * While waiting: the peer may have stopped (duration mode: its count), or
+ * failed (an ERROR, e.g. it found corrupt data), or gone.
+ */
+static int lat_poll_ctrl(struct lat_run *r)
 {
 	struct wire_msg msg;
 	int ret;
 
-	while (!(ret = ctrl_poll(r->x->ctrl, &msg)))
+	while (!(ret = ctrl_poll(r->x->ctrl, &msg))) {
 		if (msg.type == WIRE_FIN)
 			r->stop_at = msg.u.fin.msgs;
+		if (msg.type == WIRE_ERROR) {
+			bench_err("the %s reports: %s", r->x->ctrl->peer_role,
+				  msg.u.error.text);
+			return msg.u.error.status < 0 ? msg.u.error.status
+						      : -EPROTO;
+		}
+	}
+	if (ret == -ECONNRESET)
+		bench_err("the %s disconnected during the run",
+			  r->x->ctrl->peer_role);
 	return ret == -EAGAIN ? 0 : ret;
 }
 
@@ -78,11 +91,11 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 		} else if (*last == want) {
 			break;
 		}
-		if (!initiator && r->end_ns && r->w.turns + 1 == XFER_CHECK_EVERY) {
-			ret = lat_poll_stop(r);
+		if (r->w.turns + 1 == XFER_CHECK_EVERY) {
+			ret = lat_poll_ctrl(r);
 			if (ret)
 				return ret;
-			if (r->stop_at == i)
+			if (!initiator && r->stop_at == i)
 				return 0;
 		}
 		ret = xfer_watch(x, &r->w, i, false);

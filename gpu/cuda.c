@@ -197,7 +197,7 @@ static int cuda_load(struct cuda_ctx *c, const char *lib_name)
 			c->lib = NULL;
 			return -ENOSYS;
 		}
-		/* POSIX's way to store a dlsym() result in a function pointer */
+		/* POSIX's way to put a dlsym() result in a function pointer */
 		memcpy((char *)&c->fn + cuda_syms[i].off, &sym, sizeof(sym));
 	}
 	return 0;
@@ -471,8 +471,8 @@ int cuda_dmabuf_supported(struct cuda_ctx *c)
 	int v = 0;
 
 	if (c->fn.mem_get_handle &&
-	    !c->fn.device_get_attribute(&v, CU_ATTR_DMA_BUF_SUPPORTED, c->dev) &&
-	    v)
+	    !c->fn.device_get_attribute(&v, CU_ATTR_DMA_BUF_SUPPORTED,
+					c->dev) && v)
 		return 0;
 	cuda_kmod_desc(kmod, sizeof(kmod));
 	bench_err("GPU %d (%s) cannot export dmabuf handles (%s; %s): %s",
@@ -501,9 +501,10 @@ int cuda_dmabuf_export(struct cuda_ctx *c, uint64_t dptr, size_t len,
 	r = c->fn.mem_get_handle(&fd, start, span, CU_HANDLE_TYPE_DMA_BUF_FD,
 				 0);
 	if (r || fd < 0) {
-		snprintf(what, sizeof(what), "cannot export %zu bytes at 0x%llx "
-			 "of GPU %d as dmabuf (cuMemGetHandleForAddressRange)",
-			 len, (unsigned long long)dptr, c->index);
+		snprintf(what, sizeof(what), "cannot export %zu bytes at "
+			 "0x%llx of GPU %d as dmabuf "
+			 "(cuMemGetHandleForAddressRange)", len,
+			 (unsigned long long)dptr, c->index);
 		return cuda_fail(c, r ? r : CU_ERR_NOT_SUPPORTED, what,
 				 r == CU_ERR_INVALID_VALUE ?
 				 "the range must lie inside one cuMemAlloc "

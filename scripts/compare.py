@@ -130,12 +130,14 @@ def table(path, doc, expects, out):
     print("  " + "  ".join(f"{c:>13}" for c in cols), file=out)
     for r in doc["results"]:
         cells = [str(r["size_bytes"])]
-        c_bw = fig(r, "client", "bw_gbps")
+        c_bw, s_bw = fig(r, "client", "bw_gbps"), fig(r, "server", "bw_gbps")
+        # percentages of the client's figure; the server's if it is alone
+        ref = c_bw if c_bw is not None else s_bw
         if bw:
-            cells += [fmt(c_bw, ".2f"), fmt(fig(r, "server", "bw_gbps"), ".2f")]
-            cells += [fmt(pct(c_bw, e), ".1f") for e in expects]
+            cells += [fmt(c_bw, ".2f"), fmt(s_bw, ".2f")]
+            cells += [fmt(pct(ref, e), ".1f") for e in expects]
             if lr:
-                cells.append(fmt(pct(c_bw, lr), ".1f"))
+                cells.append(fmt(pct(ref, lr), ".1f"))
         if lat:
             cells += [fmt(fig(r, s, k, "latency"), ".3f")
                       for s in ("client", "server")

@@ -14,13 +14,15 @@ fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 
 py=
 for p in /usr/bin/python3 python3; do
-	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import matplotlib' 2>/dev/null; then
+	if command -v "$p" >/dev/null 2>&1 &&
+		"$p" -c 'import matplotlib' 2>/dev/null; then
 		py=$p
 		break
 	fi
 done
 if [ -z "$py" ]; then
-	echo "python3-matplotlib not installed (apt-get install python3-matplotlib)"
+	echo "python3-matplotlib not installed (apt-get install" \
+		"python3-matplotlib)"
 	exit 77
 fi
 

@@ -26,8 +26,11 @@ fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 find_python() {
 	local py
 	for py in /usr/bin/python3 python3; do
-		command -v "$py" >/dev/null 2>&1 &&
-			"$py" -c "import $1" 2>/dev/null && { echo "$py"; return 0; }
+		if command -v "$py" >/dev/null 2>&1 &&
+			"$py" -c "import $1" 2>/dev/null; then
+			echo "$py"
+			return 0
+		fi
 	done
 	return 1
 }
@@ -98,12 +101,15 @@ check_junit() {
 	ran=$((ran + 1))
 	for f in "$G"/results_*.xml; do
 		xmllint --noout --schema results/schema/junit.xsd "$f" \
-			2>"$tmp/xmllint.log" || { cat "$tmp/xmllint.log"; fail "junit: $f"; }
+			2>"$tmp/xmllint.log" ||
+			{ cat "$tmp/xmllint.log"; fail "junit: $f"; }
 		n=$((n + 1))
 	done
-	sed 's/ name="ib_write_bw.run"//' "$G/results_error.xml" > "$tmp/bad.xml"
+	sed 's/ name="ib_write_bw.run"//' "$G/results_error.xml" \
+		> "$tmp/bad.xml"
 	xmllint --noout --schema results/schema/junit.xsd "$tmp/bad.xml" \
-		2>/dev/null && fail "junit: the XSD accepted a testcase without name"
+		2>/dev/null &&
+		fail "junit: the XSD accepted a testcase without a name"
 	echo "junit: $n documents valid, 1 mutant refused"
 }
 
@@ -120,7 +126,8 @@ check_prom() {
 			{ cat "$tmp/promtool.log"; fail "prom: $f"; }
 		n=$((n + 1))
 	done
-	sed '0,/^rdmabench_info/s/} 1$/} one/' "$G/results_bw.prom" > "$tmp/bad.prom"
+	sed '0,/^rdmabench_info/s/} 1$/} one/' "$G/results_bw.prom" \
+		> "$tmp/bad.prom"
 	promtool check metrics < "$tmp/bad.prom" >/dev/null 2>&1 &&
 		fail "prom: promtool accepted a sample with a non-number value"
 	echo "prom: $n documents valid, 1 mutant refused"
@@ -133,7 +140,8 @@ for s in "${skipped[@]}"; do
 	echo "SKIPPED part: $s"
 done
 if [ "$ran" -eq 0 ]; then
-	echo "no validator available: apt-get install python3-jsonschema libxml2-utils prometheus"
+	echo "no validator available: apt-get install python3-jsonschema" \
+		"libxml2-utils prometheus"
 	exit 77
 fi
 if [ "$failed" -ne 0 ]; then

@@ -15,11 +15,11 @@ static size_t body_bytes(uint16_t type)
 {
 	switch (type) {
 	case WIRE_CONNECT: return 4;
-	case WIRE_HELLO: return 1 + 1 + 2 + 4 * 3 + 8 * 3 + WIRE_NAME_MAX;
+	case WIRE_HELLO: return 1 + 1 + 2 + 4 * 3 + 8 * 3 + 4 * 7 + WIRE_NAME_MAX;
 	case WIRE_HELLO_ACK: return 4 + WIRE_NAME_MAX + WIRE_TEXT_MAX;
 	case WIRE_BUF: return 8 + 8 + 4;
 	case WIRE_SYNC: return 16;
-	case WIRE_RESULT: return 4 + 8 * 4 + 8 * 8;
+	case WIRE_RESULT: return 4 + 8 * 4 + 8 * 9;
 	case WIRE_FIN: return 16;
 	case WIRE_ERROR: return 4 + WIRE_TEXT_MAX;
 	default: return 0;
@@ -203,7 +203,7 @@ static void test_layout(void)
 	m.type = WIRE_RESULT;
 	m.u.result.lat_us[0] = 1.0; /* 0x3ff0000000000000 */
 	n = wire_pack(&m, buf, sizeof(buf));
-	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 100);
+	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 108);
 	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 36], 0x3f);
 	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 37], 0xf0);
 	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 38], 0x00);

@@ -6,7 +6,8 @@
 # over 9p, tmpfs overlay) and execs "/bin/bash RUN/guest-init.sh".  The run
 # folder RUN is the host's folder at the same path, writable; run.sh left in it:
 #   config        bash: LAB_ARGV (command), LAB_CWD, LAB_PROVIDERS, LAB_MTU,
-#                 LAB_QUIET, LAB_OUT, LAB_SMP, LAB_ROLE (run-pair.sh only)
+#                 LAB_QUIET, LAB_OUT, LAB_SMP, LAB_ROLE (run-pair.sh only),
+#                 LAB_NUMA (nodes asked for)
 #   env           bash: "declare -x" lines of the host variables passed through
 # and reads back:
 #   booted        created as soon as this script starts (boot watchdog)
@@ -133,8 +134,14 @@ if [ -n "${LAB_RXE_DEV:-}" ]; then
         if [[ $t == *v2* ]]; then export LAB_RXE_GID=${f##*/}; break; fi
     done
 fi
-export LAB_DEVICES LAB_GUEST=1 LAB_OUT LAB_RUN=$RUN LAB_SMP
-up; note "devices: ${LAB_DEVICES:-none} (up $UP)"
+# NUMA nodes the kernel sees (RDMABENCH_LAB_NUMA=2 gives two)
+nodes=(/sys/devices/system/node/node[0-9]*)
+LAB_NUMA_NODES=${#nodes[@]}
+[ -e "${nodes[0]}" ] || LAB_NUMA_NODES=1
+[ "$LAB_NUMA_NODES" = "${LAB_NUMA:-1}" ] ||
+    warn "asked for ${LAB_NUMA:-1} NUMA node(s), the kernel sees $LAB_NUMA_NODES"
+export LAB_DEVICES LAB_GUEST=1 LAB_OUT LAB_RUN=$RUN LAB_SMP LAB_NUMA_NODES
+up; note "devices: ${LAB_DEVICES:-none}, NUMA nodes: $LAB_NUMA_NODES (up $UP)"
 
 # ------------------------------------------------------------ the command
 # host variables passed through (PATH, RDMABENCH_*, ...): top level, so that

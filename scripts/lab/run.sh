@@ -26,7 +26,8 @@
 #     warning on stderr; tests should skip it)
 #     LAB_OUT  a folder writable in the guest AND visible on the host at the
 #              same path (logs, results); see RDMABENCH_LAB_OUT
-#     LAB_SMP  guest CPUs;  LAB_RUN  the run folder (internal)
+#     LAB_SMP  guest CPUs;  LAB_NUMA_NODES  NUMA nodes the guest kernel sees
+#     LAB_RUN  the run folder (internal)
 #   plus, from the host: PATH (with /usr/sbin:/sbin appended if missing),
 #   LANG, LC_ALL, TZ, every RDMABENCH_* variable, and the variables named in
 #   RDMABENCH_LAB_PASS_ENV.  HOME=/root, TERM=dumb.
@@ -40,6 +41,10 @@
 #                          once more (a stuck boot was seen ~1 in 45 under TCG)
 #   RDMABENCH_LAB_SMP      guest CPUs (default 2)
 #   RDMABENCH_LAB_MEM      guest memory (default 2G)
+#   RDMABENCH_LAB_NUMA     NUMA nodes in the guest: 1 (default) or 2; with 2,
+#                          the CPUs and the memory are split in halves (node 0
+#                          gets CPUs 0..SMP/2-1, node 1 the rest; SMP >= 2),
+#                          for tests of NUMA placement (tests/lab/cases/numa.sh)
 #   RDMABENCH_LAB_ACCEL    auto (default: kvm if /dev/kvm can boot the kernel,
 #                          probed once and cached in $RDMABENCH_LAB_DIR/kvm-usable),
 #                          kvm or tcg
@@ -75,6 +80,7 @@ TIMEOUT=${RDMABENCH_LAB_TIMEOUT:-600}
 BOOT_TIMEOUT=${RDMABENCH_LAB_BOOT_TIMEOUT:-90}
 SMP=${RDMABENCH_LAB_SMP:-2}
 MEM=${RDMABENCH_LAB_MEM:-2G}
+NUMA=${RDMABENCH_LAB_NUMA:-1}
 ACCEL=${RDMABENCH_LAB_ACCEL:-auto}
 PROVIDERS=${RDMABENCH_LAB_PROVIDERS:-rxe siw}
 MTU=${RDMABENCH_LAB_MTU:-1500}
@@ -95,6 +101,11 @@ for v in TIMEOUT BOOT_TIMEOUT SMP MTU; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || usage_err "RDMABENCH_LAB_$v='${!v}' must be a positive integer"
 done
 [[ $MEM =~ ^[1-9][0-9]*[MG]?$ ]] || usage_err "RDMABENCH_LAB_MEM='$MEM' must look like 2G or 1024M"
+case "$NUMA" in
+    1) ;;
+    2) [ "$SMP" -ge 2 ] || usage_err "RDMABENCH_LAB_NUMA=2 needs RDMABENCH_LAB_SMP >= 2 (one CPU per node at least)" ;;
+    *) usage_err "RDMABENCH_LAB_NUMA='$NUMA' must be 1 or 2" ;;
+esac
 case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "RDMABENCH_LAB_ACCEL='$ACCEL' must be auto, kvm or tcg" ;; esac
 case "$ROLE" in ""|server|client) ;; *) usage_err "RDMABENCH_LAB_ROLE='$ROLE' must be server or client" ;; esac
 case "$NET" in
@@ -138,8 +149,8 @@ cp "$HERE/guest-init.sh" "$RUN/guest-init.sh"
 {
     printf 'LAB_CWD=%q\n' "$CWD"
     LAB_ARGV=("$@"); declare -p LAB_ARGV
-    printf 'LAB_PROVIDERS=%q\nLAB_MTU=%q\nLAB_QUIET=%q\nLAB_OUT=%q\nLAB_SMP=%q\nLAB_ROLE=%q\n' \
-        "$PROVIDERS" "$MTU" "$QUIET" "$OUT" "$SMP" "$ROLE"
+    printf 'LAB_PROVIDERS=%q\nLAB_MTU=%q\nLAB_QUIET=%q\nLAB_OUT=%q\nLAB_SMP=%q\nLAB_ROLE=%q\nLAB_NUMA=%q\n' \
+        "$PROVIDERS" "$MTU" "$QUIET" "$OUT" "$SMP" "$ROLE" "$NUMA"
 } > "$RUN/config"
 {
     for v in PATH LANG LC_ALL TZ ${RDMABENCH_LAB_PASS_ENV:-} $(compgen -v RDMABENCH_); do
@@ -186,6 +197,15 @@ QARGS=("${ACCEL_ARGS[@]}" -M pc -smp "$SMP" -m "$MEM" -nodefaults -no-user-confi
        -kernel "$KERNEL" -initrd "$K/initramfs.cpio.gz"
        -virtfs "$(virtfs / hostroot ,readonly=on)"
        -virtfs "$(virtfs "$RUN" run)")
+if [ "$NUMA" = 2 ]; then
+    # two nodes, each with half the CPUs and half the memory (in MiB)
+    case "$MEM" in *G) mib=$((${MEM%G} * 1024)) ;; *M) mib=${MEM%M} ;; *) mib=$MEM ;; esac  # qemu: bare = MiB
+    half=$((SMP / 2))
+    QARGS+=(-object "memory-backend-ram,id=mem0,size=$((mib / 2))M"
+            -object "memory-backend-ram,id=mem1,size=$((mib - mib / 2))M"
+            -numa "node,nodeid=0,cpus=0-$((half - 1)),memdev=mem0"
+            -numa "node,nodeid=1,cpus=$half-$((SMP - 1)),memdev=mem1")
+fi
 if [ -n "${RDMABENCH_LAB_OUT:-}" ]; then
     QARGS+=(-virtfs "$(virtfs "$OUT" out)")
     APPEND+=" lab.out=1"
@@ -226,7 +246,7 @@ stop_qemu() {                 # TERM, then KILL after 5 s
     kill_qemu KILL
 }
 
-say "booting $KVER (accel=$ACCEL smp=$SMP mem=$MEM providers='$PROVIDERS') for: $*"
+say "booting $KVER (accel=$ACCEL smp=$SMP mem=$MEM numa=$NUMA providers='$PROVIDERS') for: $*"
 DEADLINE=$((START + TIMEOUT))
 STATE=   # booted | timeout | noboot | exited
 for attempt in 1 2; do

@@ -85,7 +85,7 @@ if lab_have rxe; then
 
 	# the server dies mid-run: the client stops with exit 5, never hangs
 	lab_pair server_killed -t 90 -r 5 -R 137 -g 1 \
-		-e 'error: the server disconnected' \
+		-e 'error: .*(the server disconnected|server: disconnected)' \
 		timeout -s KILL 6 "$B/ib_write_bw" -p 18602 -- \
 		"$B/ib_write_bw" -p 18602 "$ip" -n 100000000 --timeout 10
 	# and the same for a client that dies: the server stops, exit 5

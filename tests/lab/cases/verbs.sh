@@ -1,0 +1,72 @@
+# tests/lab/cases/verbs.sh - sourced by tests/lab/all.sh in the lab guest:
+# every executable on rxe and siw, in every mode: a short -a sweep, -D 2,
+# -q 4, -b, --validate (and a flipped byte caught, exit 4), and what a
+# device or a transport cannot do refused before any traffic (exit 2).
+# Iterations are scaled for TCG.
+# shellcheck shell=bash
+
+ROW="[[:space:]][0-9]+ +[0-9]+ +$NUM"
+
+# pair NAME TOOL IP [ARGS...]: server and client, both must exit 0
+verbs_pair() {
+	local name=$1 tool=$2 ip=$3
+	shift 3
+	lab_pair "$name" -t 120 -e "$ROW" "$B/$tool" -- "$B/$tool" "$ip" "$@"
+}
+
+for p in rxe siw; do
+	if ! lab_have $p; then
+		lab_skip "verbs.$p" "no ${p}0 came up in this guest"
+		continue
+	fi
+	ipvar=LAB_${p^^}_IP ip=${!ipvar}
+	for t in write read send atomic; do
+		if [ $p = siw ] && [ $t = atomic ]; then
+			for m in bw lat; do
+				lab_pair "ib_atomic_$m.siw.refused" -t 60 -r 2 -R 2 \
+					-e "siw0 \(iWARP\) has no atomic operations" \
+					"$B/ib_atomic_$m" -- "$B/ib_atomic_$m" "$ip"
+			done
+			continue
+		fi
+		sweep=(-a -n 5) sz=(-s 4096) sz64=(-s 64)
+		[ $t = atomic ] && sweep=(-n 200) sz=() sz64=()
+		verbs_pair "ib_${t}_bw.$p.sweep" "ib_${t}_bw" "$ip" "${sweep[@]}"
+		verbs_pair "ib_${t}_bw.$p.D2" "ib_${t}_bw" "$ip" -D 2 "${sz[@]}"
+		verbs_pair "ib_${t}_bw.$p.q4" "ib_${t}_bw" "$ip" -q 4 -n 100 "${sz[@]}"
+		lab_pair "ib_${t}_bw.$p.bidir" -t 120 -e "$ROW +$NUM +$NUM" \
+			-e 'Sum BW average' "$B/ib_${t}_bw" -- \
+			"$B/ib_${t}_bw" "$ip" -b -n 100 "${sz[@]}"
+		verbs_pair "ib_${t}_bw.$p.validate" "ib_${t}_bw" "$ip" --validate \
+			-n 300 "${sz[@]}" -t 16
+		verbs_pair "ib_${t}_lat.$p.sweep" "ib_${t}_lat" "$ip" \
+			"${sweep[@]}"
+		verbs_pair "ib_${t}_lat.$p.D2" "ib_${t}_lat" "$ip" -D 2
+		verbs_pair "ib_${t}_lat.$p.validate" "ib_${t}_lat" "$ip" \
+			--validate -n 200 "${sz64[@]}"
+		# a flipped byte is caught where the data lands: exit 4
+		for m in bw lat; do
+			lab_pair "ib_${t}_$m.$p.flip" -t 120 -r 4 -R 4 \
+				-e 'data corruption|the server reports' \
+				env RDMABENCH_TEST_FLIP_ITER=7 "$B/ib_${t}_$m" -- \
+				env RDMABENCH_TEST_FLIP_ITER=7 "$B/ib_${t}_$m" "$ip" \
+				--validate -n 50 "${sz64[@]}"
+		done
+	done
+done
+
+if lab_have rxe; then
+	lab_case uc_read_refused -r 2 -e '-c UC: ib_read_bw needs RC' \
+		"$B/ib_read_bw" -c UC "$LAB_RXE_IP"
+	lab_case atomic_size_refused -r 2 -e 'moves 8 bytes per operation' \
+		"$B/ib_atomic_bw" -s 64 "$LAB_RXE_IP"
+	lab_case lat_q_refused -r 2 -e '-q \(several QPs\) is for bandwidth' \
+		"$B/ib_send_lat" -q 2 "$LAB_RXE_IP"
+	lab_case a_with_D_refused -r 2 -e '-a and -D do not mix' \
+		"$B/ib_write_bw" -a -D 2 "$LAB_RXE_IP"
+	lab_case refused_perftest_flag -r 2 \
+		-e '--use-srq is not supported by rdmabench: SRQ' \
+		"$B/ib_send_bw" --use-srq "$LAB_RXE_IP"
+	lab_pair histogram -t 60 -e '# +lower_us' "$B/ib_write_lat" -- \
+		"$B/ib_write_lat" "$LAB_RXE_IP" -n 300 -H
+fi

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * ib_doctor's scenarios against the fake roots in tests/fixtures/doctor/
+ * (made by make_trees.py there; found through TEST_SRCDIR): each asserts
+ * the findings (check, subject, verdict) and the exit code, through the
+ * checks and through the command line.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "doctor.h"
+#include "doctor_chk.h"
+#include "doctor_json.h"
+#include "test.h"
+
+struct scenario {
+	char root[PATH_MAX];
+	struct doctor_probe probe;
+	struct doctor_ctx c;
+};
+
+static const char *tree_path(const char *tree, char *buf, size_t len)
+{
+	const char *src = getenv("TEST_SRCDIR");
+
+	snprintf(buf, len, "%s/tests/fixtures/doctor/%s",
+		 src && src[0] ? src : ".", tree);
+	return buf;
+}
+
+/* Run every check on a tree; peer, dev and envp may be NULL. */
+static const struct doctor_report *run(struct scenario *s, const char *tree,
+				       const char *peer, const char *dev,
+				       char *const *envp)
+{
+	tree_path(tree, s->root, sizeof(s->root));
+	doctor_fake_probe(s->root, &s->probe);
+	s->c = (struct doctor_ctx){ .root = s->root, .peer = peer,
+				    .only_dev = dev, .envp = envp,
+				    .probe = &s->probe };
+	EXPECT_EQ_INT(doctor_run(&s->c), 0);
+	return &s->c.rep;
+}
+
+#define EXPECT_VERDICT(rep, check, subject, want)			\
+	do {								\
+		const struct doctor_finding *f_ =			\
+			doctor_find((rep), (check), (subject));		\
+		TEST_CHECK_(f_ && f_->verdict == (want),		\
+			    "EXPECT_VERDICT(" #check ", " #subject ")",	\
+			    "got %s (%s), want %s",			\
+			    f_ ? doctor_verdict_str(f_->verdict) : "none", \
+			    f_ ? f_->detail : "",			\
+			    doctor_verdict_str(want));			\
+	} while (0)
+
+/* The finding's detail (its fix, with in_fix = 1) contains text. */
+#define EXPECT_TEXT(rep, check, subject, in_fix, text)			\
+	do {								\
+		const struct doctor_finding *f_ =			\
+			doctor_find((rep), (check), (subject));		\
+		const char *t_ = f_ ? ((in_fix) ? f_->fix : f_->detail) : ""; \
+		TEST_CHECK_(f_ && strstr(t_, (text)),			\
+			    "EXPECT_TEXT(" #check ", " #text ")",	\
+			    "\"%s\" lacks \"%s\"", t_, (text));		\
+	} while (0)
+
+/* Count findings with verdict v. */
+#define EXPECT_COUNT(rep, v, n) EXPECT_EQ_INT(doctor_count((rep), (v)), (n))
+
+/* The whole program on a tree: its exit code (stdout to /dev/null). */
+static int cli(const char *tree, const char *extra1, const char *extra2,
+	       char *const *envp)
+{
+	char root[PATH_MAX], *argv[8] = { (char *)"ib_doctor",
+					  (char *)"--root", root };
+	FILE *out = fopen("/dev/null", "w");
+	int argc = 3, code;
+
+	tree_path(tree, root, sizeof(root));
+	if (extra1)
+		argv[argc++] = (char *)extra1;
+	if (extra2)
+		argv[argc++] = (char *)extra2;
+	code = doctor_cli(argc, argv, envp, NULL, out ? out : stdout);
+	if (out)
+		fclose(out);
+	return code;
+}
+
+static void test_healthy(void)
+{
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "healthy", NULL, NULL, NULL);
+
+	EXPECT_VERDICT(r, "devices", "host", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "uverbs", "mlx5_0", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "rdma_cm", "host", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "provider", "mlx5_0", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "port_state", "mlx5_0/1", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "link_speed", "mlx5_0/1", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "pcie", "mlx5_0", DOCTOR_PASS);
+	EXPECT_TEXT(r, "pcie", "mlx5_0", 0, "32.0 GT/s x16");
+	EXPECT_VERDICT(r, "mtu", "mlx5_0/1", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "netdev_map", "mlx5_0/1", DOCTOR_PASS);
+	EXPECT_TEXT(r, "netdev_map", "mlx5_0/1", 0, "ens1np0");
+	EXPECT_VERDICT(r, "roce_gid", "mlx5_0/1", DOCTOR_PASS);
+	EXPECT_TEXT(r, "roce_gid", "mlx5_0/1", 0, "10.0.0.1 GID 3");
+	EXPECT_VERDICT(r, "route", "-", DOCTOR_SKIP);
+	EXPECT_VERDICT(r, "memlock", "host", DOCTOR_PASS);
+	EXPECT_TEXT(r, "memlock", "host", 0, "the limit does not apply");
+	EXPECT_VERDICT(r, "numa", "mlx5_0", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "numa", "0000:18:00.0", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "gpudirect", "host", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "gpu_nic_path", "0000:18:00.0", DOCTOR_PASS);
+	EXPECT_TEXT(r, "gpu_nic_path", "0000:18:00.0", 0, "PIX");
+	EXPECT_VERDICT(r, "pod_network", "-", DOCTOR_SKIP);
+	EXPECT_COUNT(r, DOCTOR_WARN, 0);
+	EXPECT_COUNT(r, DOCTOR_FAIL, 0);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_OK);
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("healthy", NULL, NULL, NULL), 0);
+}
+
+static void test_peer(void)
+{
+	struct scenario s;
+	const struct doctor_report *r;
+
+	/* routed through the RDMA netdev (/proc/net/route), cm resolves */
+	r = run(&s, "healthy", "10.0.0.2", NULL, NULL);
+	EXPECT_VERDICT(r, "route", "10.0.0.2", DOCTOR_PASS);
+	EXPECT_TEXT(r, "route", "10.0.0.2", 0, "ens1np0, mlx5_0 port 1");
+	EXPECT_VERDICT(r, "cm_resolve", "10.0.0.2", DOCTOR_PASS);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_OK);
+	doctor_ctx_free(&s.c);
+
+	/* the default route: out through eth0, no RDMA */
+	r = run(&s, "healthy", "192.168.0.99", NULL, NULL);
+	EXPECT_VERDICT(r, "route", "192.168.0.99", DOCTOR_FAIL);
+	EXPECT_TEXT(r, "route", "192.168.0.99", 0, "leaves through eth0");
+	EXPECT_TEXT(r, "route", "192.168.0.99", 1, "ens1np0 (mlx5_0)");
+	EXPECT_VERDICT(r, "cm_resolve", "192.168.0.99", DOCTOR_FAIL);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_FAIL);
+	doctor_ctx_free(&s.c);
+
+	/* our own address: loopback through the device */
+	r = run(&s, "healthy", "10.0.0.1", NULL, NULL);
+	EXPECT_TEXT(r, "route", "10.0.0.1", 0, "a local address on ens1np0");
+	doctor_ctx_free(&s.c);
+
+	EXPECT_EQ_INT(cli("healthy", "--peer", "192.168.0.99", NULL), 7);
+	EXPECT_EQ_INT(cli("healthy", "--peer", "10.0.0.2", NULL), 0);
+}
+
+static void test_downtrained(void)
+{
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "downtrained", NULL, NULL,
+					    NULL);
+
+	EXPECT_VERDICT(r, "pcie", "mlx5_0", DOCTOR_WARN);
+	EXPECT_TEXT(r, "pcie", "mlx5_0", 0, "x8 of 32.0 GT/s x16");
+	EXPECT_TEXT(r, "pcie", "mlx5_0", 1, "x16 slot");
+	EXPECT_VERDICT(r, "link_speed", "mlx5_0/1", DOCTOR_WARN);
+	EXPECT_TEXT(r, "link_speed", "mlx5_0/1", 0,
+		    "runs at 200 Gb/s but supports 400 Gb/s");
+	EXPECT_COUNT(r, DOCTOR_WARN, 2);
+	EXPECT_COUNT(r, DOCTOR_FAIL, 0);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_WARN);
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("downtrained", NULL, NULL, NULL), 6);
+}
+
+static void test_mtu1024(void)
+{
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "mtu1024", NULL, NULL, NULL);
+
+	EXPECT_VERDICT(r, "mtu", "mlx5_0/1", DOCTOR_WARN);
+	EXPECT_TEXT(r, "mtu", "mlx5_0/1", 0,
+		    "RoCEv2 at MTU 1024 caps payload at ~92.6% of line rate");
+	EXPECT_TEXT(r, "mtu", "mlx5_0/1", 0, "ens1np0 MTU 1500");
+	EXPECT_TEXT(r, "mtu", "mlx5_0/1", 1, "ip link set ens1np0 mtu 9000");
+	EXPECT_COUNT(r, DOCTOR_WARN, 1);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_WARN);
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("mtu1024", NULL, NULL, NULL), 6);
+}
+
+static void test_nogid(void)
+{
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "nogid", NULL, NULL, NULL);
+
+	EXPECT_VERDICT(r, "roce_gid", "mlx5_0/1", DOCTOR_FAIL);
+	EXPECT_TEXT(r, "roce_gid", "mlx5_0/1", 0,
+		    "no RoCEv2 GID carries 10.0.0.5 on ens1np0");
+	EXPECT_TEXT(r, "roce_gid", "mlx5_0/1", 0, "10.0.0.1 GID 3");
+	EXPECT_COUNT(r, DOCTOR_FAIL, 1);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_FAIL);
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("nogid", NULL, NULL, NULL), 7);
+}
+
+static void test_memlock(void)
+{
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "memlock", NULL, NULL, NULL);
+
+	/* 8 MiB holds a default test (140 KiB), not an -a sweep */
+	EXPECT_VERDICT(r, "memlock", "host", DOCTOR_WARN);
+	EXPECT_TEXT(r, "memlock", "host", 0, "RLIMIT_MEMLOCK 8 MiB, uid 1000 "
+		    "without CAP_IPC_LOCK");
+	EXPECT_TEXT(r, "memlock", "host", 1, "non-root containers lose "
+		    "IPC_LOCK");
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_WARN);
+	doctor_ctx_free(&s.c);
+
+	r = run(&s, "memlock64k", NULL, NULL, NULL);
+	EXPECT_VERDICT(r, "memlock", "host", DOCTOR_FAIL);
+	EXPECT_TEXT(r, "memlock", "host", 0, "RLIMIT_MEMLOCK 64 KiB < the");
+	EXPECT_TEXT(r, "memlock", "host", 0, "ENOMEM");
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_FAIL);
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("memlock", NULL, NULL, NULL), 6);
+	EXPECT_EQ_INT(cli("memlock64k", NULL, NULL, NULL), 7);
+}
+
+static void test_numa(void)
+{
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "numa", NULL, NULL, NULL);
+
+	EXPECT_VERDICT(r, "numa", "mlx5_0", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "numa", "0000:cb:00.0", DOCTOR_WARN);
+	EXPECT_TEXT(r, "numa", "0000:cb:00.0", 0, "is on node 1, no RDMA NIC "
+		    "is (mlx5_0: node 0)");
+	EXPECT_VERDICT(r, "gpu_nic_path", "0000:cb:00.0", DOCTOR_WARN);
+	EXPECT_TEXT(r, "gpu_nic_path", "0000:cb:00.0", 0, "SYS");
+	EXPECT_COUNT(r, DOCTOR_WARN, 2);
+	EXPECT_COUNT(r, DOCTOR_FAIL, 0);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_WARN);
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("numa", NULL, NULL, NULL), 6);
+}
+
+static void test_nodevices(void)
+{
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "nodevices", NULL, NULL,
+					    NULL);
+
+	EXPECT_VERDICT(r, "devices", "host", DOCTOR_FAIL);
+	EXPECT_TEXT(r, "devices", "host", 1, "modprobe");
+	EXPECT_TEXT(r, "devices", "host", 1, "rdma_rxe");
+	EXPECT_VERDICT(r, "rdma_cm", "host", DOCTOR_SKIP);
+	EXPECT_VERDICT(r, "gpudirect", "host", DOCTOR_SKIP);
+	EXPECT_TRUE(!doctor_find(r, "port_state", NULL));
+	EXPECT_COUNT(r, DOCTOR_FAIL, 1);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_FAIL);
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("nodevices", NULL, NULL, NULL), 7);
+}
+
+/* -d DEV: only that device; a missing one is a failure. */
+static void test_only_dev(void)
+{
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "pod", NULL, "mlx5_3", NULL);
+
+	EXPECT_TRUE(!doctor_find(r, "port_state", "mlx5_0/1"));
+	EXPECT_VERDICT(r, "port_state", "mlx5_3/1", DOCTOR_PASS);
+	doctor_ctx_free(&s.c);
+	r = run(&s, "healthy", NULL, "mlx5_9", NULL);
+	EXPECT_VERDICT(r, "devices", "host", DOCTOR_FAIL);
+	EXPECT_TEXT(r, "devices", "host", 0, "-d mlx5_9: no such RDMA device");
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("healthy", "-d", "mlx5_9", NULL), 7);
+}
+
+static void test_pod(void)
+{
+	char *env_ok[] = {
+		(char *)"KUBERNETES_SERVICE_HOST=10.96.0.1",
+		(char *)"PCIDEVICE_NVIDIA_COM_SRIOV_RDMA=0000:19:00.3",
+		(char *)"PCIDEVICE_NVIDIA_COM_SRIOV_RDMA_INFO={}",
+		NULL
+	};
+	char *env_gpu[] = { (char *)"PCIDEVICE_NVIDIA_COM_VF=0000:18:00.0",
+			    NULL };
+	struct scenario s;
+	const struct doctor_report *r = run(&s, "pod", NULL, NULL, env_ok);
+
+	EXPECT_VERDICT(r, "pod_network", "net1", DOCTOR_PASS);
+	EXPECT_TEXT(r, "pod_network", "net1", 0, "10.56.217.5");
+	EXPECT_TEXT(r, "pod_network", "net1", 0, "mlx5_3 port 1");
+	EXPECT_TRUE(!doctor_find(r, "pod_network", "eth0"));
+	EXPECT_VERDICT(r, "sriov", "0000:19:00.3", DOCTOR_PASS);
+	EXPECT_TEXT(r, "sriov", "0000:19:00.3", 0, "RDMA device mlx5_3, "
+		    "netdev net1");
+	EXPECT_VERDICT(r, "pcie", "mlx5_3", DOCTOR_PASS);
+	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_OK);
+	doctor_ctx_free(&s.c);
+
+	/* a VF without RDMA (here: the GPU's address) */
+	r = run(&s, "healthy", NULL, NULL, env_gpu);
+	EXPECT_VERDICT(r, "sriov", "0000:18:00.0", DOCTOR_FAIL);
+	EXPECT_TEXT(r, "sriov", "0000:18:00.0", 1, "isRdma");
+	doctor_ctx_free(&s.c);
+
+	/* in a pod with no network-status file: say how to mount one */
+	r = run(&s, "healthy", NULL, NULL, env_ok);
+	EXPECT_VERDICT(r, "pod_network", "pod", DOCTOR_SKIP);
+	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(cli("pod", NULL, NULL, env_ok), 0);
+}
+
+/* network-status with only the default network, as a downward-API file
+ * that holds all annotations ("key=\"escaped JSON\"" lines). */
+static void test_pod_default_only(void)
+{
+	char path[] = "/tmp/test_doctor_ns.XXXXXX", root[PATH_MAX];
+	const char *text = "kubernetes.io/config.seen=\"2026-11-29\"\n"
+		"k8s.v1.cni.cncf.io/network-status=\"[{\\n    \\\"name\\\": "
+		"\\\"cbr0\\\",\\n    \\\"interface\\\": \\\"eth0\\\",\\n    "
+		"\\\"ips\\\": [\\\"10.244.1.7\\\"],\\n    \\\"default\\\": "
+		"true\\n}]\"\n";
+	struct doctor_probe probe;
+	struct doctor_ctx c;
+	int fd = mkstemp(path);
+
+	EXPECT_TRUE(fd >= 0);
+	if (fd < 0)
+		return;
+	EXPECT_EQ_INT(write(fd, text, strlen(text)), (long long)strlen(text));
+	close(fd);
+	tree_path("healthy", root, sizeof(root));
+	doctor_fake_probe(root, &probe);
+	c = (struct doctor_ctx){ .root = root, .netstatus = path,
+				 .probe = &probe };
+	doctor_run(&c);
+	EXPECT_VERDICT(&c.rep, "pod_network", "pod", DOCTOR_WARN);
+	EXPECT_TEXT(&c.rep, "pod_network", "pod", 1,
+		    "k8s.v1.cni.cncf.io/networks");
+	doctor_ctx_free(&c);
+	unlink(path);
+}
+
+/* --json FILE: written whole, parseable, with the exit code in it. */
+static void test_json_file(void)
+{
+	char path[] = "/tmp/test_doctor_json.XXXXXX", buf[16384];
+	struct djson_tok tok[1024];
+	FILE *f;
+	size_t n;
+	int fd = mkstemp(path), ntok, v;
+
+	EXPECT_TRUE(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	EXPECT_EQ_INT(cli("mtu1024", "--json", path, NULL), 6);
+	f = fopen(path, "r");
+	EXPECT_TRUE(f != NULL);
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	ntok = djson_parse(buf, n, tok, 1024);
+	EXPECT_TRUE(ntok > 0);
+	v = djson_get(buf, tok, ntok, 0, "exit_code");
+	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "6", 1));
+	EXPECT_TRUE(strstr(buf, "\"check\": \"mtu\", \"subject\": "
+			   "\"mlx5_0/1\", \"verdict\": \"WARN\"") != NULL);
+	unlink(path);
+	/* an unwritable place: exit 1, never a half-written file */
+	EXPECT_EQ_INT(cli("healthy", "--json", "/nonexistent/dir/x.json",
+			  NULL), 1);
+}
+
+static void test_usage(void)
+{
+	EXPECT_EQ_INT(cli("healthy", "--bogus", NULL, NULL), 2);
+	EXPECT_EQ_INT(cli("healthy", "--peer", "not-an-ip", NULL), 2);
+	EXPECT_EQ_INT(cli("healthy", "stray", NULL, NULL), 2);
+	EXPECT_EQ_INT(cli("healthy", "--json", NULL, NULL), 2);
+	EXPECT_EQ_INT(cli("healthy", "-h", NULL, NULL), 0);
+	EXPECT_EQ_INT(cli("no-such-tree", NULL, NULL, NULL), 2);
+}
+
+int main(void)
+{
+	test_healthy();
+	test_peer();
+	test_downtrained();
+	test_mtu1024();
+	test_nogid();
+	test_memlock();
+	test_numa();
+	test_nodevices();
+	test_only_dev();
+	test_pod();
+	test_pod_default_only();
+	test_json_file();
+	test_usage();
+	return test_finish("test_doctor");
+}
