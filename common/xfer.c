@@ -165,6 +165,30 @@ int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 	}
 }
 
+int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats)
+{
+	struct wire_msg msg;
+	int ret;
+
+	while (!(ret = ctrl_poll(x->ctrl, &msg))) {
+		if (msg.type == WIRE_FIN && fin_msgs)
+			*fin_msgs = msg.u.fin.msgs;
+		else if (msg.type == WIRE_ALIVE && beats)
+			(*beats)++;
+		else if (msg.type == WIRE_ERROR) {
+			bench_err("the %s reports: %s", x->ctrl->peer_role,
+				  msg.u.error.text);
+			return msg.u.error.status < 0 ? msg.u.error.status
+						      : -EPROTO;
+		}
+	}
+	if (ret == -ECONNRESET)
+		bench_err("the %s disconnected during the run (its process "
+			  "ended or it closed the connection)",
+			  x->ctrl->peer_role);
+	return ret == -EAGAIN ? 0 : ret;
+}
+
 void xfer_watch_init(struct xfer_watch *w)
 {
 	*w = (struct xfer_watch){ .progress_ns = timer_now_ns() };

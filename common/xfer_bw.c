@@ -220,28 +220,6 @@ static int bw_send_ctrl_fin(struct bw_run *r)
 	return ctrl_send(r->x->ctrl, &msg);
 }
 
-/* Receiving side: the sender's FIN (and heartbeats) on the control channel. */
-static int bw_poll_ctrl(struct bw_run *r)
-{
-	struct wire_msg msg;
-	int ret;
-
-	while (!(ret = ctrl_poll(r->x->ctrl, &msg))) {
-		if (msg.type == WIRE_FIN)
-			r->recv_target = msg.u.fin.msgs;
-		else if (msg.type == WIRE_ERROR) {
-			bench_err("the %s reports: %s", r->x->ctrl->peer_role,
-				  msg.u.error.text);
-			return msg.u.error.status < 0 ? msg.u.error.status
-						      : -EPROTO;
-		}
-	}
-	if (ret == -ECONNRESET)
-		bench_err("the %s disconnected during the run",
-			  r->x->ctrl->peer_role);
-	return ret == -EAGAIN ? 0 : ret;
-}
-
 static bool bw_sends_done(const struct bw_run *r)
 {
 	unsigned int qp;
@@ -280,7 +258,7 @@ static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 		/* the peer's FIN, heartbeats, or an ERROR (say, it found
 		 * corrupt data) */
 		if (!ret)
-			ret = bw_poll_ctrl(r);
+			ret = xfer_poll_ctrl(r->x, &r->recv_target, NULL);
 	}
 	/* with -n the receiver knows the count; with -D it learns it here */
 	if (!ret && !r->fin_sent && v->bw_end == BENCH_END_RECV &&
@@ -380,28 +358,6 @@ static int fin_check(const struct xfer *x, unsigned int qp, uint64_t size,
 	return 0;
 }
 
-/* Drain heartbeats; an ERROR from the peer ends the wait. */
-static int fin_heartbeats(const struct xfer *x, struct xfer_watch *w)
-{
-	struct wire_msg msg;
-	int ret;
-
-	while (!(ret = ctrl_poll(x->ctrl, &msg))) {
-		if (msg.type == WIRE_ERROR) {
-			bench_err("the %s reports: %s", x->ctrl->peer_role,
-				  msg.u.error.text);
-			return msg.u.error.status < 0 ? msg.u.error.status
-						      : -EPROTO;
-		}
-		w->seen++; /* a heartbeat is progress */
-	}
-	if (ret == -ECONNRESET)
-		bench_err("the %s disconnected during the run (its process "
-			  "ended or it closed the connection)",
-			  x->ctrl->peer_role);
-	return ret == -EAGAIN ? 0 : ret;
-}
-
 static int fin_take(const struct xfer *x, const struct ibv_wc *wc,
 		    uint64_t size, uint64_t *msgs_out)
 {
@@ -442,7 +398,8 @@ int xfer_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 			continue;
 		}
 		if (w.turns + 1 == XFER_CHECK_EVERY) {
-			ret = fin_heartbeats(x, &w);
+			/* a heartbeat is progress */
+			ret = xfer_poll_ctrl(x, NULL, &w.seen);
 			if (ret)
 				return ret;
 		}

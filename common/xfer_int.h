@@ -52,6 +52,13 @@ int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
 /* Post the receive for QP qp's FIN (into its host slot). */
 int xfer_post_fin_recv(const struct xfer *x, unsigned int qp);
 
+/*
+ * The control channel during a run, non-blocking: the peer's FIN count goes
+ * to *fin_msgs (when not NULL), heartbeats count in *beats (when not NULL);
+ * an ERROR from the peer, or the peer gone, ends the run (logged).
+ */
+int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats);
+
 /* A failed completion: log it (verbs status string) and classify it. */
 int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 		  uint64_t size);

@@ -43,31 +43,6 @@ static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
 	return ret;
 }
 
-/*
- * While waiting: the peer may have stopped (duration mode: its count), or
- * failed (an ERROR, e.g. it found corrupt data), or gone.
- */
-static int lat_poll_ctrl(struct lat_run *r)
-{
-	struct wire_msg msg;
-	int ret;
-
-	while (!(ret = ctrl_poll(r->x->ctrl, &msg))) {
-		if (msg.type == WIRE_FIN)
-			r->stop_at = msg.u.fin.msgs;
-		if (msg.type == WIRE_ERROR) {
-			bench_err("the %s reports: %s", r->x->ctrl->peer_role,
-				  msg.u.error.text);
-			return msg.u.error.status < 0 ? msg.u.error.status
-						      : -EPROTO;
-		}
-	}
-	if (ret == -ECONNRESET)
-		bench_err("the %s disconnected during the run",
-			  r->x->ctrl->peer_role);
-	return ret == -EAGAIN ? 0 : ret;
-}
-
 /* Wait for iteration i to arrive: 1 when it did, 0 when the run ended. */
 static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 {
@@ -92,7 +67,9 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 			break;
 		}
 		if (r->w.turns + 1 == XFER_CHECK_EVERY) {
-			ret = lat_poll_ctrl(r);
+			/* the peer may have stopped (-D: its count), failed
+			 * (e.g. found corrupt data) or gone */
+			ret = xfer_poll_ctrl(r->x, &r->stop_at, NULL);
 			if (ret)
 				return ret;
 			if (!initiator && r->stop_at == i)
