@@ -20,6 +20,7 @@
 #include "results.h"
 #include "stats.h"
 #include "test.h"
+#include "golden.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -49,82 +50,6 @@ static char *render_text(render_fn render, const struct results_doc *d,
 	return text;
 }
 
-/* Read a whole file; NULL when it cannot be read. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *text;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) || !(text = malloc(n + 1))) {
-		fclose(f);
-		return NULL;
-	}
-	*len = fread(text, 1, n, f);
-	text[*len] = '\0';
-	fclose(f);
-	return text;
-}
-
-/* Print the first line where got and want differ. */
-static void show_diff(const char *got, const char *want)
-{
-	unsigned int line = 1;
-	const char *g = got, *w = want;
-
-	while (*g && *g == *w) {
-		if (*g == '\n') {
-			line++;
-			got = g + 1;
-			want = w + 1;
-		}
-		g++;
-		w++;
-	}
-	fprintf(stderr, "  first difference on line %u\n  got:  \"%.*s\"\n"
-		"  want: \"%.*s\"\n", line, (int)strcspn(got, "\n"), got,
-		(int)strcspn(want, "\n"), want);
-}
-
-/* Compare text with tests/golden/<name>, or rewrite it on request. */
-static void expect_golden(const char *text, size_t len, const char *name)
-{
-	const char *srcdir = getenv("TEST_SRCDIR");
-	const char *update = getenv("TEST_UPDATE_GOLDEN");
-	char path[4096];
-	size_t want_len = 0;
-	char *want;
-
-	snprintf(path, sizeof(path), "%s/tests/golden/%s",
-		 srcdir && srcdir[0] ? srcdir : ".", name);
-	if (update && !strcmp(update, "1")) {
-		FILE *f = fopen(path, "wb");
-
-		EXPECT_TRUE(f != NULL);
-		if (f) {
-			EXPECT_EQ_U64(fwrite(text, 1, len, f), len);
-			EXPECT_EQ_INT(fclose(f), 0);
-			fprintf(stderr, "  rewrote %s\n", path);
-		}
-		return;
-	}
-	want = read_file(path, &want_len);
-	if (!want)
-		fprintf(stderr, "  cannot read %s: %s (set TEST_SRCDIR to the "
-			"source tree)\n", path, strerror(errno));
-	EXPECT_TRUE(want != NULL);
-	if (!want)
-		return;
-	if (len != want_len || memcmp(text, want, len)) {
-		fprintf(stderr, "  %s differs from the output\n", path);
-		show_diff(text, want);
-		EXPECT_TRUE(0);
-	}
-	free(want);
-}
 
 /* The three renderings of d against results_<sample>.{json,xml,prom}. */
 static void expect_goldens(const struct results_doc *d, const char *sample)
