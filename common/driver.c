@@ -257,6 +257,7 @@ void bench_print_header(struct bench_ctx *b)
 	cm_local_str(&b->data.qps[0].ep, b->local, sizeof(b->local));
 	cm_peer_str(&b->data.qps[0].ep, b->peer, sizeof(b->peer));
 	report_header(stdout, &ri);
+	record_device(b);
 	if (b->is_server && b->test.measure == BENCH_MEASURE_BW &&
 	    !(b->test.flags & WIRE_HELLO_BIDIR))
 		printf(" (server figures: what arrived, from READY to the "
@@ -305,7 +306,11 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	b.ctrl.timeout_ms = b.cfg.io_timeout_s * 1000;
 	b.xfer.flip_iter = bench_flip_iter();
 	bench_build_test(&b);
-	ret = bench_preflight(&b);
+	b.argc = argc;
+	b.argv = argv;
+	ret = record_begin(&b);
+	if (!ret)
+		ret = bench_preflight(&b);
 	if (!ret)
 		ret = b.is_server ? session_server(&b) : session_client(&b);
 	if (ret)
@@ -317,5 +322,5 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	free(b.xfer.qs);
 	if (ret == -EINTR)
 		bench_err("interrupted");
-	return ret ? bench_exit_code(ret) : b.exit_code;
+	return record_end(&b, ret, ret ? bench_exit_code(ret) : b.exit_code);
 }

@@ -35,6 +35,9 @@ struct bench_ctx {
 	struct place_req place_req; /* --numa, --cpu */
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
+	struct record *rec;         /* results document and gates (record.c) */
+	int argc;
+	char **argv;
 };
 
 /* What differs between bandwidth and latency runs. */
@@ -63,6 +66,19 @@ void bench_print_header(struct bench_ctx *b);
 int bench_preflight(struct bench_ctx *b);
 /* Once the device is known: decide, log and apply the NUMA placement. */
 int bench_place(struct bench_ctx *b);
+
+/*
+ * record.c: the run's results document (JSON, JUnit, Prometheus) and its
+ * gates. record_begin() before anything connects; record_device() once the
+ * data connections are up (device, placement, expected line rate);
+ * bench_record_*() per size; record_end() always, with the run's error (0
+ * or -errno): it writes the files asked for (a run that failed midway
+ * still leaves valid JSON, verdict "error") and returns the exit code.
+ */
+struct record;
+int record_begin(struct bench_ctx *b);
+void record_device(struct bench_ctx *b);
+int record_end(struct bench_ctx *b, int err, int exit_code);
 
 /*
  * A size's figures for the results document and the gates (record.c).
