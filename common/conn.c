@@ -85,10 +85,15 @@ err:
 int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline)
 {
+	int ret;
+
 	/* +1: the FIN after the last operation */
-	return conn_qp_create(c->qps[i].ep.id, pd, c->send_cq, c->recv_cq,
-			      c->send_depth + 1, c->recv_depth + 1,
-			      want_inline, &c->qps[i].max_inline);
+	ret = conn_qp_create(c->qps[i].ep.id, pd, c->send_cq, c->recv_cq,
+			     c->send_depth + 1, c->recv_depth + 1, want_inline,
+			     &c->qps[i].max_inline);
+	if (!ret)
+		c->qps[i].qp = c->qps[i].ep.id->qp;
+	return ret;
 }
 
 void conn_local_buf(const struct conn *c, struct wire_buf *out)
@@ -122,8 +127,12 @@ void conn_destroy(struct conn *c)
 	unsigned int i;
 
 	/* the QPs go first (with their ids), then what they used */
-	for (i = 0; c->qps && i < c->nqps; i++)
-		cm_close(&c->qps[i].ep);
+	for (i = 0; c->qps && i < c->nqps; i++) {
+		if (c->qps[i].ep.id)
+			cm_close(&c->qps[i].ep);
+		else if (c->qps[i].qp && ibv_destroy_qp(c->qps[i].qp))
+			bench_warn("ibv_destroy_qp: %s", strerror(errno));
+	}
 	free(c->qps);
 	c->qps = NULL;
 	mem_free(&c->mem);

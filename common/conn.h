@@ -26,8 +26,26 @@ enum conn_aux { CONN_AUX_ATOMIC, CONN_AUX_FIN_OUT, CONN_AUX_FIN_IN,
 #define CONN_AUX_SLOT_BYTES 64
 
 struct conn_qp {
-	struct cm_ep ep;
+	struct cm_ep ep;         /* rdma_cm: the connection that owns the QP */
+	struct ibv_qp *qp;       /* the QP (rdma_cm's, or ours with --oob tcp) */
 	uint32_t max_inline;     /* bytes this QP sends inline */
+	uint32_t psn;            /* --oob tcp: our first packet number */
+};
+
+/* What a peer needs to connect a QP without rdma_cm (--oob tcp). */
+struct conn_qp_addr {
+	uint32_t qpn;
+	uint32_t psn;
+	uint16_t lid;
+	uint8_t gid[16];
+};
+
+/* The local end of a raw QP: port, GID index, path MTU. */
+struct conn_path {
+	uint8_t port;
+	int gid_index;           /* -1: no GRH (InfiniBand without -x) */
+	enum ibv_mtu mtu;
+	uint8_t max_rd_atomic;
 };
 
 struct conn {
@@ -68,6 +86,16 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 /* The QP of c->qps[i] on its (resolved or requested) id. */
 int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline);
+
+/* --oob tcp: QP i created with ibv_create_qp; *addr filled for the peer. */
+int conn_qp_raw(struct conn *c, unsigned int i, struct ibv_pd *pd,
+		uint32_t want_inline, const struct conn_path *path,
+		struct conn_qp_addr *addr);
+
+/* --oob tcp: move QP i to RTS towards the peer's address. */
+int conn_qp_raw_connect(struct conn *c, unsigned int i,
+			const struct conn_path *path,
+			const struct conn_qp_addr *peer);
 
 /* Our buffer as the peer needs it. */
 void conn_local_buf(const struct conn *c, struct wire_buf *out);

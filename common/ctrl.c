@@ -1,12 +1,24 @@
 // SPDX-License-Identifier: BSD-2-Clause
+/*
+ * ctrl - framing, deadlines and errors of the control channel; the raw
+ * transports are the RC QP below and TCP (ctrl_tcp.c).
+ */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "conn.h"
 #include "ctrl.h"
+#include "ctrl_tcp.h"
 #include "log.h"
 #include "timer.h"
+
+void ctrl_init(struct ctrl *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
 
 /* Slot CTRL_RECV_SLOTS is the send slot. */
 static uint8_t *ctrl_slot(struct ctrl *c, unsigned int i)
@@ -30,11 +42,24 @@ static int ctrl_post_recv(struct ctrl *c, unsigned int i)
 
 static struct ibv_cq *ctrl_cq_create(struct ctrl *c, int depth)
 {
-	struct ibv_cq *cq = ibv_create_cq(c->ep.id->verbs, depth, NULL, NULL, 0);
+	struct ibv_cq *cq = ibv_create_cq(c->verbs, depth, NULL, NULL, 0);
 
 	if (!cq)
 		bench_err("ibv_create_cq(%d): %s", depth, strerror(errno));
 	return cq;
+}
+
+static int ctrl_alloc_pd(struct ctrl *c)
+{
+	int ret;
+
+	c->pd = ibv_alloc_pd(c->verbs);
+	if (!c->pd) {
+		ret = -errno;
+		bench_err("ibv_alloc_pd: %s", strerror(-ret));
+		return ret;
+	}
+	return 0;
 }
 
 int ctrl_setup(struct ctrl *c)
@@ -42,12 +67,10 @@ int ctrl_setup(struct ctrl *c)
 	unsigned int i;
 	int ret = -ENOMEM;
 
-	c->pd = ibv_alloc_pd(c->ep.id->verbs);
-	if (!c->pd) {
-		ret = -errno;
-		bench_err("ibv_alloc_pd: %s", strerror(-ret));
+	c->verbs = c->ep.id->verbs;
+	ret = ctrl_alloc_pd(c);
+	if (ret)
 		return ret;
-	}
 	c->send_cq = ctrl_cq_create(c, 4);
 	c->recv_cq = ctrl_cq_create(c, CTRL_RECV_SLOTS);
 	if (!c->send_cq || !c->recv_cq)
@@ -70,9 +93,19 @@ err_destroy:
 	return ret;
 }
 
+int ctrl_tcp_setup(struct ctrl *c, struct ibv_context *verbs)
+{
+	c->verbs = verbs;
+	c->own_verbs = true;
+	return ctrl_alloc_pd(c);
+}
+
 void ctrl_destroy(struct ctrl *c)
 {
 	cm_close(&c->ep);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
 	mem_free(&c->mem);
 	if (c->send_cq)
 		ibv_destroy_cq(c->send_cq);
@@ -82,6 +115,17 @@ void ctrl_destroy(struct ctrl *c)
 	if (c->pd && ibv_dealloc_pd(c->pd))
 		bench_warn("ibv_dealloc_pd: %s", strerror(errno));
 	c->pd = NULL;
+	if (c->own_verbs && c->verbs)
+		ibv_close_device(c->verbs);
+	c->verbs = NULL;
+	c->own_verbs = false;
+}
+
+bool ctrl_peer_gone(struct ctrl *c)
+{
+	if (c->fd >= 0)
+		return c->tcp_gone;
+	return cm_check_peer(&c->ep) != 0;
 }
 
 /* A completion that failed: name it, with the verbs status string. */
@@ -95,9 +139,10 @@ static int ctrl_wc_error(struct ctrl *c, const struct ibv_wc *wc,
 }
 
 /*
- * Poll cq for one completion until deadline_ns. Sleeps between empty polls
- * (control traffic is rare; spinning would steal the CPU from the data
- * path of a peer on the same host). Returns 1, -ETIMEDOUT, -EINTR, -EIO.
+ * Poll cq for one completion until deadline_ns (0: just once). Sleeps
+ * between empty polls (control traffic is rare; spinning would steal the
+ * CPU from the data path of a peer on the same host). Returns 1, 0 (none,
+ * no deadline), -ETIMEDOUT, -EINTR, -ECONNRESET, -EIO.
  */
 static int ctrl_wait_wc(struct ctrl *c, struct ibv_cq *cq, struct ibv_wc *wc,
 			uint64_t deadline_ns)
@@ -109,15 +154,60 @@ static int ctrl_wait_wc(struct ctrl *c, struct ibv_cq *cq, struct ibv_wc *wc,
 
 		if (n)
 			return n < 0 ? -EIO : 1;
+		if (cm_check_peer(&c->ep))
+			return -ECONNRESET;
+		if (!deadline_ns)
+			return 0;
 		if (bench_stop)
 			return -EINTR;
 		if (timer_expired(deadline_ns))
 			return -ETIMEDOUT;
-		if (cm_check_peer(&c->ep))
-			return -ECONNRESET;
 		if (++spins > 100)
 			timer_sleep_ms(1);
 	}
+}
+
+/* QP transport: send len bytes from the send slot. */
+static int ctrl_qp_send(struct ctrl *c, const uint8_t *buf, size_t len,
+			uint64_t deadline_ns)
+{
+	uint8_t *slot = ctrl_slot(c, CTRL_RECV_SLOTS);
+	struct ibv_sge sge = { .addr = (uintptr_t)slot, .length = (uint32_t)len,
+			       .lkey = c->mem.mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+	int ret;
+
+	memcpy(slot, buf, len);
+	ret = ibv_post_send(c->ep.id->qp, &wr, &bad);
+	if (ret) {
+		bench_err("ibv_post_send(control): %s", strerror(ret));
+		return -ret;
+	}
+	ret = ctrl_wait_wc(c, c->send_cq, &wc, deadline_ns);
+	if (ret < 0)
+		return ret;
+	return wc.status ? ctrl_wc_error(c, &wc, "send") : 0;
+}
+
+/* QP transport: the next message into buf; 0 with *len, -EAGAIN (none). */
+static int ctrl_qp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
+			uint64_t deadline_ns)
+{
+	struct ibv_wc wc;
+	int ret;
+
+	ret = ctrl_wait_wc(c, c->recv_cq, &wc, deadline_ns);
+	if (ret <= 0)
+		return ret ? ret : -EAGAIN;
+	if (wc.status)
+		return ctrl_wc_error(c, &wc, "receive");
+	*len = wc.byte_len < WIRE_MSG_MAX ? wc.byte_len : WIRE_MSG_MAX;
+	memcpy(buf, ctrl_slot(c, (unsigned int)wc.wr_id), *len);
+	return ctrl_post_recv(c, (unsigned int)wc.wr_id);
 }
 
 static const char *ctrl_wait_why(int ret)
@@ -129,40 +219,26 @@ static const char *ctrl_wait_why(int ret)
 
 int ctrl_send(struct ctrl *c, const struct wire_msg *msg)
 {
-	uint8_t *slot = ctrl_slot(c, CTRL_RECV_SLOTS);
-	struct ibv_sge sge = { .addr = (uintptr_t)slot,
-			       .lkey = c->mem.mr->lkey };
-	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
-				  .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED };
-	struct ibv_send_wr *bad;
-	struct ibv_wc wc;
+	uint64_t deadline_ns = timer_deadline_ns(c->timeout_ms);
+	uint8_t buf[WIRE_MSG_MAX];
 	int len, ret;
 
-	len = wire_pack(msg, slot, WIRE_MSG_MAX);
+	len = wire_pack(msg, buf, sizeof(buf));
 	if (len < 0)
 		return len;
-	sge.length = (uint32_t)len;
-	ret = ibv_post_send(c->ep.id->qp, &wr, &bad);
-	if (ret) {
-		bench_err("ibv_post_send(control %s): %s",
-			  wire_type_name(msg->type), strerror(ret));
-		return -ret;
-	}
-	ret = ctrl_wait_wc(c, c->send_cq, &wc, timer_deadline_ns(c->timeout_ms));
-	if (ret < 0) {
+	ret = c->fd >= 0 ? ctrl_tcp_send(c, buf, (size_t)len, deadline_ns) :
+			   ctrl_qp_send(c, buf, (size_t)len, deadline_ns);
+	if (ret)
 		bench_err("sending %s to the %s: %s", wire_type_name(msg->type),
 			  c->peer_role, ctrl_wait_why(ret));
-		return ret;
-	}
-	return wc.status ? ctrl_wc_error(c, &wc, "send") : 0;
+	return ret;
 }
 
 void ctrl_send_error(struct ctrl *c, int status, const char *text)
 {
 	struct wire_msg msg = { .type = WIRE_ERROR };
 
-	if (!c->ep.id || !c->ep.id->qp || cm_check_peer(&c->ep))
+	if ((c->fd < 0 && (!c->ep.id || !c->ep.id->qp)) || ctrl_peer_gone(c))
 		return;
 	c->timeout_ms = 1000; /* we are leaving: do not wait long */
 	msg.u.error.status = status;
@@ -170,16 +246,19 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text)
 	ctrl_send(c, &msg);
 }
 
-/* Unpack slot i after a receive completion and give the slot back. */
-static int ctrl_take(struct ctrl *c, const struct ibv_wc *wc,
-		     struct wire_msg *msg)
+/* One message, raw; deadline_ns 0: do not wait. */
+static int ctrl_take(struct ctrl *c, struct wire_msg *msg,
+		     uint64_t deadline_ns)
 {
-	unsigned int i = (unsigned int)wc->wr_id;
+	uint8_t buf[WIRE_MSG_MAX];
+	size_t len = 0;
 	int ret;
 
-	if (wc->status)
-		return ctrl_wc_error(c, wc, "receive");
-	ret = wire_unpack(ctrl_slot(c, i), wc->byte_len, msg);
+	ret = c->fd >= 0 ? ctrl_tcp_recv(c, buf, &len, deadline_ns) :
+			   ctrl_qp_recv(c, buf, &len, deadline_ns);
+	if (ret)
+		return ret;
+	ret = wire_unpack(buf, len, msg);
 	if (ret == -EPROTONOSUPPORT)
 		bench_err("the %s speaks rdmabench protocol version %u, we "
 			  "speak %u: run the same version on both sides",
@@ -187,37 +266,31 @@ static int ctrl_take(struct ctrl *c, const struct ibv_wc *wc,
 	else if (ret)
 		bench_err("a malformed control message from the %s: %s",
 			  c->peer_role, strerror(-ret));
-	if (!ret)
-		ret = ctrl_post_recv(c, i);
 	return ret;
 }
 
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg)
 {
-	struct ibv_wc wc;
-	int n = ibv_poll_cq(c->recv_cq, 1, &wc);
+	int ret = ctrl_take(c, msg, 0);
 
-	if (n < 0)
-		return -EIO;
-	if (n == 0)
-		return cm_check_peer(&c->ep) ? -ECONNRESET : -EAGAIN;
-	return ctrl_take(c, &wc, msg);
+	if (ret == -EAGAIN && ctrl_peer_gone(c))
+		return -ECONNRESET;
+	return ret;
 }
 
 int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg)
 {
-	struct ibv_wc wc;
 	int ret;
 
 again:
-	ret = ctrl_wait_wc(c, c->recv_cq, &wc, timer_deadline_ns(c->timeout_ms));
-	if (ret < 0) {
-		bench_err("waiting for %s from the %s: %s%s", wire_type_name(type),
+	ret = ctrl_take(c, msg, timer_deadline_ns(c->timeout_ms));
+	if (ret == -ETIMEDOUT || ret == -EINTR || ret == -ECONNRESET) {
+		bench_err("waiting for %s from the %s: %s%s",
+			  type ? wire_type_name(type) : "a message",
 			  c->peer_role, ctrl_wait_why(ret),
 			  ret == -ETIMEDOUT ? " (see --timeout)" : "");
 		return ret;
 	}
-	ret = ctrl_take(c, &wc, msg);
 	if (ret)
 		return ret;
 	/* a heartbeat can overtake the end of a run: it is not an answer */

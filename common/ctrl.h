@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ctrl - the control channel: wire messages as SEND/RECV on their own small
- * RC QP, connected through rdma_cm before any test traffic. Every send and
- * receive has a deadline; a peer that disconnects is noticed at once.
+ * ctrl - the control channel: wire messages between client and server,
+ * before and between the test traffic. Two transports behind one API:
+ * SEND/RECV on a small RC QP connected through rdma_cm (the default), or a
+ * TCP socket (--oob tcp: fabrics whose RDMA interface has no IP, or a
+ * server reached by a name on another network). Every send and receive has
+ * a deadline; a peer that goes away is noticed at once.
  */
 #ifndef RDMABENCH_CTRL_H
 #define RDMABENCH_CTRL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
@@ -17,22 +21,32 @@
 #define CTRL_RECV_SLOTS 8
 
 struct ctrl {
-	struct cm_ep ep;
+	struct cm_ep ep;            /* QP transport: its rdma_cm connection */
+	int fd;                     /* TCP transport: the socket; -1: none */
+	struct ibv_context *verbs;  /* the device of the run */
+	bool own_verbs;             /* opened here (TCP transport): close it */
 	struct ibv_pd *pd;          /* the run's PD: the data path uses it */
 	struct ibv_cq *send_cq;
 	struct ibv_cq *recv_cq;
 	struct mem_buf mem;         /* CTRL_RECV_SLOTS + 1 slots */
 	uint64_t timeout_ms;        /* for each send and receive */
 	const char *peer_role;      /* "server" or "client", for messages */
+	bool tcp_gone;              /* TCP transport: the peer closed */
 };
 
-/* Build PD, CQs, QP and receive slots on c->ep.id. Returns 0 or -errno. */
+/* Before anything: no transport yet. */
+void ctrl_init(struct ctrl *c);
+
+/* QP transport: PD, CQs, QP and receive slots on c->ep.id. 0 or -errno. */
 int ctrl_setup(struct ctrl *c);
 
-/* Undo ctrl_setup and close the connection; accepts a partly built one. */
+/* TCP transport on c->fd: the PD on verbs (which c now owns). */
+int ctrl_tcp_setup(struct ctrl *c, struct ibv_context *verbs);
+
+/* Undo the setup and close the connection; accepts a partly built one. */
 void ctrl_destroy(struct ctrl *c);
 
-/* Send msg; wait for its completion. Returns 0 or -errno (logged). */
+/* Send msg; wait until it is out. Returns 0 or -errno (logged). */
 int ctrl_send(struct ctrl *c, const struct wire_msg *msg);
 
 /* Tell a peer that is still there why we stop; failures are ignored. */
@@ -40,9 +54,8 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text);
 
 /*
  * Receive the next message, which must be of type `type` (0: any but
- * ERROR). An ERROR from the
- * peer is logged and returned as its status; another type is -EPROTO.
- * Returns 0 or -errno (logged).
+ * ERROR). An ERROR from the peer is logged and returned as its status;
+ * another type is -EPROTO. Returns 0 or -errno (logged).
  */
 int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg);
 
@@ -51,5 +64,8 @@ int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg);
  * -ECONNRESET when the peer has gone, or -errno.
  */
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg);
+
+/* Non-blocking: has the peer disconnected (or its process ended)? */
+bool ctrl_peer_gone(struct ctrl *c);
 
 #endif

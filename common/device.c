@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,5 +63,54 @@ int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out)
 	out->numa_node = dev_numa_node(out->name);
 	out->max_qp_wr = (uint32_t)da.max_qp_wr;
 	out->has_atomics = da.atomic_cap != IBV_ATOMIC_NONE;
+	out->link_layer = pa.link_layer == IBV_LINK_LAYER_ETHERNET ?
+		"Ethernet" : "InfiniBand";
+	out->active_speed = pa.active_speed;
+	out->active_width = pa.active_width;
+#ifdef RDMABENCH_HAVE_ACTIVE_SPEED_EX
+	/* rdma-core >= 48 (build-time probe): XDR is only reported here */
+	out->active_speed_ex = pa.active_speed_ex;
+#endif
+	return 0;
+}
+
+static const char *dev_gid_type_name(const struct dev_info *dev,
+				     uint32_t type)
+{
+	if (!strcmp(dev->transport, "iWARP"))
+		return "";	/* iWARP GIDs carry no type */
+	if (type == IBV_GID_TYPE_ROCE_V2)
+		return "RoCE v2";
+	return strcmp(dev->transport, "RoCE") ? "IB" : "RoCE v1";
+}
+
+int dev_qp_path(struct ibv_qp *qp, const struct dev_info *dev,
+		struct dev_qp_path *out)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_gid_entry entry;
+	struct ibv_qp_attr qa;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->gid_index = -1;
+	/* positive errno from ibv_query_qp */
+	ret = ibv_query_qp(qp, &qa, IBV_QP_AV | IBV_QP_PATH_MTU, &init);
+	if (ret)
+		return -ret;
+	out->path_mtu_bytes = dev_mtu_bytes(qa.path_mtu);
+	/* no GRH: LIDs route, the port's own GID (index 0) names it */
+	out->gid_index = qa.ah_attr.is_global ? qa.ah_attr.grh.sgid_index : 0;
+	ret = ibv_query_gid_ex(qp->context, dev->port, out->gid_index, &entry,
+			       0);
+	if (ret) {
+		out->gid_index = -1;
+		return -ret;
+	}
+	inet_ntop(AF_INET6, entry.gid.raw, out->gid, sizeof(out->gid));
+	snprintf(out->gid_type, sizeof(out->gid_type), "%s",
+		 dev_gid_type_name(dev, entry.gid_type));
+	if (!qa.ah_attr.is_global)
+		out->gid_index = -1;
 	return 0;
 }

@@ -19,9 +19,46 @@ struct dev_info {
 	int numa_node;           /* -1: unknown */
 	uint32_t max_qp_wr;
 	bool has_atomics;        /* atomic_cap != IBV_ATOMIC_NONE */
+	const char *link_layer;  /* "InfiniBand", "Ethernet" */
+	uint8_t active_speed;    /* ibv_port_attr (rate.h RATE_SPEED_*) */
+	uint8_t active_width;    /* ibv_port_attr (rate.h RATE_WIDTH_*) */
+	uint32_t active_speed_ex; /* XDR and beyond; 0: absent (see dev_query) */
 };
 
 /* Query ctx/port into *out. Returns 0 or -errno (logged). */
 int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out);
+
+/* The path a connected QP uses: its source GID and path MTU. */
+struct dev_qp_path {
+	char gid[64];            /* "::ffff:198.18.0.1"; "" unknown */
+	char gid_type[16];       /* "RoCE v2", "RoCE v1", "IB"; "" unknown */
+	int gid_index;           /* -1: no GRH (IB LID routing) or unknown */
+	unsigned int path_mtu_bytes; /* 0: unknown */
+};
+
+/*
+ * Read qp's address vector (ibv_query_qp) and the GID table entry it
+ * names (ibv_query_gid_ex: value and type). Without a GRH (InfiniBand
+ * LID routing) the port's GID 0 is given, of type "IB". Returns 0 or
+ * -errno; not logged (the caller decides whether it matters).
+ */
+int dev_qp_path(struct ibv_qp *qp, const struct dev_info *dev,
+		struct dev_qp_path *out);
+
+
+/*
+ * --oob tcp: open the RDMA device named dev, else the one behind the
+ * network interface netdev, else the first one. Returns 0 or -errno
+ * (logged, naming what was looked for and what exists).
+ */
+int dev_open(const char *dev, const char *netdev, struct ibv_context **out);
+
+/*
+ * --oob tcp: the GID index to use on port. want >= 0 is taken as given;
+ * otherwise the best RoCEv2 GID (of netdev when given; IPv4-mapped first);
+ * -1 on InfiniBand, where LIDs route. The GID's text goes to text.
+ */
+int dev_pick_gid(struct ibv_context *ctx, uint8_t port, int want,
+		 const char *netdev, int *index_out, char *text, size_t len);
 
 #endif

@@ -158,7 +158,7 @@ static uint32_t bench_slots(const struct wire_hello *t)
 int bench_data_init(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = run_measure_ops(b->test.measure);
-	struct ibv_context *verbs = b->ctrl.ep.id->verbs;
+	struct ibv_context *verbs = b->ctrl.verbs;
 	struct conn_params p = {
 		.nqps = b->test.qps,
 		.send_depth = ops->send_depth(&b->test),
@@ -169,7 +169,7 @@ int bench_data_init(struct bench_ctx *b)
 	uint32_t slots = bench_slots(&b->test);
 	int ret;
 
-	ret = dev_query(verbs, b->ctrl.ep.id->port_num, &b->dev);
+	ret = dev_query(verbs, b->port, &b->dev);
 	if (ret)
 		return ret;
 	/* what the device cannot do is said before any traffic */
@@ -202,7 +202,7 @@ int bench_data_qp(struct bench_ctx *b, unsigned int i)
 {
 	struct rdma_cm_id *id = b->data.qps[i].ep.id;
 
-	if (id->verbs != b->ctrl.ep.id->verbs) {
+	if (id->verbs != b->ctrl.verbs) {
 		bench_err("data connection %u reached another device than the "
 			  "control connection", i);
 		return -EINVAL;
@@ -254,8 +254,10 @@ void bench_print_header(struct bench_ctx *b)
 	if (b->test.measure == BENCH_MEASURE_LAT)
 		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
 			"half of the ping-pong round trip" : "full round trip";
-	cm_local_str(&b->data.qps[0].ep, b->local, sizeof(b->local));
-	cm_peer_str(&b->data.qps[0].ep, b->peer, sizeof(b->peer));
+	if (b->data.qps[0].ep.id) { /* rdma_cm; else set by the TCP session */
+		cm_local_str(&b->data.qps[0].ep, b->local, sizeof(b->local));
+		cm_peer_str(&b->data.qps[0].ep, b->peer, sizeof(b->peer));
+	}
 	report_header(stdout, &ri);
 	record_device(b);
 	if (b->is_server && b->test.measure == BENCH_MEASURE_BW &&
@@ -302,6 +304,7 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* rows appear as they are measured */
 	bench_signals();
 	b.is_server = opts_is_server(&b.cfg);
+	ctrl_init(&b.ctrl);
 	b.ctrl.peer_role = b.is_server ? "client" : "server";
 	b.ctrl.timeout_ms = b.cfg.io_timeout_s * 1000;
 	b.xfer.flip_iter = bench_flip_iter();
@@ -311,7 +314,9 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	ret = record_begin(&b);
 	if (!ret)
 		ret = bench_preflight(&b);
-	if (!ret)
+	if (!ret && b.cfg.oob == OPTS_OOB_TCP)
+		ret = b.is_server ? session_server_tcp(&b) : session_client_tcp(&b);
+	else if (!ret)
 		ret = b.is_server ? session_server(&b) : session_client(&b);
 	if (ret)
 		ctrl_send_error(&b.ctrl, ret, ret == -EINTR ? "interrupted" :

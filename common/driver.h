@@ -36,6 +36,8 @@ struct bench_ctx {
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
 	struct record *rec;         /* results document and gates (record.c) */
+	uint8_t port;               /* the device port in use */
+	int gid_index;              /* --oob tcp: the GID used, -1: none */
 	int argc;
 	char **argv;
 };

@@ -37,7 +37,7 @@ enum {
 	LONG_EXP_P99, LONG_STRICT, LONG_EXP_NOERR, LONG_NUMA, LONG_CPU,
 	LONG_PIN_CORES, LONG_NUMA_NODE, LONG_DISABLE_NUMA, LONG_CUDA,
 	LONG_CUDA_BUS, LONG_CUDA_DMABUF, LONG_PERSISTENT, LONG_REPORT_BOTH,
-	LONG_IPV6, LONG_WARMUP, LONG_CUDA_MEM_TYPE,
+	LONG_IPV6, LONG_WARMUP, LONG_CUDA_MEM_TYPE, LONG_OOB, LONG_NETDEV,
 	/* refused */
 	LONG_R_SRQ, LONG_R_ODP, LONG_R_HUGE, LONG_R_MMAP, LONG_R_MR_PER_QP,
 	LONG_R_NULL_MR, LONG_R_REVERSED, LONG_R_CPU_UTIL, LONG_R_RATE,
@@ -68,6 +68,7 @@ struct opt_def {
 static const char *const conn_choices[] = { "RC", "UC", NULL };
 static const char *const atomic_choices[] = { "FETCH_AND_ADD", "CMP_AND_SWAP",
 					       NULL };
+static const char *const oob_choices[] = { "cm", "tcp", NULL };
 static const char *const output_choices[] = { "table", "bandwidth",
 					       "message_rate", "latency", NULL };
 
@@ -90,6 +91,11 @@ static const char *const output_choices[] = { "table", "bandwidth",
 static const struct opt_def opt_table[] = {
 	{ "ib-dev", 'd', OPT_STR, CFG(dev_name), NO_HAS, 0, OPTS_NAME_MAX,
 	  "", "", "DEV", "RDMA device; must own the IP in use" },
+	{ "netdev", LONG_NETDEV, OPT_STR, CFG(netdev), NO_HAS, 0, OPTS_NAME_MAX,
+	  "", "", "IF", "use the RDMA device behind this interface (pods)" },
+	{ "oob", LONG_OOB, OPT_ENUM, CFG(oob), NO_HAS, 0, 0, "cm", "cm",
+	  "cm|tcp", "control channel: rdma_cm, or TCP to SERVER (any name)",
+	  oob_choices },
 	{ "ib-port", 'i', OPT_U64, CFG(ib_port), CFG(has_ib_port), 1, 255, "1",
 	  "1", "PORT", "device port; must be the IP's port" },
 	{ "gid-index", 'x', OPT_U64, CFG(gid_index), CFG(has_gid_index), 0,

@@ -27,12 +27,15 @@
 /* Choices of enum options (the index is stored). */
 enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC };
 enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
+enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP };
 enum opts_output { OPTS_OUTPUT_TABLE, OPTS_OUTPUT_BW, OPTS_OUTPUT_MSGRATE,
 		   OPTS_OUTPUT_LATENCY };
 
 struct bench_cfg {
 	char server_addr[OPTS_ADDR_MAX]; /* empty: we are the server */
 	char dev_name[OPTS_NAME_MAX];    /* -d; empty: whichever the IP uses */
+	char netdev[OPTS_NAME_MAX];      /* --netdev: the device behind it */
+	uint64_t oob;                    /* --oob: enum opts_oob */
 	uint64_t ib_port;                /* -i */
 	bool has_ib_port;
 	uint64_t gid_index;              /* -x; accepted, see has_gid_index */

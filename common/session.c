@@ -12,7 +12,7 @@
 #include "session.h"
 #include "timer.h"
 
-static bool session_retryable(int err)
+bool session_retryable(int err)
 {
 	return err == -ECONNREFUSED || err == -ETIMEDOUT ||
 	       err == -EHOSTUNREACH || err == -ENETUNREACH ||
@@ -36,8 +36,10 @@ static int client_connect_ctrl(struct bench_ctx *b)
 			ret = ctrl_setup(&b->ctrl);
 		if (!ret)
 			ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
-		if (!ret)
+		if (!ret) {
+			b->port = b->ctrl.ep.id->port_num;
 			return 0;
+		}
 		ctrl_destroy(&b->ctrl);
 		if (!session_retryable(ret) || timer_expired(deadline_ns) ||
 		    bench_stop)
@@ -62,7 +64,7 @@ static int client_connect_ctrl(struct bench_ctx *b)
 	return ret;
 }
 
-static int client_hello(struct bench_ctx *b)
+int session_client_hello(struct bench_ctx *b)
 {
 	struct wire_msg msg = { .type = WIRE_HELLO, .u.hello = b->test };
 	int ret;
@@ -106,14 +108,11 @@ static int client_connect_data(struct bench_ctx *b)
 
 int session_client(struct bench_ctx *b)
 {
-	const struct measure_ops *ops = run_measure_ops(b->test.measure);
-	struct wire_msg bye = { .type = WIRE_BYE };
-	uint64_t size, first, last;
 	int ret;
 
 	ret = client_connect_ctrl(b);
 	if (!ret)
-		ret = client_hello(b);
+		ret = session_client_hello(b);
 	if (!ret)
 		ret = bench_data_init(b);
 	if (!ret)
@@ -122,6 +121,16 @@ int session_client(struct bench_ctx *b)
 		ret = bench_xchg_bufs(b);
 	if (ret)
 		return ret;
+	return session_client_sizes(b);
+}
+
+int session_client_sizes(struct bench_ctx *b)
+{
+	const struct measure_ops *ops = run_measure_ops(b->test.measure);
+	struct wire_msg bye = { .type = WIRE_BYE };
+	uint64_t size, first, last;
+	int ret = 0;
+
 	bench_print_header(b);
 	bench_sizes(&b->test, &first, &last);
 	for (size = first; !ret && size <= last; size *= 2) {
@@ -137,7 +146,7 @@ int session_client(struct bench_ctx *b)
 }
 
 /* Server: take the client's HELLO and answer it. */
-static int server_hello(struct bench_ctx *b)
+int session_server_hello(struct bench_ctx *b)
 {
 	struct wire_msg msg, ack = { .type = WIRE_HELLO_ACK };
 	int ret;
@@ -149,7 +158,7 @@ static int server_hello(struct bench_ctx *b)
 	ack.u.hello_ack.status = bench_check_test(&b->test,
 		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
-		 "%s", ibv_get_device_name(b->ctrl.ep.id->verbs->device));
+		 "%s", ibv_get_device_name(b->ctrl.verbs->device));
 	ret = ctrl_send(&b->ctrl, &ack);
 	if (ack.u.hello_ack.status) {
 		bench_err("refused the client's test: %s", ack.u.hello_ack.text);
@@ -211,15 +220,16 @@ static int server_accept_data(struct bench_ctx *b)
 	return ret;
 }
 
-static int server_sizes(struct bench_ctx *b)
+int session_server_sizes(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = run_measure_ops(b->test.measure);
 	struct wire_msg msg;
 	int ret;
 
+	bench_print_header(b);
 	while (!(ret = ctrl_recv(&b->ctrl, 0, &msg))) {
 		if (msg.type == WIRE_BYE)
-			return 0;
+			break;
 		if (msg.type != WIRE_SYNC) {
 			bench_err("expected SYNC or BYE from the client, got %s",
 				  wire_type_name(msg.type));
@@ -229,6 +239,7 @@ static int server_sizes(struct bench_ctx *b)
 		if (ret)
 			return ret;
 	}
+	report_rule(stdout);
 	return ret;
 }
 
@@ -243,8 +254,9 @@ static int server_serve(struct bench_ctx *b)
 	if (!ret)
 		ret = cm_accept(&b->ctrl.ep, timer_deadline_ns(timeout_ms));
 	if (!ret) {
+		b->port = b->ctrl.ep.id->port_num;
 		cm_peer_str(&b->ctrl.ep, b->peer, sizeof(b->peer));
-		ret = server_hello(b);
+		ret = session_server_hello(b);
 	}
 	if (!ret)
 		ret = bench_data_init(b);
@@ -254,10 +266,7 @@ static int server_serve(struct bench_ctx *b)
 		ret = bench_xchg_bufs(b);
 	if (ret)
 		return ret;
-	bench_print_header(b);
-	ret = server_sizes(b);
-	report_rule(stdout);
-	return ret;
+	return session_server_sizes(b);
 }
 
 int session_server(struct bench_ctx *b)

@@ -11,4 +11,15 @@
 int session_client(struct bench_ctx *b);
 int session_server(struct bench_ctx *b);
 
+/* --oob tcp: the control channel is TCP, the QPs are connected by hand. */
+int session_client_tcp(struct bench_ctx *b);
+int session_server_tcp(struct bench_ctx *b);
+
+/* Shared by both rendezvous (session.c). */
+int session_client_hello(struct bench_ctx *b);
+int session_server_hello(struct bench_ctx *b);
+int session_client_sizes(struct bench_ctx *b);
+int session_server_sizes(struct bench_ctx *b);
+bool session_retryable(int err);
+
 #endif

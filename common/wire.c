@@ -151,6 +151,14 @@ static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 		io_u64(c, &m->u.fin.msgs);
 		io_u64(c, &m->u.fin.bytes);
 		break;
+	case WIRE_QP_INFO:
+		io_u16(c, &m->u.qp_info.qp_index);
+		io_u16(c, &m->u.qp_info.lid);
+		io_u32(c, &m->u.qp_info.qpn);
+		io_u32(c, &m->u.qp_info.psn);
+		io_u8(c, &m->u.qp_info.mtu);
+		io_bytes(c, m->u.qp_info.gid, sizeof(m->u.qp_info.gid));
+		break;
 	case WIRE_ERROR:
 		io_i32(c, &m->u.error.status);
 		io_text(c, m->u.error.text, sizeof(m->u.error.text));
@@ -219,7 +227,7 @@ const char *wire_type_name(uint16_t type)
 		[WIRE_HELLO_ACK] = "HELLO_ACK", [WIRE_BUF] = "BUF",
 		[WIRE_SYNC] = "SYNC", [WIRE_READY] = "READY",
 		[WIRE_RESULT] = "RESULT", [WIRE_BYE] = "BYE",
-		[WIRE_ERROR] = "ERROR", [WIRE_FIN] = "FIN", [WIRE_ALIVE] = "ALIVE",
+		[WIRE_ERROR] = "ERROR", [WIRE_FIN] = "FIN", [WIRE_ALIVE] = "ALIVE", [WIRE_QP_INFO] = "QP_INFO",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

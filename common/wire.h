@@ -39,6 +39,8 @@ enum wire_type {
 	WIRE_ERROR,
 	WIRE_FIN,         /* data path: the sender's count after a bw run */
 	WIRE_ALIVE,       /* ctrl: the client is still sending (bw runs) */
+	WIRE_QP_INFO,     /* --oob tcp: a QP's number, PSN, LID and GID */
+	WIRE_TYPE_END,    /* one past the last type */
 };
 
 enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
@@ -106,6 +108,15 @@ struct wire_fin {
 	uint64_t bytes;
 };
 
+struct wire_qp_info {
+	uint16_t qp_index;
+	uint16_t lid;
+	uint32_t qpn;
+	uint32_t psn;
+	uint8_t mtu;       /* enum ibv_mtu of the sender's port */
+	uint8_t gid[16];
+};
+
 struct wire_error {
 	int32_t status;
 	char text[WIRE_TEXT_MAX];
@@ -123,6 +134,7 @@ struct wire_msg {
 		struct wire_result result;
 		struct wire_fin fin;
 		struct wire_error error;
+		struct wire_qp_info qp_info;
 	} u;
 };
 

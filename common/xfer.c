@@ -78,7 +78,7 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 		wr[n - 1].wr_id = XFER_WR_ID(qp, count);
 	}
 	/* positive errno by the spec; some providers return it negative */
-	ret = abs(ibv_post_send(x->conn->qps[qp].ep.id->qp, wr, &bad));
+	ret = abs(ibv_post_send(x->conn->qps[qp].qp, wr, &bad));
 	if (ret)
 		bench_err("ibv_post_send(%s, %llu bytes, list of %u): %s",
 			  bench_verb_name(x->verb), (unsigned long long)size, n,
@@ -97,7 +97,7 @@ int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
 		.lkey = x->conn->mem.mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = XFER_WR_ID(qp, 0), .sg_list = &sge,
 				  .num_sge = 1 }, *bad;
-	int ret = ibv_post_recv(x->conn->qps[qp].ep.id->qp, &wr, &bad);
+	int ret = ibv_post_recv(x->conn->qps[qp].qp, &wr, &bad);
 
 	if (ret)
 		bench_err("ibv_post_recv: %s", strerror(ret));
@@ -117,7 +117,7 @@ int xfer_post_fin_recv(const struct xfer *x, unsigned int qp)
 
 	if (x->qs[qp].fin_armed)
 		return 0;
-	ret = ibv_post_recv(x->conn->qps[qp].ep.id->qp, &wr, &bad);
+	ret = ibv_post_recv(x->conn->qps[qp].qp, &wr, &bad);
 	if (ret)
 		bench_err("ibv_post_recv(FIN): %s", strerror(ret));
 	else
@@ -134,7 +134,7 @@ static bool xfer_peer_gone(const struct xfer *x)
 {
 	uint64_t deadline_ns = timer_deadline_ns(2000);
 
-	while (!cm_check_peer(&x->ctrl->ep)) {
+	while (!ctrl_peer_gone(x->ctrl)) {
 		if (timer_expired(deadline_ns))
 			return false;
 		timer_sleep_ms(10);
@@ -297,7 +297,7 @@ int xfer_fin_send(const struct xfer *x)
 		if (n < 0)
 			return n;
 		sge.length = (uint32_t)n;
-		ret = ibv_post_send(x->conn->qps[qp].ep.id->qp, &wr, &bad);
+		ret = ibv_post_send(x->conn->qps[qp].qp, &wr, &bad);
 		if (ret) {
 			bench_err("ibv_post_send(FIN): %s", strerror(ret));
 			return -ret;

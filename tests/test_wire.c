@@ -21,6 +21,7 @@ static size_t body_bytes(uint16_t type)
 	case WIRE_SYNC: return 16;
 	case WIRE_RESULT: return 4 + 8 * 4 + 8 * 9;
 	case WIRE_FIN: return 16;
+	case WIRE_QP_INFO: return 2 + 2 + 4 + 4 + 1 + 16;
 	case WIRE_ERROR: return 4 + WIRE_TEXT_MAX;
 	default: return 0;
 	}
@@ -307,7 +308,7 @@ static void test_bad_input(void)
 	memcpy(bad, buf, (size_t)n);
 	put_be16(bad + 6, 0);
 	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EBADMSG);
-	put_be16(bad + 6, WIRE_ALIVE + 1);
+	put_be16(bad + 6, WIRE_TYPE_END);
 	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EBADMSG);
 	put_be16(bad + 6, 0xffff);
 	put_be32(bad + 8, 0);
@@ -374,7 +375,7 @@ static void test_pack_errors(void)
 
 	m.type = 0;
 	EXPECT_EQ_INT(wire_pack(&m, buf, sizeof(buf)), -EINVAL);
-	m.type = WIRE_ALIVE + 1;
+	m.type = WIRE_TYPE_END;
 	EXPECT_EQ_INT(wire_pack(&m, buf, sizeof(buf)), -EINVAL);
 	m.type = 0xffff;
 	EXPECT_EQ_INT(wire_pack(&m, buf, sizeof(buf)), -EINVAL);
@@ -434,7 +435,7 @@ static void test_type_names(void)
 	EXPECT_STREQ(wire_type_name(WIRE_FIN), "FIN");
 	EXPECT_STREQ(wire_type_name(WIRE_ALIVE), "ALIVE");
 	EXPECT_STREQ(wire_type_name(0), "UNKNOWN");
-	EXPECT_STREQ(wire_type_name(WIRE_ALIVE + 1), "UNKNOWN");
+	EXPECT_STREQ(wire_type_name(WIRE_TYPE_END), "UNKNOWN");
 	EXPECT_STREQ(wire_type_name(0xffff), "UNKNOWN");
 }
 

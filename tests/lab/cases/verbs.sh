@@ -1,25 +1,32 @@
 # tests/lab/cases/verbs.sh - sourced by tests/lab/all.sh in the lab guest:
-# every executable on rxe and siw, in every mode: a short -a sweep, -D 2,
-# -q 4, -b, --validate (and a flipped byte caught, exit 4), and what a
-# device or a transport cannot do refused before any traffic (exit 2).
+# every executable on rxe and siw, with rdma_cm and (rxe: siw is iWARP and
+# connects only through rdma_cm) the TCP out-of-band control channel, in
+# every mode: a short -a sweep, -D 2, -q 4, -b, --validate (and a flipped
+# byte caught, exit 4), and what a device or a transport cannot do refused
+# before any traffic (exit 2).
 # Iterations are scaled for TCG.
 # shellcheck shell=bash
 
 ROW="[[:space:]][0-9]+ +[0-9]+ +$NUM"
 
-# pair NAME TOOL IP [ARGS...]: server and client, both must exit 0
+# pair NAME TOOL IP [ARGS...]: server and client, both must exit 0;
+# $OOB (the rendezvous flags) goes to both
 verbs_pair() {
 	local name=$1 tool=$2 ip=$3
 	shift 3
-	lab_pair "$name" -t 120 -e "$ROW" "$B/$tool" -- "$B/$tool" "$ip" "$@"
+	lab_pair "$name" -t 120 -e "$ROW" "$B/$tool" "${OOB[@]}" -- \
+		"$B/$tool" "$ip" "${OOB[@]}" "$@"
 }
 
-for p in rxe siw; do
-	if ! lab_have $p; then
-		lab_skip "verbs.$p" "no ${p}0 came up in this guest"
+for p in rxe siw rxe.tcp; do
+	if ! lab_have "${p%.tcp}"; then
+		lab_skip "verbs.$p" "no ${p%.tcp}0 came up in this guest"
 		continue
 	fi
-	ipvar=LAB_${p^^}_IP ip=${!ipvar}
+	ipvar=LAB_${p%.tcp}_IP ipvar=${ipvar^^} ip=${!ipvar} OOB=()
+	# --oob tcp: the server is reached by name, the device by interface
+	[ "$p" = rxe.tcp ] && OOB=(--oob tcp --netdev "$LAB_RXE_NETDEV") \
+		ip=localhost
 	for t in write read send atomic; do
 		if [ $p = siw ] && [ $t = atomic ]; then
 			for m in bw lat; do
@@ -35,8 +42,8 @@ for p in rxe siw; do
 		verbs_pair "ib_${t}_bw.$p.D2" "ib_${t}_bw" "$ip" -D 2 "${sz[@]}"
 		verbs_pair "ib_${t}_bw.$p.q4" "ib_${t}_bw" "$ip" -q 4 -n 100 "${sz[@]}"
 		lab_pair "ib_${t}_bw.$p.bidir" -t 120 -e "$ROW +$NUM +$NUM" \
-			-e 'Sum BW average' "$B/ib_${t}_bw" -- \
-			"$B/ib_${t}_bw" "$ip" -b -n 100 "${sz[@]}"
+			-e 'Sum BW average' "$B/ib_${t}_bw" "${OOB[@]}" -- \
+			"$B/ib_${t}_bw" "$ip" "${OOB[@]}" -b -n 100 "${sz[@]}"
 		verbs_pair "ib_${t}_bw.$p.validate" "ib_${t}_bw" "$ip" --validate \
 			-n 300 "${sz[@]}" -t 16
 		verbs_pair "ib_${t}_lat.$p.sweep" "ib_${t}_lat" "$ip" \
@@ -48,9 +55,10 @@ for p in rxe siw; do
 		for m in bw lat; do
 			lab_pair "ib_${t}_$m.$p.flip" -t 120 -r 4 -R 4 \
 				-e 'data corruption|the server reports' \
-				env RDMABENCH_TEST_FLIP_ITER=7 "$B/ib_${t}_$m" -- \
+				env RDMABENCH_TEST_FLIP_ITER=7 "$B/ib_${t}_$m" \
+				"${OOB[@]}" -- \
 				env RDMABENCH_TEST_FLIP_ITER=7 "$B/ib_${t}_$m" "$ip" \
-				--validate -n 50 "${sz64[@]}"
+				"${OOB[@]}" --validate -n 50 "${sz64[@]}"
 		done
 	done
 done
@@ -69,4 +77,12 @@ if lab_have rxe; then
 		"$B/ib_send_bw" --use-srq "$LAB_RXE_IP"
 	lab_pair histogram -t 60 -e '# +lower_us' "$B/ib_write_lat" -- \
 		"$B/ib_write_lat" "$LAB_RXE_IP" -n 300 -H
+	lab_case oob_netdev_unknown -r 2 -e '--netdev nosuch0: no RDMA device' \
+		"$B/ib_write_bw" --oob tcp --netdev nosuch0 localhost
+fi
+if lab_have siw; then
+	lab_pair oob_siw_refused -t 60 -r 2 -R 2 \
+		-e 'siw0 is iWARP: its QPs connect only through rdma_cm' \
+		"$B/ib_write_bw" --oob tcp -d siw0 -p 18610 -- \
+		"$B/ib_write_bw" --oob tcp -d siw0 -p 18610 localhost
 fi

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * wire_inject - a hostile rdmabench client for the fault tests: it speaks
+ * the rendezvous (rdma_cm + common/wire.c) itself, so that it can send what
+ * a real client never would, and says what the server did about it.
+ *
+ *   wire_inject [OPTS] MODE SERVER_IP
+ *   MODE connect  one rdma_cm request whose private data is a CONNECT of
+ *                 --version V (default 1), or --random N bytes
+ *        hello    a good control connection, then a HELLO of --version V
+ *                 with the fields of --set NAME=VALUE,...
+ *        sync     hello (accepted), one data connection, BUF, then a SYNC
+ *                 of --sync-size BYTES (default: 2^20 beyond the buffer)
+ *        tcp      --random N bytes (default 4096) sent over plain TCP to
+ *                 port -p (where a TCP out-of-band server would listen)
+ *   OPTS -p PORT (18515), --timeout SEC (10: every wait is bounded),
+ *        --seed S (random bytes), --hold SEC (stay connected and silent
+ *        after the last step, and report whether the server let go)
+ *
+ * Exit status (what the server did with the last step):
+ *   0 refused it (REJECTED, HELLO_ACK with an error, ERROR, TCP connection
+ *     refused or closed); with --hold: the server ended the connection
+ *   3 accepted it (a hostile message taken as a good one)
+ *   4 the server dropped the connection without an answer
+ *   5 no answer within --timeout; with --hold: still connected at the end
+ *   1 this tool failed; 2 usage
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+
+#include "wire.h"
+
+#define INJ_PREFIX "wire_inject: "
+#define inj_say(fmt, ...) printf(INJ_PREFIX fmt "\n", ##__VA_ARGS__)
+
+enum inj_outcome {
+	INJ_REFUSED = 0,
+	INJ_FAILED = 1,
+	INJ_USAGE = 2,
+	INJ_ACCEPTED = 3,
+	INJ_DROPPED = 4,
+	INJ_SILENT = 5,
+};
+
+struct inj_cfg {
+	const char *mode;
+	const char *addr;
+	uint16_t port;
+	int timeout_ms;
+	int hold_s;
+	int version;
+	int random_len;
+	unsigned int seed;
+	uint64_t sync_size;
+	struct wire_hello hello;
+};
+
+/* One connection: its channel, id, and two message slots (recv, send). */
+struct inj_ep {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t buf[2 * WIRE_MSG_MAX];
+};
+
+static uint64_t inj_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The next rdma_cm event until deadline_ms: 0, -ETIMEDOUT or -errno. */
+static int inj_event(struct inj_ep *ep, uint64_t deadline_ms,
+		     struct rdma_cm_event **ev)
+{
+	struct pollfd pfd = { .fd = ep->ch->fd, .events = POLLIN };
+
+	for (;;) {
+		uint64_t now = inj_now_ms();
+
+		if (!rdma_get_cm_event(ep->ch, ev))
+			return 0;
+		if (errno != EAGAIN)
+			return -errno;
+		if (now >= deadline_ms)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, (int)(deadline_ms - now)) < 0 &&
+		    errno != EINTR)
+			return -errno;
+	}
+}
+
+/* Wait for want; any other event is described and returned as -EPROTO. */
+static int inj_wait(struct inj_ep *ep, enum rdma_cm_event_type want,
+		    uint64_t deadline_ms, struct wire_msg *rej)
+{
+	struct rdma_cm_event *ev;
+	int ret;
+
+	ret = inj_event(ep, deadline_ms, &ev);
+	if (ret)
+		return ret;
+	if (ev->event == want) {
+		ret = 0;
+	} else if (ev->event == RDMA_CM_EVENT_REJECTED) {
+		ret = -ECONNREFUSED;
+		memset(rej, 0, sizeof(*rej));
+		if (ev->param.conn.private_data_len >= WIRE_HEADER_BYTES)
+			wire_unpack(ev->param.conn.private_data,
+				    WIRE_HEADER_BYTES + 4, rej);
+	} else {
+		inj_say("rdma_cm event %s while waiting for %s",
+			rdma_event_str(ev->event), rdma_event_str(want));
+		ret = ev->event == RDMA_CM_EVENT_DISCONNECTED ? -ECONNRESET :
+								-EPROTO;
+	}
+	rdma_ack_cm_event(ev);
+	return ret;
+}
+
+static void inj_close(struct inj_ep *ep)
+{
+	if (ep->id && ep->id->qp) {
+		rdma_disconnect(ep->id);
+		rdma_destroy_qp(ep->id);
+	}
+	if (ep->mr)
+		ibv_dereg_mr(ep->mr);
+	if (ep->cq)
+		ibv_destroy_cq(ep->cq);
+	if (ep->pd)
+		ibv_dealloc_pd(ep->pd);
+	if (ep->id)
+		rdma_destroy_id(ep->id);
+	if (ep->ch)
+		rdma_destroy_event_channel(ep->ch);
+	memset(ep, 0, sizeof(*ep));
+}
+
+/* Channel, id, address and route: ready for a QP and rdma_connect. */
+static int inj_resolve(const struct inj_cfg *c, struct inj_ep *ep)
+{
+	uint64_t deadline_ms = inj_now_ms() + (uint64_t)c->timeout_ms;
+	struct addrinfo hints = { .ai_family = AF_INET,
+				  .ai_socktype = SOCK_STREAM }, *ai;
+	char port[8];
+	int ret, flags;
+
+	snprintf(port, sizeof(port), "%u", c->port);
+	if (getaddrinfo(c->addr, port, &hints, &ai)) {
+		fprintf(stderr, INJ_PREFIX "cannot resolve %s\n", c->addr);
+		return -EINVAL;
+	}
+	ep->ch = rdma_create_event_channel();
+	ret = ep->ch ? 0 : -errno;
+	flags = ep->ch ? fcntl(ep->ch->fd, F_GETFL) : -1;
+	if (!ret && (flags < 0 ||
+		     fcntl(ep->ch->fd, F_SETFL, flags | O_NONBLOCK) < 0))
+		ret = -errno;
+	if (!ret && rdma_create_id(ep->ch, &ep->id, NULL, RDMA_PS_TCP))
+		ret = -errno;
+	if (!ret && rdma_resolve_addr(ep->id, NULL, ai->ai_addr, c->timeout_ms))
+		ret = -errno;
+	if (!ret)
+		ret = inj_wait(ep, RDMA_CM_EVENT_ADDR_RESOLVED, deadline_ms, NULL);
+	if (!ret && rdma_resolve_route(ep->id, c->timeout_ms))
+		ret = -errno;
+	if (!ret)
+		ret = inj_wait(ep, RDMA_CM_EVENT_ROUTE_RESOLVED, deadline_ms,
+			       NULL);
+	freeaddrinfo(ai);
+	if (ret)
+		fprintf(stderr, INJ_PREFIX "resolving %s: %s\n", c->addr,
+			strerror(-ret));
+	return ret;
+}
+
+static int inj_post_recv(struct inj_ep *ep)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)ep->buf,
+			       .length = WIRE_MSG_MAX, .lkey = ep->mr->lkey };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	return -ibv_post_recv(ep->id->qp, &wr, &bad);
+}
+
+/* PD, CQ, QP and the registered slots, with one receive posted. */
+static int inj_qp(struct inj_ep *ep, struct ibv_pd *shared_pd)
+{
+	struct ibv_qp_init_attr qia = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_pd *pd = shared_pd;
+
+	if (!pd)
+		pd = ep->pd = ibv_alloc_pd(ep->id->verbs);
+	ep->cq = pd ? ibv_create_cq(ep->id->verbs, 8, NULL, NULL, 0) : NULL;
+	if (!ep->cq)
+		return -errno;
+	qia.send_cq = qia.recv_cq = ep->cq;
+	if (rdma_create_qp(ep->id, pd, &qia))
+		return -errno;
+	ep->mr = ibv_reg_mr(pd, ep->buf, sizeof(ep->buf),
+			    IBV_ACCESS_LOCAL_WRITE);
+	if (!ep->mr)
+		return -errno;
+	return inj_post_recv(ep);
+}
+
+/* rdma_connect with private data; 0, or the outcome of a refusal. */
+static int inj_connect(const struct inj_cfg *c, struct inj_ep *ep,
+		       const uint8_t *pd, uint8_t pd_len, int *outcome)
+{
+	struct rdma_conn_param p = { .private_data = pd,
+				     .private_data_len = pd_len,
+				     .responder_resources = 1,
+				     .initiator_depth = 1, .retry_count = 7,
+				     .rnr_retry_count = 7 };
+	struct wire_msg rej;
+	int ret;
+
+	if (rdma_connect(ep->id, &p)) {
+		ret = -errno;
+		fprintf(stderr, INJ_PREFIX "rdma_connect: %s\n", strerror(-ret));
+		*outcome = INJ_FAILED;
+		return ret;
+	}
+	ret = inj_wait(ep, RDMA_CM_EVENT_ESTABLISHED,
+		       inj_now_ms() + (uint64_t)c->timeout_ms, &rej);
+	if (ret == -ECONNREFUSED) {
+		if (rej.type == WIRE_CONNECT)
+			inj_say("the server rejected the connection (its reply "
+				"speaks protocol version %u)", rej.version);
+		else
+			inj_say("the server rejected the connection");
+		*outcome = INJ_REFUSED;
+	} else if (ret == -ETIMEDOUT) {
+		inj_say("no answer to the connection request within %d ms",
+			c->timeout_ms);
+		*outcome = INJ_SILENT;
+	} else if (ret) {
+		inj_say("connecting failed: %s", strerror(-ret));
+		*outcome = INJ_DROPPED;
+	}
+	return ret;
+}
+
+/* Has the server disconnected? 1 yes, 0 no (never blocks). */
+static int inj_peer_gone(struct inj_ep *ep)
+{
+	struct rdma_cm_event *ev;
+	int gone;
+
+	if (rdma_get_cm_event(ep->ch, &ev))
+		return 0;
+	gone = ev->event == RDMA_CM_EVENT_DISCONNECTED ||
+	       ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL;
+	rdma_ack_cm_event(ev);
+	return gone;
+}
+
+/* One completion of the given opcode class until deadline. */
+static int inj_poll(struct inj_ep *ep, int want_recv, uint64_t deadline_ms,
+		    struct ibv_wc *wc)
+{
+	for (;;) {
+		int n = ibv_poll_cq(ep->cq, 1, wc);
+
+		if (n < 0)
+			return -EIO;
+		if (n && wc->status)
+			return -ECONNRESET;
+		if (n && !!(wc->opcode & IBV_WC_RECV) == want_recv)
+			return 0;
+		if (!n && inj_peer_gone(ep))
+			return -ECONNRESET;
+		if (!n && inj_now_ms() >= deadline_ms)
+			return -ETIMEDOUT;
+		if (!n)
+			usleep(1000);
+	}
+}
+
+/* Send len bytes from the send slot. */
+static int inj_send(const struct inj_cfg *c, struct inj_ep *ep, size_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)ep->buf + WIRE_MSG_MAX,
+			       .length = (uint32_t)len, .lkey = ep->mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_wc wc;
+	int ret = ibv_post_send(ep->id->qp, &wr, &bad);
+
+	if (ret)
+		return -ret;
+	return inj_poll(ep, 0, inj_now_ms() + (uint64_t)c->timeout_ms, &wc);
+}
+
+/* Pack msg into the send slot, the header's version patched to version. */
+static int inj_send_msg(const struct inj_cfg *c, struct inj_ep *ep,
+			const struct wire_msg *msg, int version)
+{
+	uint8_t *slot = ep->buf + WIRE_MSG_MAX;
+	int n = wire_pack(msg, slot, WIRE_MSG_MAX);
+
+	if (n < 0)
+		return n;
+	slot[4] = (uint8_t)(version >> 8);
+	slot[5] = (uint8_t)version;
+	return inj_send(c, ep, (size_t)n);
+}
+
+/* The server's answer: the outcome it means, said in words. */
+static int inj_answer(const struct inj_cfg *c, struct inj_ep *ep,
+		      uint16_t want, struct wire_msg *msg)
+{
+	struct ibv_wc wc;
+	int ret;
+
+	ret = inj_poll(ep, 1, inj_now_ms() + (uint64_t)c->timeout_ms, &wc);
+	if (ret == -ETIMEDOUT) {
+		inj_say("no answer within %d ms", c->timeout_ms);
+		return INJ_SILENT;
+	}
+	if (ret) {
+		inj_say("the server dropped the connection without an answer");
+		return INJ_DROPPED;
+	}
+	ret = wire_unpack(ep->buf, wc.byte_len, msg);
+	if (!ret)
+		ret = inj_post_recv(ep);
+	if (ret) {
+		inj_say("the server's answer does not unpack: %s",
+			strerror(-ret));
+		return INJ_FAILED;
+	}
+	if (msg->type == WIRE_ERROR) {
+		inj_say("the server answered ERROR %d: %s", msg->u.error.status,
+			msg->u.error.text);
+		return INJ_REFUSED;
+	}
+	if (msg->type == WIRE_HELLO_ACK && msg->u.hello_ack.status) {
+		inj_say("the server refused the HELLO (%d): %s",
+			msg->u.hello_ack.status, msg->u.hello_ack.text);
+		return INJ_REFUSED;
+	}
+	if (msg->type != want) {
+		inj_say("the server answered %s", wire_type_name(msg->type));
+		return INJ_FAILED;
+	}
+	inj_say("the server accepted: %s", wire_type_name(msg->type));
+	return INJ_ACCEPTED;
+}
+
+/* Resolve, set up a QP (sharing pd if given) and connect as kind. */
+static int inj_open(const struct inj_cfg *c, struct inj_ep *ep,
+		    struct ibv_pd *pd, uint16_t kind, int version,
+		    int *outcome)
+{
+	struct wire_msg msg = { .type = WIRE_CONNECT,
+				.u.connect.kind = kind };
+	uint8_t buf[64];
+	int n, ret;
+
+	*outcome = INJ_FAILED;
+	ret = inj_resolve(c, ep);
+	if (ret)
+		return ret;
+	ret = inj_qp(ep, pd);
+	if (ret) {
+		fprintf(stderr, INJ_PREFIX "setting up a QP: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	n = wire_pack(&msg, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	buf[4] = (uint8_t)(version >> 8);
+	buf[5] = (uint8_t)version;
+	if (c->random_len > 0 && !strcmp(c->mode, "connect")) {
+		for (n = 0; n < c->random_len; n++)
+			buf[n] = (uint8_t)rand();
+	}
+	return inj_connect(c, ep, buf, (uint8_t)n, outcome);
+}
+
+static int inj_mode_connect(const struct inj_cfg *c, struct inj_ep *ep)
+{
+	int outcome;
+
+	if (!inj_open(c, ep, NULL, WIRE_CONN_CTRL, c->version, &outcome)) {
+		inj_say("the server ACCEPTED the connection");
+		return INJ_ACCEPTED;
+	}
+	return outcome;
+}
+
+static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
+			  int version)
+{
+	struct wire_msg msg = { .type = WIRE_HELLO, .u.hello = c->hello };
+	int outcome;
+
+	if (inj_open(c, ep, NULL, WIRE_CONN_CTRL, WIRE_VERSION, &outcome))
+		return outcome;
+	if (inj_send_msg(c, ep, &msg, version)) {
+		inj_say("sending HELLO failed: the server is gone");
+		return INJ_DROPPED;
+	}
+	inj_say("sent HELLO (version %d, size %llu, max_size %llu, qps %u, "
+		"iters %llu, io_timeout_ms %u)", version,
+		(unsigned long long)c->hello.size_bytes,
+		(unsigned long long)c->hello.max_size_bytes, c->hello.qps,
+		(unsigned long long)c->hello.iters, c->hello.io_timeout_ms);
+	return inj_answer(c, ep, WIRE_HELLO_ACK, &msg);
+}
+
+/* A good HELLO and data connection, then a SYNC the buffer cannot hold. */
+static int inj_mode_sync(const struct inj_cfg *c, struct inj_ep *ctrl,
+			 struct inj_ep *data)
+{
+	struct wire_msg msg = { .type = WIRE_BUF };
+	int ret;
+
+	ret = inj_mode_hello(c, ctrl, WIRE_VERSION);
+	if (ret != INJ_ACCEPTED)
+		return ret == INJ_REFUSED ? INJ_FAILED : ret;
+	if (inj_open(c, data, ctrl->pd, WIRE_CONN_DATA, WIRE_VERSION, &ret))
+		return ret;
+	msg.u.buf.addr = (uintptr_t)data->buf;
+	msg.u.buf.length = c->hello.max_size_bytes;
+	msg.u.buf.rkey = data->mr->rkey;
+	if (inj_send_msg(c, ctrl, &msg, WIRE_VERSION))
+		return INJ_DROPPED;
+	ret = inj_answer(c, ctrl, WIRE_BUF, &msg);
+	if (ret != INJ_ACCEPTED)
+		return ret;
+	msg = (struct wire_msg){ .type = WIRE_SYNC };
+	msg.u.sync.size_bytes = c->sync_size ? c->sync_size :
+				c->hello.max_size_bytes + (1u << 20);
+	msg.u.sync.iters = 1;
+	if (inj_send_msg(c, ctrl, &msg, WIRE_VERSION))
+		return INJ_DROPPED;
+	inj_say("sent SYNC of %llu bytes (the buffer holds %llu)",
+		(unsigned long long)msg.u.sync.size_bytes,
+		(unsigned long long)c->hello.max_size_bytes);
+	return inj_answer(c, ctrl, WIRE_READY, &msg);
+}
+
+/* Random bytes over TCP; then wait for the server to close. */
+static int inj_mode_tcp(const struct inj_cfg *c)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(c->port) };
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t deadline_ms = inj_now_ms() + (uint64_t)c->timeout_ms;
+	int len = c->random_len > 0 ? c->random_len : 4096, i, fd;
+	uint8_t buf[4096];
+	ssize_t n = 0;
+
+	if (inet_pton(AF_INET, c->addr, &sa.sin_addr) != 1)
+		return INJ_USAGE;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return INJ_FAILED;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		inj_say("TCP port %u: %s", c->port, strerror(errno));
+		close(fd);
+		return errno == ECONNREFUSED ? INJ_REFUSED : INJ_FAILED;
+	}
+	for (i = 0; i < len && n >= 0; i += (int)n) {
+		int chunk = len - i < (int)sizeof(buf) ? len - i : (int)sizeof(buf);
+		int j;
+
+		for (j = 0; j < chunk; j++)
+			buf[j] = (uint8_t)rand();
+		n = send(fd, buf, (size_t)chunk, MSG_NOSIGNAL);
+	}
+	inj_say("TCP port %u: sent %d random bytes%s", c->port, i,
+		n < 0 ? " (the server closed mid-way)" : "");
+	pfd.fd = fd;
+	while (inj_now_ms() < deadline_ms) {
+		if (poll(&pfd, 1, (int)(deadline_ms - inj_now_ms())) <= 0)
+			continue;
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n <= 0) {
+			inj_say("TCP port %u: the server closed the connection",
+				c->port);
+			close(fd);
+			return INJ_REFUSED;
+		}
+		inj_say("TCP port %u: the server answered %zd bytes", c->port, n);
+	}
+	inj_say("TCP port %u: still open after %d ms", c->port, c->timeout_ms);
+	close(fd);
+	return INJ_SILENT;
+}
+
+/* --hold: stay silent; did the server let go of the connection? */
+static int inj_hold(const struct inj_cfg *c, struct inj_ep *ep)
+{
+	uint64_t start = inj_now_ms(), deadline_ms = start + c->hold_s * 1000ULL;
+	struct rdma_cm_event *ev;
+
+	if (!ep->ch)
+		return INJ_FAILED;
+	while (!inj_event(ep, deadline_ms, &ev)) {
+		enum rdma_cm_event_type e = ev->event;
+
+		rdma_ack_cm_event(ev);
+		if (e == RDMA_CM_EVENT_DISCONNECTED) {
+			inj_say("the server ended the connection after %.1f s",
+				(double)(inj_now_ms() - start) / 1000);
+			return INJ_REFUSED;
+		}
+	}
+	inj_say("the server still held the connection after %d s", c->hold_s);
+	return INJ_SILENT;
+}
+
+static int inj_set(struct wire_hello *h, char *list)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		unsigned long long v;
+
+		if (!eq)
+			return -EINVAL;
+		*eq++ = '\0';
+		v = strtoull(eq, NULL, 0);
+#define INJ_FIELD(name, field)                                               \
+		if (!strcmp(tok, name)) {                                    \
+			h->field = (__typeof__(h->field))v;                  \
+			continue;                                            \
+		}
+		INJ_FIELD("verb", verb)
+		INJ_FIELD("measure", measure)
+		INJ_FIELD("flags", flags)
+		INJ_FIELD("tx_depth", tx_depth)
+		INJ_FIELD("cq_mod", cq_mod)
+		INJ_FIELD("io_timeout_ms", io_timeout_ms)
+		INJ_FIELD("size", size_bytes)
+		INJ_FIELD("max_size", max_size_bytes)
+		INJ_FIELD("iters", iters)
+		INJ_FIELD("qps", qps)
+		INJ_FIELD("post_list", post_list)
+		INJ_FIELD("outstanding", outstanding)
+		INJ_FIELD("rx_depth", rx_depth)
+		INJ_FIELD("inline", inline_bytes)
+		INJ_FIELD("duration", duration_s)
+		INJ_FIELD("margin", margin_s)
+#undef INJ_FIELD
+		fprintf(stderr, INJ_PREFIX "unknown HELLO field '%s'\n", tok);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int inj_usage(void)
+{
+	fprintf(stderr, "usage: wire_inject [-p PORT] [--timeout SEC] "
+		"[--version V] [--random N] [--seed S] [--set F=V,...] "
+		"[--sync-size BYTES] [--hold SEC] "
+		"connect|hello|sync|tcp SERVER_IP\n");
+	return INJ_USAGE;
+}
+
+static int inj_parse(struct inj_cfg *c, int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "timeout", 1, NULL, 't' }, { "version", 1, NULL, 'V' },
+		{ "random", 1, NULL, 'r' }, { "seed", 1, NULL, 'S' },
+		{ "set", 1, NULL, 's' }, { "sync-size", 1, NULL, 'z' },
+		{ "hold", 1, NULL, 'H' }, { NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	while ((o = getopt_long(argc, argv, "p:", longs, NULL)) != -1) {
+		switch (o) {
+		case 'p': c->port = (uint16_t)atoi(optarg); break;
+		case 't': c->timeout_ms = atoi(optarg) * 1000; break;
+		case 'V': c->version = atoi(optarg); break;
+		case 'r': c->random_len = atoi(optarg); break;
+		case 'S': c->seed = (unsigned int)atoi(optarg); break;
+		case 'z': c->sync_size = strtoull(optarg, NULL, 0); break;
+		case 'H': c->hold_s = atoi(optarg); break;
+		case 's':
+			if (inj_set(&c->hello, optarg))
+				return -EINVAL;
+			break;
+		default: return -EINVAL;
+		}
+	}
+	if (argc - optind != 2 || c->timeout_ms <= 0)
+		return -EINVAL;
+	c->mode = argv[optind];
+	/* rdma_cm carries at most 56 bytes of private data (IB CM REQ) */
+	if (c->random_len < 0 || c->random_len > (strcmp(c->mode, "tcp") ?
+						  56 : 1 << 20))
+		return -EINVAL;
+	c->addr = argv[optind + 1];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct inj_cfg c = {
+		.port = 18515, .timeout_ms = 10000, .version = WIRE_VERSION,
+		.seed = 1,
+		.hello = { .measure = 0, .tx_depth = 128, .cq_mod = 100,
+			   .io_timeout_ms = 10000, .size_bytes = 65536,
+			   .max_size_bytes = 65536, .iters = 5000, .qps = 1,
+			   .post_list = 1, .outstanding = 16, .rx_depth = 512,
+			   .inline_bytes = UINT32_MAX, .tool = "wire_inject" },
+	};
+	static struct inj_ep ctrl, data; /* static: registered, zeroed */
+	int ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (inj_parse(&c, argc, argv))
+		return inj_usage();
+	srand(c.seed);
+	if (!strcmp(c.mode, "connect"))
+		ret = inj_mode_connect(&c, &ctrl);
+	else if (!strcmp(c.mode, "hello"))
+		ret = inj_mode_hello(&c, &ctrl, c.version);
+	else if (!strcmp(c.mode, "sync"))
+		ret = inj_mode_sync(&c, &ctrl, &data);
+	else if (!strcmp(c.mode, "tcp"))
+		ret = inj_mode_tcp(&c);
+	else
+		return inj_usage();
+	if (c.hold_s > 0 && ret != INJ_FAILED && ret != INJ_DROPPED)
+		ret = inj_hold(&c, &ctrl);
+	inj_close(&data);
+	inj_close(&ctrl);
+	return ret;
+}
