@@ -81,6 +81,7 @@ enum bench_exit {
 	BENCH_EXIT_GATE = 3,     /* below an expectation */
 	BENCH_EXIT_CORRUPT = 4,  /* data validation found a wrong byte */
 	BENCH_EXIT_PEER = 5,     /* peer unreachable, lost or timed out */
+	BENCH_EXIT_STOPPED = 130, /* SIGINT/SIGTERM: stopped, torn down */
 };
 
 /* One executable: a descriptor handed to bench_main(). */

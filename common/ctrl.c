@@ -269,6 +269,13 @@ static int ctrl_take(struct ctrl *c, struct wire_msg *msg,
 	return ret;
 }
 
+int ctrl_peer_status(const struct wire_msg *msg)
+{
+	int32_t status = msg->u.error.status;
+
+	return status >= 0 || status == -EINTR ? -ECONNABORTED : status;
+}
+
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg)
 {
 	int ret = ctrl_take(c, msg, 0);
@@ -298,7 +305,7 @@ again:
 		goto again;
 	if (msg->type == WIRE_ERROR) {
 		bench_err("the %s reports: %s", c->peer_role, msg->u.error.text);
-		return msg->u.error.status < 0 ? msg->u.error.status : -EPROTO;
+		return ctrl_peer_status(msg);
 	}
 	if (type && msg->type != type) {
 		bench_err("expected %s from the %s, got %s",

@@ -65,6 +65,13 @@ int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg);
  */
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg);
 
+/*
+ * The error a peer's ERROR message means here: its own status (corrupt
+ * data is corrupt on both sides), except that a peer that was stopped or
+ * sent nonsense is, for us, a lost peer.
+ */
+int ctrl_peer_status(const struct wire_msg *msg);
+
 /* Non-blocking: has the peer disconnected (or its process ended)? */
 bool ctrl_peer_gone(struct ctrl *c);
 

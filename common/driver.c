@@ -27,7 +27,9 @@ static void bench_on_signal(int sig)
 
 static void bench_signals(void)
 {
-	struct sigaction sa = { .sa_handler = bench_on_signal };
+	/* SA_RESETHAND: a second signal takes the default action, at once */
+	struct sigaction sa = { .sa_handler = bench_on_signal,
+				.sa_flags = SA_RESETHAND };
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -45,6 +47,8 @@ static int bench_exit_code(int err)
 		return BENCH_EXIT_USAGE;
 	case -EILSEQ:
 		return BENCH_EXIT_CORRUPT;
+	case -EINTR:
+		return BENCH_EXIT_STOPPED;
 	case -ETIMEDOUT:
 	case -ECONNRESET:
 	case -ECONNREFUSED:
@@ -120,22 +124,6 @@ void bench_build_test(struct bench_ctx *b)
 	t->max_size_bytes = last;
 }
 
-/* Server: is the client's configuration one we can run? */
-int bench_check_test(const struct wire_hello *t, char *why, size_t len)
-{
-	if (t->verb >= BENCH_VERB_COUNT || t->measure > BENCH_MEASURE_LAT)
-		snprintf(why, len, "unknown test (verb %u, measure %u)",
-			 t->verb, t->measure);
-	else if (!t->iters || !t->tx_depth || !t->cq_mod || !t->size_bytes ||
-		 !t->qps || t->qps > 256 || !t->post_list || !t->rx_depth ||
-		 !t->outstanding || t->max_size_bytes < t->size_bytes ||
-		 t->max_size_bytes > (1ULL << 31))
-		snprintf(why, len, "invalid test parameters");
-	else
-		return 0;
-	return -EINVAL;
-}
-
 /*
  * Messages a region holds. Validation gives each operation in flight its
  * own slot (up to 64 MiB a region) so data is checked before its slot is
@@ -152,6 +140,49 @@ static uint32_t bench_slots(const struct wire_hello *t)
 	if (slots % 255 == 0) /* keep consecutive markers apart */
 		slots--;
 	return slots ? (uint32_t)slots : 1;
+}
+
+/*
+ * Server: is the client's configuration one we can run, within this
+ * server's caps (--max-*)? Never trust a number from the wire.
+ */
+int bench_check_test(const struct bench_ctx *b, char *why, size_t len)
+{
+	const struct wire_hello *t = &b->test;
+	const struct bench_cfg *c = &b->cfg;
+	uint64_t mem;
+
+	if (t->verb >= BENCH_VERB_COUNT || t->measure > BENCH_MEASURE_LAT) {
+		snprintf(why, len, "unknown test (verb %u, measure %u): a newer "
+			 "client?", t->verb, t->measure);
+		return -EINVAL;
+	}
+	if (!t->iters || !t->tx_depth || !t->cq_mod || !t->size_bytes ||
+	    !t->qps || !t->post_list || !t->rx_depth || !t->outstanding ||
+	    t->max_size_bytes < t->size_bytes || t->tx_depth > 16384 ||
+	    t->rx_depth > 16384) {
+		snprintf(why, len, "invalid test parameters");
+		return -EINVAL;
+	}
+	mem = 2ULL * t->qps * bench_slots(t) * t->max_size_bytes;
+	if (t->max_size_bytes > c->max_size_bytes)
+		snprintf(why, len, "messages of %llu bytes: this server allows "
+			 "%llu (--max-size)", (unsigned long long)t->max_size_bytes,
+			 (unsigned long long)c->max_size_bytes);
+	else if (t->qps > c->max_qps)
+		snprintf(why, len, "%u QPs: this server allows %llu (--max-qps)",
+			 t->qps, (unsigned long long)c->max_qps);
+	else if (t->duration_s > c->max_duration_s)
+		snprintf(why, len, "-D %u: this server allows %llu s "
+			 "(--max-duration)", t->duration_s,
+			 (unsigned long long)c->max_duration_s);
+	else if (mem > c->max_mem_bytes)
+		snprintf(why, len, "%llu bytes of buffers: this server allows "
+			 "%llu (--max-mem)", (unsigned long long)mem,
+			 (unsigned long long)c->max_mem_bytes);
+	else
+		return 0;
+	return -EINVAL;
 }
 
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
@@ -267,6 +298,23 @@ void bench_print_header(struct bench_ctx *b)
 	ops->head(b);
 }
 
+void bench_release(struct bench_ctx *b)
+{
+	const char *role = b->ctrl.peer_role;
+	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
+
+	conn_destroy(&b->data);
+	memset(&b->data, 0, sizeof(b->data));
+	ctrl_destroy(&b->ctrl);
+	ctrl_init(&b->ctrl);
+	b->ctrl.peer_role = role;
+	b->ctrl.timeout_ms = timeout_ms;
+	hist_destroy(b->hist);
+	b->hist = NULL;
+	free(b->xfer.qs);
+	b->xfer.qs = NULL;
+}
+
 static int bench_usage_error(const struct bench_desc *desc, const char *why)
 {
 	fprintf(stderr, "%s: %s\nTry '%s --help'.\n", desc->name, why,
@@ -321,10 +369,7 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	if (ret)
 		ctrl_send_error(&b.ctrl, ret, ret == -EINTR ? "interrupted" :
 				"failed; see its log for why");
-	conn_destroy(&b.data);
-	ctrl_destroy(&b.ctrl);
-	hist_destroy(b.hist);
-	free(b.xfer.qs);
+	bench_release(&b);
 	if (ret == -EINTR)
 		bench_err("interrupted");
 	return record_end(&b, ret, ret ? bench_exit_code(ret) : b.exit_code);

@@ -58,11 +58,13 @@ const struct measure_ops *run_measure_ops(enum bench_measure measure);
 int bench_check_device(const struct bench_ctx *b, struct rdma_cm_id *id);
 void bench_sizes(const struct wire_hello *t, uint64_t *first, uint64_t *last);
 void bench_build_test(struct bench_ctx *b);
-int bench_check_test(const struct wire_hello *t, char *why, size_t len);
+int bench_check_test(const struct bench_ctx *b, char *why, size_t len);
 int bench_data_init(struct bench_ctx *b);
 int bench_data_qp(struct bench_ctx *b, unsigned int i);
 int bench_xchg_bufs(struct bench_ctx *b);
 void bench_print_header(struct bench_ctx *b);
+/* Free one client's resources (connections, buffers); ready for another. */
+void bench_release(struct bench_ctx *b);
 
 /* Placement and GPU checks before anything connects (place_glue.c). */
 int bench_preflight(struct bench_ctx *b);

@@ -38,6 +38,7 @@ enum {
 	LONG_PIN_CORES, LONG_NUMA_NODE, LONG_DISABLE_NUMA, LONG_CUDA,
 	LONG_CUDA_BUS, LONG_CUDA_DMABUF, LONG_PERSISTENT, LONG_REPORT_BOTH,
 	LONG_IPV6, LONG_WARMUP, LONG_CUDA_MEM_TYPE, LONG_OOB, LONG_NETDEV,
+	LONG_MAX_SIZE, LONG_MAX_QPS, LONG_MAX_DURATION, LONG_MAX_MEM,
 	/* refused */
 	LONG_R_SRQ, LONG_R_ODP, LONG_R_HUGE, LONG_R_MMAP, LONG_R_MR_PER_QP,
 	LONG_R_NULL_MR, LONG_R_REVERSED, LONG_R_CPU_UTIL, LONG_R_RATE,
@@ -201,6 +202,17 @@ static const struct opt_def opt_table[] = {
 	  NO_HAS, 0, 0, NULL, NULL, NULL, "register GPU memory through dmabuf" },
 	{ "persistent", LONG_PERSISTENT, OPT_FLAG, CFG(persistent), NO_HAS, 0,
 	  0, NULL, NULL, NULL, "server: serve clients one after another" },
+	{ "max-size", LONG_MAX_SIZE, OPT_SIZE, CFG(max_size_bytes), NO_HAS, 1,
+	  1ULL << 31, "2G", "2G", "BYTES", "server: largest message a client "
+	  "may ask for" },
+	{ "max-qps", LONG_MAX_QPS, OPT_U64, CFG(max_qps), NO_HAS, 1, 256, "256",
+	  "256", "N", "server: most QPs a client may ask for" },
+	{ "max-duration", LONG_MAX_DURATION, OPT_U64, CFG(max_duration_s),
+	  NO_HAS, 1, 31536000, "86400", "86400", "SEC",
+	  "server: longest -D a client may ask for" },
+	{ "max-mem", LONG_MAX_MEM, OPT_SIZE, CFG(max_mem_bytes), NO_HAS, 1,
+	  1ULL << 40, "8G", "8G", "BYTES",
+	  "server: most buffer memory a client may make it register" },
 	{ "rdma_cm", 'R', OPT_NOOP, NOOP, NO_HAS, 0, 0, NULL, NULL, NULL,
 	  "accepted; rdma_cm is always used" },
 	ACCEPTED("CPU-freq", 'F', NULL,
@@ -575,7 +587,8 @@ void opts_usage(const struct bench_desc *desc, FILE *out)
 			opts_usage_row(&opt_table[i], NULL, out);
 	fprintf(out, "\nExit codes: 0 ok, 1 runtime error, 2 usage, "
 		"3 below expectation,\n4 data corruption, 5 peer unreachable, "
-		"lost or timed out.\n");
+		"lost or timed out, 130 stopped by\nSIGINT/SIGTERM (a second "
+		"signal ends it at once).\n");
 }
 
 /* Placement options into one spelling: --numa auto|off|N. */

@@ -97,6 +97,10 @@ struct bench_cfg {
 	bool use_cuda_dmabuf;            /* --use_cuda_dmabuf */
 	/* server */
 	bool persistent;                 /* --persistent */
+	uint64_t max_size_bytes;         /* caps on what a client may ask */
+	uint64_t max_qps;
+	uint64_t max_duration_s;
+	uint64_t max_mem_bytes;
 	/* accepted for perftest compatibility, nothing to do */
 	bool noop_seen;
 	bool show_help;                  /* -h */

@@ -175,7 +175,9 @@ static void record_line_rate(struct record *r, const struct bench_ctx *b,
 			 f->netdev);
 	record_rate_inputs(b, f, path, &in);
 	if (record_achievable(r, &in, b, &res)) {
-		printf(" Line rate      : unknown: %s%s%s\n", r->line_rate_unknown,
+		printf(" Line rate      : unknown: %s%s%s%s%s\n",
+		       r->line_rate_unknown, f->rate_text[0] ?
+		       "; the port reports " : "", f->rate_text,
 		       note[0] ? "; " : "", note);
 		record_copy_utf8(lr->formula, sizeof(lr->formula),
 				 r->line_rate_unknown);

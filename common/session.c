@@ -155,7 +155,7 @@ int session_server_hello(struct bench_ctx *b)
 	if (ret)
 		return ret;
 	b->test = msg.u.hello;
-	ack.u.hello_ack.status = bench_check_test(&b->test,
+	ack.u.hello_ack.status = bench_check_test(b,
 		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
 		 "%s", ibv_get_device_name(b->ctrl.verbs->device));
@@ -279,6 +279,21 @@ int session_server(struct bench_ctx *b)
 	bench_info("waiting for a client on port %llu (rdmabench %s)",
 		   (unsigned long long)b->cfg.tcp_port, RDMABENCH_VERSION);
 	ret = server_serve(b);
+	while (b->cfg.persistent && !bench_stop) {
+		session_client_done(b, ret);
+		ret = server_serve(b);
+	}
 	cm_close(&b->listener);
-	return ret;
+	return b->cfg.persistent && bench_stop ? 0 : ret;
+}
+
+void session_client_done(struct bench_ctx *b, int err)
+{
+	if (err && err != -EINTR)
+		bench_warn("client %s: %s; serving the next one", b->peer,
+			   strerror(-err));
+	if (err)
+		ctrl_send_error(&b->ctrl, err, "failed; see the server's log");
+	bench_release(b);
+	bench_info("waiting for the next client (--persistent)");
 }

@@ -22,4 +22,7 @@ int session_client_sizes(struct bench_ctx *b);
 int session_server_sizes(struct bench_ctx *b);
 bool session_retryable(int err);
 
+/* --persistent: one client is over (err: how); free its resources. */
+void session_client_done(struct bench_ctx *b, int err);
+
 #endif

@@ -179,6 +179,22 @@ int session_client_tcp(struct bench_ctx *b)
 	return ret ? ret : session_client_sizes(b);
 }
 
+static int tcp_serve(struct bench_ctx *b, int listen_fd)
+{
+	int ret;
+
+	ret = oob_accept(listen_fd, 0, &b->ctrl.fd, b->peer, sizeof(b->peer));
+	if (!ret)
+		ret = session_server_hello(b);
+	if (!ret)
+		ret = bench_data_init(b);
+	if (!ret)
+		ret = tcp_connect_qps(b);
+	if (!ret)
+		ret = bench_xchg_bufs(b);
+	return ret ? ret : session_server_sizes(b);
+}
+
 int session_server_tcp(struct bench_ctx *b)
 {
 	int listen_fd, ret;
@@ -192,15 +208,15 @@ int session_server_tcp(struct bench_ctx *b)
 	bench_info("waiting for a client on TCP port %llu (rdmabench %s, "
 		   "--oob tcp)", (unsigned long long)b->cfg.tcp_port,
 		   RDMABENCH_VERSION);
-	ret = oob_accept(listen_fd, 0, &b->ctrl.fd, b->peer, sizeof(b->peer));
+	for (;;) {
+		ret = tcp_serve(b, listen_fd);
+		if (!b->cfg.persistent || bench_stop)
+			break;
+		session_client_done(b, ret);
+		ret = tcp_device(b);
+		if (ret)
+			break;
+	}
 	close(listen_fd);
-	if (!ret)
-		ret = session_server_hello(b);
-	if (!ret)
-		ret = bench_data_init(b);
-	if (!ret)
-		ret = tcp_connect_qps(b);
-	if (!ret)
-		ret = bench_xchg_bufs(b);
-	return ret ? ret : session_server_sizes(b);
+	return b->cfg.persistent && bench_stop ? 0 : ret;
 }

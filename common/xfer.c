@@ -178,8 +178,7 @@ int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats)
 		else if (msg.type == WIRE_ERROR) {
 			bench_err("the %s reports: %s", x->ctrl->peer_role,
 				  msg.u.error.text);
-			return msg.u.error.status < 0 ? msg.u.error.status
-						      : -EPROTO;
+			return ctrl_peer_status(&msg);
 		}
 	}
 	if (ret == -ECONNRESET)

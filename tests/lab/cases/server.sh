@@ -1,0 +1,42 @@
+# tests/lab/cases/server.sh - sourced by tests/lab/all.sh in the lab guest:
+# the persistent server (--persistent) serves clients one after another,
+# survives a failed and a hostile client, refuses what exceeds its caps
+# with the reason on the client, and stops cleanly on SIGTERM (exit 130 for
+# a single-run server, 0 for a persistent one).
+# shellcheck shell=bash
+
+if lab_have rxe; then
+	ip=$LAB_RXE_IP
+	persistent_clients() {
+		local rc=0
+		"$B/ib_write_bw" -p 18620 "$ip" -n 100 || rc=1
+		# over the caps: refused with the reason, exit 2
+		"$B/ib_write_bw" -p 18620 "$ip" -q 8 -n 10 && rc=1
+		# a client that dies mid-run
+		timeout -s KILL 3 "$B/ib_write_bw" -p 18620 "$ip" -n 100000000
+		# the server still serves a good client, both rendezvous kinds
+		"$B/ib_send_lat" -p 18620 "$ip" -n 100 || rc=1
+		"$B/ib_read_bw" -p 18620 "$ip" -n 100 || rc=1
+		return $rc
+	}
+	lab_pair persistent_server -t 120 -R 0 -g 3 \
+		-e 'this server allows 4 \(--max-qps\)' \
+		-E 'waiting for the next client' \
+		bash -c "$B/ib_write_bw -p 18620 --persistent --max-qps 4 &
+			 pid=\$!; sleep 25; kill -TERM \$pid; wait \$pid" -- \
+		persistent_clients
+
+	lab_pair persistent_server.tcp -t 120 -R 0 -g 3 \
+		-E 'waiting for the next client' \
+		bash -c "$B/ib_write_bw -p 18621 --persistent --oob tcp &
+			 pid=\$!; sleep 12; kill -TERM \$pid; wait \$pid" -- \
+		bash -c "$B/ib_write_bw -p 18621 --oob tcp localhost -n 50 &&
+			 $B/ib_write_lat -p 18621 --oob tcp localhost -n 50"
+
+	# SIGTERM mid-run: the client stops within 2 s with exit 130
+	lab_pair sigterm_client -t 60 -r 130 -R '5' -g 40 \
+		"$B/ib_write_bw" -p 18622 -- \
+		bash -c "$B/ib_write_bw -p 18622 $ip -n 100000000 & pid=\$!;
+			 sleep 4; kill -TERM \$pid; s=\$SECONDS; wait \$pid;
+			 rc=\$?; [ \$((SECONDS - s)) -le 2 ] || rc=99; exit \$rc"
+fi
