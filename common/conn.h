@@ -46,6 +46,7 @@ struct conn_path {
 	int gid_index;           /* -1: no GRH (InfiniBand without -x) */
 	enum ibv_mtu mtu;
 	uint8_t max_rd_atomic;
+	bool uc;                 /* -c UC: unreliable connected */
 };
 
 struct conn {

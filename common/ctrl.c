@@ -246,6 +246,12 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text)
 	ctrl_send(c, &msg);
 }
 
+void ctrl_unread(struct ctrl *c, const struct wire_msg *msg)
+{
+	c->pending = *msg;
+	c->has_pending = true;
+}
+
 /* One message, raw; deadline_ns 0: do not wait. */
 static int ctrl_take(struct ctrl *c, struct wire_msg *msg,
 		     uint64_t deadline_ns)
@@ -254,6 +260,11 @@ static int ctrl_take(struct ctrl *c, struct wire_msg *msg,
 	size_t len = 0;
 	int ret;
 
+	if (c->has_pending) {
+		*msg = c->pending;
+		c->has_pending = false;
+		return 0;
+	}
 	ret = c->fd >= 0 ? ctrl_tcp_recv(c, buf, &len, deadline_ns) :
 			   ctrl_qp_recv(c, buf, &len, deadline_ns);
 	if (ret)

@@ -32,6 +32,8 @@ struct ctrl {
 	uint64_t timeout_ms;        /* for each send and receive */
 	const char *peer_role;      /* "server" or "client", for messages */
 	bool tcp_gone;              /* TCP transport: the peer closed */
+	bool has_pending;           /* a message put back by ctrl_unread() */
+	struct wire_msg pending;
 };
 
 /* Before anything: no transport yet. */
@@ -71,6 +73,12 @@ int ctrl_poll(struct ctrl *c, struct wire_msg *msg);
  * sent nonsense is, for us, a lost peer.
  */
 int ctrl_peer_status(const struct wire_msg *msg);
+
+/*
+ * Put msg back: the next ctrl_recv()/ctrl_poll() returns it. For a loop
+ * that polls for heartbeats and meets the answer that follows the run.
+ */
+void ctrl_unread(struct ctrl *c, const struct wire_msg *msg);
 
 /* Non-blocking: has the peer disconnected (or its process ended)? */
 bool ctrl_peer_gone(struct ctrl *c);

@@ -106,7 +106,8 @@ void bench_build_test(struct bench_ctx *b)
 	t->flags = (c->all_sizes ? WIRE_HELLO_ALL_SIZES : 0) |
 		   (c->report_gbits ? WIRE_HELLO_GBITS : 0) |
 		   (c->bidir ? WIRE_HELLO_BIDIR : 0) |
-		   (c->validate ? WIRE_HELLO_VALIDATE : 0);
+		   (c->validate ? WIRE_HELLO_VALIDATE : 0) |
+		   (c->conn_type == OPTS_CONN_UC ? WIRE_HELLO_UC : 0);
 	t->tx_depth = (uint32_t)c->tx_depth;
 	t->cq_mod = (uint32_t)c->cq_mod;
 	t->io_timeout_ms = (uint32_t)(c->io_timeout_s * 1000);
@@ -277,6 +278,9 @@ void bench_print_header(struct bench_ctx *b)
 		.peer = b->peer, .tx_depth = b->test.tx_depth,
 		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
 		.qps = b->test.qps,
+		.conn_type = b->test.flags & WIRE_HELLO_UC ? "UC" : "RC",
+		.rendezvous = b->cfg.oob == OPTS_OOB_TCP ? "TCP (--oob tcp)" :
+							   "rdma_cm",
 	};
 
 	snprintf(title, sizeof(title), "%s %s Test",

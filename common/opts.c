@@ -101,7 +101,7 @@ static const struct opt_def opt_table[] = {
 	  "1", "PORT", "device port; must be the IP's port" },
 	{ "gid-index", 'x', OPT_U64, CFG(gid_index), CFG(has_gid_index), 0,
 	  255, NULL, NULL, "IDX",
-	  "accepted; with rdma_cm the GID follows from the IP in use" },
+	  "--oob tcp: GID index [best RoCEv2]; rdma_cm: from the IP" },
 	{ "port", 'p', OPT_U64, CFG(tcp_port), NO_HAS, 1, 65535, "18515",
 	  "18515", "PORT", "rdma_cm port the server listens on" },
 	{ "size", 's', OPT_SIZE, CFG(size_bytes), NO_HAS, 1, 1ULL << 31, NULL,
@@ -698,6 +698,12 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_duration(cfg, err, err_len);
 	if (ret)
 		return ret;
+	if (cfg->conn_type == OPTS_CONN_UC && cfg->oob != OPTS_OOB_TCP &&
+	    !opts_is_server(cfg)) {
+		set_err(err, err_len, "-c UC: rdma_cm connects RC QPs only: add "
+			"--oob tcp (on both sides) for UC");
+		return -EINVAL;
+	}
 	if (cfg->post_list > cfg->tx_depth) {
 		set_err(err, err_len, "-l %llu exceeds -t %llu: a post list "
 			"must fit in the send queue",

@@ -17,7 +17,8 @@ int conn_qp_raw(struct conn *c, unsigned int i, struct ibv_pd *pd,
 {
 	struct ibv_qp_init_attr qia = { .send_cq = c->send_cq,
 					.recv_cq = c->recv_cq,
-					.qp_type = IBV_QPT_RC };
+					.qp_type = path->uc ? IBV_QPT_UC
+							    : IBV_QPT_RC };
 	struct ibv_port_attr pa;
 	union ibv_gid gid;
 	int ret;
@@ -69,7 +70,8 @@ int conn_qp_raw_connect(struct conn *c, unsigned int i,
 	struct ibv_qp *qp = c->qps[i].qp;
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = path->port,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+		.qp_access_flags = path->uc ? IBV_ACCESS_REMOTE_WRITE :
+				   IBV_ACCESS_REMOTE_WRITE |
 				   IBV_ACCESS_REMOTE_READ |
 				   IBV_ACCESS_REMOTE_ATOMIC,
 	};
@@ -91,15 +93,17 @@ int conn_qp_raw_connect(struct conn *c, unsigned int i,
 		a.ah_attr.grh.sgid_index = (uint8_t)path->gid_index;
 		memcpy(a.ah_attr.grh.dgid.raw, peer->gid, 16);
 	}
+	/* UC has no reads, atomics, acks or retries to set up */
 	ret = qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, "RTR");
+			IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | (path->uc ? 0 :
+			IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER), "RTR");
 	if (ret)
 		return ret;
 	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = 14,
 				  .retry_cnt = 7, .rnr_retry = 7,
-				  .sq_psn = c->qps[i].psn, .max_rd_atomic = path->max_rd_atomic };
-	return qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			 IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			 IBV_QP_MAX_QP_RD_ATOMIC, "RTS");
+				  .sq_psn = c->qps[i].psn,
+				  .max_rd_atomic = path->max_rd_atomic };
+	return qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN | (path->uc ? 0 :
+			 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			 IBV_QP_MAX_QP_RD_ATOMIC), "RTS");
 }

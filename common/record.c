@@ -128,9 +128,11 @@ static void record_keep_gate(struct record *r, const struct gate_item *it,
 
 	if (d->n_gates == RESULTS_MAX_GATES) {
 		r->gates_left_out = true;
-		for (i = 0; !passed && i < d->n_gates && !d->gates[i].passed;)
-			i++;
-		if (passed || i == d->n_gates)
+		if (passed)
+			return;
+		for (i = 0; i < d->n_gates && !d->gates[i].passed; i++)
+			;
+		if (i == d->n_gates)
 			return;
 		memmove(&d->gates[i], &d->gates[i + 1],
 			(d->n_gates - i - 1) * sizeof(d->gates[0]));
@@ -318,7 +320,8 @@ static void record_fail_text(struct record *r)
 			     "below an expectation");
 	if (r->run.gates_failed > 1 && n < sizeof(why))
 		snprintf(why + n, sizeof(why) - n, " (and %u more failed "
-			 "gates)", r->run.gates_failed - 1);
+			 "gate%s)", r->run.gates_failed - 1,
+			 r->run.gates_failed > 2 ? "s" : "");
 	results_copy(d->error, sizeof(d->error), why);
 }
 

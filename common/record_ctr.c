@@ -148,7 +148,7 @@ unsigned int record_ctr_delta(const struct record_ctr_snap *before,
 		both += !!old;
 		keep += old && ctr_keep(&after->c[i], old);
 	}
-	/* slots for unchanged non-error counters, once the others have theirs */
+	/* slots for unchanged non-error counters, after the others */
 	spare = both <= RESULTS_MAX_COUNTERS ? both - keep :
 		keep < RESULTS_MAX_COUNTERS ? RESULTS_MAX_COUNTERS - keep : 0;
 	d->has_counters = true;

@@ -24,7 +24,9 @@ void report_header(FILE *out, const struct report_info *ri)
 		ri->port_state);
 	fprintf(out, " Transport type : %-16s Active MTU     : %u\n",
 		ri->transport, ri->mtu_bytes);
-	fprintf(out, " Connection type: %-16s Rendezvous     : rdma_cm\n", "RC");
+	fprintf(out, " Connection type: %-16s Rendezvous     : %s\n",
+		ri->conn_type ? ri->conn_type : "RC",
+		ri->rendezvous ? ri->rendezvous : "rdma_cm");
 	if (ri->qps > 1)
 		fprintf(out, " Number of QPs  : %llu\n",
 			(unsigned long long)ri->qps);

@@ -31,6 +31,8 @@ struct report_info {
 	uint32_t max_inline;
 	uint64_t qps;
 	const char *lat_note;     /* NULL for bandwidth tests */
+	const char *conn_type;    /* "RC", "UC"; NULL: "RC" */
+	const char *rendezvous;   /* "rdma_cm", "TCP (--oob tcp)"; NULL: rdma_cm */
 };
 
 /* The dashed rule perftest frames its tables with. */

@@ -49,6 +49,7 @@ enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
 #define WIRE_HELLO_GBITS 0x2u     /* print Gb/sec on both sides */
 #define WIRE_HELLO_BIDIR 0x4u     /* -b: both sides send */
 #define WIRE_HELLO_VALIDATE 0x8u  /* --validate */
+#define WIRE_HELLO_UC 0x10u       /* -c UC (with --oob tcp) */
 
 struct wire_connect {
 	uint16_t kind;      /* enum wire_conn_kind */

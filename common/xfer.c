@@ -175,7 +175,12 @@ int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats)
 			*fin_msgs = msg.u.fin.msgs;
 		else if (msg.type == WIRE_ALIVE && beats)
 			(*beats)++;
-		else if (msg.type == WIRE_ERROR) {
+		else if (msg.type != WIRE_ERROR && msg.type != WIRE_ALIVE &&
+			 msg.type != WIRE_FIN) {
+			/* what follows the run (a RESULT): for the caller */
+			ctrl_unread(x->ctrl, &msg);
+			return 0;
+		} else if (msg.type == WIRE_ERROR) {
 			bench_err("the %s reports: %s", x->ctrl->peer_role,
 				  msg.u.error.text);
 			return ctrl_peer_status(&msg);

@@ -42,7 +42,8 @@
 #   RDMABENCH_RESULT_NAME, NODE_NAME and POD_NAME (downward API: recorded in
 #   the summary), RDMABENCH_CLIENT_RETRIES (client: rerun after an exit 5
 #   "peer unreachable" this many times, default 0), ring: JOB_COMPLETION_INDEX,
-#   RDMABENCH_RING_SIZE, RDMABENCH_RING_STRIDE (1), RDMABENCH_PEER_FORMAT
+#   RDMABENCH_RING_SIZE, RDMABENCH_RING_STRIDE (1), RDMABENCH_RING_GROUP
+#   (the Job's name, recorded in the summary), RDMABENCH_PEER_FORMAT
 #   (printf format of the peer's name from its index, e.g.
 #   rdmabench-ring-%d.rdmabench-ring), RDMABENCH_SERVER_ARGS,
 #   RDMABENCH_RING_WAIT (300). A ring pod exits 0 once it has reported,
@@ -64,6 +65,7 @@ SIGNALLED=
 me=rdmabench-entrypoint
 POD=${POD_NAME:-$(uname -n)}
 say() { echo "[$me] $*" >&2; }
+jesc() { printf %s "$1" | sed 's/[\\"]/\\&/g'; }   # for a JSON string
 
 on_signal() {
 	SIGNALLED=$1
@@ -120,8 +122,8 @@ json_flatten() {
 # tool's exit status; EXTRA: ',"key":value...' to add; LOG: the tool's
 # output, whose last line explains a run that wrote no result.
 summarize_flat() {
-	awk -F '\t' -v rc="$1" -v extra="${2:-}" -v pod="$POD" \
-		-v node="${NODE_NAME:-}" -v tail_file="${3:-}" '
+	# values through the environment: awk -v would expand the backslashes
+	S_RC=$1 S_EXTRA=${2:-} S_POD=$POD S_NODE=${NODE_NAME:-} S_LOG=${3:-} awk -F '\t' '
 	function jstr(s,   o, i, c) {
 		gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
 		gsub(/\r/, "\\r", s); gsub(/\n/, "\\n", s)
@@ -147,7 +149,11 @@ summarize_flat() {
 		if (m && RLENGTH % 2) v = substr(v, 1, length(v) - 1)
 		return v "...\""
 	}
-	BEGIN { for (i = 1; i < 32; i++) ord[sprintf("%c", i)] = i }
+	BEGIN {
+		for (i = 1; i < 32; i++) ord[sprintf("%c", i)] = i
+		rc = ENVIRON["S_RC"]; extra = ENVIRON["S_EXTRA"]; pod = ENVIRON["S_POD"]
+		node = ENVIRON["S_NODE"]; tail_file = ENVIRON["S_LOG"]
+	}
 	{ f[$1] = $2 }
 	$1 ~ /^results\.[0-9]+\.size_bytes$/ { split($1, p, "."); if (p[2] + 1 > nrows) nrows = p[2] + 1 }
 	$1 ~ /^gates\.[0-9]+\.name$/ { split($1, p, "."); if (p[2] + 1 > ngates) ngates = p[2] + 1 }
@@ -228,6 +234,7 @@ report() {
 	if [ -s "$1" ]; then
 		echo "===== rdmabench result json begin ====="
 		cat "$1"
+		[ -z "$(tail -c 1 "$1")" ] || echo
 		echo "===== rdmabench result json end ====="
 	fi
 	echo "rdmabench verdict: $(cat "$WORK/summary")"
@@ -290,7 +297,9 @@ server)
 client)
 	[ $# -ge 2 ] || { say "usage: $me client TOOL SERVER [ARGS...]"; exit 2; }
 	run_client "$@"
-	report "$WORK/result.json" "$RC" ",\"server\":\"$(printf %s "$2" | sed 's/[\\"]/\\&/g')\"" "$WORK/client.log"
+	report "$WORK/result.json" "$RC" ",\"server\":\"$(jesc "$2")\"" "$WORK/client.log"
+	# exit 0 without a result is no pass (the summary says error, exit 1)
+	[ "$RC" = 0 ] && [ ! -s "$WORK/result.json" ] && exit 1
 	exit "$RC"
 	;;
 ring)
@@ -317,7 +326,7 @@ ring)
 	spid=$!
 	say "ring: pod $idx of $size: server pid $spid; testing the link to pod $peer_idx ($peer)"
 	run_client "$tool" "$peer" "$@"
-	report "$WORK/result.json" "$RC" ",\"server\":\"$peer\",\"index\":$idx,\"peer_index\":$peer_idx,\"ring_size\":$size" "$WORK/client.log"
+	report "$WORK/result.json" "$RC" ",\"server\":\"$(jesc "$peer")\",\"group\":\"$(jesc "${RDMABENCH_RING_GROUP:-}")\",\"index\":$idx,\"peer_index\":$peer_idx,\"ring_size\":$size" "$WORK/client.log"
 	wait_s=${RDMABENCH_RING_WAIT:-300}
 	n=0
 	while kill -0 "$spid" 2>/dev/null && [ "$n" -lt "$wait_s" ] && [ -z "$SIGNALLED" ]; do

@@ -114,7 +114,9 @@ if [ -n "$PAIRS_FILE" ]; then
 	k=0
 	while read -r a b extra; do
 		[[ -z $a || $a == \#* ]] && continue
-		[ -n "$b" ] && [ -z "$extra" ] || die "$PAIRS_FILE: '$a $b $extra': want two node names a line"
+		if [ -z "$b" ] || [ -n "$extra" ]; then
+			die "$PAIRS_FILE: '$a $b $extra': want two node names a line"
+		fi
 		[ "$a" != "$b" ] || die "$PAIRS_FILE: a pair of '$a' with itself"
 		JOBS+=("$NAME-p$k $a $b")
 		k=$((k + 1))
@@ -354,8 +356,11 @@ for p in $pods; do
 done
 expect=()
 for j in "${JOBS[@]}"; do
+	# shellcheck disable=SC2086 # "JOB NODE..." on purpose
 	set -- $j
 	expect+=(--expect "$1=$(($# - 1))")
+	shift
+	for n; do expect+=(--node "$n"); done
 done
 python3 "$HERE/collect.py" "${expect[@]}" "${COLLECT_ARGS[@]}" --out "$RESULTS/report.md" \
 	--json "$RESULTS/report.json" "$RESULTS"

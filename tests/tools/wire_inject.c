@@ -8,12 +8,14 @@
  *   MODE connect  one rdma_cm request whose private data is a CONNECT of
  *                 --version V (default 1), or --random N bytes
  *        hello    a good control connection, then a HELLO of --version V
- *                 with the fields of --set NAME=VALUE,...
+ *                 with the fields of --set NAME=VALUE,...; with --oob tcp
+ *                 the control connection is TCP to port -p (--oob tcp)
  *        sync     hello (accepted), one data connection, BUF, then a SYNC
  *                 of --sync-size BYTES (default: 2^20 beyond the buffer)
  *        tcp      --random N bytes (default 4096) sent over plain TCP to
  *                 port -p (where a TCP out-of-band server would listen)
  *   OPTS -p PORT (18515), --timeout SEC (10: every wait is bounded),
+ *        --oob cm|tcp (hello: the control channel, default cm),
  *        --seed S (random bytes), --hold SEC (stay connected and silent
  *        after the last step, and report whether the server let go)
  *
@@ -31,9 +33,11 @@
 #include <getopt.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
@@ -58,6 +62,7 @@ struct inj_cfg {
 	uint16_t port;
 	int timeout_ms;
 	int hold_s;
+	bool oob_tcp;
 	int version;
 	int random_len;
 	unsigned int seed;
@@ -65,8 +70,13 @@ struct inj_cfg {
 	struct wire_hello hello;
 };
 
-/* One connection: its channel, id, and two message slots (recv, send). */
+/*
+ * One connection: its channel, id, and two message slots (recv, send); or,
+ * for --oob tcp, its socket.
+ */
 struct inj_ep {
+	int fd;
+	bool has_fd;
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	struct ibv_pd *pd;
@@ -134,6 +144,8 @@ static int inj_wait(struct inj_ep *ep, enum rdma_cm_event_type want,
 
 static void inj_close(struct inj_ep *ep)
 {
+	if (ep->has_fd)
+		close(ep->fd);
 	if (ep->id && ep->id->qp) {
 		rdma_disconnect(ep->id);
 		rdma_destroy_qp(ep->id);
@@ -248,7 +260,9 @@ static int inj_connect(const struct inj_cfg *c, struct inj_ep *ep,
 			inj_say("the server rejected the connection (its reply "
 				"speaks protocol version %u)", rej.version);
 		else
-			inj_say("the server rejected the connection");
+			inj_say("the connection was rejected, without an "
+				"rdmabench reply (nothing listens on port %u?)",
+				c->port);
 		*outcome = INJ_REFUSED;
 	} else if (ret == -ETIMEDOUT) {
 		inj_say("no answer to the connection request within %d ms",
@@ -313,6 +327,58 @@ static int inj_send(const struct inj_cfg *c, struct inj_ep *ep, size_t len)
 	return inj_poll(ep, 0, inj_now_ms() + (uint64_t)c->timeout_ms, &wc);
 }
 
+/* TCP: connect to -p, bounded by --timeout. */
+static int inj_tcp_connect(const struct inj_cfg *c, int *fd_out)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(c->port) };
+	struct timeval tv = { .tv_sec = c->timeout_ms / 1000 };
+	int fd;
+
+	if (inet_pton(AF_INET, c->addr, &sa.sin_addr) != 1) {
+		fprintf(stderr, INJ_PREFIX "%s: not an IPv4 address\n",
+			c->addr);
+		return -EINVAL;
+	}
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -errno;
+	/* a connect to a black hole must not outlive --timeout */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+/* TCP: len bytes, or until the server closes: 0, -ECONNRESET, -ETIMEDOUT. */
+static int inj_tcp_read(const struct inj_cfg *c, int fd, uint8_t *buf,
+			size_t len, uint64_t deadline_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t done = 0;
+	ssize_t n;
+
+	(void)c;
+	while (done < len) {
+		uint64_t now = inj_now_ms();
+
+		if (now >= deadline_ms)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, (int)(deadline_ms - now)) <= 0)
+			continue;
+		n = recv(fd, buf + done, len - done, 0);
+		if (n <= 0)
+			return -ECONNRESET;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 /* Pack msg into the send slot, the header's version patched to version. */
 static int inj_send_msg(const struct inj_cfg *c, struct inj_ep *ep,
 			const struct wire_msg *msg, int version)
@@ -324,28 +390,57 @@ static int inj_send_msg(const struct inj_cfg *c, struct inj_ep *ep,
 		return n;
 	slot[4] = (uint8_t)(version >> 8);
 	slot[5] = (uint8_t)version;
+	if (ep->has_fd)
+		return send(ep->fd, slot, (size_t)n, MSG_NOSIGNAL) == n ?
+		       0 : -ECONNRESET;
 	return inj_send(c, ep, (size_t)n);
+}
+
+/* The next message from the server: into ep->buf, its length in *len. */
+static int inj_recv(const struct inj_cfg *c, struct inj_ep *ep, size_t *len)
+{
+	uint64_t deadline_ms = inj_now_ms() + (uint64_t)c->timeout_ms;
+	uint32_t body;
+	struct ibv_wc wc;
+	int ret;
+
+	if (!ep->has_fd) {
+		ret = inj_poll(ep, 1, deadline_ms, &wc);
+		if (ret)
+			return ret;
+		*len = wc.byte_len;
+		return inj_post_recv(ep);
+	}
+	ret = inj_tcp_read(c, ep->fd, ep->buf, WIRE_HEADER_BYTES, deadline_ms);
+	if (ret)
+		return ret;
+	body = (uint32_t)ep->buf[8] << 24 | (uint32_t)ep->buf[9] << 16 |
+	       (uint32_t)ep->buf[10] << 8 | ep->buf[11];
+	if (body > WIRE_MSG_MAX - WIRE_HEADER_BYTES)
+		return -EBADMSG;
+	*len = WIRE_HEADER_BYTES + body;
+	return inj_tcp_read(c, ep->fd, ep->buf + WIRE_HEADER_BYTES, body,
+			    deadline_ms);
 }
 
 /* The server's answer: the outcome it means, said in words. */
 static int inj_answer(const struct inj_cfg *c, struct inj_ep *ep,
 		      uint16_t want, struct wire_msg *msg)
 {
-	struct ibv_wc wc;
+	size_t len = 0;
 	int ret;
 
-	ret = inj_poll(ep, 1, inj_now_ms() + (uint64_t)c->timeout_ms, &wc);
+	ret = inj_recv(c, ep, &len);
 	if (ret == -ETIMEDOUT) {
 		inj_say("no answer within %d ms", c->timeout_ms);
 		return INJ_SILENT;
 	}
-	if (ret) {
+	if (ret == -ECONNRESET) {
 		inj_say("the server dropped the connection without an answer");
 		return INJ_DROPPED;
 	}
-	ret = wire_unpack(ep->buf, wc.byte_len, msg);
 	if (!ret)
-		ret = inj_post_recv(ep);
+		ret = wire_unpack(ep->buf, len, msg);
 	if (ret) {
 		inj_say("the server's answer does not unpack: %s",
 			strerror(-ret));
@@ -416,10 +511,19 @@ static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 			  int version)
 {
 	struct wire_msg msg = { .type = WIRE_HELLO, .u.hello = c->hello };
-	int outcome;
+	int outcome, ret;
 
-	if (inj_open(c, ep, NULL, WIRE_CONN_CTRL, WIRE_VERSION, &outcome))
+	if (c->oob_tcp) {
+		ret = inj_tcp_connect(c, &ep->fd);
+		if (ret) {
+			inj_say("TCP port %u: %s", c->port, strerror(-ret));
+			return INJ_FAILED;
+		}
+		ep->has_fd = true;
+	} else if (inj_open(c, ep, NULL, WIRE_CONN_CTRL, WIRE_VERSION,
+			    &outcome)) {
 		return outcome;
+	}
 	if (inj_send_msg(c, ep, &msg, version)) {
 		inj_say("sending HELLO failed: the server is gone");
 		return INJ_DROPPED;
@@ -467,23 +571,16 @@ static int inj_mode_sync(const struct inj_cfg *c, struct inj_ep *ctrl,
 /* Random bytes over TCP; then wait for the server to close. */
 static int inj_mode_tcp(const struct inj_cfg *c)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(c->port) };
 	struct pollfd pfd = { .events = POLLIN };
 	uint64_t deadline_ms = inj_now_ms() + (uint64_t)c->timeout_ms;
-	int len = c->random_len > 0 ? c->random_len : 4096, i, fd;
+	int len = c->random_len > 0 ? c->random_len : 4096, i, fd, ret;
 	uint8_t buf[4096];
 	ssize_t n = 0;
 
-	if (inet_pton(AF_INET, c->addr, &sa.sin_addr) != 1)
-		return INJ_USAGE;
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0)
-		return INJ_FAILED;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		inj_say("TCP port %u: %s", c->port, strerror(errno));
-		close(fd);
-		return errno == ECONNREFUSED ? INJ_REFUSED : INJ_FAILED;
+	ret = inj_tcp_connect(c, &fd);
+	if (ret) {
+		inj_say("TCP port %u: %s", c->port, strerror(-ret));
+		return ret == -ECONNREFUSED ? INJ_REFUSED : INJ_FAILED;
 	}
 	for (i = 0; i < len && n >= 0; i += (int)n) {
 		int chunk = len - i < (int)sizeof(buf) ? len - i : (int)sizeof(buf);
@@ -519,6 +616,19 @@ static int inj_hold(const struct inj_cfg *c, struct inj_ep *ep)
 	uint64_t start = inj_now_ms(), deadline_ms = start + c->hold_s * 1000ULL;
 	struct rdma_cm_event *ev;
 
+	if (ep->has_fd) {
+		uint8_t b;
+
+		if (inj_tcp_read(c, ep->fd, &b, 1, deadline_ms) ==
+		    -ECONNRESET) {
+			inj_say("the server ended the connection after %.1f s",
+				(double)(inj_now_ms() - start) / 1000);
+			return INJ_REFUSED;
+		}
+		inj_say("the server still held the connection after %d s",
+			c->hold_s);
+		return INJ_SILENT;
+	}
 	if (!ep->ch)
 		return INJ_FAILED;
 	while (!inj_event(ep, deadline_ms, &ev)) {
@@ -580,7 +690,7 @@ static int inj_usage(void)
 {
 	fprintf(stderr, "usage: wire_inject [-p PORT] [--timeout SEC] "
 		"[--version V] [--random N] [--seed S] [--set F=V,...] "
-		"[--sync-size BYTES] [--hold SEC] "
+		"[--sync-size BYTES] [--hold SEC] [--oob cm|tcp] "
 		"connect|hello|sync|tcp SERVER_IP\n");
 	return INJ_USAGE;
 }
@@ -591,7 +701,8 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		{ "timeout", 1, NULL, 't' }, { "version", 1, NULL, 'V' },
 		{ "random", 1, NULL, 'r' }, { "seed", 1, NULL, 'S' },
 		{ "set", 1, NULL, 's' }, { "sync-size", 1, NULL, 'z' },
-		{ "hold", 1, NULL, 'H' }, { NULL, 0, NULL, 0 },
+		{ "hold", 1, NULL, 'H' }, { "oob", 1, NULL, 'O' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int o;
 
@@ -604,6 +715,7 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		case 'S': c->seed = (unsigned int)atoi(optarg); break;
 		case 'z': c->sync_size = strtoull(optarg, NULL, 0); break;
 		case 'H': c->hold_s = atoi(optarg); break;
+		case 'O': c->oob_tcp = !strcmp(optarg, "tcp"); break;
 		case 's':
 			if (inj_set(&c->hello, optarg))
 				return -EINVAL;

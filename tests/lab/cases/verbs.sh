@@ -77,6 +77,38 @@ if lab_have rxe; then
 		"$B/ib_send_bw" --use-srq "$LAB_RXE_IP"
 	lab_pair histogram -t 60 -e '# +lower_us' "$B/ib_write_lat" -- \
 		"$B/ib_write_lat" "$LAB_RXE_IP" -n 300 -H
+	# UC: write and send, through --oob tcp (rdma_cm connects RC only)
+	for t in write_bw send_bw write_lat send_lat; do
+		lab_pair "ib_$t.uc" -t 60 -e "$ROW" -e 'Connection type' \
+			"$B/ib_$t" --oob tcp -p 18611 -- \
+			"$B/ib_$t" --oob tcp -p 18611 -c UC localhost -n 100
+	done
+	lab_case uc_needs_oob -r 2 -e '-c UC: rdma_cm connects RC QPs only' \
+		"$B/ib_write_bw" -c UC "$LAB_RXE_IP"
+	# latency statistics in constant memory: -n 10^7 costs what -n 1000
+	# costs (the peak RSS of a 10^7 run, sampled 4 s in, against a whole
+	# -n 1000 run's)
+	rss_of() { # TOOL ARGS...: the client's VmHWM in kB after <= 4 s
+		local pid hwm=0
+		"$B/ib_write_lat" -p 18612 >/dev/null 2>&1 &
+		"$@" >/dev/null 2>&1 &
+		pid=$!
+		for _ in $(seq 40); do
+			[ -r /proc/$pid/status ] || break
+			hwm=$(sed -n 's/^VmHWM: *\([0-9]*\).*/\1/p' /proc/$pid/status)
+			lab_sleep 0.1
+		done
+		kill $pid 2>/dev/null; wait $pid 2>/dev/null
+		kill %1 2>/dev/null; wait 2>/dev/null
+		echo "${hwm:-0}"
+	}
+	small=$(rss_of "$B/ib_write_lat" -p 18612 "$LAB_RXE_IP" -n 1000)
+	big=$(rss_of "$B/ib_write_lat" -p 18612 "$LAB_RXE_IP" -n 10000000)
+	if [ "$small" -gt 0 ] && [ $((big * 10)) -le $((small * 11)) ]; then
+		lab_pass lat_memory_constant "VmHWM -n 1000: $small kB, -n 10^7: $big kB"
+	else
+		lab_fail lat_memory_constant "VmHWM -n 1000: $small kB, -n 10^7: $big kB"
+	fi
 	lab_case oob_netdev_unknown -r 2 -e '--netdev nosuch0: no RDMA device' \
 		"$B/ib_write_bw" --oob tcp --netdev nosuch0 localhost
 fi

@@ -1,0 +1,227 @@
+#!/bin/bash
+# scripts/bench/guest.sh - the guest half of scripts/bench-vs-perftest.sh.
+# Runs in the lab guest (scripts/lab/run.sh), on rxe0: perftest (-R, rdma_cm,
+# like ours) and rdmabench, alternately and paired, and leaves raw logs plus
+# one index line per run in $LAB_OUT/runs.tsv for scripts/bench/report.py.
+#
+# Environment (from the host script, all RDMABENCH_BENCH_*):
+#   RDMABENCH_BENCH_BIN     folder holding our ib_* (default build)
+#   RDMABENCH_BENCH_REPS    paired repetitions of each bandwidth/latency test (5)
+#   RDMABENCH_BENCH_MODE    full | quick
+#   RDMABENCH_BENCH_PHASES  space-separated subset of: bw lat ready mem qp bidir
+#   RDMABENCH_BENCH_MEM_ITERS  latency iteration counts for the memory phase
+#   RDMABENCH_BENCH_SIZES   bandwidth sizes (override)
+#
+# Under TCG every fork+exec costs ~0.1-0.2 s: waits use bash builtins only
+# (no sleep/grep processes).  Each run: the server starts first with
+# stdout/stderr line-buffered (stdbuf, for both tools) through a builtin
+# time-stamper; the client starts once the server printed its "ready" line
+# (perftest: "Waiting for client to connect", ours: "waiting for a client").
+# shellcheck disable=SC2034
+set -u
+
+BIN=${RDMABENCH_BENCH_BIN:-build}
+REPS=${RDMABENCH_BENCH_REPS:-5}
+MODE=${RDMABENCH_BENCH_MODE:-full}
+OUTD=${LAB_OUT:?run me through scripts/lab/run.sh}
+IP=${LAB_RXE_IP:-}
+[ -n "$IP" ] || { echo "bench: no rxe device came up in the guest" >&2; exit 77; }
+
+if [ "$MODE" = quick ]; then
+    PHASES=${RDMABENCH_BENCH_PHASES:-"bw lat ready mem"}
+    SIZES=${RDMABENCH_BENCH_SIZES:-"64 65536"}
+    LAT_VERBS="write"
+    MEM_ITERS=${RDMABENCH_BENCH_MEM_ITERS:-"1000 10000"}
+else
+    PHASES=${RDMABENCH_BENCH_PHASES:-"bw lat ready mem qp bidir"}
+    SIZES=${RDMABENCH_BENCH_SIZES:-"2 64 4096 65536 1048576"}
+    LAT_VERBS="write send read"
+    MEM_ITERS=${RDMABENCH_BENCH_MEM_ITERS:-"1000 10000 100000"}
+fi
+BW_VERBS="write read send"
+
+# iterations per size: ~0.5-1 s a run on rxe under TCG (see the lab README)
+iters_for() {
+    case $1 in
+        2|64) ITERS=5000 ;;
+        4096) ITERS=2000 ;;
+        65536) ITERS=200 ;;
+        1048576) ITERS=16 ;;
+        *) if [ "$1" -le 1024 ]; then ITERS=5000
+           elif [ "$1" -le 16384 ]; then ITERS=2000
+           elif [ "$1" -le 262144 ]; then ITERS=200
+           else ITERS=16; fi ;;
+    esac
+}
+LAT_ITERS=1000
+
+exec {SFD}<> <(:)
+zz() { read -r -t "$1" -u "$SFD" _ || true; }
+stamp() { local l; while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
+now_us() { NOW=${EPOCHREALTIME/[.,]/}; }
+
+INDEX=$OUTD/runs.tsv
+printf 'phase\tname\ttool\tverb\tkind\tsize\titers\tqps\textra\trep\trc\tsrv_rc\ttries\tt0\tclient_wall_s\n' > "$INDEX"
+PORT=20000
+SEQ=0
+
+# run1 PHASE TOOL VERB KIND SIZE ITERS QPS REP EXTRA...
+#   TOOL: ours|perftest; KIND: bw|lat; EXTRA: more client flags
+#   logs: $OUTD/NAME.srv (time-stamped), NAME.cli, and with MEMWRAP=1
+#   NAME.srv.rss / NAME.cli.rss (/usr/bin/time -f %M, KiB)
+run1() {
+    local phase=$1 tool=$2 verb=$3 kind=$4 size=$5 iters=$6 qps=$7 rep=$8
+    shift 8
+    local -a extra=("$@") srv cli pre_s=() pre_c=()
+    local name prog txt="" i rc=1 tries=0 sp srv_rc t0 c0
+    SEQ=$((SEQ + 1)); PORT=$((20000 + SEQ % 2000))
+    name=$(printf '%04d.%s.%s_%s.%s.%s' "$SEQ" "$phase" "$verb" "$kind" "$size" "$tool")
+    if [ "$tool" = ours ]; then
+        prog=$BIN/ib_${verb}_$kind
+        srv=("$prog" -p "$PORT")
+        cli=("$prog" "$IP" -p "$PORT" -s "$size" -n "$iters")
+        [ "$kind" = bw ] && cli+=(--report_gbits)
+        [ "$qps" -gt 1 ] && cli+=(-q "$qps")
+    else
+        prog=ib_${verb}_$kind
+        # perftest: the server must be given the test flags too
+        srv=("$prog" -R -d "$LAB_RXE_DEV" -p "$PORT" -s "$size" -n "$iters")
+        [ "$kind" = bw ] && srv+=(--report_gbits)
+        [ "$qps" -gt 1 ] && srv+=(-q "$qps")
+        srv+=("${extra[@]}")
+        cli=("${srv[@]}" "$IP")
+    fi
+    [ "$tool" = ours ] && cli+=("${extra[@]}")
+    if [ "${MEMWRAP:-0}" = 1 ]; then
+        pre_s=(/usr/bin/time -f %M -o "$OUTD/$name.srv.rss")
+        pre_c=(/usr/bin/time -f %M -o "$OUTD/$name.cli.rss")
+    fi
+    : > "$OUTD/$name.srv"
+    now_us; t0=$NOW
+    stdbuf -oL -eL "${pre_s[@]}" "${srv[@]}" > >(stamp > "$OUTD/$name.srv") 2>&1 &
+    sp=$!
+    for ((i = 0; i < 3000; i++)); do          # <= 30 s
+        IFS= read -r -d '' txt < "$OUTD/$name.srv" || true
+        [[ $txt =~ (Waiting for client to connect|waiting for a client) ]] && break
+        kill -0 "$sp" 2>/dev/null || break
+        zz 0.01
+    done
+    now_us; c0=$NOW
+    while :; do
+        timeout -k 5 "${CLIENT_TIMEOUT:-240}" "${pre_c[@]}" "${cli[@]}" > "$OUTD/$name.cli" 2>&1
+        rc=$?
+        # perftest prints its banner before it listens: a client that
+        # comes too early is refused at once; retry while the server lives
+        [ "$rc" = 0 ] || [ "$tool" = ours ] || [ $tries -ge 10 ] && break
+        kill -0 "$sp" 2>/dev/null || break
+        tries=$((tries + 1)); zz 0.3
+    done
+    now_us
+    local wall=$(( (NOW - c0) / 1000 ))
+    # the server gets 20 s to finish after its client
+    for ((i = 0; i < 2000; i++)); do
+        kill -0 "$sp" 2>/dev/null || break
+        zz 0.01
+    done
+    if kill -0 "$sp" 2>/dev/null; then kill -TERM "$sp" 2>/dev/null; zz 1; kill -KILL "$sp" 2>/dev/null; fi
+    wait "$sp"; srv_rc=$?
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d.%03d\n' \
+        "$phase" "$name" "$tool" "$verb" "$kind" "$size" "$iters" "$qps" "${extra[*]}" \
+        "$rep" "$rc" "$srv_rc" "$tries" "$t0" $((wall / 1000)) $((wall % 1000)) >> "$INDEX"
+    printf '[bench] %-44s rc %s/%s %d.%03d s\n' "$name" "$rc" "$srv_rc" $((wall / 1000)) $((wall % 1000)) >&2
+}
+
+# pairrun PHASE VERB KIND SIZE ITERS QPS REP EXTRA... : both tools, the order
+# alternating with the repetition (odd: ours first, even: perftest first)
+pairrun() {
+    local phase=$1 verb=$2 kind=$3 size=$4 iters=$5 qps=$6 rep=$7
+    shift 7
+    if ((rep % 2)); then
+        run1 "$phase" ours "$verb" "$kind" "$size" "$iters" "$qps" "$rep" "$@"
+        run1 "$phase" perftest "$verb" "$kind" "$size" "$iters" "$qps" "$rep" "$@"
+    else
+        run1 "$phase" perftest "$verb" "$kind" "$size" "$iters" "$qps" "$rep" "$@"
+        run1 "$phase" ours "$verb" "$kind" "$size" "$iters" "$qps" "$rep" "$@"
+    fi
+}
+
+have() { [[ " $PHASES " == *" $1 "* ]]; }
+
+{
+    echo "mode=$MODE reps=$REPS phases=$PHASES sizes=$SIZES"
+    echo "bin=$BIN ip=$IP dev=${LAB_RXE_DEV:-} smp=${LAB_SMP:-}"
+    read -r k < /proc/sys/kernel/osrelease; echo "kernel=$k"
+    for f in /sys/class/infiniband/"${LAB_RXE_DEV:-rxe0}"/ports/1/hw_counters/*; do
+        [ -r "$f" ] && { read -r v < "$f"; echo "rxe_counter_start ${f##*/}=$v"; }
+    done
+} > "$OUTD/guest-info.txt" 2>/dev/null
+
+# ready: the floor of the wrapper itself (stdbuf + exec + the stamper)
+if have ready; then
+    for rep in 1 2 3; do
+        : > "$OUTD/floor.$rep.srv"
+        now_us; t0=$NOW
+        stdbuf -oL -eL /bin/echo "waiting for a client (floor)" > >(stamp > "$OUTD/floor.$rep.srv") 2>&1
+        zz 0.3
+        echo "t0 $t0" >> "$OUTD/floor.$rep.srv"
+    done
+fi
+
+for ((rep = 1; rep <= REPS; rep++)); do
+    if have bw; then
+        for verb in $BW_VERBS; do
+            for size in $SIZES; do
+                iters_for "$size"
+                pairrun bw "$verb" bw "$size" "$ITERS" 1 "$rep"
+            done
+        done
+    fi
+    if have lat; then
+        for verb in $LAT_VERBS; do
+            pairrun lat "$verb" lat 2 "$LAT_ITERS" 1 "$rep"
+        done
+    fi
+done
+
+# the ready time comes from every server start above; with neither bw nor
+# lat, a few write_bw pairs give it
+if have ready && ! have bw && ! have lat; then
+    for rep in 1 2 3; do pairrun bw write bw 65536 200 1 "$rep"; done
+fi
+
+# multi-QP scale: the same total messages, split across the QPs
+if have qp; then
+    QREPS=$(( REPS < 3 ? REPS : 3 ))
+    for ((rep = 1; rep <= QREPS; rep++)); do
+        for size in 64 65536; do
+            iters_for "$size"
+            for q in 1 2 4 8; do
+                n=$((ITERS / q)); [ "$n" -ge 16 ] || n=16
+                pairrun qp write bw "$size" "$n" "$q" "$rep"
+            done
+        done
+    done
+fi
+
+if have bidir; then
+    QREPS=$(( REPS < 3 ? REPS : 3 ))
+    for ((rep = 1; rep <= QREPS; rep++)); do
+        pairrun bidir write bw 65536 200 1 "$rep" -b
+    done
+fi
+
+# memory vs iterations: peak RSS (VmHWM) of both processes of a latency run
+if have mem; then
+    MEMWRAP=1
+    for n in $MEM_ITERS; do
+        CLIENT_TIMEOUT=$(( 240 + n / 200 ))
+        pairrun mem write lat 2 "$n" 1 1
+    done
+    MEMWRAP=0
+fi
+
+for f in /sys/class/infiniband/"${LAB_RXE_DEV:-rxe0}"/ports/1/hw_counters/*; do
+    [ -r "$f" ] && { read -r v < "$f"; echo "rxe_counter_end ${f##*/}=$v"; }
+done >> "$OUTD/guest-info.txt" 2>/dev/null
+echo "[bench] guest done" >&2
+exit 0

@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""scripts/bench/report.py - the ratio table of scripts/bench-vs-perftest.sh.
+
+Reads the raw logs that scripts/bench/guest.sh left (runs.tsv and one
+NAME.cli / NAME.srv per run), writes OUT/NAME.json and OUT/NAME.md, and
+prints the Markdown.  Standard library only.
+
+Ratios are always ours / perftest of the medians: >= 1.00 is good for
+bandwidth and message rate, <= 1.00 for latency, ready time and memory.
+The paired ratios (repetition r of ours over repetition r of perftest, the
+two runs next to each other in time) show the spread; "wins" counts the
+pairs where ours was the better one.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import sys
+
+NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+
+
+def read(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def load_runs(raw):
+    rows = []
+    lines = read(os.path.join(raw, "runs.tsv")).splitlines()
+    if not lines:
+        sys.exit("report: no runs.tsv in %s (did the guest run?)" % raw)
+    head = lines[0].split("\t")
+    for line in lines[1:]:
+        f = line.split("\t")
+        if len(f) != len(head):
+            continue
+        r = dict(zip(head, f))
+        for k in ("size", "iters", "qps", "rep", "rc", "srv_rc", "tries", "t0"):
+            r[k] = int(r[k])
+        r["client_wall_s"] = float(r["client_wall_s"])
+        rows.append(r)
+    return rows
+
+
+def result_row(text, size, iters):
+    """The numbers of the report row for size/iters (client log)."""
+    for line in text.splitlines():
+        tok = line.split()
+        if len(tok) >= 5 and tok[0] == str(size) and tok[1] == str(iters):
+            try:
+                return [float(t) for t in tok[2:] if re.fullmatch(NUM, t)]
+            except ValueError:
+                continue
+    return None
+
+
+def parse_run(raw, r):
+    """Figures of one run; r['ok'] False when it failed or printed no row."""
+    cli = read(os.path.join(raw, r["name"] + ".cli"))
+    srv = read(os.path.join(raw, r["name"] + ".srv"))
+    r["ok"] = False
+    nums = result_row(cli, r["size"], r["iters"])
+    if r["rc"] == 0 and nums:
+        r["ok"] = True
+        if r["kind"] == "bw":
+            # peak, average [Gb/s], msg rate [Mpps] (ours: server avg next)
+            r["peak_gbps"], r["avg_gbps_printed"], r["mpps"] = nums[0:3]
+            # perftest prints Gb/s with 2 decimals (0.00 at 2 B): the
+            # bandwidth is taken from the message rate (6 decimals)
+            r["gbps"] = r["mpps"] * 1e6 * r["size"] * 8 / 1e9
+            if r["tool"] == "ours" and len(nums) >= 4 and "-b" not in r["extra"]:
+                r["server_gbps"] = nums[3]
+        else:
+            r["t_min"], r["t_max"], r["t_typical"], r["t_avg"] = nums[0:4]
+    else:
+        tail = [l for l in cli.splitlines() if l.strip()][-3:]
+        r["error"] = " | ".join(tail)[-300:]
+    # ready: exec -> the server's ready line (stamped by the guest)
+    for line in srv.splitlines():
+        m = re.match(r"(\d+\.\d+) (.*)", line)
+        if m and re.search(r"Waiting for client to connect|waiting for a client",
+                           m.group(2)):
+            r["ready_s"] = float(m.group(1)) - r["t0"] / 1e6
+            break
+    for side in ("srv", "cli"):
+        txt = read(os.path.join(raw, r["name"] + "." + side + ".rss")).split()
+        if txt and txt[-1].isdigit():
+            r["rss_kib_" + side] = int(txt[-1])
+    return r
+
+
+def stats(values):
+    v = [x for x in values if x is not None]
+    if not v:
+        return None
+    return {"n": len(v), "median": statistics.median(v), "min": min(v),
+            "max": max(v), "values": v,
+            "spread_pct": (100.0 * (max(v) - min(v)) / statistics.median(v)
+                           if statistics.median(v) else None)}
+
+
+def compare(runs, key, higher_better):
+    """ours vs perftest on key, paired by repetition."""
+    ours = {r["rep"]: r.get(key) for r in runs if r["tool"] == "ours" and r["ok"]}
+    pt = {r["rep"]: r.get(key) for r in runs if r["tool"] == "perftest" and r["ok"]}
+    so, sp = stats(ours.values()), stats(pt.values())
+    out = {"ours": so, "perftest": sp,
+           "failed": sorted({(r["tool"], r["rep"]) for r in runs if not r["ok"]})}
+    if not so or not sp or not sp["median"]:
+        out["verdict"] = "no data"
+        return out
+    ratio = so["median"] / sp["median"]
+    paired = [ours[k] / pt[k] for k in sorted(ours) if k in pt and pt[k]]
+    wins = sum(1 for p in paired if (p >= 1.0 if higher_better else p <= 1.0))
+    out.update(ratio=ratio, paired=paired, wins=wins, pairs=len(paired))
+    if paired:
+        out["paired_min"], out["paired_max"] = min(paired), max(paired)
+        out["paired_median"] = statistics.median(paired)
+    good = ratio >= 1.0 if higher_better else ratio <= 1.0
+    if good:
+        out["verdict"] = "ok"
+    elif paired and (max(paired) >= 1.0 if higher_better else min(paired) <= 1.0):
+        out["verdict"] = "within spread"
+    else:
+        out["verdict"] = "SLOWER"
+    return out
+
+
+def group(rows, **kw):
+    return [r for r in rows if all(r[k] == v for k, v in kw.items())]
+
+
+def fmt(x, nd=3):
+    if x is None:
+        return "-"
+    if abs(x) >= 1000:
+        return "%.0f" % x
+    if abs(x) >= 100:
+        return "%.1f" % x
+    if abs(x) >= 1:
+        return "%.2f" % x
+    return "%.*g" % (nd, x)
+
+
+def cell(s, nd=3):
+    if not s:
+        return "-"
+    return "%s [%s-%s]" % (fmt(s["median"], nd), fmt(s["min"], nd), fmt(s["max"], nd))
+
+
+def ratio_cells(c):
+    if "ratio" not in c:
+        return ["-", "-", "-", c.get("verdict", "no data")]
+    pr = "%.2f-%.2f" % (c["paired_min"], c["paired_max"]) if c.get("paired") else "-"
+    v = c["verdict"]
+    if c["failed"]:
+        v += " (failed runs: %s)" % ", ".join("%s#%d" % f for f in c["failed"])
+    return ["**%.2f**" % c["ratio"], pr, "%d/%d" % (c["wins"], c["pairs"]), v]
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return out
+
+
+def human_size(n):
+    for unit, div in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= div and n % div == 0:
+            return "%d %s" % (n // div, unit)
+    return "%d B" % n
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--name", default="bench-vs-perftest")
+    ap.add_argument("--mode", default="full")
+    ap.add_argument("--reps", type=int, default=0)
+    ap.add_argument("--commit", default="unknown")
+    ap.add_argument("--dirty", default="0")
+    ap.add_argument("--perftest", default="unknown")
+    ap.add_argument("--bin", default="")
+    ap.add_argument("--wall", type=int, default=0)
+    a = ap.parse_args()
+
+    rows = [parse_run(a.raw, r) for r in load_runs(a.raw)]
+    info = read(os.path.join(a.raw, "guest-info.txt")).splitlines()
+    res = {"schema": "rdmabench-perf-v1",
+           "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "mode": a.mode, "reps": a.reps, "commit": a.commit,
+           "tree_changes_in_common_or_bench": int(a.dirty),
+           "ours_bin": a.bin, "perftest_version": a.perftest,
+           "wall_s": a.wall, "guest": info,
+           "device": "rxe0 (Soft-RoCE) in a QEMU TCG guest; RoCE MTU 1024",
+           "method": ("perftest with -R (rdma_cm) and ours, default flags, same -s/-n; "
+                      "alternating and paired by repetition (odd: ours first); "
+                      "client figures; ratio = ours/perftest of the medians"),
+           "bw": [], "lat": [], "ready": {}, "mem": [], "qp": [], "bidir": [],
+           "runs": rows}
+
+    # ---- bandwidth / message rate
+    for verb in ("write", "read", "send"):
+        for size in sorted({r["size"] for r in group(rows, phase="bw", verb=verb)}):
+            g = group(rows, phase="bw", verb=verb, size=size)
+            c = compare(g, "mpps", True)
+            cg = compare(g, "gbps", True)
+            res["bw"].append({"test": "ib_%s_bw" % verb, "size": size,
+                              "iters": g[0]["iters"], "msg_rate_mpps": c,
+                              "bw_gbps": cg})
+    # ---- latency
+    for verb in ("write", "send", "read"):
+        g = group(rows, phase="lat", verb=verb)
+        if g:
+            res["lat"].append({"test": "ib_%s_lat" % verb, "size": g[0]["size"],
+                               "iters": g[0]["iters"],
+                               "t_typical_us": compare(g, "t_typical", False),
+                               "t_avg_us": compare(g, "t_avg", False),
+                               "t_min_us": compare(g, "t_min", False)})
+    # ---- ready (every server start), and the wrapper's own floor
+    floors = []
+    for fn in sorted(os.listdir(a.raw)):
+        if re.fullmatch(r"floor\.\d+\.srv", fn):
+            txt = read(os.path.join(a.raw, fn))
+            m1 = re.search(r"^(\d+\.\d+) waiting", txt, re.M)
+            m0 = re.search(r"^t0 (\d+)", txt, re.M)
+            if m1 and m0:
+                floors.append(float(m1.group(1)) - int(m0.group(1)) / 1e6)
+    ready = {"floor_s": stats(floors)}
+    for tool in ("ours", "perftest"):
+        ready[tool] = stats([r.get("ready_s") for r in rows
+                             if r["tool"] == tool and r["phase"] in ("bw", "lat", "qp", "bidir")])
+    if ready["ours"] and ready["perftest"]:
+        ready["ratio"] = ready["ours"]["median"] / ready["perftest"]["median"]
+    res["ready"] = ready
+    # ---- memory
+    for n in sorted({r["iters"] for r in group(rows, phase="mem")}):
+        e = {"iters": n}
+        for r in group(rows, phase="mem", iters=n):
+            e[r["tool"]] = {"server_kib": r.get("rss_kib_srv"),
+                            "client_kib": r.get("rss_kib_cli"), "ok": r["ok"],
+                            "t_typical_us": r.get("t_typical"),
+                            "client_wall_s": r["client_wall_s"]}
+        res["mem"].append(e)
+    # ---- multi-QP
+    for size in sorted({r["size"] for r in group(rows, phase="qp")}):
+        base = {}
+        for q in sorted({r["qps"] for r in group(rows, phase="qp", size=size)}):
+            g = group(rows, phase="qp", size=size, qps=q)
+            c = compare(g, "gbps", True)
+            e = {"size": size, "qps": q, "iters_per_qp": g[0]["iters"], "gbps": c}
+            for tool in ("ours", "perftest"):
+                if c.get(tool):
+                    base.setdefault(tool, c[tool]["median"])
+                    e[tool + "_vs_q1"] = c[tool]["median"] / base[tool] if base[tool] else None
+            res["qp"].append(e)
+    # ---- bidirectional
+    g = group(rows, phase="bidir")
+    if g:
+        res["bidir"].append({"test": "ib_write_bw -b", "size": g[0]["size"],
+                             "iters": g[0]["iters"], "gbps": compare(g, "gbps", True)})
+
+    # ---- Markdown
+    md = ["# rdmabench vs perftest (%s run)" % a.mode, "",
+          "%s; ours from commit `%s`%s; perftest %s; %d paired repetitions; "
+          "wall time %d s." % (res["date"], a.commit[:12],
+                               " (+%s uncommitted files in common/ or bench/)" % a.dirty
+                               if a.dirty not in ("0", "") else "",
+                               a.perftest, a.reps, a.wall), "",
+          "Device: %s. %s. Under TCG these numbers measure the emulator: only "
+          "the ratios mean something, and the host (2 cores, shared) is noisy: "
+          "read the paired range and the wins, not just the ratio." % (res["device"], res["method"]),
+          "",
+          "`ratio` = ours/perftest of the medians; `paired` = range of the per-"
+          "repetition ratios; `wins` = pairs where ours was better; verdict "
+          "`ok` (ratio at or beyond 1.00), `within spread` (not, but some "
+          "pair was), `SLOWER` (every pair was slower). Cells are median "
+          "[min-max].", ""]
+    md.append("## Message rate and bandwidth (client figures)")
+    md.append("")
+    trs = []
+    for e in res["bw"]:
+        c, cg = e["msg_rate_mpps"], e["bw_gbps"]
+        trs.append([e["test"], human_size(e["size"]), e["iters"],
+                    cell(c.get("ours"), 4), cell(c.get("perftest"), 4),
+                    fmt(cg["ours"]["median"]) if cg.get("ours") else "-",
+                    fmt(cg["perftest"]["median"]) if cg.get("perftest") else "-"]
+                   + ratio_cells(c))
+    md += table(["test", "size", "-n", "ours Mpps", "perftest Mpps", "ours Gb/s",
+                 "perftest Gb/s", "ratio", "paired", "wins", "verdict"], trs)
+    md += ["", "Bandwidth = message rate x size (perftest prints Gb/s with two "
+           "decimals only), so its ratio is the message-rate ratio.", ""]
+    if res["lat"]:
+        md += ["## Latency (perftest t_typical vs our p50; usec; write/send: half "
+               "round trip, read: full round trip)", ""]
+        trs = []
+        for e in res["lat"]:
+            c = e["t_typical_us"]
+            trs.append([e["test"], human_size(e["size"]), e["iters"],
+                        cell(c.get("ours")), cell(c.get("perftest"))] + ratio_cells(c)
+                       + [fmt(e["t_avg_us"].get("ratio"))])
+        md += table(["test", "size", "-n", "ours p50", "perftest t_typical", "ratio",
+                     "paired", "wins", "verdict", "t_avg ratio"], trs)
+        md.append("")
+    if ready.get("ours"):
+        md += ["## Server start: exec to \"ready for a client\" (s)", ""]
+        trs = [[t, cell(ready[t]), ready[t]["n"]] for t in ("ours", "perftest") if ready.get(t)]
+        if ready.get("floor_s"):
+            trs.append(["floor (stdbuf + exec + echo)", cell(ready["floor_s"]),
+                        ready["floor_s"]["n"]])
+        md += table(["server", "seconds", "starts"], trs)
+        if "ratio" in ready:
+            md += ["", "ratio ours/perftest of the medians: **%.2f**. Both run under "
+                   "`stdbuf -oL -eL` (perftest's stdout is block-buffered into a "
+                   "pipe); the floor is that wrapper alone. perftest prints its line "
+                   "before it listens (its client may be refused and retried), ours "
+                   "after rdma_listen." % ready["ratio"]]
+        md.append("")
+    if res["mem"]:
+        md += ["## Peak resident memory vs iterations (ib_write_lat, 2 B; KiB, "
+               "/usr/bin/time %M)", ""]
+        trs = []
+        for e in res["mem"]:
+            o, p = e.get("ours", {}), e.get("perftest", {})
+            trs.append([e["iters"], o.get("server_kib", "-"), o.get("client_kib", "-"),
+                        p.get("server_kib", "-"), p.get("client_kib", "-"),
+                        "%s / %s" % (fmt(o.get("client_wall_s")), fmt(p.get("client_wall_s")))])
+        md += table(["-n", "ours server", "ours client", "perftest server",
+                     "perftest client", "client wall s (ours / perftest)"], trs)
+        md.append("")
+    if res["qp"]:
+        md += ["## Multi-QP scale (ib_write_bw -q N; the same total messages split "
+               "over the QPs; aggregate Gb/s)", ""]
+        trs = []
+        for e in res["qp"]:
+            c = e["gbps"]
+            trs.append([human_size(e["size"]), e["qps"], e["iters_per_qp"],
+                        cell(c.get("ours")), fmt(e.get("ours_vs_q1")),
+                        cell(c.get("perftest")), fmt(e.get("perftest_vs_q1"))]
+                       + ratio_cells(c))
+        md += table(["size", "-q", "-n per QP", "ours Gb/s", "ours vs q1",
+                     "perftest Gb/s", "perftest vs q1", "ratio", "paired", "wins",
+                     "verdict"], trs)
+        md.append("")
+    if res["bidir"]:
+        md += ["## Bidirectional (ib_write_bw -b; client's total Gb/s)", ""]
+        trs = []
+        for e in res["bidir"]:
+            c = e["gbps"]
+            trs.append([e["test"], human_size(e["size"]), e["iters"],
+                        cell(c.get("ours")), cell(c.get("perftest"))] + ratio_cells(c))
+        md += table(["test", "size", "-n", "ours Gb/s", "perftest Gb/s", "ratio",
+                     "paired", "wins", "verdict"], trs)
+        md.append("")
+    failed = [r for r in rows if not r["ok"]]
+    if failed:
+        md += ["## Failed runs", ""]
+        md += ["* `%s`: exit %d (server %d): %s" % (r["name"], r["rc"], r["srv_rc"],
+                                                    r.get("error", "no result row"))
+               for r in failed]
+        md.append("")
+    verdicts = [e["msg_rate_mpps"].get("verdict") for e in res["bw"]] + \
+               [e["t_typical_us"].get("verdict") for e in res["lat"]]
+    res["summary"] = {v: verdicts.count(v) for v in sorted(set(verdicts), key=str)}
+    md += ["Summary of the bw and lat rows: " +
+           ", ".join("%s: %d" % (k, n) for k, n in res["summary"].items()), ""]
+
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, a.name + ".json"), "w") as f:
+        json.dump(res, f, indent=1, sort_keys=False)
+        f.write("\n")
+    with open(os.path.join(a.out, a.name + ".md"), "w") as f:
+        f.write("\n".join(md))
+    print("\n".join(md))
+    print("wrote %s.json and %s.md in %s" % (a.name, a.name, a.out), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

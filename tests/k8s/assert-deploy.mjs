@@ -1,0 +1,136 @@
+// tests/k8s/assert-deploy.mjs - what the schemas cannot say about a rendered
+// deploy/ bundle (tests/test_k8s_manifests.sh):
+//   node tests/k8s/assert-deploy.mjs [--gpu] [--ring] FILE
+// Every pod template: each container and initContainer adds IPC_LOCK, has
+// requests == limits with whole CPUs (Guaranteed QoS, for the Topology
+// Manager), requests an RDMA resource, runs the entrypoint, mounts the
+// network-status downward-API file, and sends its termination message to
+// /dev/termination-log; the pods attach a network whose
+// NetworkAttachmentDefinition is in the bundle (when the bundle has one);
+// an ib_doctor initContainer comes first.
+// Pair bundles (default): the headless Service selects the server pod and
+// targets its control port 18515; the server runs --oob tcp and its
+// readiness probe is a TCP connect to that port; the client Job has
+// backoffLimit 0, an activeDeadlineSeconds, restartPolicy Never, a required
+// anti-affinity to the server on kubernetes.io/hostname, and reaches the
+// server through the Service's name with --oob tcp.
+// --ring: Indexed Jobs whose pods use the headless Service as subdomain,
+// one pod per node (anti-affinity to their own group), peers named
+// <job>-%d.<service>.
+// --gpu: every container has nvidia.com/gpu and both tools get --use_cuda.
+import fs from "node:fs";
+import YAML from "yaml";
+
+const args = process.argv.slice(2);
+const gpu = args.includes("--gpu");
+const ring = args.includes("--ring");
+const file = args.filter((a) => !a.startsWith("--"))[0];
+const docs = YAML.parseAllDocuments(fs.readFileSync(file, "utf8")).map((d) => d.toJS()).filter(Boolean);
+const errors = [];
+const fail = (what, msg) => errors.push(`${what}: ${msg}`);
+const byKind = (k) => docs.filter((d) => d.kind === k);
+const RDMA = /^(rdma\/|nvidia\.com\/(sriov|hostdev)|mellanox\.com\/)/;
+const nads = byKind("NetworkAttachmentDefinition").map((d) => d.metadata.name);
+const ENTRY = "/usr/local/bin/rdmabench-entrypoint";
+
+function checkPod(what, tpl) {
+  const spec = tpl.spec;
+  const net = tpl.metadata?.annotations?.["k8s.v1.cni.cncf.io/networks"];
+  if (!net) fail(what, "no k8s.v1.cni.cncf.io/networks annotation: no RDMA interface");
+  else if (nads.length && !nads.includes(net)) fail(what, `network "${net}" is not among the bundle's NADs (${nads})`);
+  const vols = (spec.volumes ?? []).filter((v) => v.downwardAPI?.items?.some((i) =>
+    i.path === "network-status" && i.fieldRef?.fieldPath === "metadata.annotations['k8s.v1.cni.cncf.io/network-status']"));
+  if (vols.length !== 1) fail(what, "no downward-API volume with the network-status file");
+  const init = spec.initContainers ?? [];
+  if (init[0]?.name !== "doctor" || init[0]?.args?.[0] !== "doctor") fail(what, "the first initContainer is not the ib_doctor one");
+  for (const c of [...init, ...spec.containers]) {
+    const cw = `${what} container ${c.name}`;
+    if (!c.securityContext?.capabilities?.add?.includes("IPC_LOCK")) fail(cw, "does not add IPC_LOCK");
+    if (c.securityContext?.privileged) fail(cw, "is privileged (RDMA needs IPC_LOCK only)");
+    const rq = c.resources?.requests ?? {}, lm = c.resources?.limits ?? {};
+    if (JSON.stringify(Object.entries(rq).sort()) !== JSON.stringify(Object.entries(lm).sort()))
+      fail(cw, `requests ${JSON.stringify(rq)} differ from limits ${JSON.stringify(lm)} (not Guaranteed QoS)`);
+    if (!/^[1-9][0-9]*$/.test(String(lm.cpu ?? ""))) fail(cw, `cpu "${lm.cpu}" is not a whole number of CPUs`);
+    if (!lm.memory) fail(cw, "no memory limit");
+    if (!Object.keys(lm).some((k) => RDMA.test(k))) fail(cw, `no RDMA resource in ${Object.keys(lm)}`);
+    if (gpu && lm["nvidia.com/gpu"] !== "1") fail(cw, "no nvidia.com/gpu: 1");
+    if (!gpu && lm["nvidia.com/gpu"] !== undefined) fail(cw, "asks for a GPU");
+    if (c.command?.[0] !== ENTRY) fail(cw, `command is ${c.command}, not ${ENTRY}`);
+    if ((c.terminationMessagePath ?? "/dev/termination-log") !== "/dev/termination-log") fail(cw, "termination message elsewhere");
+    if (!(c.volumeMounts ?? []).some((m) => m.mountPath === "/etc/podinfo")) fail(cw, "network-status not mounted at /etc/podinfo");
+    const env = Object.fromEntries((c.env ?? []).map((e) => [e.name, e]));
+    for (const n of ["NODE_NAME", "POD_NAME"]) if (!env[n]?.valueFrom) fail(cw, `no downward-API ${n}`);
+  }
+  return spec;
+}
+
+const args0 = (c) => c.args ?? [];
+const hasOob = (a) => a.some((x, i) => x === "--oob" && a[i + 1] === "tcp");
+
+if (!ring) {
+  const svc = byKind("Service");
+  const dep = byKind("Deployment");
+  const job = byKind("Job");
+  if (svc.length !== 1 || dep.length !== 1 || job.length !== 1) fail(file, "want one Service, one Deployment, one Job");
+  else {
+    const [s, d, j] = [svc[0], dep[0], job[0]];
+    const sl = d.spec.template.metadata.labels;
+    if (s.spec.clusterIP !== "None") fail("Service", "not headless (clusterIP: None)");
+    for (const [k, v] of Object.entries(s.spec.selector)) if (sl[k] !== v) fail("Service", `selector ${k}=${v} misses the server pod`);
+    const port = s.spec.ports?.[0];
+    const spec = checkPod("server", d.spec.template);
+    const sc = spec.containers[0];
+    const cport = sc.ports?.find((p) => p.name === port?.targetPort || p.containerPort === port?.targetPort);
+    if (port?.port !== 18515 || cport?.containerPort !== 18515) fail("Service", "does not reach the server's port 18515");
+    if (args0(sc)[0] !== "server" || !hasOob(args0(sc))) fail("server", `args ${args0(sc)}: want server TOOL --oob tcp`);
+    const probe = sc.readinessProbe?.tcpSocket?.port;
+    if (probe !== cport?.name && probe !== 18515) fail("server", "readiness probe is not a TCP connect to the control port");
+    if (d.spec.replicas !== 1) fail("server", "replicas is not 1");
+    const jspec = checkPod("client", j.spec.template);
+    if (j.spec.backoffLimit !== 0) fail("client Job", "backoffLimit is not 0");
+    if (!(j.spec.activeDeadlineSeconds > 0)) fail("client Job", "no activeDeadlineSeconds");
+    if (jspec.restartPolicy !== "Never") fail("client Job", "restartPolicy is not Never");
+    const anti = jspec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+    if (!anti.some((t) => t.topologyKey === "kubernetes.io/hostname" &&
+      Object.entries(t.labelSelector?.matchLabels ?? {}).every(([k, v]) => sl[k] === v) &&
+      Object.keys(t.labelSelector?.matchLabels ?? {}).length))
+      fail("client Job", "no required anti-affinity to the server pod on kubernetes.io/hostname");
+    const ca = args0(jspec.containers[0]);
+    if (ca[0] !== "client" || ca[2] !== s.metadata.name || !hasOob(ca))
+      fail("client Job", `args ${ca}: want client TOOL ${s.metadata.name} --oob tcp`);
+    if (ca[1] !== args0(sc)[1]) fail("client Job", `tool ${ca[1]} differs from the server's ${args0(sc)[1]}`);
+    for (const [w, c] of [["server", sc], ["client", jspec.containers[0]]])
+      if (gpu !== args0(c).includes("--use_cuda")) fail(w, gpu ? "no --use_cuda" : "--use_cuda without the gpu overlay");
+  }
+} else {
+  const svc = byKind("Service");
+  if (svc.length !== 1 || svc[0].spec.clusterIP !== "None") fail(file, "want one headless Service");
+  const jobs = byKind("Job");
+  if (!jobs.length) fail(file, "no Job");
+  for (const j of jobs) {
+    const w = `Job ${j.metadata.name}`;
+    const spec = checkPod(w, j.spec.template);
+    if (j.spec.completionMode !== "Indexed") fail(w, "not Indexed");
+    if (j.spec.completions !== j.spec.parallelism) fail(w, "completions != parallelism: the ring's pods must run together");
+    if (spec.subdomain !== svc[0]?.metadata.name) fail(w, "subdomain is not the headless Service");
+    const lbl = j.spec.template.metadata.labels;
+    if (!Object.entries(svc[0]?.spec.selector ?? {}).every(([k, v]) => lbl[k] === v)) fail(w, "the Service does not select its pods");
+    const nodes = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]
+      ?.matchExpressions?.[0]?.values ?? [];
+    if (nodes.length !== j.spec.completions) fail(w, `${j.spec.completions} pods for ${nodes.length} nodes`);
+    const anti = spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.[0];
+    if (anti?.topologyKey !== "kubernetes.io/hostname" || anti?.labelSelector?.matchLabels?.["rdmabench/group"] !== lbl["rdmabench/group"])
+      fail(w, "pods are not one per node");
+    const c = spec.containers[0];
+    const env = Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value]));
+    if (env.RDMABENCH_PEER_FORMAT !== `${j.metadata.name}-%d.${svc[0]?.metadata.name}`) fail(w, `peer format ${env.RDMABENCH_PEER_FORMAT}`);
+    if (Number(env.RDMABENCH_RING_SIZE) !== j.spec.completions) fail(w, "RDMABENCH_RING_SIZE != completions");
+    if (args0(c)[0] !== "ring" || !hasOob(args0(c)) || !/--oob tcp/.test(env.RDMABENCH_SERVER_ARGS ?? ""))
+      fail(w, "the ring pods do not use --oob tcp on both sides");
+    if (gpu !== args0(c).includes("--use_cuda")) fail(w, "--use_cuda does not match --gpu");
+    if (j.spec.backoffLimit !== 0 || !(j.spec.activeDeadlineSeconds > 0)) fail(w, "backoffLimit 0 and a deadline wanted");
+  }
+}
+for (const e of errors) console.log(`${file}: ${e}`);
+console.log(`assert-deploy: ${file}: ${errors.length ? errors.length + " problems" : "ok"}`);
+process.exit(errors.length ? 1 : 0);

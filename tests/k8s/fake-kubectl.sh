@@ -1,0 +1,86 @@
+#!/bin/bash
+# tests/k8s/fake-kubectl.sh - "kubectl" for the offline tests of
+# scripts/k8s/run-pair.sh and ring.sh (KUBECTL=this). It answers exactly the
+# calls those scripts make; every call is appended to $FAKE_KUBECTL_DIR/calls.
+#   kustomize DIR          tests/k8s/render.mjs
+#   apply -f FILE          records it; its Jobs are run by fake-kubelet.mjs
+#   wait deployment ...    0, or 1 with FAKE_SCENARIO=notready
+#   get job J -o jsonpath  "Complete " / "Failed BackoffLimitExceeded "
+#                          (never done with FAKE_SCENARIO=stuck)
+#   get pod(s) ...         names, termination messages, exit codes
+#   logs ...               the containers' output
+#   delete ...             recorded
+set -u
+D=${FAKE_KUBECTL_DIR:?}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+echo "kubectl $*" >> "$D/calls"
+args=()
+while [ $# -gt 0 ]; do
+	case $1 in -n) shift 2 ;; *) args+=("$1"); shift ;; esac
+done
+set -- "${args[@]}"
+jp() { local a; for a; do case $a in jsonpath=*) echo "${a#jsonpath=}" ;; esac; done; }
+opt() { local want=$1 a; shift; while [ $# -gt 0 ]; do [ "$1" = "$want" ] && { echo "$2"; return; }; shift; done; }
+pods_with() { # LABEL=VALUE
+	local f
+	for f in "$D"/pods/*.labels; do
+		[ -e "$f" ] || continue
+		grep -qx -- "$1" "$f" && basename "$f" .labels
+	done
+}
+case $1 in
+kustomize) exec node "$HERE/render.mjs" "$2" ;;
+apply)
+	f=$(opt -f "$@")
+	cat "$f" >> "$D/applied.yaml"
+	echo "---" >> "$D/applied.yaml"
+	node "$HERE/fake-kubelet.mjs" "$D" "$f" || exit 1
+	echo "applied $(grep -c '^kind:' "$f") object(s)"
+	;;
+wait) [ "${FAKE_SCENARIO:-}" = notready ] && { echo "error: timed out waiting for the condition" >&2; exit 1; }; echo "condition met" ;;
+delete) exit 0 ;;
+get)
+	what=$2 name=${3:-}
+	path=$(jp "$@")
+	case $what in
+	job)
+		[ "${FAKE_SCENARIO:-}" = stuck ] && exit 0
+		st=$(cat "$D/jobs/$name" 2>/dev/null)
+		case $st in Complete) echo -n "Complete  " ;; Failed) echo -n "Failed BackoffLimitExceeded " ;; esac
+		;;
+	pods)
+		sel=$(opt -l "$@")
+		case $path in
+		'{.items[0].metadata.name}') pods_with "$sel" | head -n 1 | tr -d '\n' ;;
+		*'.metadata.name'*) pods_with "$sel" ;;
+		'') echo "NAME READY STATUS"; pods_with "$sel" ;;
+		*) exit 1 ;;
+		esac
+		;;
+	pod)
+		p=$D/pods/$name
+		case $path in
+		*initContainerStatuses*) cat "$p.init.msg" 2>/dev/null ;;
+		*exitCode*) [ -e "$p.msg" ] && tr -d '\n' < "$p.rc" ;;
+		*containerStatuses*) cat "$p.msg" 2>/dev/null ;;
+		*) exit 1 ;;
+		esac
+		;;
+	events) echo "no events" ;;
+	*) echo "fake kubectl: get $what?" >&2; exit 1 ;;
+	esac
+	;;
+logs)
+	case $2 in
+	deployment/*) echo "fake server log" ;;
+	*)
+		c=$(opt -c "$@")
+		p=$D/pods/$2
+		if [ "$c" = doctor ]; then cat "$p.init.log" 2>/dev/null
+		elif [ -n "$c" ]; then cat "$p.log" 2>/dev/null
+		else sed "s|^|[pod/$2/ring] |" "$p.log" 2>/dev/null
+		fi ;;
+	esac
+	;;
+*) echo "fake kubectl: $1?" >&2; exit 1 ;;
+esac

@@ -1,0 +1,36 @@
+#!/bin/sh
+# tests/k8s/fake-tool.sh - stands in for ib_write_bw (and ib_doctor) in the
+# offline tests of deploy/entrypoint.sh: linked as the tool's name in a
+# folder put first in PATH.
+#   client (an argument that is not a flag): copies FAKE_RESULT (a result
+#     JSON; "none": no file) to the --json path, prints FAKE_SAY, exits
+#     FAKE_RC (default: the result's exit_code, else 0)
+#   server (no address): prints a line, stays FAKE_SERVER_SECONDS (0), exits 0
+#   ib_doctor: prints a report line FAKE_DOCTOR_LINE, exits FAKE_RC
+set -u
+json='' addr='' prev=''
+for a in "$@"; do
+	case $prev in
+	--json) json=$a ;;
+	-s | -D | -n | -p | --oob | --netdev | --connect-timeout | -q | --expect-gbps) ;;
+	*) case $a in -*) ;; *) [ -z "$addr" ] && addr=$a ;; esac ;;
+	esac
+	prev=$a
+done
+echo "fake $(basename "$0"): $*"
+if [ "$(basename "$0")" = ib_doctor ]; then
+	echo "  ${FAKE_DOCTOR_LINE:-PASS   6    memlock       host            ok}"
+	exit "${FAKE_RC:-0}"
+fi
+if [ -z "$addr" ]; then
+	echo "server: serving"
+	sleep "${FAKE_SERVER_SECONDS:-0}"
+	exit 0
+fi
+rc=${FAKE_RC:-}
+if [ "${FAKE_RESULT:-none}" != none ]; then
+	[ -n "$json" ] && cp "$FAKE_RESULT" "$json"
+	[ -n "$rc" ] || rc=$(sed -n 's/^  "exit_code": \([0-9]*\),*$/\1/p' "$FAKE_RESULT")
+fi
+echo "${FAKE_SAY:-  65536  200  1.00  1.00  0.01}"
+exit "${rc:-0}"

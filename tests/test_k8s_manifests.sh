@@ -1,0 +1,379 @@
+#!/bin/bash
+# tests/test_k8s_manifests.sh - the Kubernetes side, offline (make unit):
+#   yaml     yamllint (tests/k8s/yamllint.yaml) on deploy/ and on every
+#            rendered bundle: each overlay, run-pair.sh --render, ring.sh
+#   render   every kustomization rendered by tests/k8s/render.mjs and, where
+#            kubectl exists, by "kubectl kustomize": the same objects
+#   schema   tests/k8s/validate.mjs (kubernetes-models 4.x for core kinds,
+#            unknown fields, ajv against the NetworkAttachmentDefinition CRD
+#            schema in tests/k8s/crds/, the CNI config) on all of them, and
+#            broken copies it must refuse
+#   deploy   tests/k8s/assert-deploy.mjs: IPC_LOCK, Guaranteed QoS, RDMA
+#            resource, anti-affinity, probe, Service, ring wiring, GPU
+#   entry    deploy/entrypoint.sh with tests/k8s/fake-tool.sh as the tools:
+#            verdict summaries (<= 4000 bytes, valid JSON), the JSON between
+#            its markers, exit codes, doctor, ring; its JSON reader against
+#            python's on the golden results
+#   collect  scripts/k8s/collect.py on tests/k8s/samples/ (remade by
+#            tests/k8s/samples/make-samples.sh and compared first)
+#   driver   scripts/k8s/run-pair.sh and ring.sh --run against
+#            tests/k8s/fake-kubectl.sh: verdict files and exit codes for a
+#            pass, a gate failure, a server never Ready, a deadline, a failed
+#            ib_doctor; cleanup
+# The node parts need tests/k8s/node_modules: installed here with
+# "npm ci --prefix tests/k8s" when missing (skipped when npm or the
+# registry is not there). A missing tool skips its part with the reason;
+# exit 77 only when no part could run. Debian: apt-get install yamllint
+# nodejs npm python3.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+K=tests/k8s
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+ran=0 failed=0 checks=0 skipped=()
+
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+ok() { checks=$((checks + 1)); [ "${VERBOSE:-0}" = 1 ] && echo "ok $*"; return 0; }
+expect() { # NAME CMD...: CMD must exit 0
+	local name=$1; shift
+	if "$@" > "$tmp/out" 2>&1; then ok "$name"; else cat "$tmp/out"; fail "$name"; fi
+}
+refuse() { # NAME CMD...: CMD must exit non-zero
+	local name=$1; shift
+	if "$@" > "$tmp/out" 2>&1; then cat "$tmp/out"; fail "$name: accepted"; else ok "$name"; fi
+}
+expect_rc() { # NAME RC CMD...
+	local name=$1 want=$2 rc; shift 2
+	"$@" > "$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else cat "$tmp/out"; fail "$name: exit $rc, want $want"; fi
+}
+
+have_py=0
+command -v python3 >/dev/null 2>&1 && have_py=1
+have_node=0
+if command -v node >/dev/null 2>&1; then
+	if [ ! -d "$K/node_modules/kubernetes-models" ]; then
+		if command -v npm >/dev/null 2>&1 &&
+			timeout 90 npm ci --prefix "$K" --no-audit --no-fund --loglevel=error > "$tmp/npm.log" 2>&1; then
+			echo "installed $K/node_modules (npm ci)"
+		else
+			skipped+=("node parts (npm ci --prefix $K failed or npm missing: $(tail -n 1 "$tmp/npm.log" 2>/dev/null))")
+		fi
+	fi
+	[ -d "$K/node_modules/kubernetes-models" ] && have_node=1
+else
+	skipped+=("node parts (node not installed: apt-get install nodejs npm)")
+fi
+have_kubectl=0
+command -v kubectl >/dev/null 2>&1 && kubectl kustomize deploy/base > /dev/null 2>&1 && have_kubectl=1
+
+# ---------------------------------------------------------------- bundles
+# every rendered bundle: NAME FLAGS (assert-deploy flags) FILE
+bundles=()
+if [ "$have_node" = 1 ]; then
+	ran=$((ran + 1))
+	for d in deploy/base deploy/overlays/*; do
+		n=${d##*/}
+		node $K/render.mjs "$d" > "$tmp/$n.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "render $d"; continue; }
+		ok "render $d"
+		if [ "$have_kubectl" = 1 ]; then
+			kubectl kustomize "$d" > "$tmp/$n.kubectl.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "kubectl kustomize $d"; }
+			expect "render.mjs = kubectl kustomize: $d" node $K/same-objects.mjs "$tmp/$n.yaml" "$tmp/$n.kubectl.yaml"
+		fi
+		case $n in *gpu*) bundles+=("$n --gpu $tmp/$n.yaml") ;; *) bundles+=("$n - $tmp/$n.yaml") ;; esac
+	done
+	[ "$have_kubectl" = 1 ] || skipped+=("render cross-check (no kubectl: render.mjs alone)")
+	# the driver's rendering (through render.mjs when kubectl is missing)
+	KUBECTL=kubectl
+	[ "$have_kubectl" = 1 ] || { printf '#!/bin/sh\nexec node %s/render.mjs "$2"\n' "$PWD/$K" > "$tmp/kubectl-render"; chmod +x "$tmp/kubectl-render"; KUBECTL=$tmp/kubectl-render; }
+	KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render -t ib_read_bw --image reg.example/rdmabench:1.0@sha256:0123 \
+		--timeout 60 node-a node-b -s 64K -n 100 > "$tmp/pair.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render"; }
+	bundles+=("pair - $tmp/pair.yaml")
+	KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render -o sriov-gpu --network operator-net node-a node-b \
+		> "$tmp/pair-gpu.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render -o sriov-gpu"; }
+	bundles+=("pair-gpu --gpu $tmp/pair-gpu.yaml")
+	grep -q 'kubernetes.io/hostname: "node-a"' "$tmp/pair.yaml" && grep -q 'kubernetes.io/hostname: "node-b"' "$tmp/pair.yaml" &&
+		grep -q 'image: reg.example/rdmabench:1.0@sha256:0123' "$tmp/pair.yaml" && grep -q 'value: -s 64K -n 100' "$tmp/pair.yaml" &&
+		grep -q 'activeDeadlineSeconds: 60' "$tmp/pair.yaml" && [ "$(grep -c -- '- ib_read_bw' "$tmp/pair.yaml")" = 2 ] &&
+		ok "run-pair.sh --render: nodes, image, tool, test flags, deadline" || fail "run-pair.sh --render lacks nodes/image/tool/flags/deadline"
+	grep -q NetworkAttachmentDefinition "$tmp/pair-gpu.yaml" && fail "--network: our NAD still applied"
+	[ "$(grep -c 'k8s.v1.cni.cncf.io/networks: operator-net' "$tmp/pair-gpu.yaml")" = 2 ] && ok "--network" || fail "--network not in both pods"
+	refuse "run-pair.sh refuses one node twice" env KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render node-a node-a
+	refuse "run-pair.sh refuses --json" env KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render a b --json x
+fi
+scripts/k8s/ring.sh n1 n2 n3 n4 -- -D 5 --expect-gbps 180 > "$tmp/ring.yaml" || fail "ring.sh"
+printf '# pairs\nn1 n2\nn3 n4\n' > "$tmp/pairs.txt"
+scripts/k8s/ring.sh --gpu --rdma-resource nvidia.com/sriov_resource --stride 2 --pairs "$tmp/pairs.txt" > "$tmp/pairs.yaml" || fail "ring.sh --pairs"
+scripts/k8s/ring.sh --stride 2 n1 n2 n3 > "$tmp/ring3.yaml" || fail "ring.sh --stride 2"
+bundles+=("ring --ring $tmp/ring.yaml" "pairs --ring,--gpu $tmp/pairs.yaml" "ring3 --ring $tmp/ring3.yaml")
+refuse "ring.sh refuses one node" scripts/k8s/ring.sh n1
+refuse "ring.sh refuses a stride that is a multiple of the size" scripts/k8s/ring.sh --stride 4 n1 n2
+refuse "ring.sh refuses a node twice" scripts/k8s/ring.sh n1 n2 n1
+grep -q 'value: "2"' "$tmp/ring3.yaml" && ok "ring.sh --stride" || fail "ring.sh --stride not in RDMABENCH_RING_STRIDE"
+[ "$(grep -c '^kind: Job' "$tmp/pairs.yaml")" = 2 ] && ok "ring.sh --pairs: a Job a pair" || fail "ring.sh --pairs: want 2 Jobs"
+
+# ---------------------------------------------------------------- yaml
+if command -v yamllint >/dev/null 2>&1; then
+	ran=$((ran + 1))
+	mapfile -t src < <(find deploy tests/k8s -path '*/node_modules' -prune -o \( -name '*.yaml' -o -name '*.yml' \) -print | sort)
+	expect "yamllint deploy/ tests/k8s/ (${#src[@]} files)" yamllint -s -c $K/yamllint.yaml "${src[@]}"
+	for b in "${bundles[@]}"; do
+		read -r n _ f <<< "$b"
+		expect "yamllint rendered $n" yamllint -s -c $K/yamllint.yaml "$f"
+	done
+	printf 'a: 1\nb:  [1,2]\na: 2\n' > "$tmp/bad.yaml"
+	refuse "yamllint refuses a duplicate key" yamllint -s -c $K/yamllint.yaml "$tmp/bad.yaml"
+else
+	skipped+=("yaml (yamllint not installed: apt-get install yamllint)")
+fi
+
+# ---------------------------------------------------------------- schema, deploy
+if [ "$have_node" = 1 ]; then
+	mapfile -t src < <(find deploy -name '*.yaml' | sort)
+	expect "validate deploy/ sources (${#src[@]} files)" node $K/validate.mjs --quiet "${src[@]}"
+	for b in "${bundles[@]}"; do
+		read -r n flags f <<< "$b"
+		expect "validate rendered $n" node $K/validate.mjs --quiet "$f"
+		# shellcheck disable=SC2046 # flags: "-" or a comma list
+		expect "assert-deploy $n" node $K/assert-deploy.mjs $( [ "$flags" = - ] || echo "${flags//,/ }") "$f"
+	done
+	# broken copies the validators must refuse
+	b=$tmp/base.yaml
+	mut() { # NAME SED-SCRIPT [VALIDATOR]
+		sed "$2" "$b" > "$tmp/mut.yaml"
+		cmp -s "$b" "$tmp/mut.yaml" && { fail "mutant $1: the sed script changed nothing"; return; }
+		refuse "${3:-validate} refuses: $1" node "$K/${3:-validate}.mjs" "$tmp/mut.yaml"
+	}
+	mut "an unknown field" '0,/securityContext:/s//securtyContext:/'
+	mut "a string for an integer" 's/backoffLimit: 0/backoffLimit: "0"/'
+	mut "a bad imagePullPolicy" '0,/imagePullPolicy: IfNotPresent/s//imagePullPolicy: Sometimes/'
+	mut "a NAD config that is an object" 's/^  config: |-$/  config:\n    cniVersion: 0.3.1\n  x: |-/'
+	mut "a NAD without spec" 's/^spec:$/spex:/'
+	mut "a CNI config that is not JSON" 's/"cniVersion": "0.3.1",/"cniVersion": 0.3.1,,/'
+	mut "macvlan without master" 's/"master": "[^"]*",//'
+	mut "whereabouts without a CIDR" 's|"range": "198.18.100.0/24"|"range": "198.18.100.0"|'
+	mut "no IPC_LOCK" '0,/add: \["IPC_LOCK"\]/s//add: ["NET_RAW"]/' assert-deploy
+	mut "requests != limits" '0,/cpu: "4"/s//cpu: "2"/' assert-deploy
+	mut "no anti-affinity" 's/topologyKey: kubernetes.io\/hostname/topologyKey: topology.kubernetes.io\/zone/' assert-deploy
+	mut "rdma_cm server (no --oob tcp)" 's/- server/- server\n        - --x/; 0,/- --oob/s//- --no-oob/' assert-deploy
+	mut "backoffLimit 1" 's/backoffLimit: 0/backoffLimit: 1/' assert-deploy
+	mut "no RDMA resource" 's/rdma\/rdma_shared_device_a/example.com\/nic/g' assert-deploy
+fi
+
+# ---------------------------------------------------------------- entrypoint
+E=deploy/entrypoint.sh
+G=tests/golden
+if [ "$have_py" = 1 ]; then
+	ran=$((ran + 1))
+	mkdir -p "$tmp/bin"
+	for t in ib_write_bw ib_write_lat ib_doctor; do ln -s "$PWD/$K/fake-tool.sh" "$tmp/bin/$t"; done
+	ep() { PATH=$tmp/bin:$PATH RDMABENCH_TERMINATION_LOG=$tmp/tl POD_NAME=pod-1 NODE_NAME=node-b sh $E "$@"; }
+	# the JSON reader against python's, on every golden result
+	for f in "$G"/results_*.json; do
+		sh $E flatten < "$f" > "$tmp/flat"
+		expect "entrypoint flatten = python: ${f##*/}" python3 - "$f" "$tmp/flat" <<'EOF'
+import json, sys
+def walk(v, p, out):
+    if isinstance(v, dict):
+        for k, x in v.items(): walk(x, p + [k], out)
+    elif isinstance(v, list):
+        for i, x in enumerate(v): walk(x, p + [str(i)], out)
+    else:
+        out[".".join(p)] = v
+want = {}
+walk(json.load(open(sys.argv[1], encoding="utf-8")), [], want)
+got = {}
+for line in open(sys.argv[2], encoding="utf-8"):
+    k, _, v = line.rstrip("\n").partition("\t")
+    got[k] = json.loads(v)
+bad = [k for k in set(want) | set(got) if want.get(k, "<none>") != got.get(k, "<none>")]
+for k in bad[:5]: print(k, repr(want.get(k, "<none>")), repr(got.get(k, "<none>")))
+sys.exit(1 if bad else 0)
+EOF
+	done
+	# summaries: valid JSON, <= 4000 bytes, the figures of the result
+	check_summary() { # NAME FILE PYTHON-ASSERTIONS (s: the summary)
+		expect "$1" python3 -c "
+import json, sys
+raw = open('$2', 'rb').read()
+assert len(raw) <= 4000, len(raw)
+s = json.loads(raw)
+assert s['rdmabench_summary'] == 1
+$3
+"
+	}
+	expect_rc "client: pass exits 0" 0 env FAKE_RESULT=$G/results_bw.json RDMABENCH_ARGS="-s 64K" \
+		RDMABENCH_RESULTS_DIR=$tmp/res ep client ib_write_bw server.example --oob tcp
+	cp "$tmp/out" "$tmp/client.out"
+	check_summary "client: pass summary" "$tmp/tl" "
+assert s['verdict'] == 'pass' and s['exit_code'] == 0 and s['tool'] == 'ib_write_bw'
+assert s['node'] == 'node-b' and s['pod'] == 'pod-1' and s['server'] == 'server.example'
+assert s['rows'] == [{'size': 65536, 'gbps': 192.05, 'server_gbps': 191.32}], s['rows']"
+	sed -n '/^===== rdmabench result json begin =====$/,/^===== rdmabench result json end =====$/p' "$tmp/client.out" |
+		sed '1d;$d' > "$tmp/shown.json"
+	expect "client: the full JSON between the markers" cmp "$tmp/shown.json" $G/results_bw.json
+	grep -q -- '-s 64K --json ' "$tmp/client.out" && ok "client: RDMABENCH_ARGS before --json" || fail "client: RDMABENCH_ARGS not passed"
+	expect "client: RDMABENCH_RESULTS_DIR copies" cmp "$tmp/res/pod-1.json" $G/results_bw.json
+	expect "client: RDMABENCH_RESULTS_DIR verdict" cmp "$tmp/res/pod-1.verdict.json" "$tmp/tl"
+	expect_rc "client: below expectation exits 3" 3 env FAKE_RESULT=$G/results_sweep.json ep client ib_write_bw srv
+	check_summary "client: sweep summary" "$tmp/tl" "
+assert s['verdict'] == 'fail' and s['exit_code'] == 3 and len(s['rows']) == 23
+assert s['failed_gates'] == ['size 8388608: 191.85 Gb/s < expected 195.00'], s['failed_gates']"
+	expect_rc "client: error exits 5" 5 env FAKE_RESULT=$G/results_error.json ep client ib_write_bw srv
+	check_summary "client: error summary keeps the escaped error" "$tmp/tl" "
+doc = json.load(open('$G/results_error.json'))
+assert s['verdict'] == 'error' and s['exit_code'] == 5 and s['error'] == doc['error'], s['error']"
+	expect_rc "client: latency exits 0" 0 env FAKE_RESULT=$G/results_lat.json ep client ib_write_lat srv
+	check_summary "client: latency summary" "$tmp/tl" "
+assert s['measure'] == 'lat' and s['rows'] == [{'size': 2, 'p50_us': 1.71, 'p99_us': 2.05}], s['rows']"
+	expect_rc "client: no JSON keeps the exit code" 5 env FAKE_RESULT=none FAKE_RC=5 FAKE_SAY='error: peer "x" unreachable' \
+		ep client ib_write_bw srv
+	check_summary "client: no JSON summary" "$tmp/tl" "
+assert s['verdict'] == 'error' and s['exit_code'] == 5 and 'unreachable' in s['error'] and s['rows'] == []"
+	expect_rc "client: exit 0 without JSON is an error" 1 env FAKE_RESULT=none FAKE_RC=0 ep client ib_write_bw srv
+	check_summary "client: exit 0 without JSON summary" "$tmp/tl" "assert s['verdict'] == 'error' and s['exit_code'] == 1"
+	expect_rc "client: a missing tool exits 127" 127 ep client ib_no_such_tool srv
+	check_summary "client: missing tool summary" "$tmp/tl" "assert s['verdict'] == 'error' and s['exit_code'] == 127"
+	expect_rc "client: usage" 2 ep client ib_write_bw
+	# a result with many long failing gates: the summary is cut to 4000 bytes
+	python3 - "$G/results_sweep.json" "$tmp/big.json" <<'EOF'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+g = d["gates"][0]
+d["gates"] = [dict(copy.deepcopy(g), size_bytes=r["size_bytes"], reason="size %d: \"slow\" \\ %s" % (r["size_bytes"], "x" * 400))
+              for r in d["results"]] * 2
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+EOF
+	expect_rc "client: a large result" 3 env FAKE_RESULT=$tmp/big.json ep client ib_write_bw srv
+	check_summary "client: 4000-byte cap, still JSON" "$tmp/tl" "
+assert s['truncated'] is True and s['verdict'] == 'fail' and len(s['failed_gates']) >= 1
+assert all(g.startswith('size ') for g in s['failed_gates'])"
+	# doctor: warnings pass, failures stop the pod
+	expect_rc "doctor: warnings exit 0" 0 env FAKE_RC=6 FAKE_DOCTOR_LINE='WARN   3    mtu     mlx5_0   RoCE MTU 1024 "small"' ep doctor
+	expect "doctor: warn verdict" python3 -c "
+import json; s = json.load(open('$tmp/tl')); assert s['verdict'] == 'warn' and s['exit_code'] == 6
+assert s['findings'] == ['WARN  3  mtu  mlx5_0  RoCE MTU 1024 \"small\"'], s['findings']"
+	expect_rc "doctor: strict warnings exit 6" 6 env FAKE_RC=6 RDMABENCH_DOCTOR_STRICT=1 ep doctor
+	expect_rc "doctor: failures exit 7" 7 env FAKE_RC=7 FAKE_DOCTOR_LINE='FAIL 1 devices host none' ep doctor
+	expect "doctor: fail verdict" python3 -c "
+import json; s = json.load(open('$tmp/tl')); assert s['verdict'] == 'fail' and s['findings'] == ['FAIL 1 devices host none']"
+	# ring: bad environment is a usage error
+	expect_rc "ring: no index" 2 ep ring ib_write_bw
+	expect_rc "ring: size 1" 2 env JOB_COMPLETION_INDEX=0 RDMABENCH_RING_SIZE=1 RDMABENCH_PEER_FORMAT=p-%d ep ring ib_write_bw
+	expect_rc "ring: a link that fails still exits 0" 0 env JOB_COMPLETION_INDEX=3 RDMABENCH_RING_SIZE=4 \
+		RDMABENCH_RING_STRIDE=2 RDMABENCH_PEER_FORMAT=j-%d.svc RDMABENCH_RING_GROUP=j \
+		FAKE_RESULT=$G/results_sweep.json ep ring ib_write_bw --report_gbits
+	grep -q 'fake ib_write_bw: j-1.svc ' "$tmp/out" && ok "ring: pod 3 + stride 2 tests pod 1" || fail "ring: wrong peer"
+	check_summary "ring: summary" "$tmp/tl" "
+assert s['index'] == 3 and s['peer_index'] == 1 and s['ring_size'] == 4 and s['group'] == 'j'
+assert s['server'] == 'j-1.svc' and s['verdict'] == 'fail'"
+	# the committed samples are what the entrypoint writes today
+	if tests/k8s/samples/make-samples.sh "$tmp/samples" > "$tmp/out" 2>&1; then
+		expect "samples: tests/k8s/samples/ring is current (make-samples.sh)" diff -r $K/samples/ring "$tmp/samples"
+	else
+		cat "$tmp/out"; fail "make-samples.sh"
+	fi
+else
+	skipped+=("entry, collect, driver (python3 not installed)")
+fi
+
+# ---------------------------------------------------------------- collect
+C=scripts/k8s/collect.py
+S=$K/samples/ring
+if [ "$have_py" = 1 ]; then
+	expect_rc "collect: a ring with a failing and a missing link exits 1" 1 python3 $C --expect rdmabench-ring=4 \
+		--node node-a --node node-b --node node-c --node node-d --out "$tmp/report.md" --json "$tmp/report.json" $S
+	expect "collect: the report" python3 - "$tmp/report.md" "$tmp/report.json" <<'EOF'
+import json, sys
+md = open(sys.argv[1]).read().splitlines()
+want = [
+    "| node-a -> node-b | ib_write_bw | 65536 | 192.05 | - | - | pass | 0 |  |",
+    "| node-b -> node-c | ib_write_bw | 65536 | 120.40 | - | - | fail | 3 | slow: 63% of the median 191.00 Gb/s; size 65536: 120.40 Gb/s < expected 180.00 |",
+    "| node-c -> rdmabench-ring-3.rdmabench-ring | ib_write_bw | 65536 | 191.00 | - | - | pass | 0 |  |",
+    "nodes without a result: node-d",
+    "overall: error (exit 1): 2 passed, 1 failed, 1 errors, 0 corrupt, of 4 links",
+]
+for w in want:
+    assert w in md, "missing line: " + w + "\n" + "\n".join(md)
+assert any(l.startswith("| rdmabench-ring pod 3 -> ? |") and "| error | 1 |" in l for l in md), md
+j = json.load(open(sys.argv[2]))
+assert j["verdict"] == "error" and j["exit_code"] == 1 and len(j["links"]) == 4 and j["silent_nodes"] == ["node-d"]
+EOF
+	mkdir -p "$tmp/two"
+	cp $S/rdmabench-ring-0-*.json $S/rdmabench-ring-2-*.json "$tmp/two/"
+	expect_rc "collect: passing links exit 0" 0 python3 $C "$tmp/two"
+	cp $S/rdmabench-ring-1-*.json "$tmp/two/"
+	expect_rc "collect: a link below expectation exits 3" 3 python3 $C "$tmp/two"
+	rm "$tmp/two"/rdmabench-ring-1-*
+	python3 -c "
+import json; d = json.load(open('$G/results_bw.json')); d.update(host='node-x', verdict='corrupt', exit_code=4)
+json.dump(d, open('$tmp/two/corrupt.json', 'w'))"
+	expect_rc "collect: corruption exits 4" 4 python3 $C "$tmp/two"
+	python3 -c "
+import json; d = json.load(open('$G/results_bw.json')); d.update(host='node-y'); d['results'][0]['client']['bw_gbps'] = 50.0
+json.dump(d, open('$tmp/two/corrupt.json', 'w'))"
+	expect_rc "collect: a slow link passes without --fail-slow" 0 python3 $C "$tmp/two"
+	grep -q 'slow: 26% of the median' "$tmp/out" && ok "collect: the slow link is named" || { cat "$tmp/out"; fail "collect: slow link not flagged"; }
+	expect_rc "collect: --fail-slow fails it" 3 python3 $C --fail-slow "$tmp/two"
+	python3 -c "
+import json; d = json.load(open('$G/results_bw.json')); d['schema_version'] = 2
+json.dump(d, open('$tmp/v2.json', 'w'))"
+	expect_rc "collect: refuses schema_version 2" 2 python3 $C "$tmp/v2.json"
+	expect_rc "collect: refuses a missing input" 2 python3 $C "$tmp/nothing-here"
+	expect_rc "collect: all pods missing is an error, not a crash" 1 python3 $C --expect j=3 "$tmp/pairs.txt"
+fi
+
+# ---------------------------------------------------------------- driver
+if [ "$have_node" = 1 ] && [ "$have_py" = 1 ]; then
+	ran=$((ran + 1))
+	drive() { # NAME RC [ENV=V...] -- ARGS: run-pair.sh against the fake cluster
+		local name=$1 want=$2 envs=(); shift 2
+		while [ "$1" != -- ]; do envs+=("$1"); shift; done
+		shift
+		rm -rf "$tmp/fk" "$tmp/res"; mkdir "$tmp/fk"
+		expect_rc "run-pair: $name" "$want" env FAKE_KUBECTL_DIR="$tmp/fk" KUBECTL="$PWD/$K/fake-kubectl.sh" \
+			"${envs[@]}" scripts/k8s/run-pair.sh --results "$tmp/res" "$@"
+	}
+	drive "pass" 0 FAKE_RESULT=$G/results_bw.json -- node-a node-b -s 64K --expect-gbps 180
+	for f in verdict.json result.json client.log doctor.json doctor.log server.log manifests.yaml; do
+		[ -s "$tmp/res/$f" ] || fail "run-pair: no $f"
+	done
+	expect "run-pair: result.json is the client's document" cmp "$tmp/res/result.json" $G/results_bw.json
+	grep -q 'fake ib_write_bw: rdmabench-server --oob tcp --netdev net1 .* -s 64K --expect-gbps 180 --json' "$tmp/res/client.log" &&
+		ok "run-pair: the client ran with the manifests' args" || fail "run-pair: client args"
+	grep -q 'kubectl delete -f .*manifests.yaml' "$tmp/fk/calls" && ok "run-pair: cleanup" || fail "run-pair: no cleanup"
+	grep -q 'size=65536 gbps=192.05' "$tmp/out" && ok "run-pair: prints the figures" || fail "run-pair: no figures printed"
+	drive "below expectation" 3 FAKE_RESULT=$G/results_sweep.json -- --keep node-a node-b
+	grep -q 'kubectl delete -f' "$tmp/fk/calls" && fail "run-pair --keep deleted"
+	grep -q 'gate failed: size 8388608' "$tmp/out" && ok "run-pair: prints the failing gate" || fail "run-pair: gate not printed"
+	drive "peer lost" 5 FAKE_RESULT=$G/results_error.json -- node-a node-b
+	drive "server never Ready" 1 FAKE_SCENARIO=notready -- node-a node-b
+	grep -q '"verdict":"error"' "$tmp/res/verdict.json" && ok "run-pair: a verdict of its own" || fail "run-pair: no verdict when not Ready"
+	drive "deadline" 5 FAKE_SCENARIO=stuck FAKE_RESULT=$G/results_bw.json -- --timeout 3 node-a node-b
+	drive "ib_doctor failed" 7 FAKE_DOCTOR_RC=7 -- node-a node-b
+	# ring --run: pod 1's link fails its gate, pod 2 wrote nothing
+	rm -rf "$tmp/fk" "$tmp/res"; mkdir "$tmp/fk"
+	expect_rc "ring --run: a failing and an empty link" 1 env FAKE_KUBECTL_DIR="$tmp/fk" KUBECTL="$PWD/$K/fake-kubectl.sh" \
+		FAKE_RESULT=$G/results_bw.json FAKE_RESULT_1=$G/results_sweep.json FAKE_RESULT_2=none FAKE_RC_2=1 \
+		scripts/k8s/ring.sh --run --results "$tmp/res" --timeout 30 n1 n2 n3 -- -s 64K
+	grep -q '^| n1 -> n2 | ib_write_bw | 65536 | 192.05 |.* pass | 0 |' "$tmp/res/report.md" &&
+		grep -q '^| n2 -> n3 | ib_write_bw | 8388608 | 191.85 |.* fail | 3 |' "$tmp/res/report.md" &&
+		grep -q '^| n3 -> n1 | .* error | 1 | no result JSON written' "$tmp/res/report.md" &&
+		ok "ring --run: the report" || { cat "$tmp/res/report.md"; fail "ring --run: report"; }
+	rm -rf "$tmp/fk" "$tmp/res"; mkdir "$tmp/fk"
+	expect_rc "ring --run --pairs: all pass" 0 env FAKE_KUBECTL_DIR="$tmp/fk" KUBECTL="$PWD/$K/fake-kubectl.sh" \
+		FAKE_RESULT=$G/results_bw.json scripts/k8s/ring.sh --run --results "$tmp/res" --pairs "$tmp/pairs.txt"
+	[ "$(grep -c '| pass | 0 |' "$tmp/res/report.md")" = 4 ] && ok "ring --pairs: 2 links a pair" || fail "ring --pairs: want 4 links"
+fi
+
+for s in "${skipped[@]}"; do echo "SKIPPED part: $s"; done
+if [ "$ran" -eq 0 ]; then
+	echo "k8s: nothing could run (need python3, or node with npm, or yamllint)"
+	exit 77
+fi
+if [ "$failed" -ne 0 ]; then
+	echo "k8s_manifests: $failed failed, $checks passed"
+	exit 1
+fi
+echo "k8s_manifests: $checks checks passed, ${#skipped[@]} parts skipped"
