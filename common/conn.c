@@ -66,8 +66,7 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 	c->recv_cq = conn_cq(verbs, p->nqps * (p->recv_depth + 1));
 	if (!c->qps || !c->send_cq || !c->recv_cq)
 		goto err;
-	ret = mem_host_alloc(2 * p->nqps * p->region_bytes, p->numa_node,
-			     &c->mem);
+	ret = mem_alloc(&p->mem, 2 * p->nqps * p->region_bytes, &c->mem);
 	if (!ret)
 		ret = mem_register(&c->mem, pd, access);
 	if (!ret)

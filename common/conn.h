@@ -67,7 +67,8 @@ struct conn_params {
 	uint64_t region_bytes;
 	uint32_t send_depth;
 	uint32_t recv_depth;
-	int numa_node;
+	int numa_node;           /* the host buffers' node */
+	struct mem_spec mem;     /* the data buffer: host or GPU memory */
 };
 
 /*

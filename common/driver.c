@@ -215,6 +215,19 @@ int bench_data_init(struct bench_ctx *b)
 	if (ret)
 		return ret;
 	p.numa_node = b->place.mem_node;
+	p.mem = (struct mem_spec){
+		.kind = b->cfg.use_cuda < 0 && !b->cfg.cuda_bus_id[0] ?
+			MEM_HOST : b->cfg.use_cuda_dmabuf ? MEM_CUDA_DMABUF
+							  : MEM_CUDA,
+		.numa_node = b->place.mem_node,
+		.cuda_index = b->cfg.use_cuda > 0 ? (int)b->cfg.use_cuda : 0,
+		.cuda_bus_id = b->cfg.cuda_bus_id[0] ? b->cfg.cuda_bus_id : NULL,
+	};
+	if (p.mem.kind != MEM_HOST && bench_verb(b->test.verb)->fixed_size) {
+		bench_err("atomics on GPU memory are not supported: run %s "
+			  "without --use_cuda", b->test.tool);
+		return -EOPNOTSUPP;
+	}
 	p.region_bytes = slots * b->test.max_size_bytes;
 	b->hist = hist_create();
 	b->xfer.qs = calloc(b->test.qps, sizeof(*b->xfer.qs));
@@ -275,6 +288,7 @@ void bench_print_header(struct bench_ctx *b)
 		.port = b->dev.port, .mtu_bytes = b->dev.active_mtu_bytes,
 		.numa_node = b->data.mem.numa_node, .local = b->local,
 		.placement = b->place.summary,
+		.memory = mem_path_name(&b->data.mem),
 		.peer = b->peer, .tx_depth = b->test.tx_depth,
 		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
 		.qps = b->test.qps,

@@ -35,8 +35,8 @@ void report_header(FILE *out, const struct report_info *ri)
 	fprintf(out, " TX depth       : %-16llu CQ moderation  : %llu\n",
 		(unsigned long long)ri->tx_depth,
 		(unsigned long long)ri->cq_mod);
-	fprintf(out, " Max inline     : %-16u Memory         : host, %s\n",
-		ri->max_inline, numa);
+	fprintf(out, " Max inline     : %-16u Memory         : %s, %s\n",
+		ri->max_inline, ri->memory ? ri->memory : "host", numa);
 	if (ri->placement && ri->placement[0])
 		fprintf(out, " NUMA node      : %s\n", ri->placement);
 	if (ri->lat_note)

@@ -23,6 +23,7 @@ struct report_info {
 	unsigned int port;
 	unsigned int mtu_bytes;
 	int numa_node;            /* -1: not pinned */
+	const char *memory;       /* "host", "cuda (dmabuf)"...; NULL: host */
 	const char *placement;    /* "1, CPUs 1" or why unpinned; NULL: none */
 	const char *local;        /* "198.18.0.1:18515" */
 	const char *peer;

@@ -58,7 +58,7 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 	if (v->region == BENCH_REGION_RECV && size <= c->qps[qp].max_inline)
 		wr->send_flags |= IBV_SEND_INLINE;
 	if (x->validate && v->region == BENCH_REGION_RECV)
-		pattern_fill((uint8_t *)(uintptr_t)sge->addr, size, iter);
+		xfer_fill(x, (uint8_t *)(uintptr_t)sge->addr, size, iter);
 }
 
 int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
@@ -230,6 +230,18 @@ int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 	return 0;
 }
 
+/* Where buf lies in the data buffer (host or GPU: mem_* take offsets). */
+static size_t xfer_offset(const struct xfer *x, const uint8_t *buf)
+{
+	return (size_t)(buf - (const uint8_t *)x->conn->mem.addr);
+}
+
+void xfer_fill(const struct xfer *x, uint8_t *buf, uint64_t size,
+	       uint64_t iter)
+{
+	mem_fill(&x->conn->mem, xfer_offset(x, buf), size, iter);
+}
+
 int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
 	       uint64_t iter, unsigned int qp)
 {
@@ -238,9 +250,11 @@ int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
 
 	if (!x->validate)
 		return 0;
-	if ((int64_t)iter == x->flip_iter) /* test hook: prove we notice */
+	/* test hook: prove we notice (host memory only) */
+	if ((int64_t)iter == x->flip_iter && mem_is_host(&x->conn->mem))
 		((uint8_t *)buf)[size / 2] ^= 0x5a;
-	if (!pattern_check(buf, size, read ? iter % x->slots : iter, &miss))
+	if (!mem_check(&x->conn->mem, xfer_offset(x, buf), size,
+		       read ? iter % x->slots : iter, &miss))
 		return 0;
 	bench_err("data corruption: size %llu, iteration %llu, QP %u, offset "
 		  "%llu: expected 0x%02x, got 0x%02x",
@@ -259,11 +273,12 @@ int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
 
 	for (qp = 0; qp < x->conn->nqps && !ret; qp++) {
 		if (v->fixed_size) /* the atomic counter starts at 0 */
-			memset(conn_region(x->conn, qp, v->region), 0, 8);
+			mem_zero(&x->conn->mem, xfer_offset(x,
+				 conn_region(x->conn, qp, v->region)), 8);
 		if (v->region == BENCH_REGION_SEND && x->validate)
 			for (i = 0; i < x->slots; i++)
-				pattern_fill(xfer_slot(x, qp, v->region, size, i),
-					     size, i);
+				xfer_fill(x, xfer_slot(x, qp, v->region, size, i),
+					  size, i);
 		if (!peer_sends)
 			continue;
 		if (v->bw_end == BENCH_END_FIN) {

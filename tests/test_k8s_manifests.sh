@@ -49,8 +49,9 @@ expect_rc() { # NAME RC CMD...
 	if [ "$rc" = "$want" ]; then ok "$name"; else cat "$tmp/out"; fail "$name: exit $rc, want $want"; fi
 }
 
-have_py=0
-command -v python3 >/dev/null 2>&1 && have_py=1
+have_py=0 PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+command -v "$PY" >/dev/null 2>&1 && have_py=1
 have_node=0
 if command -v node >/dev/null 2>&1; then
 	if [ ! -d "$K/node_modules/kubernetes-models" ]; then
@@ -73,17 +74,22 @@ command -v kubectl >/dev/null 2>&1 && kubectl kustomize deploy/base > /dev/null 
 bundles=()
 if [ "$have_node" = 1 ]; then
 	ran=$((ran + 1))
+	targets=() pairs=()
 	for d in deploy/base deploy/overlays/*; do
 		n=${d##*/}
-		node $K/render.mjs "$d" > "$tmp/$n.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "render $d"; continue; }
-		ok "render $d"
+		targets+=("$d=$tmp/$n.yaml")
+		case $n in *gpu*) bundles+=("$n gpu $tmp/$n.yaml") ;; *) bundles+=("$n - $tmp/$n.yaml") ;; esac
 		if [ "$have_kubectl" = 1 ]; then
 			kubectl kustomize "$d" > "$tmp/$n.kubectl.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "kubectl kustomize $d"; }
-			expect "render.mjs = kubectl kustomize: $d" node $K/same-objects.mjs "$tmp/$n.yaml" "$tmp/$n.kubectl.yaml"
+			pairs+=("$tmp/$n.yaml" "$tmp/$n.kubectl.yaml")
 		fi
-		case $n in *gpu*) bundles+=("$n --gpu $tmp/$n.yaml") ;; *) bundles+=("$n - $tmp/$n.yaml") ;; esac
 	done
-	[ "$have_kubectl" = 1 ] || skipped+=("render cross-check (no kubectl: render.mjs alone)")
+	expect "render.mjs: deploy/base and deploy/overlays/* (${#targets[@]})" node $K/render.mjs "${targets[@]}"
+	if [ "$have_kubectl" = 1 ]; then
+		expect "render.mjs = kubectl kustomize, for each of them" node $K/same-objects.mjs "${pairs[@]}"
+	else
+		skipped+=("render cross-check (no kubectl: render.mjs alone)")
+	fi
 	# the driver's rendering (through render.mjs when kubectl is missing)
 	KUBECTL=kubectl
 	[ "$have_kubectl" = 1 ] || { printf '#!/bin/sh\nexec node %s/render.mjs "$2"\n' "$PWD/$K" > "$tmp/kubectl-render"; chmod +x "$tmp/kubectl-render"; KUBECTL=$tmp/kubectl-render; }
@@ -92,13 +98,13 @@ if [ "$have_node" = 1 ]; then
 	bundles+=("pair - $tmp/pair.yaml")
 	KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render -o sriov-gpu --network operator-net node-a node-b \
 		> "$tmp/pair-gpu.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render -o sriov-gpu"; }
-	bundles+=("pair-gpu --gpu $tmp/pair-gpu.yaml")
-	grep -q 'kubernetes.io/hostname: "node-a"' "$tmp/pair.yaml" && grep -q 'kubernetes.io/hostname: "node-b"' "$tmp/pair.yaml" &&
+	bundles+=("pair-gpu gpu $tmp/pair-gpu.yaml")
+	grep -Eq 'hostname: "?node-a"?$' "$tmp/pair.yaml" && grep -Eq 'hostname: "?node-b"?$' "$tmp/pair.yaml" &&
 		grep -q 'image: reg.example/rdmabench:1.0@sha256:0123' "$tmp/pair.yaml" && grep -q 'value: -s 64K -n 100' "$tmp/pair.yaml" &&
 		grep -q 'activeDeadlineSeconds: 60' "$tmp/pair.yaml" && [ "$(grep -c -- '- ib_read_bw' "$tmp/pair.yaml")" = 2 ] &&
 		ok "run-pair.sh --render: nodes, image, tool, test flags, deadline" || fail "run-pair.sh --render lacks nodes/image/tool/flags/deadline"
 	grep -q NetworkAttachmentDefinition "$tmp/pair-gpu.yaml" && fail "--network: our NAD still applied"
-	[ "$(grep -c 'k8s.v1.cni.cncf.io/networks: operator-net' "$tmp/pair-gpu.yaml")" = 2 ] && ok "--network" || fail "--network not in both pods"
+	[ "$(grep -Ec 'k8s.v1.cni.cncf.io/networks: "?operator-net"?$' "$tmp/pair-gpu.yaml")" = 2 ] && ok "--network" || fail "--network not in both pods"
 	refuse "run-pair.sh refuses one node twice" env KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render node-a node-a
 	refuse "run-pair.sh refuses --json" env KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render a b --json x
 fi
@@ -106,7 +112,7 @@ scripts/k8s/ring.sh n1 n2 n3 n4 -- -D 5 --expect-gbps 180 > "$tmp/ring.yaml" || 
 printf '# pairs\nn1 n2\nn3 n4\n' > "$tmp/pairs.txt"
 scripts/k8s/ring.sh --gpu --rdma-resource nvidia.com/sriov_resource --stride 2 --pairs "$tmp/pairs.txt" > "$tmp/pairs.yaml" || fail "ring.sh --pairs"
 scripts/k8s/ring.sh --stride 2 n1 n2 n3 > "$tmp/ring3.yaml" || fail "ring.sh --stride 2"
-bundles+=("ring --ring $tmp/ring.yaml" "pairs --ring,--gpu $tmp/pairs.yaml" "ring3 --ring $tmp/ring3.yaml")
+bundles+=("ring ring $tmp/ring.yaml" "pairs ring,gpu $tmp/pairs.yaml" "ring3 ring $tmp/ring3.yaml")
 refuse "ring.sh refuses one node" scripts/k8s/ring.sh n1
 refuse "ring.sh refuses a stride that is a multiple of the size" scripts/k8s/ring.sh --stride 4 n1 n2
 refuse "ring.sh refuses a node twice" scripts/k8s/ring.sh n1 n2 n1
@@ -132,18 +138,22 @@ fi
 if [ "$have_node" = 1 ]; then
 	mapfile -t src < <(find deploy -name '*.yaml' | sort)
 	expect "validate deploy/ sources (${#src[@]} files)" node $K/validate.mjs --quiet "${src[@]}"
+	files=() tagged=()
 	for b in "${bundles[@]}"; do
 		read -r n flags f <<< "$b"
-		expect "validate rendered $n" node $K/validate.mjs --quiet "$f"
-		# shellcheck disable=SC2046 # flags: "-" or a comma list
-		expect "assert-deploy $n" node $K/assert-deploy.mjs $( [ "$flags" = - ] || echo "${flags//,/ }") "$f"
+		files+=("$f")
+		if [ "$flags" = - ]; then tagged+=("$f"); else tagged+=("$flags:$f"); fi
 	done
-	# broken copies the validators must refuse
-	b=$tmp/base.yaml
-	mut() { # NAME SED-SCRIPT [VALIDATOR]
-		sed "$2" "$b" > "$tmp/mut.yaml"
-		cmp -s "$b" "$tmp/mut.yaml" && { fail "mutant $1: the sed script changed nothing"; return; }
-		refuse "${3:-validate} refuses: $1" node "$K/${3:-validate}.mjs" "$tmp/mut.yaml"
+	expect "validate the ${#files[@]} rendered bundles" node $K/validate.mjs --quiet "${files[@]}"
+	expect "assert-deploy on the ${#files[@]} rendered bundles" node $K/assert-deploy.mjs "${tagged[@]}"
+	# broken copies the validators must refuse, each for its own reason
+	b=$tmp/base.yaml nv=0 na=0 inval=() afail=()
+	mut() { # NAME SED-SCRIPT [assert-deploy]
+		local f
+		if [ -n "${3:-}" ]; then na=$((na + 1)); f=$tmp/mut-a$na.yaml; else nv=$((nv + 1)); f=$tmp/mut-v$nv.yaml; fi
+		sed "$2" "$b" > "$f"
+		if cmp -s "$b" "$f"; then fail "mutant $1: the sed script changed nothing"; return; fi
+		if [ -n "${3:-}" ]; then afail+=("$f"); else inval+=("$f"); fi
 	}
 	mut "an unknown field" '0,/securityContext:/s//securtyContext:/'
 	mut "a string for an integer" 's/backoffLimit: 0/backoffLimit: "0"/'
@@ -153,26 +163,33 @@ if [ "$have_node" = 1 ]; then
 	mut "a CNI config that is not JSON" 's/"cniVersion": "0.3.1",/"cniVersion": 0.3.1,,/'
 	mut "macvlan without master" 's/"master": "[^"]*",//'
 	mut "whereabouts without a CIDR" 's|"range": "198.18.100.0/24"|"range": "198.18.100.0"|'
-	mut "no IPC_LOCK" '0,/add: \["IPC_LOCK"\]/s//add: ["NET_RAW"]/' assert-deploy
-	mut "requests != limits" '0,/cpu: "4"/s//cpu: "2"/' assert-deploy
-	mut "no anti-affinity" 's/topologyKey: kubernetes.io\/hostname/topologyKey: topology.kubernetes.io\/zone/' assert-deploy
-	mut "rdma_cm server (no --oob tcp)" 's/- server/- server\n        - --x/; 0,/- --oob/s//- --no-oob/' assert-deploy
-	mut "backoffLimit 1" 's/backoffLimit: 0/backoffLimit: 1/' assert-deploy
-	mut "no RDMA resource" 's/rdma\/rdma_shared_device_a/example.com\/nic/g' assert-deploy
+	mut "no IPC_LOCK" '0,/- IPC_LOCK/s//- NET_RAW/' a
+	mut "requests != limits" '0,/cpu: "4"/s//cpu: "2"/' a
+	mut "no anti-affinity" 's/topologyKey: kubernetes.io\/hostname/topologyKey: topology.kubernetes.io\/zone/' a
+	mut "rdma_cm server (no --oob tcp)" '0,/- --oob/s//- --no-oob/' a
+	mut "backoffLimit 1" 's/backoffLimit: 0/backoffLimit: 1/' a
+	mut "no RDMA resource" 's/rdma\/rdma_shared_device_a/example.com\/nic/g' a
+	mut "no readiness probe port" 's/port: control$/port: 9999/' a
+	expect "validate refuses ${#inval[@]} broken copies" node $K/validate.mjs --expect-invalid "${inval[@]}"
+	expect "assert-deploy refuses ${#afail[@]} broken copies" node $K/assert-deploy.mjs --expect-fail "${afail[@]}"
 fi
 
 # ---------------------------------------------------------------- entrypoint
 E=deploy/entrypoint.sh
-G=tests/golden
+G=$PWD/tests/golden
 if [ "$have_py" = 1 ]; then
 	ran=$((ran + 1))
 	mkdir -p "$tmp/bin"
 	for t in ib_write_bw ib_write_lat ib_doctor; do ln -s "$PWD/$K/fake-tool.sh" "$tmp/bin/$t"; done
-	ep() { PATH=$tmp/bin:$PATH RDMABENCH_TERMINATION_LOG=$tmp/tl POD_NAME=pod-1 NODE_NAME=node-b sh $E "$@"; }
+	# ep ARGS: the entrypoint as the container runs it (a file: env can run it)
+	printf '#!/bin/sh\nPATH=%s:$PATH RDMABENCH_TERMINATION_LOG=%s POD_NAME=pod-1 NODE_NAME=node-b exec sh %s "$@"\n' \
+		"$tmp/bin" "$tmp/tl" "$PWD/$E" > "$tmp/bin/ep"
+	chmod +x "$tmp/bin/ep"
+	PATH=$tmp/bin:$PATH
 	# the JSON reader against python's, on every golden result
 	for f in "$G"/results_*.json; do
 		sh $E flatten < "$f" > "$tmp/flat"
-		expect "entrypoint flatten = python: ${f##*/}" python3 - "$f" "$tmp/flat" <<'EOF'
+		expect "entrypoint flatten = python: ${f##*/}" $PY - "$f" "$tmp/flat" <<'EOF'
 import json, sys
 def walk(v, p, out):
     if isinstance(v, dict):
@@ -194,7 +211,7 @@ EOF
 	done
 	# summaries: valid JSON, <= 4000 bytes, the figures of the result
 	check_summary() { # NAME FILE PYTHON-ASSERTIONS (s: the summary)
-		expect "$1" python3 -c "
+		expect "$1" $PY -c "
 import json, sys
 raw = open('$2', 'rb').read()
 assert len(raw) <= 4000, len(raw)
@@ -237,11 +254,11 @@ assert s['verdict'] == 'error' and s['exit_code'] == 5 and 'unreachable' in s['e
 	check_summary "client: missing tool summary" "$tmp/tl" "assert s['verdict'] == 'error' and s['exit_code'] == 127"
 	expect_rc "client: usage" 2 ep client ib_write_bw
 	# a result with many long failing gates: the summary is cut to 4000 bytes
-	python3 - "$G/results_sweep.json" "$tmp/big.json" <<'EOF'
+	$PY - "$G/results_sweep.json" "$tmp/big.json" <<'EOF'
 import copy, json, sys
 d = json.load(open(sys.argv[1]))
 g = d["gates"][0]
-d["gates"] = [dict(copy.deepcopy(g), size_bytes=r["size_bytes"], reason="size %d: \"slow\" \\ %s" % (r["size_bytes"], "x" * 400))
+d["gates"] = [dict(copy.deepcopy(g), verdict="fail", size_bytes=r["size_bytes"], reason="size %d: \"slow\" \\ %s" % (r["size_bytes"], "x" * 400))
               for r in d["results"]] * 2
 json.dump(d, open(sys.argv[2], "w"), indent=2)
 EOF
@@ -251,12 +268,12 @@ assert s['truncated'] is True and s['verdict'] == 'fail' and len(s['failed_gates
 assert all(g.startswith('size ') for g in s['failed_gates'])"
 	# doctor: warnings pass, failures stop the pod
 	expect_rc "doctor: warnings exit 0" 0 env FAKE_RC=6 FAKE_DOCTOR_LINE='WARN   3    mtu     mlx5_0   RoCE MTU 1024 "small"' ep doctor
-	expect "doctor: warn verdict" python3 -c "
+	expect "doctor: warn verdict" $PY -c "
 import json; s = json.load(open('$tmp/tl')); assert s['verdict'] == 'warn' and s['exit_code'] == 6
 assert s['findings'] == ['WARN  3  mtu  mlx5_0  RoCE MTU 1024 \"small\"'], s['findings']"
 	expect_rc "doctor: strict warnings exit 6" 6 env FAKE_RC=6 RDMABENCH_DOCTOR_STRICT=1 ep doctor
 	expect_rc "doctor: failures exit 7" 7 env FAKE_RC=7 FAKE_DOCTOR_LINE='FAIL 1 devices host none' ep doctor
-	expect "doctor: fail verdict" python3 -c "
+	expect "doctor: fail verdict" $PY -c "
 import json; s = json.load(open('$tmp/tl')); assert s['verdict'] == 'fail' and s['findings'] == ['FAIL 1 devices host none']"
 	# ring: bad environment is a usage error
 	expect_rc "ring: no index" 2 ep ring ib_write_bw
@@ -282,9 +299,9 @@ fi
 C=scripts/k8s/collect.py
 S=$K/samples/ring
 if [ "$have_py" = 1 ]; then
-	expect_rc "collect: a ring with a failing and a missing link exits 1" 1 python3 $C --expect rdmabench-ring=4 \
+	expect_rc "collect: a ring with a failing and a missing link exits 1" 1 $PY $C --expect rdmabench-ring=4 \
 		--node node-a --node node-b --node node-c --node node-d --out "$tmp/report.md" --json "$tmp/report.json" $S
-	expect "collect: the report" python3 - "$tmp/report.md" "$tmp/report.json" <<'EOF'
+	expect "collect: the report" $PY - "$tmp/report.md" "$tmp/report.json" <<'EOF'
 import json, sys
 md = open(sys.argv[1]).read().splitlines()
 want = [
@@ -301,27 +318,29 @@ j = json.load(open(sys.argv[2]))
 assert j["verdict"] == "error" and j["exit_code"] == 1 and len(j["links"]) == 4 and j["silent_nodes"] == ["node-d"]
 EOF
 	mkdir -p "$tmp/two"
-	cp $S/rdmabench-ring-0-*.json $S/rdmabench-ring-2-*.json "$tmp/two/"
-	expect_rc "collect: passing links exit 0" 0 python3 $C "$tmp/two"
-	cp $S/rdmabench-ring-1-*.json "$tmp/two/"
-	expect_rc "collect: a link below expectation exits 3" 3 python3 $C "$tmp/two"
+	# result documents alone (no ring summaries): each one a link
+	cp $S/rdmabench-ring-0-x7k20.json $S/rdmabench-ring-2-x7k22.json "$tmp/two/"
+	expect_rc "collect: passing links exit 0" 0 $PY $C "$tmp/two"
+	cp $S/rdmabench-ring-1-x7k21.json "$tmp/two/"
+	expect_rc "collect: a link below expectation exits 3" 3 $PY $C "$tmp/two"
 	rm "$tmp/two"/rdmabench-ring-1-*
-	python3 -c "
+	$PY -c "
 import json; d = json.load(open('$G/results_bw.json')); d.update(host='node-x', verdict='corrupt', exit_code=4)
 json.dump(d, open('$tmp/two/corrupt.json', 'w'))"
-	expect_rc "collect: corruption exits 4" 4 python3 $C "$tmp/two"
-	python3 -c "
+	expect_rc "collect: corruption exits 4" 4 $PY $C "$tmp/two"
+	$PY -c "
 import json; d = json.load(open('$G/results_bw.json')); d.update(host='node-y'); d['results'][0]['client']['bw_gbps'] = 50.0
 json.dump(d, open('$tmp/two/corrupt.json', 'w'))"
-	expect_rc "collect: a slow link passes without --fail-slow" 0 python3 $C "$tmp/two"
+	expect_rc "collect: a slow link passes without --fail-slow" 0 $PY $C "$tmp/two"
 	grep -q 'slow: 26% of the median' "$tmp/out" && ok "collect: the slow link is named" || { cat "$tmp/out"; fail "collect: slow link not flagged"; }
-	expect_rc "collect: --fail-slow fails it" 3 python3 $C --fail-slow "$tmp/two"
-	python3 -c "
+	expect_rc "collect: --fail-slow fails it" 3 $PY $C --fail-slow "$tmp/two"
+	$PY -c "
 import json; d = json.load(open('$G/results_bw.json')); d['schema_version'] = 2
 json.dump(d, open('$tmp/v2.json', 'w'))"
-	expect_rc "collect: refuses schema_version 2" 2 python3 $C "$tmp/v2.json"
-	expect_rc "collect: refuses a missing input" 2 python3 $C "$tmp/nothing-here"
-	expect_rc "collect: all pods missing is an error, not a crash" 1 python3 $C --expect j=3 "$tmp/pairs.txt"
+	expect_rc "collect: refuses schema_version 2" 2 $PY $C "$tmp/v2.json"
+	expect_rc "collect: refuses a missing input" 2 $PY $C "$tmp/nothing-here"
+	mkdir "$tmp/empty"
+	expect_rc "collect: all pods missing is an error, not a crash" 1 $PY $C --expect j=3 "$tmp/empty"
 fi
 
 # ---------------------------------------------------------------- driver
@@ -334,6 +353,7 @@ if [ "$have_node" = 1 ] && [ "$have_py" = 1 ]; then
 		rm -rf "$tmp/fk" "$tmp/res"; mkdir "$tmp/fk"
 		expect_rc "run-pair: $name" "$want" env FAKE_KUBECTL_DIR="$tmp/fk" KUBECTL="$PWD/$K/fake-kubectl.sh" \
 			"${envs[@]}" scripts/k8s/run-pair.sh --results "$tmp/res" "$@"
+		cp "$tmp/out" "$tmp/drive.out"
 	}
 	drive "pass" 0 FAKE_RESULT=$G/results_bw.json -- node-a node-b -s 64K --expect-gbps 180
 	for f in verdict.json result.json client.log doctor.json doctor.log server.log manifests.yaml; do
@@ -343,10 +363,10 @@ if [ "$have_node" = 1 ] && [ "$have_py" = 1 ]; then
 	grep -q 'fake ib_write_bw: rdmabench-server --oob tcp --netdev net1 .* -s 64K --expect-gbps 180 --json' "$tmp/res/client.log" &&
 		ok "run-pair: the client ran with the manifests' args" || fail "run-pair: client args"
 	grep -q 'kubectl delete -f .*manifests.yaml' "$tmp/fk/calls" && ok "run-pair: cleanup" || fail "run-pair: no cleanup"
-	grep -q 'size=65536 gbps=192.05' "$tmp/out" && ok "run-pair: prints the figures" || fail "run-pair: no figures printed"
+	grep -q 'size=65536 gbps=192.05' "$tmp/drive.out" && ok "run-pair: prints the figures" || fail "run-pair: no figures printed"
 	drive "below expectation" 3 FAKE_RESULT=$G/results_sweep.json -- --keep node-a node-b
 	grep -q 'kubectl delete -f' "$tmp/fk/calls" && fail "run-pair --keep deleted"
-	grep -q 'gate failed: size 8388608' "$tmp/out" && ok "run-pair: prints the failing gate" || fail "run-pair: gate not printed"
+	grep -q 'gate failed: size 8388608' "$tmp/drive.out" && ok "run-pair: prints the failing gate" || fail "run-pair: gate not printed"
 	drive "peer lost" 5 FAKE_RESULT=$G/results_error.json -- node-a node-b
 	drive "server never Ready" 1 FAKE_SCENARIO=notready -- node-a node-b
 	grep -q '"verdict":"error"' "$tmp/res/verdict.json" && ok "run-pair: a verdict of its own" || fail "run-pair: no verdict when not Ready"
@@ -356,14 +376,14 @@ if [ "$have_node" = 1 ] && [ "$have_py" = 1 ]; then
 	rm -rf "$tmp/fk" "$tmp/res"; mkdir "$tmp/fk"
 	expect_rc "ring --run: a failing and an empty link" 1 env FAKE_KUBECTL_DIR="$tmp/fk" KUBECTL="$PWD/$K/fake-kubectl.sh" \
 		FAKE_RESULT=$G/results_bw.json FAKE_RESULT_1=$G/results_sweep.json FAKE_RESULT_2=none FAKE_RC_2=1 \
-		scripts/k8s/ring.sh --run --results "$tmp/res" --timeout 30 n1 n2 n3 -- -s 64K
+		PYTHON=$PY scripts/k8s/ring.sh --run --results "$tmp/res" --timeout 30 n1 n2 n3 -- -s 64K
 	grep -q '^| n1 -> n2 | ib_write_bw | 65536 | 192.05 |.* pass | 0 |' "$tmp/res/report.md" &&
 		grep -q '^| n2 -> n3 | ib_write_bw | 8388608 | 191.85 |.* fail | 3 |' "$tmp/res/report.md" &&
 		grep -q '^| n3 -> n1 | .* error | 1 | no result JSON written' "$tmp/res/report.md" &&
 		ok "ring --run: the report" || { cat "$tmp/res/report.md"; fail "ring --run: report"; }
 	rm -rf "$tmp/fk" "$tmp/res"; mkdir "$tmp/fk"
 	expect_rc "ring --run --pairs: all pass" 0 env FAKE_KUBECTL_DIR="$tmp/fk" KUBECTL="$PWD/$K/fake-kubectl.sh" \
-		FAKE_RESULT=$G/results_bw.json scripts/k8s/ring.sh --run --results "$tmp/res" --pairs "$tmp/pairs.txt"
+		FAKE_RESULT=$G/results_bw.json PYTHON=$PY scripts/k8s/ring.sh --run --results "$tmp/res" --pairs "$tmp/pairs.txt"
 	[ "$(grep -c '| pass | 0 |' "$tmp/res/report.md")" = 4 ] && ok "ring --pairs: 2 links a pair" || fail "ring --pairs: want 4 links"
 fi
 

@@ -80,13 +80,13 @@ run1() {
         prog=$BIN/ib_${verb}_$kind
         srv=("$prog" -p "$PORT")
         cli=("$prog" "$IP" -p "$PORT" -s "$size" -n "$iters")
-        [ "$kind" = bw ] && cli+=(--report_gbits)
+        [ "$kind" = bw ] && [[ " ${extra[*]} " != *" -b "* ]] && cli+=(--report_gbits)
         [ "$qps" -gt 1 ] && cli+=(-q "$qps")
     else
         prog=ib_${verb}_$kind
         # perftest: the server must be given the test flags too
         srv=("$prog" -R -d "$LAB_RXE_DEV" -p "$PORT" -s "$size" -n "$iters")
-        [ "$kind" = bw ] && srv+=(--report_gbits)
+        [ "$kind" = bw ] && [[ " ${extra[*]} " != *" -b "* ]] && srv+=(--report_gbits)
         [ "$qps" -gt 1 ] && srv+=(-q "$qps")
         srv+=("${extra[@]}")
         cli=("${srv[@]}" "$IP")
@@ -97,6 +97,7 @@ run1() {
         pre_c=(/usr/bin/time -f %M -o "$OUTD/$name.cli.rss")
     fi
     : > "$OUTD/$name.srv"
+    ctr_snap
     now_us; t0=$NOW
     stdbuf -oL -eL "${pre_s[@]}" "${srv[@]}" > >(stamp > "$OUTD/$name.srv") 2>&1 &
     sp=$!
@@ -125,6 +126,7 @@ run1() {
     done
     if kill -0 "$sp" 2>/dev/null; then kill -TERM "$sp" 2>/dev/null; zz 1; kill -KILL "$sp" 2>/dev/null; fi
     wait "$sp"; srv_rc=$?
+    ctr_delta "$OUTD/$name.ctr"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d.%03d\n' \
         "$phase" "$name" "$tool" "$verb" "$kind" "$size" "$iters" "$qps" "${extra[*]}" \
         "$rep" "$rc" "$srv_rc" "$tries" "$t0" $((wall / 1000)) $((wall % 1000)) >> "$INDEX"
@@ -146,6 +148,20 @@ pairrun() {
 }
 
 have() { [[ " $PHASES " == *" $1 "* ]]; }
+
+# rxe's hw_counters around each run (retransmissions, RNR NAKs, ...): a
+# slow run with none of them was slowed by the scheduler, not by the protocol
+CTRS=(/sys/class/infiniband/"${LAB_RXE_DEV:-rxe0}"/ports/1/hw_counters/*)
+declare -A CTR0
+ctr_snap() { local f v; for f in "${CTRS[@]}"; do read -r v < "$f" 2>/dev/null && CTR0[${f##*/}]=$v; done; }
+ctr_delta() { # FILE: the non-zero deltas, one "name=delta" a line
+    local f v k
+    for f in "${CTRS[@]}"; do
+        read -r v < "$f" 2>/dev/null || continue
+        k=${f##*/}
+        [ "$((v - ${CTR0[$k]:-0}))" != 0 ] && echo "$k=$((v - ${CTR0[$k]:-0}))"
+    done > "$1"
+}
 
 {
     echo "mode=$MODE reps=$REPS phases=$PHASES sizes=$SIZES"

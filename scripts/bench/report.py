@@ -48,11 +48,13 @@ def load_runs(raw):
     return rows
 
 
-def result_row(text, size, iters):
-    """The numbers of the report row for size/iters (client log)."""
+def result_row(text, size, iters, qps=1):
+    """The numbers of the report row for size/iters (client log); perftest
+    -q N prints N times the per-QP iterations."""
+    its = {str(iters), str(iters * qps)}
     for line in text.splitlines():
         tok = line.split()
-        if len(tok) >= 5 and tok[0] == str(size) and tok[1] == str(iters):
+        if len(tok) >= 5 and tok[0] == str(size) and tok[1] in its:
             try:
                 return [float(t) for t in tok[2:] if re.fullmatch(NUM, t)]
             except ValueError:
@@ -65,16 +67,33 @@ def parse_run(raw, r):
     cli = read(os.path.join(raw, r["name"] + ".cli"))
     srv = read(os.path.join(raw, r["name"] + ".srv"))
     r["ok"] = False
-    nums = result_row(cli, r["size"], r["iters"])
+    nums = result_row(cli, r["size"], r["iters"], r["qps"])
+    # the settings each tool actually used (they differ in defaults)
+    params = {}
+    for key, rx in (("tx_depth", r"TX depth\s*:\s*(\d+)"),
+                    ("cq_mod", r"CQ [Mm]oderation\s*:\s*(\d+)"),
+                    ("max_inline", r"Max inline(?: data)?\s*:\s*(\d+)"),
+                    ("outstanding_reads", r"Outstand reads\s*:\s*(\d+)"),
+                    ("rx_depth", r"RX depth\s*:\s*(\d+)")):
+        m = re.search(rx, cli)
+        if m:
+            params[key] = int(m.group(1))
+    r["params"] = params
     if r["rc"] == 0 and nums:
         r["ok"] = True
-        if r["kind"] == "bw":
+        if r["kind"] == "bw" and "-b" in r["extra"].split():
+            # bidirectional: MiB/s (more digits than Gb/s); perftest's
+            # client prints the sum of both directions, ours a Sum column
+            mib = nums[-1] if r["tool"] == "ours" else nums[1]
+            r["gbps"] = mib * (1 << 20) * 8 / 1e9
+            r["mpps"] = r["gbps"] * 1e9 / 8 / r["size"] / 1e6
+        elif r["kind"] == "bw":
             # peak, average [Gb/s], msg rate [Mpps] (ours: server avg next)
             r["peak_gbps"], r["avg_gbps_printed"], r["mpps"] = nums[0:3]
             # perftest prints Gb/s with 2 decimals (0.00 at 2 B): the
             # bandwidth is taken from the message rate (6 decimals)
             r["gbps"] = r["mpps"] * 1e6 * r["size"] * 8 / 1e9
-            if r["tool"] == "ours" and len(nums) >= 4 and "-b" not in r["extra"]:
+            if r["tool"] == "ours" and len(nums) >= 4:
                 r["server_gbps"] = nums[3]
         else:
             r["t_min"], r["t_max"], r["t_typical"], r["t_avg"] = nums[0:4]
@@ -88,11 +107,48 @@ def parse_run(raw, r):
                            m.group(2)):
             r["ready_s"] = float(m.group(1)) - r["t0"] / 1e6
             break
+    ctr = {}
+    for l in read(os.path.join(raw, r["name"] + ".ctr")).split():
+        k, _, v = l.partition("=")
+        if v.lstrip("-").isdigit():
+            ctr[k] = int(v)
+    r["rxe_counters"] = ctr
     for side in ("srv", "cli"):
         txt = read(os.path.join(raw, r["name"] + "." + side + ".rss")).split()
         if txt and txt[-1].isdigit():
             r["rss_kib_" + side] = int(txt[-1])
     return r
+
+
+def host_load(raw, rows):
+    """Per run: CPU cores the rest of the machine took while it ran."""
+    lines = read(os.path.join(raw, "host-load.tsv")).splitlines()[1:]
+    samp = []
+    for l in lines:
+        f = l.split("\t")
+        if len(f) == 5:
+            samp.append((float(f[0]), int(f[1]), int(f[2]), int(f[3]), int(f[4])))
+    if len(samp) < 2:
+        return None
+    # guest clock vs host clock: a .srv file's mtime (host) vs its last stamp
+    offs = []
+    for r in rows:
+        p = os.path.join(raw, r["name"] + ".srv")
+        stamps = re.findall(r"^(\d+\.\d+) ", read(p), re.M)
+        if stamps:
+            offs.append(os.stat(p).st_mtime - float(stamps[-1]))
+    off = statistics.median(offs) if offs else 0.0
+    for r in rows:
+        t0 = r["t0"] / 1e6 + off
+        t1 = t0 + r.get("ready_s", 0.0) + r["client_wall_s"]
+        inside = [s for s in samp if t0 - 0.5 <= s[0] <= t1 + 0.5]
+        if len(inside) >= 2 and inside[-1][0] > inside[0][0]:
+            a, b = inside[0], inside[-1]
+            dt = b[0] - a[0]
+            r["others_cores"] = max(0.0, ((b[2] - a[2]) - (b[3] - a[3])) / 100.0 / dt)
+            r["guest_cores"] = (b[3] - a[3]) / 100.0 / dt
+            r["procs_running"] = statistics.median(s[1] for s in inside)
+    return {"clock_offset_s": off, "samples": len(samp), "ncpu": samp[0][4]}
 
 
 def stats(values):
@@ -130,6 +186,27 @@ def compare(runs, key, higher_better):
     else:
         out["verdict"] = "SLOWER"
     return out
+
+
+TROUBLE = ("duplicate_request", "out_of_seq_request", "rcvd_rnr_err",
+           "send_rnr_err", "rcvd_seq_err", "retry_exceeded_err",
+           "retry_rnr_exceeded_err", "completer_retry_err")
+
+
+def trouble(runs, tool):
+    """rxe retransmissions and RNR NAKs summed over a tool's runs."""
+    return sum(v for r in runs if r["tool"] == tool
+               for k, v in r.get("rxe_counters", {}).items() if k in TROUBLE)
+
+
+def trouble_cell(runs):
+    return "%d / %d" % (trouble(runs, "ours"), trouble(runs, "perftest"))
+
+
+def wall_cell(runs):
+    o = stats([r["client_wall_s"] for r in runs if r["tool"] == "ours" and r["ok"]])
+    p = stats([r["client_wall_s"] for r in runs if r["tool"] == "perftest" and r["ok"]])
+    return "%s / %s" % (fmt(o["median"]) if o else "-", fmt(p["median"]) if p else "-")
 
 
 def group(rows, **kw):
@@ -192,13 +269,14 @@ def main():
     a = ap.parse_args()
 
     rows = [parse_run(a.raw, r) for r in load_runs(a.raw)]
+    hl = host_load(a.raw, rows)
     info = read(os.path.join(a.raw, "guest-info.txt")).splitlines()
     res = {"schema": "rdmabench-perf-v1",
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "mode": a.mode, "reps": a.reps, "commit": a.commit,
            "tree_changes_in_common_or_bench": int(a.dirty),
            "ours_bin": a.bin, "perftest_version": a.perftest,
-           "wall_s": a.wall, "guest": info,
+           "wall_s": a.wall, "guest": info, "host_load": hl,
            "device": "rxe0 (Soft-RoCE) in a QEMU TCG guest; RoCE MTU 1024",
            "method": ("perftest with -R (rdma_cm) and ours, default flags, same -s/-n; "
                       "alternating and paired by repetition (odd: ours first); "
@@ -283,18 +361,26 @@ def main():
           "`ok` (ratio at or beyond 1.00), `within spread` (not, but some "
           "pair was), `SLOWER` (every pair was slower). Cells are median "
           "[min-max].", ""]
+    oc = stats([r.get("others_cores") for r in rows])
+    gc = stats([r.get("guest_cores") for r in rows])
+    if oc and gc:
+        md += ["Host load while the runs ran (cores of %d; median [min-max] over "
+               "runs): other work %s, this guest's qemu %s." %
+               (hl["ncpu"], cell(oc), cell(gc)), ""]
     md.append("## Message rate and bandwidth (client figures)")
     md.append("")
     trs = []
     for e in res["bw"]:
         c, cg = e["msg_rate_mpps"], e["bw_gbps"]
+        g = group(rows, phase="bw", verb=e["test"].split("_")[1], size=e["size"])
         trs.append([e["test"], human_size(e["size"]), e["iters"],
                     cell(c.get("ours"), 4), cell(c.get("perftest"), 4),
                     fmt(cg["ours"]["median"]) if cg.get("ours") else "-",
                     fmt(cg["perftest"]["median"]) if cg.get("perftest") else "-"]
-                   + ratio_cells(c))
+                   + ratio_cells(c) + [trouble_cell(g), wall_cell(g)])
     md += table(["test", "size", "-n", "ours Mpps", "perftest Mpps", "ours Gb/s",
-                 "perftest Gb/s", "ratio", "paired", "wins", "verdict"], trs)
+                 "perftest Gb/s", "ratio", "paired", "wins", "verdict",
+                 "rxe retries+RNR (ours / pt)", "client wall s (ours / pt)"], trs)
     md += ["", "Bandwidth = message rate x size (perftest prints Gb/s with two "
            "decimals only), so its ratio is the message-rate ratio.", ""]
     if res["lat"]:
@@ -303,11 +389,13 @@ def main():
         trs = []
         for e in res["lat"]:
             c = e["t_typical_us"]
+            g = group(rows, phase="lat", verb=e["test"].split("_")[1])
             trs.append([e["test"], human_size(e["size"]), e["iters"],
                         cell(c.get("ours")), cell(c.get("perftest"))] + ratio_cells(c)
-                       + [fmt(e["t_avg_us"].get("ratio"))])
+                       + [fmt(e["t_avg_us"].get("ratio")), trouble_cell(g)])
         md += table(["test", "size", "-n", "ours p50", "perftest t_typical", "ratio",
-                     "paired", "wins", "verdict", "t_avg ratio"], trs)
+                     "paired", "wins", "verdict", "t_avg ratio",
+                     "rxe retries+RNR (ours / pt)"], trs)
         md.append("")
     if ready.get("ours"):
         md += ["## Server start: exec to \"ready for a client\" (s)", ""]

@@ -362,5 +362,5 @@ for j in "${JOBS[@]}"; do
 	shift
 	for n; do expect+=(--node "$n"); done
 done
-python3 "$HERE/collect.py" "${expect[@]}" "${COLLECT_ARGS[@]}" --out "$RESULTS/report.md" \
+"${PYTHON:-python3}" "$HERE/collect.py" "${expect[@]}" "${COLLECT_ARGS[@]}" --out "$RESULTS/report.md" \
 	--json "$RESULTS/report.json" "$RESULTS"

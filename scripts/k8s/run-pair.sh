@@ -245,6 +245,7 @@ while :; do
 	sleep 2
 done
 log "client Job: $state${conds:+ ($conds)}"
+[ "$state" = deadline ] && k delete job rdmabench-client --wait=false >/dev/null 2>&1
 
 # ---------------------------------------------------------------- collect
 pod=$(k get pods -l job-name=rdmabench-client -o jsonpath='{.items[0].metadata.name}' 2>/dev/null)
@@ -269,7 +270,7 @@ fi
 
 if [ ! -s "$RESULTS/verdict.json" ]; then
 	case $state in
-	deadline) finish 5 "the client did not finish within ${TIMEOUT}s" ;;
+	deadline) finish 5 "the client did not finish within ${TIMEOUT}s (client.log: how far it got)" ;;
 	failed) [[ $conds == *DeadlineExceeded* ]] && finish 5 "the client Job hit its activeDeadlineSeconds (${TIMEOUT}s)"
 		dm=$(json_get "$RESULTS/doctor.json" verdict)
 		[ "$dm" = fail ] && finish 7 "ib_doctor failed on $NODE_B: $(cat "$RESULTS/doctor.json")"

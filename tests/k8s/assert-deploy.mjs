@@ -1,6 +1,8 @@
 // tests/k8s/assert-deploy.mjs - what the schemas cannot say about a rendered
 // deploy/ bundle (tests/test_k8s_manifests.sh):
-//   node tests/k8s/assert-deploy.mjs [--gpu] [--ring] FILE
+//   node tests/k8s/assert-deploy.mjs [--expect-fail] [FLAGS:]FILE...
+// FLAGS: a comma list of gpu and ring (e.g. gpu,ring:bundle.yaml).
+// --expect-fail: every FILE must have a problem (broken copies).
 // Every pod template: each container and initContainer adds IPC_LOCK, has
 // requests == limits with whole CPUs (Guaranteed QoS, for the Topology
 // Manager), requests an RDMA resource, runs the entrypoint, mounts the
@@ -21,10 +23,7 @@
 import fs from "node:fs";
 import YAML from "yaml";
 
-const args = process.argv.slice(2);
-const gpu = args.includes("--gpu");
-const ring = args.includes("--ring");
-const file = args.filter((a) => !a.startsWith("--"))[0];
+function check(gpu, ring, file) {
 const docs = YAML.parseAllDocuments(fs.readFileSync(file, "utf8")).map((d) => d.toJS()).filter(Boolean);
 const errors = [];
 const fail = (what, msg) => errors.push(`${what}: ${msg}`);
@@ -131,6 +130,23 @@ if (!ring) {
     if (j.spec.backoffLimit !== 0 || !(j.spec.activeDeadlineSeconds > 0)) fail(w, "backoffLimit 0 and a deadline wanted");
   }
 }
-for (const e of errors) console.log(`${file}: ${e}`);
-console.log(`assert-deploy: ${file}: ${errors.length ? errors.length + " problems" : "ok"}`);
-process.exit(errors.length ? 1 : 0);
+return errors;
+}
+
+const args = process.argv.slice(2);
+const expectFail = args.includes("--expect-fail");
+let bad = 0;
+for (const a of args.filter((x) => !x.startsWith("--"))) {
+  const m = a.match(/^([a-z,]*):(.*)$/);
+  const flags = m ? m[1].split(",") : [];
+  const file = m ? m[2] : a;
+  const errors = check(flags.includes("gpu"), flags.includes("ring"), file);
+  if (expectFail) {
+    if (!errors.length) { console.log(`${file}: no problem found, but it is broken`); bad++; }
+    continue;
+  }
+  for (const e of errors) console.log(`${file}: ${e}`);
+  if (errors.length) bad++;
+}
+console.log(`assert-deploy: ${bad} file(s) ${expectFail ? "without the expected problem" : "with problems"}`);
+process.exit(bad ? 1 : 0);

@@ -9,8 +9,8 @@
 // Writes STATE_DIR/pods/POD.{msg,log,rc,node,job} (msg: the termination
 // message; POD.init.{msg,log,rc} for the initContainer) and
 // STATE_DIR/jobs/JOB (Complete or Failed). Test knobs: FAKE_RESULT_<i>
-// and FAKE_RC_<i> override FAKE_RESULT and FAKE_RC, FAKE_DOCTOR_RC is the
-// initContainer's FAKE_RC.
+// and FAKE_RC_<i> override FAKE_RESULT and FAKE_RC for the container;
+// the initContainer's FAKE_RC is FAKE_DOCTOR_RC (default 0).
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
@@ -69,8 +69,7 @@ for (const doc of YAML.parseAllDocuments(fs.readFileSync(file, "utf8")).map((d) 
       .map(([k, v]) => `${k}=${v}`).join("\n") + `\njob-name=${doc.metadata.name}\n`);
     let rc = 0;
     for (const c of spec.initContainers ?? []) {
-      const extra = process.env.FAKE_DOCTOR_RC !== undefined ? { FAKE_RC: process.env.FAKE_DOCTOR_RC } : {};
-      rc = run(c, pod, node, indexed ? i : null, extra, `${out}.init`);
+      rc = run(c, pod, node, null, { FAKE_RC: process.env.FAKE_DOCTOR_RC ?? "0" }, `${out}.init`);
       if (rc !== 0) break;
     }
     if (rc === 0) rc = run(spec.containers[0], pod, node, indexed ? i : null, {}, out);

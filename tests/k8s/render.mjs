@@ -2,7 +2,8 @@
 // machines without kubectl (tests/test_k8s_manifests.sh renders every
 // overlay with it; where kubectl exists the test also renders with
 // "kubectl kustomize" and requires the same objects).
-//   node tests/k8s/render.mjs DIR        the rendered YAML on stdout
+//   node tests/k8s/render.mjs DIR             the rendered YAML on stdout
+//   node tests/k8s/render.mjs DIR=OUT...      each DIR rendered into OUT
 // Implemented: resources (files and directories), components, patches
 // given as JSON 6902 operation lists (inline "patch" or "path"; target by
 // group, version, kind, name; ops add, remove, replace, test), images
@@ -140,6 +141,14 @@ function build(dir, want, docs = []) {
   return docs;
 }
 
-const dir = process.argv[2] ?? die("usage: node render.mjs DIR");
-const docs = build(path.resolve(dir), "Kustomization");
-process.stdout.write(docs.map((d) => YAML.stringify(d, { lineWidth: 0 })).join("---\n"));
+const render = (dir) => build(path.resolve(dir), "Kustomization")
+  .map((d) => YAML.stringify(d, { lineWidth: 0 })).join("---\n");
+const args = process.argv.slice(2);
+if (!args.length) die("usage: node render.mjs DIR | DIR=OUT...");
+if (args.length === 1 && !args[0].includes("=")) process.stdout.write(render(args[0]));
+else
+  for (const a of args) {
+    const [dir, out] = a.split("=");
+    if (!out) die(`${a}: want DIR=OUT`);
+    fs.writeFileSync(out, render(dir));
+  }

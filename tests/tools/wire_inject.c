@@ -80,7 +80,9 @@ struct inj_ep {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	struct ibv_pd *pd;
-	struct ibv_cq *cq;
+	struct ibv_cq *cq;  /* receives */
+	struct ibv_cq *scq; /* sends: apart, so polling one never eats the other */
+	bool gone;          /* a DISCONNECTED was seen */
 	struct ibv_mr *mr;
 	uint8_t buf[2 * WIRE_MSG_MAX];
 };
@@ -154,6 +156,8 @@ static void inj_close(struct inj_ep *ep)
 		ibv_dereg_mr(ep->mr);
 	if (ep->cq)
 		ibv_destroy_cq(ep->cq);
+	if (ep->scq)
+		ibv_destroy_cq(ep->scq);
 	if (ep->pd)
 		ibv_dealloc_pd(ep->pd);
 	if (ep->id)
@@ -223,9 +227,11 @@ static int inj_qp(struct inj_ep *ep, struct ibv_pd *shared_pd)
 	if (!pd)
 		pd = ep->pd = ibv_alloc_pd(ep->id->verbs);
 	ep->cq = pd ? ibv_create_cq(ep->id->verbs, 8, NULL, NULL, 0) : NULL;
-	if (!ep->cq)
+	ep->scq = ep->cq ? ibv_create_cq(ep->id->verbs, 8, NULL, NULL, 0) : NULL;
+	if (!ep->scq)
 		return -errno;
-	qia.send_cq = qia.recv_cq = ep->cq;
+	qia.send_cq = ep->scq;
+	qia.recv_cq = ep->cq;
 	if (rdma_create_qp(ep->id, pd, &qia))
 		return -errno;
 	ep->mr = ibv_reg_mr(pd, ep->buf, sizeof(ep->buf),
@@ -279,35 +285,36 @@ static int inj_connect(const struct inj_cfg *c, struct inj_ep *ep,
 static int inj_peer_gone(struct inj_ep *ep)
 {
 	struct rdma_cm_event *ev;
-	int gone;
 
-	if (rdma_get_cm_event(ep->ch, &ev))
-		return 0;
-	gone = ev->event == RDMA_CM_EVENT_DISCONNECTED ||
-	       ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL;
+	if (ep->gone || rdma_get_cm_event(ep->ch, &ev))
+		return ep->gone;
+	ep->gone = ev->event == RDMA_CM_EVENT_DISCONNECTED ||
+		   ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL;
 	rdma_ack_cm_event(ev);
-	return gone;
+	return ep->gone;
 }
 
-/* One completion of the given opcode class until deadline. */
+/* One completion (a receive, or a send) until deadline. */
 static int inj_poll(struct inj_ep *ep, int want_recv, uint64_t deadline_ms,
 		    struct ibv_wc *wc)
 {
+	struct ibv_cq *cq = want_recv ? ep->cq : ep->scq;
+
 	for (;;) {
-		int n = ibv_poll_cq(ep->cq, 1, wc);
+		/* seen gone: one last look, what came before it still counts */
+		int gone = inj_peer_gone(ep), n = ibv_poll_cq(cq, 1, wc);
 
 		if (n < 0)
 			return -EIO;
 		if (n && wc->status)
 			return -ECONNRESET;
-		if (n && !!(wc->opcode & IBV_WC_RECV) == want_recv)
+		if (n)
 			return 0;
-		if (!n && inj_peer_gone(ep))
+		if (gone)
 			return -ECONNRESET;
-		if (!n && inj_now_ms() >= deadline_ms)
+		if (inj_now_ms() >= deadline_ms)
 			return -ETIMEDOUT;
-		if (!n)
-			usleep(1000);
+		usleep(1000);
 	}
 }
 
@@ -524,10 +531,10 @@ static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 			    &outcome)) {
 		return outcome;
 	}
-	if (inj_send_msg(c, ep, &msg, version)) {
-		inj_say("sending HELLO failed: the server is gone");
-		return INJ_DROPPED;
-	}
+	/* a server quick to refuse may answer and leave before our send
+	 * completes: read what it said either way */
+	if (inj_send_msg(c, ep, &msg, version))
+		inj_say("sending HELLO: the server closed the connection");
 	inj_say("sent HELLO (version %d, size %llu, max_size %llu, qps %u, "
 		"iters %llu, io_timeout_ms %u)", version,
 		(unsigned long long)c->hello.size_bytes,

@@ -14,7 +14,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir "$T/bin"
 ln -s "$PWD/tests/k8s/fake-tool.sh" "$T/bin/ib_write_bw"
-python3 - "$T" <<'PY'
+"$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)" - "$T" <<'PY'
 import copy, json, sys
 T = sys.argv[1]
 base = json.load(open("tests/golden/results_bw.json"))
