@@ -302,6 +302,8 @@ int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg)
 
 again:
 	ret = ctrl_take(c, msg, timer_deadline_ns(c->timeout_ms));
+	if (ret == -ETIMEDOUT && c->quiet_timeout)
+		return ret;
 	if (ret == -ETIMEDOUT || ret == -EINTR || ret == -ECONNRESET) {
 		bench_err("waiting for %s from the %s: %s%s",
 			  type ? wire_type_name(type) : "a message",
@@ -311,8 +313,10 @@ again:
 	}
 	if (ret)
 		return ret;
-	/* a heartbeat can overtake the end of a run: it is not an answer */
-	if (msg->type == WIRE_ALIVE && type != WIRE_ALIVE)
+	/* a heartbeat can overtake the end of a run: it is not an answer;
+	 * a HELLO sent again (see session_client_hello) is not either */
+	if ((msg->type == WIRE_ALIVE || msg->type == WIRE_HELLO) &&
+	    type != msg->type)
 		goto again;
 	if (msg->type == WIRE_ERROR) {
 		bench_err("the %s reports: %s", c->peer_role, msg->u.error.text);

@@ -32,6 +32,7 @@ struct ctrl {
 	uint64_t timeout_ms;        /* for each send and receive */
 	const char *peer_role;      /* "server" or "client", for messages */
 	bool tcp_gone;              /* TCP transport: the peer closed */
+	bool quiet_timeout;         /* ctrl_recv: a timeout is the caller's */
 	bool has_pending;           /* a message put back by ctrl_unread() */
 	struct wire_msg pending;
 };

@@ -19,14 +19,14 @@ if lab_have rxe; then
 		"$B/ib_read_bw" -p 18620 "$ip" -n 100 || rc=1
 		return $rc
 	}
-	lab_pair persistent_server -t 120 -R 0 -g 3 \
+	lab_pair persistent_server -t 120 -R 0 -g 40 \
 		-e 'this server allows 4 \(--max-qps\)' \
 		-E 'waiting for the next client' \
 		bash -c "$B/ib_write_bw -p 18620 --persistent --max-qps 4 &
 			 pid=\$!; sleep 25; kill -TERM \$pid; wait \$pid" -- \
 		persistent_clients
 
-	lab_pair persistent_server.tcp -t 120 -R 0 -g 3 \
+	lab_pair persistent_server.tcp -t 120 -R 0 -g 30 \
 		-E 'waiting for the next client' \
 		bash -c "$B/ib_write_bw -p 18621 --persistent --oob tcp &
 			 pid=\$!; sleep 12; kill -TERM \$pid; wait \$pid" -- \
