@@ -33,10 +33,26 @@ if lab_have rxe; then
 		bash -c "$B/ib_write_bw -p 18621 --oob tcp localhost -n 50 &&
 			 $B/ib_write_lat -p 18621 --oob tcp localhost -n 50"
 
-	# SIGTERM mid-run: the client stops within 2 s with exit 130
-	lab_pair sigterm_client -t 60 -r 130 -R '5' -g 40 \
-		"$B/ib_write_bw" -p 18622 -- \
-		bash -c "$B/ib_write_bw -p 18622 $ip -n 100000000 & pid=\$!;
-			 sleep 4; kill -TERM \$pid; s=\$SECONDS; wait \$pid;
-			 rc=\$?; [ \$((SECONDS - s)) -le 2 ] || rc=99; exit \$rc"
+	# SIGTERM mid-run (once it runs): the client stops within 2 s with
+	# exit 130, and the server, told so, ends with exit 5 (peer lost)
+	sigterm_mid_run() {
+		local out=$LAB_LOGDIR/sigterm.out pid rc start
+		"$B/ib_write_bw" -p 18622 "$ip" -n 100000000 > "$out" 2>&1 &
+		pid=$!
+		for _ in $(seq 300); do
+			grep -q '#bytes' "$out" 2>/dev/null && break
+			lab_sleep 0.1
+		done
+		lab_sleep 1
+		kill -TERM "$pid"
+		start=$SECONDS
+		wait "$pid"
+		rc=$?
+		cat "$out"
+		[ $((SECONDS - start)) -le 2 ] || { echo "took too long"; rc=99; }
+		return $rc
+	}
+	lab_pair sigterm_client -t 90 -r 130 -R 5 -g 40 \
+		-e 'error: interrupted' -E 'the client reports: interrupted' \
+		"$B/ib_write_bw" -p 18622 -- sigterm_mid_run
 fi
