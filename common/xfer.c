@@ -202,14 +202,15 @@ void xfer_watch_init(struct xfer_watch *w)
 int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 	       bool send_heartbeat)
 {
-	uint64_t now_ns;
+	uint64_t now_ns = timer_now_ns();
 
-	if (++w->turns < XFER_CHECK_EVERY)
+	w->due = now_ns >= w->next_ns;
+	if (!w->due)
 		return 0;
-	w->turns = 0;
+	w->next_ns = now_ns + XFER_CHECK_NS;
+	w->now_ns = now_ns;
 	if (bench_stop)
 		return -EINTR;
-	now_ns = timer_now_ns();
 	if (progress != w->seen) {
 		w->seen = progress;
 		w->progress_ns = now_ns;

@@ -253,8 +253,11 @@ static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 		ret = bw_poll_send(r);
 	if (!ret && r->p->receives)
 		ret = bw_poll_recv(r);
-	if (!ret && w->turns + 1 == XFER_CHECK_EVERY) {
-		ret = bw_clock(r, timer_now_ns());
+	if (!ret)
+		ret = xfer_watch(r->x, w, r->done_all + r->recv_all,
+				 r->p->sends && !bw_sends_done(r));
+	if (!ret && w->due) {
+		ret = bw_clock(r, w->now_ns);
 		/* the peer's FIN, heartbeats, or an ERROR (say, it found
 		 * corrupt data) */
 		if (!ret)
@@ -264,9 +267,6 @@ static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 	if (!ret && !r->fin_sent && v->bw_end == BENCH_END_RECV &&
 	    !r->p->iters && r->p->sends && bw_sends_done(r))
 		ret = bw_send_ctrl_fin(r);
-	if (!ret)
-		ret = xfer_watch(r->x, w, r->done_all + r->recv_all,
-				 r->p->sends && !bw_sends_done(r));
 	return ret;
 }
 
@@ -397,13 +397,10 @@ int xfer_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 			got++;
 			continue;
 		}
-		if (w.turns + 1 == XFER_CHECK_EVERY) {
-			/* a heartbeat is progress */
-			ret = xfer_poll_ctrl(x, NULL, &w.seen);
-			if (ret)
-				return ret;
-		}
 		ret = xfer_watch(x, &w, w.seen, false);
+		/* a heartbeat is progress */
+		if (!ret && w.due)
+			ret = xfer_poll_ctrl(x, NULL, &w.seen);
 		if (ret)
 			return ret;
 	}

@@ -9,8 +9,13 @@
 #include "timer.h"
 #include "xfer.h"
 
-/* Loop turns between clock reads: keeps clock_gettime out of the hot path. */
-#define XFER_CHECK_EVERY 256
+/*
+ * How often a loop looks up from its work (stop flag, deadline, heartbeat,
+ * the control channel): by the clock, not by turns, since one turn can
+ * take from 50 ns (an empty poll) to many ms (posts on a software device).
+ * A clock read is ~20 ns (vDSO).
+ */
+#define XFER_CHECK_NS (NS_PER_MS / 2)
 #define XFER_HEARTBEAT_NS NS_PER_S
 #define XFER_POLL_BATCH 16
 
@@ -25,14 +30,17 @@ struct xfer_watch {
 	uint64_t progress_ns;    /* when `seen` last changed */
 	uint64_t seen;
 	uint64_t alive_ns;       /* last heartbeat sent */
-	unsigned int turns;
+	uint64_t next_ns;        /* when to look up next */
+	uint64_t now_ns;         /* the clock at the last look */
+	bool due;                /* the last xfer_watch() looked up */
 };
 
 void xfer_watch_init(struct xfer_watch *w);
 
 /*
- * Every XFER_CHECK_EVERY turns: -EINTR on stop, -ETIMEDOUT when progress
- * has not moved for io_timeout_ns, and a heartbeat when asked.
+ * Every XFER_CHECK_NS (w->due says when it did): -EINTR on stop,
+ * -ETIMEDOUT when progress has not moved for io_timeout_ns, and a
+ * heartbeat when asked. Callers poll the control channel when w->due.
  */
 int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 	       bool send_heartbeat);

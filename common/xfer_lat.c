@@ -66,18 +66,15 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 		} else if (*last == want) {
 			break;
 		}
-		if (r->w.turns + 1 == XFER_CHECK_EVERY) {
-			/* the peer may have stopped (-D: its count), failed
-			 * (e.g. found corrupt data) or gone */
-			ret = xfer_poll_ctrl(r->x, &r->stop_at, NULL);
-			if (ret)
-				return ret;
-			if (!initiator && r->stop_at == i)
-				return 0;
-		}
 		ret = xfer_watch(x, &r->w, i, false);
+		/* the peer may have stopped (-D: its count), failed (e.g.
+		 * found corrupt data) or gone */
+		if (!ret && r->w.due)
+			ret = xfer_poll_ctrl(r->x, &r->stop_at, NULL);
 		if (ret)
 			return ret;
+		if (!initiator && r->stop_at == i)
+			return 0;
 	}
 	return 1;
 }
