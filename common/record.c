@@ -37,8 +37,8 @@ void record_fill_test(struct record *r, const struct bench_ctx *b)
 	results_copy(rt->verb, sizeof(rt->verb), bench_verb_name(t->verb));
 	results_copy(rt->measure, sizeof(rt->measure),
 		     t->measure == BENCH_MEASURE_LAT ? "lat" : "bw");
-	/* the data path creates RC QPs (conn.c) */
-	results_copy(rt->connection, sizeof(rt->connection), "RC");
+	results_copy(rt->connection, sizeof(rt->connection),
+		     t->flags & WIRE_HELLO_UC ? "UC" : "RC");
 	bench_sizes(t, &first, &last);
 	rt->n_sizes = 0;
 	for (size = first; size && size <= last &&
@@ -258,8 +258,10 @@ int bench_record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 		     const struct stats_lat *lat, const struct stats_lat *peer)
 {
 	struct record *r = b->rec;
+	/* a passive side (read, atomic server) measures nothing */
 	struct gate_figures f = { .size_bytes = size, .p50_us = lat->p50_us,
-				  .p99_us = lat->p99_us, .has_lat = true };
+				  .p99_us = lat->p99_us,
+				  .has_lat = lat->samples > 0 };
 	enum results_lat_kind kind = bench_verb_lat_divisor(b->test.verb) == 2 ?
 		RESULTS_LAT_HALF_RT : RESULTS_LAT_FULL_RT;
 	struct results_row *row;
@@ -267,9 +269,9 @@ int bench_record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 	if (!r)
 		return 0;
 	row = record_row(r, size, iters);
-	record_lat_side(b->is_server ? &row->server : &row->client, size, lat,
-			kind);
-	/* a passive peer (read, atomic) measures nothing: its side is null */
+	if (lat->samples)
+		record_lat_side(b->is_server ? &row->server : &row->client,
+				size, lat, kind);
 	if (peer && peer->samples)
 		record_lat_side(b->is_server ? &row->client : &row->server,
 				size, peer, kind);

@@ -49,17 +49,29 @@ def load_runs(raw):
 
 
 def result_row(text, size, iters, qps=1):
-    """The numbers of the report row for size/iters (client log); perftest
-    -q N prints N times the per-QP iterations."""
+    """The numbers of the report row for size/iters (client log), as
+    printed (strings); perftest -q N prints N times the per-QP iterations."""
     its = {str(iters), str(iters * qps)}
     for line in text.splitlines():
         tok = line.split()
         if len(tok) >= 5 and tok[0] == str(size) and tok[1] in its:
-            try:
-                return [float(t) for t in tok[2:] if re.fullmatch(NUM, t)]
-            except ValueError:
-                continue
+            vals = [t for t in tok[2:] if re.fullmatch(NUM, t)]
+            if len(vals) >= 3:
+                return vals
     return None
+
+
+def sigdigits(s):
+    """Significant digits of a printed number: '0.000006' has 1."""
+    d = s.lstrip("+-").replace(".", "").lstrip("0")
+    return len(d) if d else 0
+
+
+def bytes_per_s(printed, text):
+    """A printed bandwidth in bytes/s, by the unit of the header."""
+    if "[Gb/sec]" in text:
+        return float(printed) * 1e9 / 8
+    return float(printed) * (1 << 20)  # perftest's "MB/sec" is MiB/s
 
 
 def parse_run(raw, r):
@@ -82,21 +94,27 @@ def parse_run(raw, r):
     if r["rc"] == 0 and nums:
         r["ok"] = True
         if r["kind"] == "bw" and "-b" in r["extra"].split():
-            # bidirectional: MiB/s (more digits than Gb/s); perftest's
-            # client prints the sum of both directions, ours a Sum column
-            mib = nums[-1] if r["tool"] == "ours" else nums[1]
-            r["gbps"] = mib * (1 << 20) * 8 / 1e9
-            r["mpps"] = r["gbps"] * 1e9 / 8 / r["size"] / 1e6
+            # bidirectional: perftest's client prints the sum of both
+            # directions as its average, ours has a Sum column (the last)
+            bw = bytes_per_s(nums[-1] if r["tool"] == "ours" else nums[1], cli)
+            r["gbps"] = bw * 8 / 1e9
+            r["mpps"] = bw / r["size"] / 1e6
         elif r["kind"] == "bw":
-            # peak, average [Gb/s], msg rate [Mpps] (ours: server avg next)
-            r["peak_gbps"], r["avg_gbps_printed"], r["mpps"] = nums[0:3]
-            # perftest prints Gb/s with 2 decimals (0.00 at 2 B): the
-            # bandwidth is taken from the message rate (6 decimals)
+            # peak, average, msg rate [Mpps] (ours: the server's average
+            # next). Both print few decimals: the message rate is taken
+            # from whichever of the two printed figures has more digits
+            r["peak_Bps"] = bytes_per_s(nums[0], cli)
+            avg_Bps = bytes_per_s(nums[1], cli)
+            if sigdigits(nums[2]) >= sigdigits(nums[1]):
+                r["mpps"] = float(nums[2])
+            else:
+                r["mpps"] = avg_Bps / r["size"] / 1e6
             r["gbps"] = r["mpps"] * 1e6 * r["size"] * 8 / 1e9
+            r["printed"] = nums[:3]
             if r["tool"] == "ours" and len(nums) >= 4:
-                r["server_gbps"] = nums[3]
+                r["server_gbps"] = bytes_per_s(nums[3], cli) * 8 / 1e9
         else:
-            r["t_min"], r["t_max"], r["t_typical"], r["t_avg"] = nums[0:4]
+            r["t_min"], r["t_max"], r["t_typical"], r["t_avg"] = map(float, nums[0:4])
     else:
         tail = [l for l in cli.splitlines() if l.strip()][-3:]
         r["error"] = " | ".join(tail)[-300:]
@@ -381,8 +399,9 @@ def main():
     md += table(["test", "size", "-n", "ours Mpps", "perftest Mpps", "ours Gb/s",
                  "perftest Gb/s", "ratio", "paired", "wins", "verdict",
                  "rxe retries+RNR (ours / pt)", "client wall s (ours / pt)"], trs)
-    md += ["", "Bandwidth = message rate x size (perftest prints Gb/s with two "
-           "decimals only), so its ratio is the message-rate ratio.", ""]
+    md += ["", "Bandwidth = message rate x size, so its ratio is the message-rate "
+           "ratio; the rate comes from whichever printed figure (MsgRate or BW "
+           "average) has more significant digits.", ""]
     if res["lat"]:
         md += ["## Latency (perftest t_typical vs our p50; usec; write/send: half "
                "round trip, read: full round trip)", ""]

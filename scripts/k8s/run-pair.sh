@@ -287,8 +287,9 @@ fi
 # the verdict, readable: one line per size, then the failing gates
 sh "$ENTRY" flatten < "$RESULTS/verdict.json" | awk -F '\t' '
 	$1 ~ /^rows\.[0-9]+\./ { split($1, p, "."); r[p[2]] = r[p[2]] " " p[3] "=" $2; if (p[2] + 1 > n) n = p[2] + 1 }
-	$1 ~ /^failed_gates\./ { g[ng++] = "  gate failed: " $2 }
-	$1 == "error" && $2 != "null" { e = "  error: " $2 }
+	function str(v) { if (v ~ /^".*"$/) { v = substr(v, 2, length(v) - 2); gsub(/\\"/, "\"", v) } return v }
+	$1 ~ /^failed_gates\./ { g[ng++] = "  gate failed: " str($2) }
+	$1 == "error" && $2 != "null" { e = "  error: " str($2) }
 	END { for (i = 0; i < n; i++) print " " r[i]; for (i = 0; i < ng; i++) print g[i]; if (e != "") print e }' >&2
 log "verdict: $verdict, exit $rc (client $NODE_B, server $NODE_A; files in $RESULTS)"
 exit "$rc"
