@@ -8,7 +8,7 @@ dir=$1; shift
 pass=0 fail=0 skip=0
 for t in "$@"; do
 	if [ -f "tests/$t.sh" ]; then
-		RDMABENCH_BUILD=${dir%/tests} timeout 120 bash "tests/$t.sh" \
+		RDMABENCH_BUILD=${dir%/tests} timeout 300 bash "tests/$t.sh" \
 			> "$dir/$t.log" 2>&1
 	else
 		TEST_SRCDIR=${TEST_SRCDIR:-.} timeout 120 "$dir/$t" \
