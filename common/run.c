@@ -203,7 +203,7 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1, &bw);
 	report_bw_row(stdout, b->cfg.report_gbits, size, sync->iters, &bw, &bw,
 		      NULL, false);
-	return 0;
+	return bench_record_bw(b, size, &bw, NULL);
 }
 
 /* ---- latency ---- */
@@ -315,9 +315,10 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	lat_to_wire(&lat, &r);
 	r.msgs = n;
 	ret = run_send_result(b, &r);
-	if (!ret)
-		report_lat_row(stdout, size, n, &lat, NULL);
-	return ret;
+	if (ret)
+		return ret;
+	report_lat_row(stdout, size, n, &lat, NULL);
+	return bench_record_lat(b, size, n, &lat, NULL);
 }
 
 static const struct measure_ops measure_ops[] = {

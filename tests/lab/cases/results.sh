@@ -44,17 +44,22 @@ for arg in sys.argv[1:]:
             errs.append(f"verdict {doc['verdict']}, want {want} ({doc['error']})")
         if doc["exit_code"] not in codes[doc["verdict"]]:
             errs.append(f"exit_code {doc['exit_code']} for {doc['verdict']}")
+        # read and atomic latency: the server is passive, measures nothing
+        passive = (doc["test"]["measure"] == "lat" and
+                   doc["test"]["verb"] in ("read", "atomic"))
         if want == "pass" and doc["role"] == "client":
             rows = doc["results"]
-            # read and atomic latency: the server is passive, measures nothing
-            passive = (doc["test"]["measure"] == "lat" and
-                       doc["test"]["verb"] in ("read", "atomic"))
             if not rows or not all(r["client"] and (r["server"] or passive)
                                    for r in rows):
                 errs.append("a client row without both sides")
             if not doc["gates"] or any(g["verdict"] != "pass"
                                        for g in doc["gates"]):
                 errs.append("gates missing or failed")
+        if want == "pass" and doc["role"] == "server":
+            # its own figures only (none from a passive server)
+            if any(r["client"] is not None or not r["server"] and
+                   not passive for r in doc["results"]):
+                errs.append("a server row with a client side, or none")
     except (OSError, ValueError, KeyError) as e:
         errs = [str(e)]
     print(("bad %s: %s" % (path, "; ".join(errs[:3]))) if errs else "ok " + path)
