@@ -31,11 +31,16 @@
 #   --reps N     paired repetitions of bw and lat (default 5; qp/bidir use
 #                min(N, 3)); quick: 3
 #   --quick      short CI-friendly run (~5 min under TCG)
-#   --bin DIR    where our ib_* are (default build/; built with make if missing)
+#   --bin DIR    where our ib_* are (default build/; built with make if missing;
+#                a file DIR/../COMMIT may name the commit they were built from)
 #   --out DIR    where the JSON and Markdown go (default results/perf)
 #   --phases P   only these phases (quoted, space separated)
 #   --keep-raw   keep the raw logs in DIR/raw-<mode>/ (default: a temporary
 #                folder under /var/tmp, removed on success)
+#
+# The server runs on guest CPU 0 and the client on CPU 1 (taskset, both
+# tools; RDMABENCH_BENCH_PIN=0 turns it off): two pollers sharing one vCPU
+# take turns by scheduler ticks and report milliseconds of "latency".
 #
 # Under TCG the numbers measure the emulator (rxe moves ~0.1-0.4 Gb/s):
 # only the RATIO on the same device in the same guest means something, and
@@ -88,10 +93,17 @@ else
     RAW=$(mktemp -d /var/tmp/rdmabench-perf.XXXXXX) || die "mktemp failed"
 fi
 
-# what we measured: the commit, and whether the tree differed from it
-COMMIT=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
-if [ -f "$BIN/../COMMIT" ]; then COMMIT=$(cat "$BIN/../COMMIT"); fi
-DIRTY=$(git -C "$ROOT" status --porcelain -- common bench 2>/dev/null | wc -l)
+# what we measured: the repo's commit and whether common/ or bench/ differed
+# from it (for --bin elsewhere: a COMMIT file beside DIR names the commit
+# it was built from, else "unknown")
+if [ "$BIN" = "$(cd "$ROOT/build" 2>/dev/null && pwd -P)" ]; then
+    COMMIT=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
+    DIRTY=$(git -C "$ROOT" status --porcelain -- common bench 2>/dev/null | wc -l)
+elif [ -f "$BIN/../COMMIT" ]; then
+    COMMIT=$(cat "$BIN/../COMMIT") DIRTY=0
+else
+    COMMIT=unknown DIRTY=0
+fi
 PT_VER=$(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo unknown)
 
 # guest time: ~3.5 s a run (fixed costs included) plus the memory runs

@@ -34,6 +34,7 @@ if ! lab_have rxe; then
 	lab_summary
 fi
 
+# shellcheck disable=SC2317 # run by lab_pair
 vg() { # LOG CMD...: CMD under memcheck
 	local log=$1
 	shift
@@ -59,7 +60,6 @@ port=18700
 for t in "${tools[@]}"; do
 	port=$((port + 1))
 	args=(-n "$N")
-	[[ $t == *_lat ]] && args=(-n "$N")
 	# valgrind makes start-up and every poll slow: generous deadlines
 	lab_pair "valgrind.$t" -t 600 -g 120 \
 		vg "$VG_DIR/$t.server.vg" "$B/$t" -p "$port" --timeout 120 -- \

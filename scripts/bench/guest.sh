@@ -11,12 +11,16 @@
 #   RDMABENCH_BENCH_PHASES  space-separated subset of: bw lat ready mem qp bidir
 #   RDMABENCH_BENCH_MEM_ITERS  latency iteration counts for the memory phase
 #   RDMABENCH_BENCH_SIZES   bandwidth sizes (override)
+#   RDMABENCH_BENCH_PIN     1 (default with 2+ guest CPUs): server on CPU 0,
+#                           client on CPU 1 (taskset), for both tools; 0: off
 #
 # Under TCG every fork+exec costs ~0.1-0.2 s: waits use bash builtins only
 # (no sleep/grep processes).  Each run: the server starts first with
 # stdout/stderr line-buffered (stdbuf, for both tools) through a builtin
 # time-stamper; the client starts once the server printed its "ready" line
 # (perftest: "Waiting for client to connect", ours: "waiting for a client").
+# Bandwidth figures in MiB/s (both tools' default: more digits than Gb/s).
+# A run counts when its client exits 0 within CLIENT_TIMEOUT (120 s).
 # shellcheck disable=SC2034
 set -u
 
@@ -55,6 +59,13 @@ iters_for() {
 }
 LAT_ITERS=1000
 
+# Two busy-polling processes on one vCPU take turns by scheduler ticks
+# (HZ=250: 4 ms): a ping-pong then reports milliseconds (measured: 8.0 ms
+# t_typical for both tools pinned to one vCPU, 16-18 us on two). The guest
+# scheduler does that by chance in some runs, for either tool: pin them apart.
+PIN=${RDMABENCH_BENCH_PIN:-1}
+[ "${LAB_SMP:-1}" -ge 2 ] || PIN=0
+
 exec {SFD}<> <(:)
 zz() { read -r -t "$1" -u "$SFD" _ || true; }
 stamp() { local l; while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
@@ -80,21 +91,20 @@ run1() {
         prog=$BIN/ib_${verb}_$kind
         srv=("$prog" -p "$PORT")
         cli=("$prog" "$IP" -p "$PORT" -s "$size" -n "$iters")
-        [ "$kind" = bw ] && [[ " ${extra[*]} " != *" -b "* ]] && cli+=(--report_gbits)
         [ "$qps" -gt 1 ] && cli+=(-q "$qps")
     else
         prog=ib_${verb}_$kind
         # perftest: the server must be given the test flags too
         srv=("$prog" -R -d "$LAB_RXE_DEV" -p "$PORT" -s "$size" -n "$iters")
-        [ "$kind" = bw ] && [[ " ${extra[*]} " != *" -b "* ]] && srv+=(--report_gbits)
         [ "$qps" -gt 1 ] && srv+=(-q "$qps")
         srv+=("${extra[@]}")
         cli=("${srv[@]}" "$IP")
     fi
     [ "$tool" = ours ] && cli+=("${extra[@]}")
+    [ "$PIN" = 1 ] && pre_s=(taskset -c 0) pre_c=(taskset -c 1)
     if [ "${MEMWRAP:-0}" = 1 ]; then
-        pre_s=(/usr/bin/time -f %M -o "$OUTD/$name.srv.rss")
-        pre_c=(/usr/bin/time -f %M -o "$OUTD/$name.cli.rss")
+        pre_s+=(/usr/bin/time -f %M -o "$OUTD/$name.srv.rss")
+        pre_c+=(/usr/bin/time -f %M -o "$OUTD/$name.cli.rss")
     fi
     : > "$OUTD/$name.srv"
     ctr_snap
@@ -109,7 +119,7 @@ run1() {
     done
     now_us; c0=$NOW
     while :; do
-        timeout -k 5 "${CLIENT_TIMEOUT:-240}" "${pre_c[@]}" "${cli[@]}" > "$OUTD/$name.cli" 2>&1
+        timeout -k 5 "${CLIENT_TIMEOUT:-120}" "${pre_c[@]}" "${cli[@]}" > "$OUTD/$name.cli" 2>&1
         rc=$?
         # perftest prints its banner before it listens: a client that
         # comes too early is refused at once; retry while the server lives
@@ -165,7 +175,7 @@ ctr_delta() { # FILE: the non-zero deltas, one "name=delta" a line
 
 {
     echo "mode=$MODE reps=$REPS phases=$PHASES sizes=$SIZES"
-    echo "bin=$BIN ip=$IP dev=${LAB_RXE_DEV:-} smp=${LAB_SMP:-}"
+    echo "bin=$BIN ip=$IP dev=${LAB_RXE_DEV:-} smp=${LAB_SMP:-} pin=$PIN"
     read -r k < /proc/sys/kernel/osrelease; echo "kernel=$k"
     for f in /sys/class/infiniband/"${LAB_RXE_DEV:-rxe0}"/ports/1/hw_counters/*; do
         [ -r "$f" ] && { read -r v < "$f"; echo "rxe_counter_start ${f##*/}=$v"; }
@@ -177,7 +187,8 @@ if have ready; then
     for rep in 1 2 3; do
         : > "$OUTD/floor.$rep.srv"
         now_us; t0=$NOW
-        stdbuf -oL -eL /bin/echo "waiting for a client (floor)" > >(stamp > "$OUTD/floor.$rep.srv") 2>&1
+        fl=(); [ "$PIN" = 1 ] && fl=(taskset -c 0)
+        stdbuf -oL -eL "${fl[@]}" /bin/echo "waiting for a client (floor)" > >(stamp > "$OUTD/floor.$rep.srv") 2>&1
         zz 0.3
         echo "t0 $t0" >> "$OUTD/floor.$rep.srv"
     done

@@ -298,7 +298,9 @@ def main():
            "device": "rxe0 (Soft-RoCE) in a QEMU TCG guest; RoCE MTU 1024",
            "method": ("perftest with -R (rdma_cm) and ours, default flags, same -s/-n; "
                       "alternating and paired by repetition (odd: ours first); "
-                      "client figures; ratio = ours/perftest of the medians"),
+                      "client figures; ratio = ours/perftest of the medians" +
+                      ("; server pinned to vCPU 0 and client to vCPU 1 (taskset), both tools"
+                       if any(l.strip().endswith("pin=1") for l in info) else "")),
            "bw": [], "lat": [], "ready": {}, "mem": [], "qp": [], "bidir": [],
            "runs": rows}
 

@@ -16,6 +16,7 @@ B=${RDMABENCH_BUILD:-build}
 OUT=$B/fuzz
 CC_FUZZ=${CLANG:-clang}
 SEEDS=tests/fuzz/corpus/wire
+# shellcheck disable=SC2054 # the commas belong to -fsanitize=
 FLAGS=(-g -O1 -std=gnu11 -Wall -Wextra -Icommon
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -fno-omit-frame-pointer)
@@ -27,7 +28,7 @@ if [ "${1:-}" = --regen ]; then
 		common/wire.c -o "$OUT/gen_corpus" || exit 1
 	rm -f "$SEEDS"/*
 	mkdir -p "$SEEDS" && "$OUT/gen_corpus" "$SEEDS" || exit 1
-	echo "fuzz: wrote $(ls "$SEEDS" | wc -l) seeds to $SEEDS"
+	echo "fuzz: wrote $(find "$SEEDS" -type f | wc -l) seeds to $SEEDS"
 	exit 0
 fi
 if [ $# -gt 0 ] && [ "$1" != -- ]; then
@@ -81,4 +82,5 @@ fi
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -n 1)
 echo "fuzz: ${runs:-?} inputs in ${secs} s, ${cov:-cov: ?}, no crash" \
-	"(corpus $(ls "$OUT/corpus-wire" | wc -l) found + $(ls "$SEEDS" | wc -l) seeds)"
+	"(corpus $(find "$OUT/corpus-wire" -type f | wc -l) found +" \
+	"$(find "$SEEDS" -type f | wc -l) seeds)"
