@@ -58,7 +58,7 @@ unit: unit-build
 	@mkdir -p $(B)/tests
 	@tests/run-unit.sh $(B)/tests $(TESTS) $(TESTS_SH)
 
-check: all unit-build
+check: all unit-build tools
 	@tests/check-pure.sh
 	@tests/run-checks.sh $(B)
 
@@ -68,6 +68,8 @@ install: all
 
 clean:
 	rm -rf $(B)
+
+include tests/tools/Makefile.inc
 
 .PHONY: all unit unit-build check install clean
 .SECONDARY:

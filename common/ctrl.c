@@ -234,6 +234,21 @@ int ctrl_send(struct ctrl *c, const struct wire_msg *msg)
 	return ret;
 }
 
+/* What the peer is told: the reason, where it can act on it. */
+static const char *ctrl_error_text(int status, const char *text)
+{
+	switch (status) {
+	case -EPROTONOSUPPORT:
+		return "another rdmabench protocol version: run the same "
+		       "rdmabench version on both sides";
+	case -ENOMEM:
+		return "cannot allocate or register its buffers (memory, or "
+		       "RLIMIT_MEMLOCK without CAP_IPC_LOCK): see its log";
+	default:
+		return text;
+	}
+}
+
 void ctrl_send_error(struct ctrl *c, int status, const char *text)
 {
 	struct wire_msg msg = { .type = WIRE_ERROR };
@@ -242,7 +257,8 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text)
 		return;
 	c->timeout_ms = 1000; /* we are leaving: do not wait long */
 	msg.u.error.status = status;
-	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s", text);
+	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s",
+		 ctrl_error_text(status, text));
 	ctrl_send(c, &msg);
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "driver.h"
 #include "log.h"
 #include "report.h"
@@ -55,6 +56,7 @@ static int bench_exit_code(int err)
 	case -ECONNABORTED:
 	case -EHOSTUNREACH:
 	case -ENETUNREACH:
+	case -ENETDOWN:
 	case -EPIPE:
 		return BENCH_EXIT_PEER;
 	default:
@@ -340,6 +342,20 @@ static int bench_usage_error(const struct bench_desc *desc, const char *why)
 	return BENCH_EXIT_USAGE;
 }
 
+/* -d naming no device fails at once on either side, not after connecting. */
+static int bench_check_dev_name(const struct bench_cfg *c)
+{
+	struct ibv_context *ctx;
+	int ret;
+
+	if (!c->dev_name[0])
+		return 0;
+	ret = dev_open(c->dev_name, NULL, &ctx);
+	if (!ret)
+		ibv_close_device(ctx);
+	return ret;
+}
+
 /* The test-only hook --validate's tests use to prove a flip is caught. */
 static int64_t bench_flip_iter(void)
 {
@@ -378,6 +394,8 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	b.argc = argc;
 	b.argv = argv;
 	ret = record_begin(&b);
+	if (!ret)
+		ret = bench_check_dev_name(&b.cfg);
 	if (!ret)
 		ret = bench_preflight(&b);
 	if (!ret && b.cfg.oob == OPTS_OOB_TCP)

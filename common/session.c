@@ -123,6 +123,24 @@ static int client_connect_data(struct bench_ctx *b)
 	return ret;
 }
 
+/* Client: a step after HELLO failed; if the server said why, print it. */
+static void client_server_why(struct bench_ctx *b)
+{
+	uint64_t deadline_ns = timer_deadline_ns(1000);
+	struct wire_msg msg;
+	int ret;
+
+	do {
+		ret = ctrl_poll(&b->ctrl, &msg);
+		if (!ret && msg.type == WIRE_ERROR) {
+			bench_err("the server reports: %s", msg.u.error.text);
+			return;
+		}
+		if (ret == -EAGAIN)
+			timer_sleep_ms(10);
+	} while ((!ret || ret == -EAGAIN) && !timer_expired(deadline_ns));
+}
+
 int session_client(struct bench_ctx *b)
 {
 	int ret;
@@ -132,8 +150,11 @@ int session_client(struct bench_ctx *b)
 		ret = session_client_hello(b);
 	if (!ret)
 		ret = bench_data_init(b);
-	if (!ret)
+	if (!ret) {
 		ret = client_connect_data(b);
+		if (ret)
+			client_server_why(b);
+	}
 	if (!ret)
 		ret = bench_xchg_bufs(b);
 	if (ret)
@@ -172,6 +193,11 @@ int session_server_hello(struct bench_ctx *b)
 	if (ret)
 		return ret;
 	b->test = msg.u.hello;
+	/* the client's --timeout, never longer than ours (nor 0): a client
+	 * must not hold this server longer than its operator allows */
+	if (!b->test.io_timeout_ms ||
+	    b->test.io_timeout_ms > b->cfg.io_timeout_s * 1000)
+		b->test.io_timeout_ms = (uint32_t)(b->cfg.io_timeout_s * 1000);
 	ack.u.hello_ack.status = bench_check_test(b,
 		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
@@ -237,6 +263,28 @@ static int server_accept_data(struct bench_ctx *b)
 	return ret;
 }
 
+/*
+ * Server: a SYNC may only ask for a size the HELLO announced: the buffers
+ * were sized for it. Never trust a length from the wire.
+ */
+static int server_check_sync(struct bench_ctx *b, const struct wire_sync *s)
+{
+	char why[WIRE_TEXT_MAX];
+	uint64_t first, last;
+
+	bench_sizes(&b->test, &first, &last);
+	if (s->size_bytes >= first && s->size_bytes <= last &&
+	    s->size_bytes <= b->test.max_size_bytes)
+		return 0;
+	snprintf(why, sizeof(why), "SYNC for %llu-byte messages, but the "
+		 "HELLO announced %llu..%llu bytes",
+		 (unsigned long long)s->size_bytes, (unsigned long long)first,
+		 (unsigned long long)last);
+	bench_err("the client sent a %s", why);
+	ctrl_send_error(&b->ctrl, -EPROTO, why);
+	return -EPROTO;
+}
+
 int session_server_sizes(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = run_measure_ops(b->test.measure);
@@ -252,7 +300,9 @@ int session_server_sizes(struct bench_ctx *b)
 				  wire_type_name(msg.type));
 			return -EPROTO;
 		}
-		ret = ops->server_size(b, &msg.u.sync);
+		ret = server_check_sync(b, &msg.u.sync);
+		if (!ret)
+			ret = ops->server_size(b, &msg.u.sync);
 		if (ret)
 			return ret;
 	}

@@ -142,6 +142,24 @@ static bool xfer_peer_gone(const struct xfer *x)
 	return true;
 }
 
+/* After a failed completion: did our own link go down (a lost peer)? */
+static bool xfer_link_down(const struct xfer *x, unsigned int qp)
+{
+	struct ibv_qp *q = x->conn->qps[qp].qp;
+	struct ibv_qp_init_attr init;
+	struct ibv_port_attr pa;
+	struct ibv_qp_attr a;
+
+	if (!q || ibv_query_qp(q, &a, IBV_QP_PORT, &init) ||
+	    ibv_query_port(q->context, a.port_num, &pa) ||
+	    pa.state == IBV_PORT_ACTIVE)
+		return false;
+	bench_err("%s port %u is %s: the link went down",
+		  ibv_get_device_name(q->context->device), a.port_num,
+		  ibv_port_state_str(pa.state));
+	return true;
+}
+
 int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 		  uint64_t size)
 {
@@ -161,7 +179,10 @@ int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 	case IBV_WC_REM_ABORT_ERR:
 		return -ECONNRESET; /* the peer is unreachable */
 	default:
-		return gone ? -ECONNRESET : -EIO;
+		if (gone)
+			return -ECONNRESET;
+		return xfer_link_down(x, XFER_WR_QP(wc->wr_id)) ? -ENETDOWN :
+								  -EIO;
 	}
 }
 

@@ -17,6 +17,10 @@
 #include "xfer_int.h"
 
 #define XFER_PEAK_SLICES 16
+/* Posts per QP and turn at most: the window refills over turns, and the
+ * clock (heartbeat, stop, --timeout) is looked at between them; where a
+ * post does the sending (rxe, siw), a whole window can take seconds. */
+#define XFER_POSTS_PER_TURN 32
 
 struct bw_run {
 	const struct xfer *x;
@@ -54,12 +58,14 @@ static void bw_peak(struct bw_run *r, uint64_t now_ns)
 static int bw_post_qp(struct bw_run *r, unsigned int qp)
 {
 	const struct xfer_bw_plan *p = r->p;
+	unsigned int posts = 0;
 	uint64_t room, n;
 	bool sig;
 	int ret;
 
 	while (r->posting && r->posted[qp] - r->done[qp] < r->depth &&
-	       (!p->iters || r->posted[qp] < p->iters)) {
+	       (!p->iters || r->posted[qp] < p->iters) &&
+	       posts++ < XFER_POSTS_PER_TURN) {
 		room = r->depth - (r->posted[qp] - r->done[qp]);
 		n = p->post_list < room ? p->post_list : room;
 		if (p->iters && r->posted[qp] + n > p->iters)
@@ -381,6 +387,7 @@ int xfer_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 {
 	struct xfer_watch w;
 	unsigned int got = 0;
+	uint64_t beats = 0;
 	struct ibv_wc wc;
 	int n, ret;
 
@@ -397,10 +404,11 @@ int xfer_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 			got++;
 			continue;
 		}
-		ret = xfer_watch(x, &w, w.seen, false);
-		/* a heartbeat is progress */
+		/* a heartbeat is progress: counted apart from w.seen, which
+		 * xfer_watch compares the count with */
+		ret = xfer_watch(x, &w, beats, false);
 		if (!ret && w.due)
-			ret = xfer_poll_ctrl(x, NULL, &w.seen);
+			ret = xfer_poll_ctrl(x, NULL, &beats);
 		if (ret)
 			return ret;
 	}

@@ -72,26 +72,51 @@ stamp() { local l; while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$
 now_us() { NOW=${EPOCHREALTIME/[.,]/}; }
 
 INDEX=$OUTD/runs.tsv
-printf 'phase\tname\ttool\tverb\tkind\tsize\titers\tqps\textra\trep\trc\tsrv_rc\ttries\tt0\tclient_wall_s\n' > "$INDEX"
+printf 'phase\tname\ttool\tverb\tkind\tsize\titers\tqps\textra\trep\trc\tsrv_rc\ttries\tt0\tclient_wall_s\tfailed_attempts\n' > "$INDEX"
 PORT=20000
 SEQ=0
 
 # run1 PHASE TOOL VERB KIND SIZE ITERS QPS REP EXTRA...
 #   TOOL: ours|perftest; KIND: bw|lat; EXTRA: more client flags
-#   logs: $OUTD/NAME.srv (time-stamped), NAME.cli, and with MEMWRAP=1
-#   NAME.srv.rss / NAME.cli.rss (/usr/bin/time -f %M, KiB)
+#   logs: $OUTD/NAME.srv (time-stamped), NAME.cli, NAME.ctr (rxe counter
+#   deltas), and with MEMWRAP=1 NAME.srv.rss / NAME.cli.rss (KiB)
+#   A client refused at once is retried against the same server (perftest
+#   prints its banner before it listens); a client that fails otherwise
+#   (perftest's clients sometimes segfault or hang) gets the whole pair
+#   started again, up to 3 attempts; the index records both counts.
 run1() {
     local phase=$1 tool=$2 verb=$3 kind=$4 size=$5 iters=$6 qps=$7 rep=$8
     shift 8
-    local -a extra=("$@") srv cli pre_s=() pre_c=()
-    local name prog txt="" i rc=1 tries=0 sp srv_rc t0 c0
-    SEQ=$((SEQ + 1)); PORT=$((20000 + SEQ % 2000))
+    local -a extra=("$@")
+    local name attempt rc=1 srv_rc=0 tries=0 t0=0 wall=0 fails=""
+    SEQ=$((SEQ + 1))
     name=$(printf '%04d.%s.%s_%s.%s.%s' "$SEQ" "$phase" "$verb" "$kind" "$size" "$tool")
+    ctr_snap
+    for ((attempt = 1; attempt <= 3; attempt++)); do
+        PORT=$((20000 + (SEQ * 3 + attempt) % 3000))
+        pair_once
+        [ "$rc" = 0 ] && break
+        fails+="${fails:+,}$rc"
+        [ -s "$OUTD/$name.cli" ] && cp "$OUTD/$name.cli" "$OUTD/$name.cli.attempt$attempt"
+    done
+    ctr_delta "$OUTD/$name.ctr"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d.%03d\t%s\n' \
+        "$phase" "$name" "$tool" "$verb" "$kind" "$size" "$iters" "$qps" "${extra[*]}" \
+        "$rep" "$rc" "$srv_rc" "$tries" "$t0" $((wall / 1000)) $((wall % 1000)) "$fails" >> "$INDEX"
+    printf '[bench] %-44s rc %s/%s %d.%03d s%s\n' "$name" "$rc" "$srv_rc" $((wall / 1000)) \
+        $((wall % 1000)) "${fails:+ (failed attempts: $fails)}" >&2
+}
+
+# one attempt of run1's pair (uses run1's locals): sets rc srv_rc tries t0 wall
+pair_once() {
+    local -a srv cli pre_s=() pre_c=()
+    local prog txt="" i sp c0 c1 lim
     if [ "$tool" = ours ]; then
         prog=$BIN/ib_${verb}_$kind
         srv=("$prog" -p "$PORT")
         cli=("$prog" "$IP" -p "$PORT" -s "$size" -n "$iters")
         [ "$qps" -gt 1 ] && cli+=(-q "$qps")
+        cli+=("${extra[@]}")
     else
         prog=ib_${verb}_$kind
         # perftest: the server must be given the test flags too
@@ -100,14 +125,12 @@ run1() {
         srv+=("${extra[@]}")
         cli=("${srv[@]}" "$IP")
     fi
-    [ "$tool" = ours ] && cli+=("${extra[@]}")
     [ "$PIN" = 1 ] && pre_s=(taskset -c 0) pre_c=(taskset -c 1)
     if [ "${MEMWRAP:-0}" = 1 ]; then
         pre_s+=(/usr/bin/time -f %M -o "$OUTD/$name.srv.rss")
         pre_c+=(/usr/bin/time -f %M -o "$OUTD/$name.cli.rss")
     fi
     : > "$OUTD/$name.srv"
-    ctr_snap
     now_us; t0=$NOW
     stdbuf -oL -eL "${pre_s[@]}" "${srv[@]}" > >(stamp > "$OUTD/$name.srv") 2>&1 &
     sp=$!
@@ -119,28 +142,25 @@ run1() {
     done
     now_us; c0=$NOW
     while :; do
-        timeout -k 5 "${CLIENT_TIMEOUT:-120}" "${pre_c[@]}" "${cli[@]}" > "$OUTD/$name.cli" 2>&1
+        now_us; c1=$NOW
+        timeout -k 5 "${CLIENT_TIMEOUT:-90}" "${pre_c[@]}" "${cli[@]}" > "$OUTD/$name.cli" 2>&1
         rc=$?
-        # perftest prints its banner before it listens: a client that
-        # comes too early is refused at once; retry while the server lives
+        now_us
+        # refused at once (within 3 s) while the server lives: again
         [ "$rc" = 0 ] || [ "$tool" = ours ] || [ $tries -ge 10 ] && break
+        [ $((NOW - c1)) -lt 3000000 ] || break
         kill -0 "$sp" 2>/dev/null || break
         tries=$((tries + 1)); zz 0.3
     done
-    now_us
-    local wall=$(( (NOW - c0) / 1000 ))
-    # the server gets 20 s to finish after its client
-    for ((i = 0; i < 2000; i++)); do
+    wall=$(( (NOW - c0) / 1000 ))
+    # the server gets 20 s to finish after its client (1 s after a failure)
+    lim=100; [ "$rc" = 0 ] && lim=2000
+    for ((i = 0; i < lim; i++)); do
         kill -0 "$sp" 2>/dev/null || break
         zz 0.01
     done
     if kill -0 "$sp" 2>/dev/null; then kill -TERM "$sp" 2>/dev/null; zz 1; kill -KILL "$sp" 2>/dev/null; fi
     wait "$sp"; srv_rc=$?
-    ctr_delta "$OUTD/$name.ctr"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d.%03d\n' \
-        "$phase" "$name" "$tool" "$verb" "$kind" "$size" "$iters" "$qps" "${extra[*]}" \
-        "$rep" "$rc" "$srv_rc" "$tries" "$t0" $((wall / 1000)) $((wall % 1000)) >> "$INDEX"
-    printf '[bench] %-44s rc %s/%s %d.%03d s\n' "$name" "$rc" "$srv_rc" $((wall / 1000)) $((wall % 1000)) >&2
 }
 
 # pairrun PHASE VERB KIND SIZE ITERS QPS REP EXTRA... : both tools, the order

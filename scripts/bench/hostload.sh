@@ -7,7 +7,7 @@
 # (the machine is shared; the guest's vCPUs need both cores).
 # Runs until killed.
 out=$1 match=$2 qpid="" busy="" line=""
-printf 'time\tprocs_running\tbusy_ticks\tqemu_ticks\tncpu\n' > "$out"
+printf 'time\tprocs_running\tbusy_ticks\tqemu_ticks\tncpu\tqemu_pid\n' > "$out"
 ncpu=$(getconf _NPROCESSORS_ONLN)
 exec {sfd}<> <(:)
 while :; do
@@ -29,6 +29,6 @@ while :; do
     if [ -n "$qpid" ] && read -r line < "/proc/$qpid/stat" 2>/dev/null; then
         line=${line##*) }; read -r -a f <<< "$line"; q=$((f[11] + f[12]))
     fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$EPOCHREALTIME" "$pr" "$busy" "$q" "$ncpu" >> "$out"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$EPOCHREALTIME" "$pr" "$busy" "$q" "$ncpu" "${qpid:-0}" >> "$out"
     read -r -t 0.5 -u "$sfd" _ || true
 done

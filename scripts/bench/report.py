@@ -38,9 +38,10 @@ def load_runs(raw):
     head = lines[0].split("\t")
     for line in lines[1:]:
         f = line.split("\t")
-        if len(f) != len(head):
-            continue
+        if len(f) < len(head):
+            f += [""] * (len(head) - len(f))
         r = dict(zip(head, f))
+        r.setdefault("failed_attempts", "")
         for k in ("size", "iters", "qps", "rep", "rc", "srv_rc", "tries", "t0"):
             r[k] = int(r[k])
         r["client_wall_s"] = float(r["client_wall_s"])
@@ -144,8 +145,12 @@ def host_load(raw, rows):
     samp = []
     for l in lines:
         f = l.split("\t")
-        if len(f) == 5:
-            samp.append((float(f[0]), int(f[1]), int(f[2]), int(f[3]), int(f[4])))
+        if len(f) >= 6 and f[5] != "0":
+            samp.append((float(f[0]), int(f[1]), int(f[2]), int(f[3]), int(f[4]), f[5]))
+    # the guest's qemu: the pid seen most (a boot retry or a probe differs)
+    if samp:
+        pid = statistics.mode(s[5] for s in samp)
+        samp = [s for s in samp if s[5] == pid]
     if len(samp) < 2:
         return None
     # guest clock vs host clock: a .srv file's mtime (host) vs its last stamp
@@ -467,6 +472,12 @@ def main():
                         cell(c.get("ours")), cell(c.get("perftest"))] + ratio_cells(c))
         md += table(["test", "size", "-n", "ours Gb/s", "perftest Gb/s", "ratio",
                      "paired", "wins", "verdict"], trs)
+        md.append("")
+    retried = [r for r in rows if r.get("failed_attempts")]
+    if retried:
+        md += ["## Runs started again (a client that failed: exit codes of the failed attempts)", ""]
+        md += ["* `%s`: %s%s" % (r["name"], r["failed_attempts"],
+                                 "" if r["ok"] else " (no attempt succeeded)") for r in retried]
         md.append("")
     failed = [r for r in rows if not r["ok"]]
     if failed:

@@ -403,8 +403,13 @@ static int inj_send_msg(const struct inj_cfg *c, struct inj_ep *ep,
 	return inj_send(c, ep, (size_t)n);
 }
 
-/* The next message from the server: into ep->buf, its length in *len. */
-static int inj_recv(const struct inj_cfg *c, struct inj_ep *ep, size_t *len)
+/*
+ * The next message from the server, copied into buf (WIRE_MSG_MAX bytes)
+ * before its receive slot is posted again: a second message (an ERROR
+ * after a HELLO_ACK) must not land under the first while it is read.
+ */
+static int inj_recv(const struct inj_cfg *c, struct inj_ep *ep, uint8_t *buf,
+		    size_t *len)
 {
 	uint64_t deadline_ms = inj_now_ms() + (uint64_t)c->timeout_ms;
 	uint32_t body;
@@ -415,18 +420,19 @@ static int inj_recv(const struct inj_cfg *c, struct inj_ep *ep, size_t *len)
 		ret = inj_poll(ep, 1, deadline_ms, &wc);
 		if (ret)
 			return ret;
-		*len = wc.byte_len;
+		*len = wc.byte_len < WIRE_MSG_MAX ? wc.byte_len : WIRE_MSG_MAX;
+		memcpy(buf, ep->buf, *len);
 		return inj_post_recv(ep);
 	}
-	ret = inj_tcp_read(c, ep->fd, ep->buf, WIRE_HEADER_BYTES, deadline_ms);
+	ret = inj_tcp_read(c, ep->fd, buf, WIRE_HEADER_BYTES, deadline_ms);
 	if (ret)
 		return ret;
-	body = (uint32_t)ep->buf[8] << 24 | (uint32_t)ep->buf[9] << 16 |
-	       (uint32_t)ep->buf[10] << 8 | ep->buf[11];
+	body = (uint32_t)buf[8] << 24 | (uint32_t)buf[9] << 16 |
+	       (uint32_t)buf[10] << 8 | buf[11];
 	if (body > WIRE_MSG_MAX - WIRE_HEADER_BYTES)
 		return -EBADMSG;
 	*len = WIRE_HEADER_BYTES + body;
-	return inj_tcp_read(c, ep->fd, ep->buf + WIRE_HEADER_BYTES, body,
+	return inj_tcp_read(c, ep->fd, buf + WIRE_HEADER_BYTES, body,
 			    deadline_ms);
 }
 
@@ -434,10 +440,11 @@ static int inj_recv(const struct inj_cfg *c, struct inj_ep *ep, size_t *len)
 static int inj_answer(const struct inj_cfg *c, struct inj_ep *ep,
 		      uint16_t want, struct wire_msg *msg)
 {
+	uint8_t buf[WIRE_MSG_MAX];
 	size_t len = 0;
 	int ret;
 
-	ret = inj_recv(c, ep, &len);
+	ret = inj_recv(c, ep, buf, &len);
 	if (ret == -ETIMEDOUT) {
 		inj_say("no answer within %d ms", c->timeout_ms);
 		return INJ_SILENT;
@@ -447,7 +454,7 @@ static int inj_answer(const struct inj_cfg *c, struct inj_ep *ep,
 		return INJ_DROPPED;
 	}
 	if (!ret)
-		ret = wire_unpack(ep->buf, len, msg);
+		ret = wire_unpack(buf, len, msg);
 	if (ret) {
 		inj_say("the server's answer does not unpack: %s",
 			strerror(-ret));

@@ -203,77 +203,79 @@ faults_link_teardown() {
 
 if ! lab_have rxe; then
 	lab_skip faults "no rxe0 came up in this guest"
-elif [ ! -x "$FAULTS_INJ" ]; then
-	lab_skip faults "no $FAULTS_INJ: build it with 'make tools'"
 else
 	ip=$LAB_RXE_IP
 	W='waiting for a client'
 
-	# --- hostile rdma_cm peers against one persistent server
-	lab_pair faults.hostile_cm -t 240 -g 15 --ready "$W" \
-		-E 'a client speaking rdmabench protocol version 0 connected; we speak 1' \
-		-E 'a client speaking rdmabench protocol version 99 connected; we speak 1' \
-		-E 'refused a connection that is not from an rdmabench client' \
-		-E 'the client speaks rdmabench protocol version 99, we speak 1' \
-		faults_server 18630 --timeout 10 -- faults_hostile_cm "$ip" 18630
-	R='rejected the connection \(its reply speaks protocol version 1\)'
-	faults_expect faults.connect.version0 connect.version0 0 "$R"
-	faults_expect faults.connect.version99 connect.version99 0 "$R"
-	for s in 3 20 56; do
-		faults_expect "faults.connect.random$s" "connect.random$s" 0 "$R"
-	done
-	faults_expect faults.hello.version0 hello.version0 0 'answered ERROR'
-	faults_expect faults.hello.version99 hello.version99 0 'answered ERROR'
-	# the client is told why, not only "see its log"
-	faults_expect faults.hello.version99.client_told hello.version99 0 \
-		'answered ERROR.*version'
-	faults_expect faults.hello.size2p40 hello.size2p40 0 \
-		'refused the HELLO \(-22\): messages of 1099511627776 bytes: this server allows'
-	faults_expect faults.hello.qps100000 hello.qps100000 0 \
-		'refused the HELLO \(-22\): 100000 QPs: this server allows'
-	faults_expect faults.hello.iters0 hello.iters0 0 \
-		'refused the HELLO \(-22\): invalid test parameters'
-	faults_expect faults.hello.tx_depth hello.tx_depth 0 \
-		'refused the HELLO \(-22\): invalid test parameters'
-	faults_expect faults.hello.verb200 hello.verb200 0 \
-		'refused the HELLO \(-22\): unknown test'
-	# no TCP listener behind rxe's rdma_cm port: refused, server unaffected
-	faults_expect faults.tcp.rxe tcp.rxe 0 'Connection refused'
-	# siw's iWARP listener takes the TCP connection and drops the garbage
-	lab_have siw && faults_expect faults.tcp.siw tcp.siw 0 \
-		'the server closed the connection'
-	faults_expect faults.hostile_cm.good good 0 'BW average'
+	if [ -x "$FAULTS_INJ" ]; then
+		# --- hostile rdma_cm peers against one persistent server
+		lab_pair faults.hostile_cm -t 240 -g 15 --ready "$W" \
+			-E 'a client speaking rdmabench protocol version 0 connected; we speak 1' \
+			-E 'a client speaking rdmabench protocol version 99 connected; we speak 1' \
+			-E 'refused a connection that is not from an rdmabench client' \
+			-E 'the client speaks rdmabench protocol version 99, we speak 1' \
+			faults_server 18630 --timeout 10 -- faults_hostile_cm "$ip" 18630
+		R='rejected the connection \(its reply speaks protocol version 1\)'
+		faults_expect faults.connect.version0 connect.version0 0 "$R"
+		faults_expect faults.connect.version99 connect.version99 0 "$R"
+		for s in 3 20 56; do
+			faults_expect "faults.connect.random$s" "connect.random$s" 0 "$R"
+		done
+		faults_expect faults.hello.version0 hello.version0 0 'answered ERROR'
+		faults_expect faults.hello.version99 hello.version99 0 'answered ERROR'
+		# the client is told why, not only "see its log"
+		faults_expect faults.hello.version99.client_told hello.version99 0 \
+			'answered ERROR.*version'
+		faults_expect faults.hello.size2p40 hello.size2p40 0 \
+			'refused the HELLO \(-22\): messages of 1099511627776 bytes: this server allows'
+		faults_expect faults.hello.qps100000 hello.qps100000 0 \
+			'refused the HELLO \(-22\): 100000 QPs: this server allows'
+		faults_expect faults.hello.iters0 hello.iters0 0 \
+			'refused the HELLO \(-22\): invalid test parameters'
+		faults_expect faults.hello.tx_depth hello.tx_depth 0 \
+			'refused the HELLO \(-22\): invalid test parameters'
+		faults_expect faults.hello.verb200 hello.verb200 0 \
+			'refused the HELLO \(-22\): unknown test'
+		# no TCP listener behind rxe's rdma_cm port: refused, server unaffected
+		faults_expect faults.tcp.rxe tcp.rxe 0 'Connection refused'
+		# siw's iWARP listener takes the TCP connection and drops the garbage
+		lab_have siw && faults_expect faults.tcp.siw tcp.siw 0 \
+			'the server closed the connection'
+		faults_expect faults.hostile_cm.good good 0 'BW average'
 
-	# --- hostile bytes against a persistent --oob tcp server
-	lab_pair faults.hostile_tcp -t 180 -g 15 --ready "$W" \
-		faults_server 18631 --oob tcp --timeout 5 -- \
-		faults_hostile_tcp 18631
-	faults_expect faults.tcp.random4096 tcp.random4096 0 \
-		'the server closed the connection'
-	# a header cut short: the server gives up within its --timeout (5 s)
-	faults_expect faults.tcp.random8 tcp.random8 0 \
-		'the server closed the connection'
-	faults_expect faults.tcp.hello.version99 tcp.hello.version99 0 \
-		'answered ERROR'
-	faults_expect faults.tcp.hello.size2p40 tcp.hello.size2p40 0 \
-		'refused the HELLO \(-22\): messages of 1099511627776 bytes'
-	faults_expect faults.hostile_tcp.good good 0 'BW average'
+		# --- hostile bytes against a persistent --oob tcp server
+		lab_pair faults.hostile_tcp -t 180 -g 15 --ready "$W" \
+			faults_server 18631 --oob tcp --timeout 5 -- \
+			faults_hostile_tcp 18631
+		faults_expect faults.tcp.random4096 tcp.random4096 0 \
+			'the server closed the connection'
+		# a header cut short: the server gives up within its --timeout (5 s)
+		faults_expect faults.tcp.random8 tcp.random8 0 \
+			'the server closed the connection'
+		faults_expect faults.tcp.hello.version99 tcp.hello.version99 0 \
+			'answered ERROR'
+		faults_expect faults.tcp.hello.size2p40 tcp.hello.size2p40 0 \
+			'refused the HELLO \(-22\): messages of 1099511627776 bytes'
+		faults_expect faults.hostile_tcp.good good 0 'BW average'
 
-	# --- a SYNC for more bytes than the HELLO's buffer: refused, not a
-	# write past it (the server never trusts a length from the wire)
-	lab_pair faults.hostile_sync -t 120 -g 15 --ready "$W" \
-		faults_server 18632 --timeout 10 -- faults_hostile_sync "$ip" 18632
-	faults_expect faults.sync.lat sync.lat 0 'answered ERROR'
-	faults_expect faults.sync.bw sync.bw 0 'answered ERROR'
-	faults_expect faults.hostile_sync.good good 0 't_typical'
+		# --- a SYNC for more bytes than the HELLO's buffer: refused, not a
+		# write past it (the server never trusts a length from the wire)
+		lab_pair faults.hostile_sync -t 120 -g 15 --ready "$W" \
+			faults_server 18632 --timeout 10 -- faults_hostile_sync "$ip" 18632
+		faults_expect faults.sync.lat sync.lat 0 'answered ERROR'
+		faults_expect faults.sync.bw sync.bw 0 'answered ERROR'
+		faults_expect faults.hostile_sync.good good 0 't_typical'
 
-	# --- a HELLO asking for a 49-day --timeout, then silence: the server
-	# lets go within its own --timeout (5 s), then serves the next client
-	lab_pair faults.hostile_timeout -t 120 -g 15 --ready "$W" \
-		faults_server 18633 --timeout 5 -- faults_hostile_timeout "$ip" 18633
-	faults_expect faults.hello.timeout_49days hello.timeout_49days 0 \
-		'the server ended the connection after [0-9]\.'
-	faults_expect faults.hostile_timeout.good good 0 'BW average'
+		# --- a HELLO asking for a 49-day --timeout, then silence: the server
+		# lets go within its own --timeout (5 s), then serves the next client
+		lab_pair faults.hostile_timeout -t 120 -g 15 --ready "$W" \
+			faults_server 18633 --timeout 5 -- faults_hostile_timeout "$ip" 18633
+		faults_expect faults.hello.timeout_49days hello.timeout_49days 0 \
+			'the server ended the connection after [0-9]\.'
+		faults_expect faults.hostile_timeout.good good 0 'BW average'
+	else
+		lab_skip faults.inject "no $FAULTS_INJ: build it with 'make tools'"
+	fi
 
 	# --- the client dies mid-latency: the server ends within its --timeout
 	lab_pair faults.client_killed_lat -t 90 -r 137 -R 5 -g 12 \
