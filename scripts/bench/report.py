@@ -145,6 +145,8 @@ def host_load(raw, rows):
     samp = []
     for l in lines:
         f = l.split("\t")
+        if len(f) == 5:  # older files: no pid column
+            f.append("?")
         if len(f) >= 6 and f[5] != "0":
             samp.append((float(f[0]), int(f[1]), int(f[2]), int(f[3]), int(f[4]), f[5]))
     # the guest's qemu: the pid seen most (a boot retry or a probe differs)
@@ -232,6 +234,16 @@ def wall_cell(runs):
     return "%s / %s" % (fmt(o["median"]) if o else "-", fmt(p["median"]) if p else "-")
 
 
+def tick_cell(runs):
+    """Latency runs in the scheduler-slice mode, and the host load then."""
+    bad = [r for r in runs if r["ok"] and r.get("t_min") and
+           r["t_typical"] > 20 * r["t_min"]]
+    n = {t: sum(1 for r in bad if r["tool"] == t) for t in ("ours", "perftest")}
+    load = [r["others_cores"] for r in bad if "others_cores" in r]
+    return "%d / %d%s" % (n["ours"], n["perftest"],
+                          " (%s)" % ", ".join("%.2f" % x for x in load) if load else "")
+
+
 def group(rows, **kw):
     return [r for r in rows if all(r[k] == v for k, v in kw.items())]
 
@@ -295,7 +307,10 @@ def main():
     hl = host_load(a.raw, rows)
     info = read(os.path.join(a.raw, "guest-info.txt")).splitlines()
     res = {"schema": "rdmabench-perf-v1",
-           "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           # when the runs began (the guest's clock follows the host's)
+           "date": datetime.datetime.fromtimestamp(
+               min(r["t0"] for r in rows) / 1e6 if rows else 0,
+               datetime.timezone.utc).isoformat(timespec="seconds"),
            "mode": a.mode, "reps": a.reps, "commit": a.commit,
            "tree_changes_in_common_or_bench": int(a.dirty),
            "ours_bin": a.bin, "perftest_version": a.perftest,
@@ -418,10 +433,15 @@ def main():
             g = group(rows, phase="lat", verb=e["test"].split("_")[1])
             trs.append([e["test"], human_size(e["size"]), e["iters"],
                         cell(c.get("ours")), cell(c.get("perftest"))] + ratio_cells(c)
-                       + [fmt(e["t_avg_us"].get("ratio")), trouble_cell(g)])
+                       + [fmt(e["t_avg_us"].get("ratio")), trouble_cell(g),
+                          tick_cell(g)])
         md += table(["test", "size", "-n", "ours p50", "perftest t_typical", "ratio",
                      "paired", "wins", "verdict", "t_avg ratio",
-                     "rxe retries+RNR (ours / pt)"], trs)
+                     "rxe retries+RNR (ours / pt)", "ms-mode runs (ours / pt)"], trs)
+        md += ["", "ms-mode: a run whose typical is over 20 times its minimum - the two "
+               "pollers took turns by scheduler slices (docs/performance-notes.md, "
+               "finding 1); in brackets the cores the rest of the machine took "
+               "during those runs.", ""]
         md.append("")
     if ready.get("ours"):
         md += ["## Server start: exec to \"ready for a client\" (s)", ""]
