@@ -101,22 +101,27 @@ if lab_have rxe; then
 	# latency statistics in constant memory: -n 10^7 costs what -n 1000
 	# costs (the peak RSS of a 10^7 run, sampled 4 s in, against a whole
 	# -n 1000 run's)
-	rss_of() { # TOOL ARGS...: the client's VmHWM in kB after <= 4 s
-		local pid hwm=0
-		"$B/ib_write_lat" -p 18612 >/dev/null 2>&1 &
-		"$@" >/dev/null 2>&1 &
+	rss_of() { # PORT ARGS...: the client's VmHWM in kB after <= 4 s
+		local port=$1 pid hwm=0 v
+		shift
+		"$B/ib_write_lat" -p "$port" >/dev/null 2>&1 &
+		lab_sleep 0.5
+		"$B/ib_write_lat" -p "$port" "$LAB_RXE_IP" "$@" >/dev/null 2>&1 &
 		pid=$!
-		for _ in $(seq 40); do
+		for _ in $(seq 80); do
 			[ -r /proc/$pid/status ] || break
-			hwm=$(sed -n 's/^VmHWM: *\([0-9]*\).*/\1/p' /proc/$pid/status)
-			lab_sleep 0.1
+			# an exited (zombie) client has no VmHWM: keep the last one
+			v=$(sed -n 's/^VmHWM: *\([0-9]*\).*/\1/p' \
+				/proc/$pid/status 2>/dev/null)
+			[ -n "$v" ] && hwm=$v
+			lab_sleep 0.05
 		done
 		kill $pid 2>/dev/null; wait $pid 2>/dev/null
 		kill %1 2>/dev/null; wait 2>/dev/null
 		echo "${hwm:-0}"
 	}
-	small=$(rss_of "$B/ib_write_lat" -p 18612 "$LAB_RXE_IP" -n 1000)
-	big=$(rss_of "$B/ib_write_lat" -p 18612 "$LAB_RXE_IP" -n 10000000)
+	small=$(rss_of 18612 -n 1000)
+	big=$(rss_of 18613 -n 10000000)
 	if [ "$small" -gt 0 ] && [ $((big * 10)) -le $((small * 11)) ]; then
 		lab_pass lat_memory_constant "VmHWM -n 1000: $small kB, -n 10^7: $big kB"
 	else
