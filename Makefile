@@ -70,6 +70,7 @@ clean:
 	rm -rf $(B)
 
 include tests/tools/Makefile.inc
+include tests/fakecuda/Makefile.inc
 
 .PHONY: all unit unit-build check install clean
 .SECONDARY:

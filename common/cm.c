@@ -263,8 +263,8 @@ err_reject:
 	return ret;
 }
 
-/* Connection parameters: private data, and reads/atomics in flight capped
- * at what this device allows. */
+/* Connection parameters: private data, and reads/atomics in flight: as
+ * many as this device allows. */
 static void cm_conn_param(struct rdma_conn_param *p, struct ibv_context *verbs,
 			  const void *data, uint8_t len)
 {
@@ -279,10 +279,13 @@ static void cm_conn_param(struct rdma_conn_param *p, struct ibv_context *verbs,
 	p->rnr_retry_count = 7;
 	if (ibv_query_device(verbs, &attr))
 		return;
-	if (attr.max_qp_rd_atom < p->responder_resources)
-		p->responder_resources = (uint8_t)attr.max_qp_rd_atom;
-	if (attr.max_qp_init_rd_atom < p->initiator_depth)
-		p->initiator_depth = (uint8_t)attr.max_qp_init_rd_atom;
+	/* all the device allows: -o (the software window) sets how many
+	 * are really in flight; 16 here would cap -o 128 at 16
+	 * (docs/performance-notes.md, finding 6) */
+	p->responder_resources = (uint8_t)(attr.max_qp_rd_atom < 255 ?
+					   attr.max_qp_rd_atom : 255);
+	p->initiator_depth = (uint8_t)(attr.max_qp_init_rd_atom < 255 ?
+				       attr.max_qp_init_rd_atom : 255);
 }
 
 int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)

@@ -217,17 +217,24 @@ static const char *ctrl_wait_why(int ret)
 	       ret == -ECONNRESET ? "disconnected" : "failed";
 }
 
-int ctrl_send(struct ctrl *c, const struct wire_msg *msg)
+/* Send msg; wait until it is out. 0 or -errno, not logged. */
+static int ctrl_send_raw(struct ctrl *c, const struct wire_msg *msg)
 {
 	uint64_t deadline_ns = timer_deadline_ns(c->timeout_ms);
 	uint8_t buf[WIRE_MSG_MAX];
-	int len, ret;
+	int len;
 
 	len = wire_pack(msg, buf, sizeof(buf));
 	if (len < 0)
 		return len;
-	ret = c->fd >= 0 ? ctrl_tcp_send(c, buf, (size_t)len, deadline_ns) :
-			   ctrl_qp_send(c, buf, (size_t)len, deadline_ns);
+	return c->fd >= 0 ? ctrl_tcp_send(c, buf, (size_t)len, deadline_ns) :
+			    ctrl_qp_send(c, buf, (size_t)len, deadline_ns);
+}
+
+int ctrl_send(struct ctrl *c, const struct wire_msg *msg)
+{
+	int ret = ctrl_send_raw(c, msg);
+
 	if (ret)
 		bench_err("sending %s to the %s: %s", wire_type_name(msg->type),
 			  c->peer_role, ctrl_wait_why(ret));
@@ -253,13 +260,16 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text)
 {
 	struct wire_msg msg = { .type = WIRE_ERROR };
 
-	if ((c->fd < 0 && (!c->ep.id || !c->ep.id->qp)) || ctrl_peer_gone(c))
+	if ((c->fd < 0 && (!c->ep.id || !c->ep.id->qp)) || ctrl_peer_gone(c) ||
+	    c->error_sent)
 		return;
+	c->error_sent = true;
 	c->timeout_ms = 1000; /* we are leaving: do not wait long */
 	msg.u.error.status = status;
 	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s",
 		 ctrl_error_text(status, text));
-	ctrl_send(c, &msg);
+	/* best effort: a peer that already left is not news */
+	(void)ctrl_send_raw(c, &msg);
 }
 
 void ctrl_unread(struct ctrl *c, const struct wire_msg *msg)

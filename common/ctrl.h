@@ -34,6 +34,7 @@ struct ctrl {
 	bool tcp_gone;              /* TCP transport: the peer closed */
 	bool quiet_timeout;         /* ctrl_recv: a timeout is the caller's */
 	bool has_pending;           /* a message put back by ctrl_unread() */
+	bool error_sent;            /* ctrl_send_error() told the peer once */
 	struct wire_msg pending;
 };
 

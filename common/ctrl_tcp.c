@@ -102,6 +102,21 @@ int oob_accept(int listen_fd, uint64_t deadline_ns, int *fd_out, char *peer,
 	return 0;
 }
 
+int oob_first_byte(int fd, uint64_t deadline_ns)
+{
+	char byte;
+	ssize_t n;
+	int ret;
+
+	ret = oob_wait(fd, POLLIN, deadline_ns);
+	if (ret)
+		return ret;
+	n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (n > 0)
+		return 0;
+	return n == 0 || errno == ECONNRESET ? -ENOTCONN : -errno;
+}
+
 /* Connect fd to ai, bounded: a non-blocking connect, then poll. */
 static int oob_connect_one(const struct addrinfo *ai, uint64_t deadline_ns,
 			   int *fd_out)

@@ -22,6 +22,13 @@ int oob_accept(int listen_fd, uint64_t deadline_ns, int *fd_out, char *peer,
 	       size_t peer_len);
 
 /*
+ * Server: wait until deadline_ns for the client's first byte. Returns 0,
+ * or -ENOTCONN (not logged) when it closed without sending one: a TCP
+ * probe (a Kubernetes readiness probe), not a client.
+ */
+int oob_first_byte(int fd, uint64_t deadline_ns);
+
+/*
  * Client: one attempt to connect to host (a name or an IP), bounded by
  * deadline_ns. Returns 0 with *fd_out, or -ECONNREFUSED, -ETIMEDOUT,
  * -EHOSTUNREACH ... (not logged: the caller retries).

@@ -38,6 +38,10 @@ static int dev_numa_node(const char *name)
 	return node;
 }
 
+/* the kernel drivers' vendor ids (RXE_VENDOR_ID, SIW_VENDOR_ID) */
+#define DEV_VENDOR_RXE 0xffffff
+#define DEV_VENDOR_SIW 0x626d74
+
 int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out)
 {
 	struct ibv_device_attr da;
@@ -63,6 +67,8 @@ int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out)
 	out->numa_node = dev_numa_node(out->name);
 	out->max_qp_wr = (uint32_t)da.max_qp_wr;
 	out->has_atomics = da.atomic_cap != IBV_ATOMIC_NONE;
+	out->software = da.vendor_id == DEV_VENDOR_RXE ||
+			da.vendor_id == DEV_VENDOR_SIW;
 	out->link_layer = pa.link_layer == IBV_LINK_LAYER_ETHERNET ?
 		"Ethernet" : "InfiniBand";
 	out->active_speed = pa.active_speed;

@@ -23,6 +23,7 @@ struct dev_info {
 	uint8_t active_speed;    /* ibv_port_attr (rate.h RATE_SPEED_*) */
 	uint8_t active_width;    /* ibv_port_attr (rate.h RATE_WIDTH_*) */
 	uint32_t active_speed_ex; /* XDR and beyond; 0: absent (dev_query) */
+	bool software;           /* rxe or siw: the kernel moves the data */
 };
 
 /* Query ctx/port into *out. Returns 0 or -errno (logged). */

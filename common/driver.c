@@ -254,9 +254,19 @@ int bench_data_qp(struct bench_ctx *b, unsigned int i)
 			  "control connection", i);
 		return -EINVAL;
 	}
-	return conn_qp_setup(&b->data, i, b->ctrl.pd,
-			     b->test.inline_bytes == UINT32_MAX ?
-			     256 : b->test.inline_bytes);
+	return conn_qp_setup(&b->data, i, b->ctrl.pd, bench_inline_bytes(b));
+}
+
+/*
+ * Inline data to ask for: -I, else 256 B (halved by conn.c until the
+ * device takes it), but none on rxe and siw, whose kernel copies inline
+ * data once more: slower there (docs/performance-notes.md, finding 2).
+ */
+uint32_t bench_inline_bytes(const struct bench_ctx *b)
+{
+	if (b->test.inline_bytes != UINT32_MAX)
+		return b->test.inline_bytes;
+	return b->dev.software ? 0 : 256;
 }
 
 int bench_xchg_bufs(struct bench_ctx *b)

@@ -61,6 +61,9 @@ void bench_build_test(struct bench_ctx *b);
 int bench_check_test(const struct bench_ctx *b, char *why, size_t len);
 int bench_data_init(struct bench_ctx *b);
 int bench_data_qp(struct bench_ctx *b, unsigned int i);
+
+/* The inline size to ask the data QPs for (-I, or the device default). */
+uint32_t bench_inline_bytes(const struct bench_ctx *b);
 int bench_xchg_bufs(struct bench_ctx *b);
 void bench_print_header(struct bench_ctx *b);
 /* Free one client's resources (connections, buffers); ready for another. */

@@ -158,6 +158,33 @@ static bool mem_peermem_missing(void)
 	       access(MEM_SYSFS "/module/nv_peer_mem", F_OK) != 0;
 }
 
+/* ibv_reg_mr of GPU memory failed with ret: say why, and what to do. */
+static void mem_peermem_err(const struct mem_buf *m, struct ibv_pd *pd,
+			    int ret)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char why[PLACE_MSG_MAX] = "";
+
+	/* the kernel counts the range against RLIMIT_MEMLOCK before it asks
+	 * the peer-memory client: ENOMEM is then the limit, not peermem */
+	if (ret == -ENOMEM)
+		mem_memlock_why((m->len + page - 1) / page * page, why,
+				sizeof(why));
+	if (why[0])
+		bench_err("ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
+			  "GPU memory registered through nvidia-peermem counts "
+			  "as locked memory too; %s", m->len,
+			  cuda_index(m->cuda), mem_dev_name(pd),
+			  strerror(-ret), why);
+	else
+		bench_err("ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
+			  "GPUDirect RDMA through nvidia-peermem failed: check "
+			  "that nvidia_peermem is loaded and matches the driver "
+			  "(dmesg), or use --use_cuda_dmabuf", m->len,
+			  cuda_index(m->cuda), mem_dev_name(pd),
+			  strerror(-ret));
+}
+
 static int mem_reg_peermem(struct mem_buf *m, struct ibv_pd *pd, int access)
 {
 	int ret;
@@ -174,11 +201,7 @@ static int mem_reg_peermem(struct mem_buf *m, struct ibv_pd *pd, int access)
 	if (m->mr)
 		return 0;
 	ret = -errno;
-	bench_err("ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
-		  "GPUDirect RDMA through nvidia-peermem failed: check that "
-		  "nvidia_peermem is loaded and matches the driver (dmesg), "
-		  "or use --use_cuda_dmabuf", m->len, cuda_index(m->cuda),
-		  mem_dev_name(pd), strerror(-ret));
+	mem_peermem_err(m, pd, ret);
 	return ret;
 }
 

@@ -291,6 +291,8 @@ static const char *record_exit_meaning(int exit_code)
 		return "data corruption";
 	case BENCH_EXIT_PEER:
 		return "peer unreachable, lost or timed out";
+	case BENCH_EXIT_STOPPED:
+		return "stopped by a signal";
 	default:
 		return "runtime error";
 	}

@@ -213,6 +213,60 @@ int session_server_hello(struct bench_ctx *b)
 	return ret;
 }
 
+/* Between connection requests: has the client given up (ERROR) or gone? */
+static int server_client_left(struct bench_ctx *b)
+{
+	struct wire_msg msg;
+	int ret;
+
+	for (;;) {
+		ret = ctrl_poll(&b->ctrl, &msg);
+		if (ret == -EAGAIN)
+			return 0;
+		if (ret) {
+			bench_err("the client left before its data connections "
+				  "came");
+			return -ECONNRESET;
+		}
+		if (msg.type == WIRE_ERROR) {
+			/* its failure, not ours: for this side a lost peer */
+			bench_err("the client reports: %s", msg.u.error.text);
+			return -ECONNABORTED;
+		}
+		if (msg.type != WIRE_HELLO && msg.type != WIRE_ALIVE) {
+			bench_err("expected data connections, got %s on the "
+				  "control channel", wire_type_name(msg.type));
+			return -EPROTO;
+		}
+	}
+}
+
+/*
+ * A connection request until deadline_ns, the control channel read every
+ * 200 ms meanwhile: a client that failed after its HELLO (no GPU memory,
+ * a buffer it could not register) says so there, and this server should
+ * not wait out its --timeout for data connections that will never come.
+ */
+static int server_get_request(struct bench_ctx *b, uint64_t deadline_ns,
+			      struct cm_ep *ep, struct wire_connect *req)
+{
+	uint64_t slice_ns;
+	int ret;
+
+	for (;;) {
+		slice_ns = timer_deadline_ns(200);
+		ret = cm_get_request(&b->listener, !deadline_ns ||
+				     slice_ns < deadline_ns ? slice_ns :
+				     deadline_ns, ep, req);
+		if (ret != -ETIMEDOUT || (deadline_ns &&
+					   timer_expired(deadline_ns)))
+			return ret;
+		ret = server_client_left(b);
+		if (ret)
+			return ret;
+	}
+}
+
 /* Server: wait for a connection request of the given kind. */
 static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
 			 uint16_t kind, uint64_t deadline_ns, uint16_t *index)
@@ -220,9 +274,20 @@ static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
 	struct wire_connect req;
 	int ret;
 
-	ret = cm_get_request(&b->listener, deadline_ns, ep, &req);
+	ret = kind == WIRE_CONN_DATA ?
+	      server_get_request(b, deadline_ns, ep, &req) :
+	      cm_get_request(&b->listener, deadline_ns, ep, &req);
 	if (ret)
 		return ret;
+	if (req.kind == WIRE_CONN_CTRL && kind == WIRE_CONN_DATA) {
+		/* the client we wait for is gone or stuck: the new one is
+		 * refused now, retries, and finds this server free */
+		bench_err("another client connected while %s's data QPs were "
+			  "awaited: giving up on %s (the new one will retry)",
+			  b->peer, b->peer);
+		cm_reject(ep);
+		return -ECONNABORTED;
+	}
 	if (req.kind != kind) {
 		bench_err("expected a %s connection, got kind %u",
 			  kind == WIRE_CONN_CTRL ? "control" : "data", req.kind);

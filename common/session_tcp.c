@@ -99,8 +99,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
 	tcp_path(b, 0, &path);
 	for (i = 0; i < b->test.qps && !ret; i++) {
-		uint32_t inl = b->test.inline_bytes == UINT32_MAX ?
-			       256 : b->test.inline_bytes;
+		uint32_t inl = bench_inline_bytes(b);
 
 		ret = conn_qp_raw(&b->data, i, b->ctrl.pd, inl, &path, &mine);
 		if (!ret && !b->is_server) {
@@ -186,6 +185,9 @@ static int tcp_serve(struct bench_ctx *b, int listen_fd)
 
 	ret = oob_accept(listen_fd, 0, &b->ctrl.fd, b->peer, sizeof(b->peer));
 	if (!ret)
+		ret = oob_first_byte(b->ctrl.fd,
+				     timer_deadline_ns(b->ctrl.timeout_ms));
+	if (!ret)
 		ret = session_server_hello(b);
 	if (!ret)
 		ret = bench_data_init(b);
@@ -211,6 +213,12 @@ int session_server_tcp(struct bench_ctx *b)
 		   RDMABENCH_VERSION);
 	for (;;) {
 		ret = tcp_serve(b, listen_fd);
+		if (ret == -ENOTCONN && !bench_stop) {
+			/* a probe: not a client, not news */
+			close(b->ctrl.fd);
+			b->ctrl.fd = -1;
+			continue;
+		}
 		if (!b->cfg.persistent || bench_stop)
 			break;
 		session_client_done(b, ret);

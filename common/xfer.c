@@ -61,6 +61,34 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 		xfer_fill(x, (uint8_t *)(uintptr_t)sge->addr, size, iter);
 }
 
+/*
+ * One request, the common case: without --validate and atomics every
+ * iteration posts the same request (same slot, same addresses), so it is
+ * built once per size and only its flags and wr_id change.
+ */
+static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
+			 uint64_t first, bool signal, uint64_t count)
+{
+	struct xfer_qp_state *s = &x->qs[qp];
+	struct ibv_send_wr *bad;
+	int ret;
+
+	if (s->tmpl_size != size) {
+		xfer_wr(x, qp, size, first, &s->tmpl, &s->tmpl_sge);
+		s->tmpl.sg_list = &s->tmpl_sge;
+		s->tmpl_flags = s->tmpl.send_flags;
+		s->tmpl_size = size;
+	}
+	s->tmpl.send_flags = s->tmpl_flags | (signal ? IBV_SEND_SIGNALED : 0);
+	s->tmpl.wr_id = signal ? XFER_WR_ID(qp, count) : 0;
+	ret = abs(ibv_post_send(x->conn->qps[qp].qp, &s->tmpl, &bad));
+	if (ret)
+		bench_err("ibv_post_send(%s, %llu bytes): %s",
+			  bench_verb_name(x->verb), (unsigned long long)size,
+			  strerror(ret));
+	return -ret;
+}
+
 int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 	      uint64_t first, uint32_t n, bool signal_last, uint64_t count)
 {
@@ -69,6 +97,8 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 	uint32_t k;
 	int ret;
 
+	if (n == 1 && !x->validate && !bench_verb(x->verb)->fixed_size)
+		return xfer_post_one(x, qp, size, first, signal_last, count);
 	for (k = 0; k < n; k++) {
 		xfer_wr(x, qp, size, first + k, &wr[k], &sge[k]);
 		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;

@@ -33,6 +33,12 @@ struct xfer_qp_state {
 	uint64_t recv_done;      /* receives completed */
 	bool fin_armed;          /* a receive for the FIN is posted */
 	uint64_t last_run;       /* operations of the last bandwidth run */
+	/* the work request of a single post, built once per size (not with
+	 * --validate or atomics, whose requests change every iteration) */
+	struct ibv_send_wr tmpl;
+	struct ibv_sge tmpl_sge;
+	uint64_t tmpl_size;      /* 0: not built */
+	unsigned int tmpl_flags; /* its send_flags without SIGNALED */
 };
 
 struct xfer {

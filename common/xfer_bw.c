@@ -10,6 +10,7 @@
  * window always reopens).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,6 +405,11 @@ int xfer_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 			got++;
 			continue;
 		}
+		/* the passive side has nothing to do but wait: leave the CPU
+		 * to whoever moves the data (a software provider's kernel
+		 * work, the client on a small host), keep the wake-up fast
+		 * (docs/performance-notes.md, finding 3) */
+		sched_yield();
 		/* a heartbeat is progress: counted apart from w.seen, which
 		 * xfer_watch compares the count with */
 		ret = xfer_watch(x, &w, beats, false);

@@ -57,5 +57,17 @@ run_lab RDMABENCH_BUILD="$B" scripts/lab/run.sh tests/lab/all.sh
 # NUMA pinning needs a guest with two nodes: a second, short boot
 run_lab RDMABENCH_BUILD="$B" RDMABENCH_LAB_NUMA=2 \
 	scripts/lab/run.sh tests/lab/all.sh numa
+# Kubernetes: the manifests' entrypoint on two "nodes" (two guests, one link)
+k8s_log=$(mktemp)
+tests/k8s/lab-two-node.sh 2>&1 | tee "$k8s_log"
+k8s_rc=${PIPESTATUS[0]}
+line=$(grep -a '^k8s-lab: [0-9]* passed' "$k8s_log" | tail -n 1)
+if [ -n "$line" ]; then
+	count "$line"
+elif [ "$k8s_rc" -ne 77 ]; then
+	echo "k8s-lab: no summary (exit $k8s_rc)"
+	total_fail=$((total_fail + 1))
+fi
+rm -f "$k8s_log"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

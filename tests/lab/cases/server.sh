@@ -17,21 +17,40 @@ if lab_have rxe; then
 		# the server still serves a good client, both rendezvous kinds
 		"$B/ib_send_lat" -p 18620 "$ip" -n 100 || rc=1
 		"$B/ib_read_bw" -p 18620 "$ip" -n 100 || rc=1
+		touch /tmp/clients-done.18620
 		return $rc
+	}
+	# the server runs until the clients are done (at most 100 s)
+	serve_until_done() { # PORT ARGS...
+		local port=$1 pid
+		shift
+		rm -f "/tmp/clients-done.$port"
+		"$B/ib_write_bw" -p "$port" --persistent "$@" &
+		pid=$!
+		for _ in $(seq 1000); do
+			[ -e "/tmp/clients-done.$port" ] && break
+			lab_sleep 0.1
+		done
+		lab_sleep 1
+		kill -TERM $pid
+		wait $pid
 	}
 	lab_pair persistent_server -t 120 -R 0 -g 40 \
 		-e 'this server allows 4 \(--max-qps\)' \
 		-E 'waiting for the next client' \
-		bash -c "$B/ib_write_bw -p 18620 --persistent --max-qps 4 &
-			 pid=\$!; sleep 25; kill -TERM \$pid; wait \$pid" -- \
+		serve_until_done 18620 --max-qps 4 -- \
 		persistent_clients
 
+	# TCP probes (a readiness probe: connect, close) are not clients: the
+	# server says nothing of them and serves the next real client
 	lab_pair persistent_server.tcp -t 120 -R 0 -g 30 \
-		-E 'waiting for the next client' \
-		bash -c "$B/ib_write_bw -p 18621 --persistent --oob tcp &
-			 pid=\$!; sleep 12; kill -TERM \$pid; wait \$pid" -- \
-		bash -c "$B/ib_write_bw -p 18621 --oob tcp localhost -n 50 &&
-			 $B/ib_write_lat -p 18621 --oob tcp localhost -n 50"
+		-E 'waiting for the next client' -N 'disconnected|reset|error' \
+		serve_until_done 18621 --oob tcp -- \
+		bash -c "sleep 1; for i in 1 2 3; do
+			 (exec 3<>/dev/tcp/127.0.0.1/18621) || exit 1; done;
+			 $B/ib_write_bw -p 18621 --oob tcp localhost -n 50 &&
+			 $B/ib_write_lat -p 18621 --oob tcp localhost -n 50;
+			 rc=\$?; touch /tmp/clients-done.18621; exit \$rc"
 
 	# SIGTERM mid-run (once it runs): the client stops within 5 s (TCG) with
 	# exit 130, and the server, told so, ends with exit 5 (peer lost)
