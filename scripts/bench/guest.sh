@@ -183,6 +183,33 @@ pairrun() {
 
 have() { [[ " $PHASES " == *" $1 "* ]]; }
 
+# mem_sample TOOL ITERS: "TOOL ITERS VmSize_kB VmHWM_kB" of a write_lat
+# client 3 s into its run (both sides stopped afterwards)
+mem_sample() {
+    local tool=$1 n=$2 sp cp st
+    local -a srv cli
+    if [ "$tool" = ours ]; then
+        srv=("$BIN/ib_write_lat" -p "$PORT")
+        cli=("$BIN/ib_write_lat" "$IP" -p "$PORT" -n "$n")
+    else
+        srv=(ib_write_lat -R -d "$LAB_RXE_DEV" -p "$PORT" -n "$n")
+        cli=("${srv[@]}" "$IP")
+    fi
+    taskset -c 0 "${srv[@]}" > /dev/null 2>&1 &
+    sp=$!
+    zz 1
+    taskset -c 1 "${cli[@]}" > /dev/null 2>&1 &
+    cp=$!
+    zz 3
+    st=$(awk '/^VmSize:/ { s = $2 } /^VmHWM:/ { h = $2 }
+              END { print s + 0, h + 0 }' /proc/$cp/status 2>/dev/null)
+    kill -TERM "$cp" "$sp" 2>/dev/null
+    zz 1
+    kill -KILL "$cp" "$sp" 2>/dev/null
+    wait "$cp" "$sp" 2>/dev/null
+    echo "$tool $n ${st:-0 0}"
+}
+
 # rxe's hw_counters around each run (retransmissions, RNR NAKs, ...): a
 # slow run with none of them was slowed by the scheduler, not by the protocol
 CTRS=(/sys/class/infiniband/"${LAB_RXE_DEV:-rxe0}"/ports/1/hw_counters/*)
@@ -271,6 +298,14 @@ if have mem; then
         pairrun mem write lat 2 "$n" 1 1
     done
     MEMWRAP=0
+    # 10^6 and 10^7 iterations take minutes under TCG: each client is
+    # sampled 3 s into its run (VmSize: what it allocated; VmHWM: what it
+    # touched so far), then both sides are stopped
+    for n in ${RDMABENCH_BENCH_MEM_LONG:-1000000 10000000}; do
+        for tool in ours perftest; do
+            mem_sample "$tool" "$n" >> "$OUTD/mem-long.tsv"
+        done
+    done
 fi
 
 for f in /sys/class/infiniband/"${LAB_RXE_DEV:-rxe0}"/ports/1/hw_counters/*; do

@@ -367,6 +367,13 @@ def main():
                             "t_typical_us": r.get("t_typical"),
                             "client_wall_s": r["client_wall_s"]}
         res["mem"].append(e)
+    res["mem_long"] = []
+    for line in read(os.path.join(a.raw, "mem-long.tsv")).splitlines():
+        w = line.split()
+        if len(w) == 4:
+            res["mem_long"].append({"tool": w[0], "iters": int(w[1]),
+                                    "client_vmsize_kib": int(w[2]),
+                                    "client_vmhwm_kib": int(w[3])})
     # ---- multi-QP
     for size in sorted({r["size"] for r in group(rows, phase="qp")}):
         base = {}
@@ -468,6 +475,14 @@ def main():
                         "%s / %s" % (fmt(o.get("client_wall_s")), fmt(p.get("client_wall_s")))])
         md += table(["-n", "ours server", "ours client", "perftest server",
                      "perftest client", "client wall s (ours / perftest)"], trs)
+        md.append("")
+    if res.get("mem_long"):
+        md += ["Longer runs, sampled 3 s in (a whole 10^7 run takes an hour under "
+               "TCG): the client's VmSize (what it allocated) and VmHWM (what it "
+               "touched so far), KiB.", ""]
+        trs = [[e["iters"], e["tool"], e["client_vmsize_kib"], e["client_vmhwm_kib"]]
+               for e in res["mem_long"]]
+        md += table(["-n", "tool", "client VmSize", "client VmHWM"], trs)
         md.append("")
     if res["qp"]:
         md += ["## Multi-QP scale (ib_write_bw -q N; the same total messages split "
