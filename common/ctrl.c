@@ -139,10 +139,29 @@ static int ctrl_wc_error(struct ctrl *c, const struct ibv_wc *wc,
 }
 
 /*
+ * ctrl_poll runs in the hot loops (every 0.5 ms): looking for rdma_cm's
+ * DISCONNECTED costs a system call and a malloc/free in librdmacm
+ * (rdma_get_cm_event), so it is done every CTRL_PEER_CHECK_NS only; a
+ * dead peer is still noticed within that, or at once by the QP.
+ */
+#define CTRL_PEER_CHECK_NS (100 * NS_PER_MS)
+
+static bool ctrl_peer_check_due(struct ctrl *c)
+{
+	uint64_t now_ns = timer_now_ns();
+
+	if (now_ns < c->peer_check_ns)
+		return false;
+	c->peer_check_ns = now_ns + CTRL_PEER_CHECK_NS;
+	return true;
+}
+
+/*
  * Poll cq for one completion until deadline_ns (0: just once). Sleeps
  * between empty polls (control traffic is rare; spinning would steal the
  * CPU from the data path of a peer on the same host). Returns 1, 0 (none,
- * no deadline), -ETIMEDOUT, -EINTR, -ECONNRESET, -EIO.
+ * no deadline), -ETIMEDOUT, -EINTR, -ECONNRESET (the peer disconnected:
+ * looked for while waiting, every CTRL_PEER_CHECK_NS), -EIO.
  */
 static int ctrl_wait_wc(struct ctrl *c, struct ibv_cq *cq, struct ibv_wc *wc,
 			uint64_t deadline_ns)
@@ -154,10 +173,10 @@ static int ctrl_wait_wc(struct ctrl *c, struct ibv_cq *cq, struct ibv_wc *wc,
 
 		if (n)
 			return n < 0 ? -EIO : 1;
-		if (cm_check_peer(&c->ep))
-			return -ECONNRESET;
 		if (!deadline_ns)
-			return 0;
+			return 0; /* ctrl_poll looks for a disconnect itself */
+		if (ctrl_peer_check_due(c) && cm_check_peer(&c->ep))
+			return -ECONNRESET;
 		if (bench_stop)
 			return -EINTR;
 		if (timer_expired(deadline_ns))
@@ -317,7 +336,7 @@ int ctrl_poll(struct ctrl *c, struct wire_msg *msg)
 {
 	int ret = ctrl_take(c, msg, 0);
 
-	if (ret == -EAGAIN && ctrl_peer_gone(c))
+	if (ret == -EAGAIN && ctrl_peer_check_due(c) && ctrl_peer_gone(c))
 		return -ECONNRESET;
 	return ret;
 }

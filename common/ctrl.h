@@ -35,6 +35,7 @@ struct ctrl {
 	bool quiet_timeout;         /* ctrl_recv: a timeout is the caller's */
 	bool has_pending;           /* a message put back by ctrl_unread() */
 	bool error_sent;            /* ctrl_send_error() told the peer once */
+	uint64_t peer_check_ns;     /* ctrl_poll: next look for a disconnect */
 	struct wire_msg pending;
 };
 
