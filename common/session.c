@@ -19,49 +19,65 @@ bool session_retryable(int err)
 	       err == -ECONNRESET;
 }
 
-/* Client: connect the control channel, retrying until the deadline. */
-static int client_connect_ctrl(struct bench_ctx *b)
+int session_connect_retry(struct bench_ctx *b, session_attempt_fn attempt,
+			  const char *via, const char *hint, bool log_any)
 {
-	const struct wire_connect req = { .kind = WIRE_CONN_CTRL };
 	uint64_t deadline_ns = timer_deadline_ns(b->cfg.connect_timeout_s * 1000);
 	bool told = false;
 	int ret;
 
 	for (;;) {
-		ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
-				 deadline_ns, &b->ctrl.ep);
-		if (!ret)
-			ret = bench_check_device(b, b->ctrl.ep.id);
-		if (!ret)
-			ret = ctrl_setup(&b->ctrl);
-		if (!ret)
-			ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
-		if (!ret) {
-			b->port = b->ctrl.ep.id->port_num;
-			return 0;
-		}
-		ctrl_destroy(&b->ctrl);
-		if (!session_retryable(ret) || timer_expired(deadline_ns) ||
-		    bench_stop)
+		ret = attempt(b, deadline_ns);
+		if (!ret || !session_retryable(ret) ||
+		    timer_expired(deadline_ns) || bench_stop)
 			break;
 		if (!told)
-			bench_info("no rdmabench server at %s port %llu yet (%s); "
+			bench_info("no rdmabench server at %s %s %llu yet (%s); "
 				   "retrying for up to %llu s",
-				   b->cfg.server_addr,
+				   b->cfg.server_addr, via,
 				   (unsigned long long)b->cfg.tcp_port,
 				   strerror(-ret),
 				   (unsigned long long)b->cfg.connect_timeout_s);
 		told = true;
 		timer_sleep_ms(200);
 	}
-	if (session_retryable(ret))
-		bench_err("could not reach an rdmabench server at %s port %llu "
-			  "within %llu s: %s (is the server running, and is "
-			  "this IP on an RDMA device?)", b->cfg.server_addr,
+	if (ret && (log_any || session_retryable(ret)))
+		bench_err("could not reach an rdmabench server at %s %s %llu "
+			  "within %llu s: %s (%s)", b->cfg.server_addr, via,
 			  (unsigned long long)b->cfg.tcp_port,
 			  (unsigned long long)b->cfg.connect_timeout_s,
-			  strerror(-ret));
+			  strerror(-ret), hint);
 	return ret;
+}
+
+/* Client: one attempt at the control channel (rdma_cm). */
+static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
+{
+	const struct wire_connect req = { .kind = WIRE_CONN_CTRL };
+	int ret;
+
+	ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+			 deadline_ns, &b->ctrl.ep);
+	if (!ret)
+		ret = bench_check_device(b, b->ctrl.ep.id);
+	if (!ret)
+		ret = ctrl_setup(&b->ctrl);
+	if (!ret)
+		ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
+	if (!ret) {
+		b->port = b->ctrl.ep.id->port_num;
+		return 0;
+	}
+	ctrl_destroy(&b->ctrl);
+	return ret;
+}
+
+/* Client: connect the control channel, retrying until the deadline. */
+static int client_connect_ctrl(struct bench_ctx *b)
+{
+	return session_connect_retry(b, client_ctrl_attempt, "port",
+				     "is the server running, and is this IP "
+				     "on an RDMA device?", false);
 }
 
 /*

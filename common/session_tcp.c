@@ -126,36 +126,21 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	return ret;
 }
 
+static int tcp_attempt(struct bench_ctx *b, uint64_t deadline_ns)
+{
+	return oob_connect(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+			   deadline_ns, &b->ctrl.fd);
+}
+
 /* Client: the TCP connection, retried until --connect-timeout. */
 static int tcp_client_connect(struct bench_ctx *b)
 {
-	uint64_t deadline_ns = timer_deadline_ns(b->cfg.connect_timeout_s * 1000);
-	bool told = false;
 	int ret;
 
-	for (;;) {
-		ret = oob_connect(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
-				  deadline_ns, &b->ctrl.fd);
-		if (!ret || !session_retryable(ret) ||
-		    timer_expired(deadline_ns) || bench_stop)
-			break;
-		if (!told)
-			bench_info("no rdmabench server at %s TCP port %llu yet "
-				   "(%s); retrying for up to %llu s",
-				   b->cfg.server_addr,
-				   (unsigned long long)b->cfg.tcp_port,
-				   strerror(-ret),
-				   (unsigned long long)b->cfg.connect_timeout_s);
-		told = true;
-		timer_sleep_ms(200);
-	}
-	if (ret)
-		bench_err("could not reach an rdmabench server at %s TCP port "
-			  "%llu within %llu s: %s (is the server running with "
-			  "--oob tcp?)", b->cfg.server_addr,
-			  (unsigned long long)b->cfg.tcp_port,
-			  (unsigned long long)b->cfg.connect_timeout_s,
-			  strerror(-ret));
+	/* oob_connect logs nothing: every failure is said here */
+	ret = session_connect_retry(b, tcp_attempt, "TCP port",
+				    "is the server running with --oob tcp?",
+				    true);
 	snprintf(b->peer, sizeof(b->peer), "%.60s:%llu (TCP)", b->cfg.server_addr,
 		 (unsigned long long)b->cfg.tcp_port);
 	return ret;
