@@ -275,6 +275,26 @@ static const char *ctrl_error_text(int status, const char *text)
 	}
 }
 
+/*
+ * After an ERROR: let the peer read it and hang up first, for up to
+ * timeout_ms. Tearing down at once can lose it: an iWARP (TCP) or TCP
+ * connection closed with unread data is reset, and a reset drops what the
+ * peer had not read yet (seen on siw: the peer then reports a lost peer
+ * instead of our reason).
+ */
+#define CTRL_LINGER_MS 1000
+
+static void ctrl_linger(struct ctrl *c, unsigned int timeout_ms)
+{
+	uint64_t deadline_ns = timer_deadline_ns(timeout_ms);
+
+	while (!timer_expired(deadline_ns)) {
+		if (c->fd >= 0 ? oob_peer_closed(c->fd) : ctrl_peer_gone(c))
+			return;
+		timer_sleep_ms(10);
+	}
+}
+
 void ctrl_send_error(struct ctrl *c, int status, const char *text)
 {
 	struct wire_msg msg = { .type = WIRE_ERROR };
@@ -288,7 +308,8 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text)
 	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s",
 		 ctrl_error_text(status, text));
 	/* best effort: a peer that already left is not news */
-	(void)ctrl_send_raw(c, &msg);
+	if (!ctrl_send_raw(c, &msg))
+		ctrl_linger(c, CTRL_LINGER_MS);
 }
 
 void ctrl_unread(struct ctrl *c, const struct wire_msg *msg)

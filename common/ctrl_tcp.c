@@ -117,6 +117,16 @@ int oob_first_byte(int fd, uint64_t deadline_ns)
 	return n == 0 || errno == ECONNRESET ? -ENOTCONN : -errno;
 }
 
+bool oob_peer_closed(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char byte;
+
+	if (poll(&pfd, 1, 0) <= 0)
+		return false;
+	return recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) <= 0;
+}
+
 /* Connect fd to ai, bounded: a non-blocking connect, then poll. */
 static int oob_connect_one(const struct addrinfo *ai, uint64_t deadline_ns,
 			   int *fd_out)

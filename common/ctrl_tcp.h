@@ -6,6 +6,7 @@
 #ifndef RDMABENCH_CTRL_TCP_H
 #define RDMABENCH_CTRL_TCP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,9 @@ int oob_accept(int listen_fd, uint64_t deadline_ns, int *fd_out, char *peer,
  * probe (a Kubernetes readiness probe), not a client.
  */
 int oob_first_byte(int fd, uint64_t deadline_ns);
+
+/* Has the peer closed fd (nothing left to read but the end)? */
+bool oob_peer_closed(int fd);
 
 /*
  * Client: one attempt to connect to host (a name or an IP), bounded by
