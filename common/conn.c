@@ -36,8 +36,11 @@ int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 		}
 		want_inline /= 2;
 	}
+	/* what was asked, not what the device rounds it up to (rxe grants
+	 * 16 B for 0): -I 0 means no inline at all */
 	if (inline_out)
-		*inline_out = qia.cap.max_inline_data;
+		*inline_out = qia.cap.max_inline_data < want_inline ?
+			      qia.cap.max_inline_data : want_inline;
 	return 0;
 }
 

@@ -127,7 +127,7 @@ static const struct opt_def opt_table[] = {
 	  "N", "chain N work requests per post" },
 	{ "inline_size", 'I', OPT_U64, CFG(inline_bytes), CFG(has_inline), 0,
 	  1024, NULL, NULL, "BYTES",
-	  "send inline up to BYTES [256, less if the device allows less; 0 "
+	  "send inline up to BYTES [256, less if the device allows less; 16 "
 	  "on rxe and siw]" },
 	{ "cq-mod", 'Q', OPT_U64, CFG(cq_mod), NO_HAS, 1, 1024, "100", "1",
 	  "N", "request a completion every N operations" },

@@ -39,7 +39,9 @@ int conn_qp_raw(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		bench_err("ibv_create_qp: %s", strerror(-ret));
 		return ret;
 	}
-	c->qps[i].max_inline = qia.cap.max_inline_data;
+	/* what was asked, not the device's rounding up (see conn.c) */
+	c->qps[i].max_inline = qia.cap.max_inline_data < want_inline ?
+			       qia.cap.max_inline_data : want_inline;
 	memset(addr, 0, sizeof(*addr));
 	addr->qpn = c->qps[i].qp->qp_num;
 	addr->psn = (uint32_t)lrand48() & 0xffffff;
