@@ -362,6 +362,28 @@ int ctrl_poll(struct ctrl *c, struct wire_msg *msg)
 	return ret;
 }
 
+int ctrl_await_error(struct ctrl *c, unsigned int timeout_ms)
+{
+	uint64_t deadline_ns = timer_deadline_ns(timeout_ms);
+	struct wire_msg msg;
+	int ret;
+
+	for (;;) {
+		ret = ctrl_poll(c, &msg);
+		if (!ret && msg.type == WIRE_ERROR) {
+			bench_err("the %s reports: %s", c->peer_role,
+				  msg.u.error.text);
+			return ctrl_peer_status(&msg);
+		}
+		if (ret && ret != -EAGAIN)
+			return -ECONNRESET;
+		if (timer_expired(deadline_ns))
+			return 0;
+		if (ret == -EAGAIN)
+			timer_sleep_ms(10);
+	}
+}
+
 int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg)
 {
 	int ret;

@@ -71,6 +71,14 @@ int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg);
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg);
 
 /*
+ * After something failed: wait up to timeout_ms for the peer's ERROR (its
+ * reason; other messages are dropped). Returns what it means here
+ * (ctrl_peer_status, logged), -ECONNRESET when the peer went without one,
+ * 0 when neither came.
+ */
+int ctrl_await_error(struct ctrl *c, unsigned int timeout_ms);
+
+/*
  * The error a peer's ERROR message means here: its own status (corrupt
  * data is corrupt on both sides), except that a peer that was stopped or
  * sent nonsense is, for us, a lost peer.

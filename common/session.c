@@ -139,24 +139,6 @@ static int client_connect_data(struct bench_ctx *b)
 	return ret;
 }
 
-/* Client: a step after HELLO failed; if the server said why, print it. */
-static void client_server_why(struct bench_ctx *b)
-{
-	uint64_t deadline_ns = timer_deadline_ns(1000);
-	struct wire_msg msg;
-	int ret;
-
-	do {
-		ret = ctrl_poll(&b->ctrl, &msg);
-		if (!ret && msg.type == WIRE_ERROR) {
-			bench_err("the server reports: %s", msg.u.error.text);
-			return;
-		}
-		if (ret == -EAGAIN)
-			timer_sleep_ms(10);
-	} while ((!ret || ret == -EAGAIN) && !timer_expired(deadline_ns));
-}
-
 int session_client(struct bench_ctx *b)
 {
 	int ret;
@@ -169,7 +151,7 @@ int session_client(struct bench_ctx *b)
 	if (!ret) {
 		ret = client_connect_data(b);
 		if (ret)
-			client_server_why(b);
+			(void)ctrl_await_error(&b->ctrl, 1000);
 	}
 	if (!ret)
 		ret = bench_xchg_bufs(b);

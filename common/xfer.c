@@ -155,40 +155,6 @@ int xfer_post_fin_recv(const struct xfer *x, unsigned int qp)
 	return -ret;
 }
 
-/*
- * After a failed completion: did the peer go away? Its process ending shows
- * as a disconnect on the control connection, which may trail the error by
- * a moment.
- */
-/*
- * After a failed completion: what the peer said or did. Its ERROR (say,
- * it found corrupt data and tore its QPs down, which is what failed here)
- * arrives on the control channel, maybe just after: wait up to 2 s for it.
- * Returns the status its ERROR means here (logged), -ECONNRESET when it
- * disconnected without one, 0 when neither happened.
- */
-static int xfer_peer_said(const struct xfer *x)
-{
-	uint64_t deadline_ns = timer_deadline_ns(2000);
-	struct wire_msg msg;
-	int ret;
-
-	for (;;) {
-		ret = ctrl_poll(x->ctrl, &msg);
-		if (!ret && msg.type == WIRE_ERROR) {
-			bench_err("the %s reports: %s", x->ctrl->peer_role,
-				  msg.u.error.text);
-			return ctrl_peer_status(&msg);
-		}
-		if (ret == -ECONNRESET || (ret && ret != -EAGAIN))
-			return -ECONNRESET;
-		if (timer_expired(deadline_ns))
-			return 0;
-		if (ret == -EAGAIN)
-			timer_sleep_ms(10);
-	}
-}
-
 /* After a failed completion: did our own link go down (a lost peer)? */
 static bool xfer_link_down(const struct xfer *x, unsigned int qp)
 {
@@ -217,7 +183,9 @@ int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 		  "QP %u", bench_verb_name(x->verb),
 		  ibv_wc_status_str(wc->status), wc->status, wc->vendor_err,
 		  (unsigned long long)size, XFER_WR_QP(wc->wr_id));
-	said = xfer_peer_said(x);
+	/* its ERROR (say, it found corrupt data and tore its QPs down,
+	 * which is what failed here) may arrive just after */
+	said = ctrl_await_error(x->ctrl, 2000);
 	if (said && said != -ECONNRESET)
 		return said;
 	gone = said == -ECONNRESET;
