@@ -1,9 +1,19 @@
 # rdmabench - RDMA bandwidth/latency benchmarks.
 #   make              build every bench/*.c executable into build/
-#   make check        unit tests, then lab tests (real verbs in QEMU)
-#   make unit         unit tests only (no hardware, no QEMU)
+#   make check        the fast suite: unit tests, layer, cycle and header
+#                     checks (no root, no VM, well under two minutes)
+#   make lab          the lab suite: real verbs (rxe, siw) in QEMU guests
+#                     (root, scripts/lab/setup.sh first; ~10-20 minutes)
+#   make unit         unit tests only
+#   make hdr-check    every header compiles on its own
+#   make style        clang-format the lines changed since HEAD
 #   make install PREFIX=/usr/local
 # Knobs: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan), B=build dir.
+#
+# Layers are folders (docs/architecture.md): common/lib <- host <- spec <-
+# report <- rdma <- xfer <- run <- bench/, gpu/ on lib+host, doctor/ on
+# lib+host+spec. The pure folders include no verbs, rdma_cm or CUDA header;
+# unit tests link only them, so a verbs call creeping in breaks the link.
 
 CC      ?= gcc
 B       ?= build
@@ -19,22 +29,19 @@ CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined \
            -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
-CPPFLAGS += -Icommon -Igpu -MMD -MP
+CPPFLAGS += -Icommon -I. -MMD -MP
+
+PURE_DIRS := common/lib common/host common/spec common/report doctor
+CORE_DIRS := $(PURE_DIRS:doctor=) common/rdma common/xfer common/run gpu
 
 BENCHES := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
-# Pure modules (common/pure.list, one name a line): no <infiniband/*>,
-# <rdma/*> or CUDA headers. Unit tests link only these, so a verbs call
-# creeping into one breaks the link, and tests/check-pure.sh greps them.
-PURE    := $(shell cat common/pure.list)
-CORE    := $(patsubst common/%.c,%,$(wildcard common/*.c))
-GPU     := $(patsubst gpu/%.c,%,$(wildcard gpu/*.c))
+src_of   = $(foreach d,$(1),$(wildcard $(d)/*.c))
+PURE_OBJS   := $(patsubst %.c,$(B)/%.o,$(call src_of,$(PURE_DIRS)))
+CORE_OBJS   := $(patsubst %.c,$(B)/%.o,$(call src_of,$(CORE_DIRS)))
+DOCTOR_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,doctor doctor/live))
 LDLIBS  := -lrdmacm -libverbs -lnuma -ldl -lm
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TESTS_SH := $(patsubst tests/%.sh,%,$(wildcard tests/test_*.sh))
-
-PURE_OBJS := $(patsubst %,$(B)/common/%.o,$(PURE))
-CORE_OBJS := $(patsubst %,$(B)/common/%.o,$(CORE)) \
-             $(patsubst %,$(B)/gpu/%.o,$(GPU))
 
 all: $(addprefix $(B)/,$(BENCHES))
 
@@ -43,7 +50,11 @@ $(B)/%.o: %.c
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(B)/libbench.a: $(CORE_OBJS)
+	@rm -f $@
 	$(AR) rcs $@ $^
+
+$(B)/ib_doctor: $(B)/bench/ib_doctor.o $(DOCTOR_OBJS) $(B)/libbench.a
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(B)/%: $(B)/bench/%.o $(B)/libbench.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -54,13 +65,26 @@ $(B)/tests/%: $(B)/tests/%.o $(PURE_OBJS)
 unit-build: $(addprefix $(B)/tests/,$(TESTS))
 
 unit: unit-build
-	@tests/check-pure.sh
 	@mkdir -p $(B)/tests
 	@tests/run-unit.sh $(B)/tests $(TESTS) $(TESTS_SH)
 
+layer-check:
+	@tests/check-layers.sh
+
+cycle-check: all
+	@tests/check-cycles.sh $(B)
+
+hdr-check:
+	@tests/check-headers.sh $(B)
+
 check: all unit-build tools
-	@tests/check-pure.sh
 	@tests/run-checks.sh $(B)
+
+lab: all unit-build tools
+	@tests/run-lab.sh $(B)
+
+style:
+	@scripts/style.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -72,6 +96,7 @@ clean:
 include tests/tools/Makefile.inc
 include tests/fakecuda/Makefile.inc
 
-.PHONY: all unit unit-build check install clean
+.PHONY: all unit unit-build check lab layer-check cycle-check hdr-check \
+	style install clean
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* ib_atomic_bw - atomic bandwidth (FETCH_AND_ADD; -A CMP_AND_SWAP). */
-#include "bench.h"
+#include "run/main.h"
 
 static const struct bench_desc desc = {
 	.name = "ib_atomic_bw",

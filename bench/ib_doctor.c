@@ -3,7 +3,7 @@
  * ib_doctor - RDMA preflight: finds the settings that make traffic
  * silently fall back or slow down (see common/doctor.h), with a fix each.
  */
-#include "doctor.h"
+#include "doctor/doctor.h"
 
 int main(int argc, char **argv)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* ib_read_lat - RDMA READ latency (full round trip). */
-#include "bench.h"
+#include "run/main.h"
 
 static const struct bench_desc desc = {
 	.name = "ib_read_lat",

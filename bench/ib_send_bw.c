@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* ib_send_bw - SEND/RECV bandwidth. */
-#include "bench.h"
+#include "run/main.h"
 
 static const struct bench_desc desc = {
 	.name = "ib_send_bw",

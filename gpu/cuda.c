@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuda.h"
-#include "cuda_ptx.h"
-#include "log.h"
-#include "topo.h"
+#include "gpu/cuda.h"
+#include "gpu/cuda_ptx.h"
+#include "lib/log.h"
+#include "host/topo.h"
 
 /*
  * The driver API's types and constants we use, as its ABI defines them

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pattern.h"
+#include "lib/pattern.h"
 
 #define CUDA_LIB_NAME "libcuda.so.1"
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "doctor.h"
-#include "doctor_chk.h"
-#include "doctor_json.h"
+#include "doctor/doctor.h"
+#include "doctor/chk.h"
+#include "lib/json_read.h"
 #include "test.h"
 
 struct scenario {

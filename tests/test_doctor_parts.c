@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "doctor_fs.h"
-#include "doctor_inv.h"
-#include "doctor_json.h"
-#include "doctor_net.h"
-#include "doctor_report.h"
+#include "lib/fs.h"
+#include "doctor/inv.h"
+#include "lib/json_read.h"
+#include "doctor/net.h"
+#include "doctor/report.h"
 #include "test.h"
 
 static void test_json(void)

@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 
-#include "gate.h"
+#include "report/gate.h"
 #include "test.h"
 
 static struct gate_figures bw(uint64_t size, double gbps, double mpps)

@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include "../gpu/cuda.c" /* see above */
-#include "cuda.h"
-#include "pattern.h"
+#include "gpu/cuda.h"
+#include "lib/pattern.h"
 #include "test.h"
-#include "topo.h"
+#include "host/topo.h"
 
 #define MIB (1ULL << 20)
 #define BIG_BYTES (64 * MIB)

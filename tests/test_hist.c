@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "hist.h"
-#include "stats.h"
+#include "lib/hist.h"
+#include "lib/stats.h"
 #include "test.h"
 
 enum { N = 100003 };

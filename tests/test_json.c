@@ -11,7 +11,7 @@
 #include <float.h>
 #include <stdlib.h>
 
-#include "json.h"
+#include "lib/json.h"
 #include "test.h"
 
 struct capture {

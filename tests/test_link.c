@@ -7,8 +7,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "link.h"
-#include "rate.h"
+#include "host/link.h"
+#include "host/rate.h"
 #include "test.h"
 
 static char root_buf[PATH_MAX];

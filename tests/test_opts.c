@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "opts.h"
+#include "spec/opts.h"
 #include "test.h"
 
 static const struct bench_desc bw_desc = {

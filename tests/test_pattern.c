@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pattern.h"
+#include "lib/pattern.h"
 #include "test.h"
 
 static void test_roundtrip(void)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "place.h"
+#include "host/place.h"
 #include "test.h"
 
 static char two[PATH_MAX], one[PATH_MAX], fixtures[PATH_MAX / 2];

@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "rate.h"
+#include "host/rate.h"
 #include "test.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/record_ctr.c: port counters read from a fake sysfs
+ * Tests for common/report/counters.c: port counters read from a fake sysfs
  * tree built in a temporary folder, their deltas, the cap of the results
  * document and which names count errors (--expect-no-errors).
- *
- * record_ctr is pure but not on common/pure.list (the unit tests link only
- * those), so its source is compiled in here. Should it join pure.list,
- * drop this include and include "record_ctr.h" instead.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record_ctr.c"
+#include "report/counters.h"
 #include "test.h"
 
 static char root[PATH_MAX];

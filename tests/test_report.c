@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "test.h"
 #include "golden.h"
 

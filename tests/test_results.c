@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
-#include "stats.h"
+#include "report/results.h"
+#include "lib/stats.h"
 #include "test.h"
 #include "golden.h"
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 #include "test.h"
 
 static void fill_ascending(uint64_t *v, size_t n)

@@ -6,7 +6,7 @@
 #include <limits.h>
 
 #include "test.h"
-#include "timer.h"
+#include "lib/timer.h"
 
 static void test_monotonic(void)
 {

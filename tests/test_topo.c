@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "topo.h"
+#include "host/topo.h"
 
 static char dgx[PATH_MAX];
 

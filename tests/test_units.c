@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "test.h"
-#include "units.h"
+#include "lib/units.h"
 
 struct size_case {
 	const char *text;

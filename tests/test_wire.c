@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "test.h"
-#include "wire.h"
+#include "spec/wire.h"
 
 /* Body bytes of each type, as the layout in wire.c defines them. */
 static size_t body_bytes(uint16_t type)

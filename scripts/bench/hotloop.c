@@ -24,16 +24,15 @@
 #include <x86intrin.h>
 #include <infiniband/verbs.h>
 
-#include "ctrl.h"
-#include "hist.h"
-#include "timer.h"
-#include "xfer.h"
+#include "rdma/ctrl.h"
+#include "lib/hist.h"
+#include "lib/timer.h"
+#include "xfer/xfer.h"
 
 /* ---- the control channel: nothing arrives, nothing fails */
 int ctrl_poll(struct ctrl *c, struct wire_msg *m) { (void)c; (void)m; return -EAGAIN; }
 int ctrl_send(struct ctrl *c, const struct wire_msg *m) { (void)c; (void)m; return 0; }
 bool ctrl_peer_gone(struct ctrl *c) { (void)c; return false; }
-volatile sig_atomic_t bench_stop;
 
 /* ---- conn.c's layout helpers (conn.o would drag rdma_cm in); keep in
  * step with common/conn.c */

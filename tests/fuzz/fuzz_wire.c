@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire.h"
+#include "spec/wire.h"
 
 /* Text fields a message may carry: tool; dev_name + text. */
 #define FUZZ_MAX_TEXT_FIELDS 2

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wire.h"
+#include "spec/wire.h"
 
 static int gen_write(const char *dir, const char *name, const uint8_t *buf,
 		     size_t len)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/fuzz/run.sh [SECONDS] [-- LIBFUZZER_ARG...] - build the libFuzzer
-# target for the wire decoder (tests/fuzz/fuzz_wire.c + common/wire.c, clang
+# target for the wire decoder (tests/fuzz/fuzz_wire.c + common/spec/wire.c, clang
 # with ASan+UBSan) and fuzz it for SECONDS (default 60), starting from the
 # seed corpus tests/fuzz/corpus/wire/ (read only) and the inputs earlier runs
 # found ($RDMABENCH_BUILD/fuzz/corpus-wire/, kept between runs).
@@ -17,15 +17,15 @@ OUT=$B/fuzz
 CC_FUZZ=${CLANG:-clang}
 SEEDS=tests/fuzz/corpus/wire
 # shellcheck disable=SC2054 # the commas belong to -fsanitize=
-FLAGS=(-g -O1 -std=gnu11 -Wall -Wextra -Icommon
+FLAGS=(-g -O1 -std=gnu11 -Wall -Wextra -Icommon -I.
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -fno-omit-frame-pointer)
 
 secs=60
 if [ "${1:-}" = --regen ]; then
 	mkdir -p "$OUT" || exit 1
-	gcc -std=gnu11 -Wall -Wextra -Icommon tests/fuzz/gen_corpus.c \
-		common/wire.c -o "$OUT/gen_corpus" || exit 1
+	gcc -std=gnu11 -Wall -Wextra -Icommon -I. tests/fuzz/gen_corpus.c \
+		common/spec/wire.c -o "$OUT/gen_corpus" || exit 1
 	rm -f "$SEEDS"/*
 	mkdir -p "$SEEDS" && "$OUT/gen_corpus" "$SEEDS" || exit 1
 	echo "fuzz: wrote $(find "$SEEDS" -type f | wc -l) seeds to $SEEDS"
@@ -58,7 +58,7 @@ if ! "$CC_FUZZ" -fsanitize=fuzzer,address,undefined "$probe" \
 	exit 77
 fi
 rm -f "$probe" "$OUT/probe" "$OUT/probe.log"
-"$CC_FUZZ" "${FLAGS[@]}" tests/fuzz/fuzz_wire.c common/wire.c \
+"$CC_FUZZ" "${FLAGS[@]}" tests/fuzz/fuzz_wire.c common/spec/wire.c \
 	-o "$OUT/fuzz_wire" || { echo "fuzz: build failed"; exit 1; }
 
 # new inputs go into the first folder only: the seeds stay untouched.

@@ -42,7 +42,7 @@
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
 
-#include "wire.h"
+#include "spec/wire.h"
 
 #define INJ_PREFIX "wire_inject: "
 #define inj_say(fmt, ...) printf(INJ_PREFIX fmt "\n", ##__VA_ARGS__)

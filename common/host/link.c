@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * link - link facts from sysfs, and what looks downtrained. See link.h.
+ *
+ * The layout read, as the kernel builds it for a PCI NIC:
+ *   ROOT/class/infiniband/DEV -> ../../devices/pci.../0000:3b:00.0/
+ *                                 infiniband/DEV
+ *   DEV/ports/N/rate                "400 Gb/sec (4X NDR)"
+ *   DEV/ports/N/gid_attrs/ndevs/I   netdev of GID I (EINVAL when unused)
+ *   DEV/device -> ../../../0000:3b:00.0   (absent for rxe and siw)
+ *   DEV/device/{current,max}_link_{speed,width}, DEV/device/numa_node
+ *   ROOT/class/net/IF/{speed,mtu,dev_port}, IF/device/infiniband/DEV
+ */
+#include "host/link.h"
+#include "host/rate.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A GID table has at most a few thousand entries (rxe: 1024). */
+#define LINK_MAX_GIDS 4096
+
+struct link_ctx {
+	const char *root;
+	const char *dev;
+	unsigned port;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int path_fmt(char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(path, PATH_MAX, fmt, ap);
+	va_end(ap);
+	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Read a small sysfs file, without its trailing newline. sysfs answers
+ * EINVAL (not ENOENT) for attributes that exist but mean nothing here (a
+ * dummy netdev's speed, an unused GID's ndev): callers treat every error
+ * alike, as "unknown". An empty file is -ENODATA.
+ */
+static int read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return ret;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return n ? 0 : -ENODATA;
+}
+
+/* A decimal integer file such as speed, mtu or numa_node; -EINVAL else. */
+static int read_long(const char *path, long *value_out)
+{
+	char buf[32], *end;
+	long v;
+	int ret;
+
+	ret = read_text(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	*value_out = v;
+	return 0;
+}
+
+/* "16.0 GT/s PCIe" (6.x kernels), "8 GT/s" (older); "Unknown" -> 0. */
+static double parse_gts(const char *text)
+{
+	char *end;
+	double v;
+
+	if (text[0] < '0' || text[0] > '9')
+		return 0.0;
+	v = strtod(text, &end);
+	return strncmp(end, " GT/s", 5) ? 0.0 : v;
+}
+
+static void read_rate(const struct link_ctx *c, struct link_facts *f)
+{
+	char path[PATH_MAX];
+
+	if (path_fmt(path, "%s/class/infiniband/%s/ports/%u/rate", c->root,
+		     c->dev, c->port) ||
+	    read_text(path, f->rate_text, sizeof(f->rate_text)))
+		f->rate_text[0] = '\0';
+	else if (rate_parse_sysfs_gbps(f->rate_text, &f->rate_gbps))
+		f->rate_gbps = 0.0;
+}
+
+/* The lowest GID index with a netdev: index 0 is the port's own MAC GID. */
+static bool netdev_from_gids(const struct link_ctx *c, char *name,
+			     size_t len)
+{
+	char path[PATH_MAX];
+	int i, ret;
+
+	for (i = 0; i < LINK_MAX_GIDS; i++) {
+		if (path_fmt(path,
+			     "%s/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
+			     c->root, c->dev, c->port, i))
+			return false;
+		ret = read_text(path, name, len);
+		if (ret == -ENOENT)
+			return false;
+		/* A name that filled the buffer may be cut: not trusted. */
+		if (!ret && strlen(name) < len - 1)
+			return true;
+	}
+	return false;
+}
+
+/* Does class/net/IF belong to DEV's port? (multi-port mlx4: dev_port) */
+static bool netdev_matches(const struct link_ctx *c, const char *ifname)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	long dev_port;
+
+	if (path_fmt(path, "%s/class/net/%s/device/infiniband/%s", c->root,
+		     ifname, c->dev) || stat(path, &st))
+		return false;
+	if (path_fmt(path, "%s/class/net/%s/dev_port", c->root, ifname) ||
+	    read_long(path, &dev_port))
+		return true;
+	return dev_port == (long)c->port - 1;
+}
+
+/*
+ * IB ports and some drivers fill no GID ndevs. Then look from the netdev
+ * side; of several matches the smallest name wins, so the answer does not
+ * depend on readdir() order.
+ */
+static void netdev_from_class_net(const struct link_ctx *c, char *name,
+				  size_t len)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+
+	name[0] = '\0';
+	if (path_fmt(path, "%s/class/net", c->root))
+		return;
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= len)
+			continue;
+		if (name[0] && strcmp(de->d_name, name) >= 0)
+			continue;
+		if (netdev_matches(c, de->d_name))
+			strcpy(name, de->d_name);
+	}
+	closedir(dir);
+}
+
+static void read_netdev(const struct link_ctx *c, struct link_facts *f)
+{
+	char path[PATH_MAX];
+	long v;
+
+	if (!netdev_from_gids(c, f->netdev, sizeof(f->netdev)))
+		netdev_from_class_net(c, f->netdev, sizeof(f->netdev));
+	if (!f->netdev[0])
+		return;
+	/* Link down reports -1 (SPEED_UNKNOWN); dummy devices EINVAL. */
+	if (!path_fmt(path, "%s/class/net/%s/speed", c->root, f->netdev) &&
+	    !read_long(path, &v) && v > 0 && v <= INT_MAX)
+		f->netdev_speed_mbps = (int)v;
+	if (!path_fmt(path, "%s/class/net/%s/mtu", c->root, f->netdev) &&
+	    !read_long(path, &v) && v > 0 && v <= INT_MAX)
+		f->netdev_mtu = (int)v;
+}
+
+/* DDDD:BB:DD.F (the domain may have more digits, e.g. behind VMD). */
+static bool is_pci_addr(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	if (n < 4 || s[n] != ':')
+		return false;
+	s += n + 1;
+	if (strspn(s, "0123456789abcdef") != 2 || s[2] != ':')
+		return false;
+	s += 3;
+	if (strspn(s, "0123456789abcdef") != 2 || s[2] != '.')
+		return false;
+	return s[3] >= '0' && s[3] <= '7' && s[4] == '\0';
+}
+
+static void read_pci_addr(const struct link_ctx *c, struct link_facts *f)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	if (path_fmt(path, "%s/class/infiniband/%s/device", c->root, c->dev))
+		return;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;		/* virtual: rxe and siw have no device link */
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (is_pci_addr(base) && strlen(base) < sizeof(f->pci_addr))
+		strcpy(f->pci_addr, base);
+}
+
+/* Read DEV/device/<attr> into buf; false when absent or unreadable. */
+static bool read_dev_attr(const struct link_ctx *c, const char *attr,
+			  char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	return !path_fmt(path, "%s/class/infiniband/%s/device/%s", c->root,
+			 c->dev, attr) &&
+	       !read_text(path, buf, len);
+}
+
+static unsigned parse_width(const char *text)
+{
+	char *end;
+	unsigned long v;
+
+	if (text[0] < '0' || text[0] > '9')
+		return 0;
+	v = strtoul(text, &end, 10);
+	return *end || v > 64 ? 0 : (unsigned)v;
+}
+
+static void read_pci(const struct link_ctx *c, struct link_facts *f)
+{
+	char buf[64], *end;
+	long v;
+
+	read_pci_addr(c, f);
+	if (!f->pci_addr[0])
+		return;
+	if (read_dev_attr(c, "current_link_speed", buf, sizeof(buf)))
+		f->pcie_cur_gts = parse_gts(buf);
+	if (read_dev_attr(c, "max_link_speed", buf, sizeof(buf)))
+		f->pcie_max_gts = parse_gts(buf);
+	if (read_dev_attr(c, "current_link_width", buf, sizeof(buf)))
+		f->pcie_cur_width = parse_width(buf);
+	if (read_dev_attr(c, "max_link_width", buf, sizeof(buf)))
+		f->pcie_max_width = parse_width(buf);
+	if (read_dev_attr(c, "numa_node", buf, sizeof(buf))) {
+		v = strtol(buf, &end, 10);
+		if (end != buf && !*end && v >= -1 && v <= INT_MAX)
+			f->numa_node = (int)v;
+	}
+}
+
+/* Names that would escape ROOT/class/infiniband are refused. */
+static bool is_dev_name(const char *dev)
+{
+	return dev && dev[0] && !strchr(dev, '/') && strcmp(dev, ".") &&
+	       strcmp(dev, "..");
+}
+
+int link_read(const char *sysfs_root, const char *dev, unsigned port,
+	      struct link_facts *out)
+{
+	struct link_ctx c = { sysfs_root, dev, port };
+	struct link_facts f = {
+		.netdev_speed_mbps = -1, .netdev_mtu = -1, .numa_node = -1,
+	};
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!is_dev_name(dev) || !port || !out)
+		return -EINVAL;
+	if (!c.root || !c.root[0])
+		c.root = "/sys";
+	if (path_fmt(path, "%s/class/infiniband/%s", c.root, dev))
+		return -ENAMETOOLONG;
+	if (stat(path, &st))
+		return -ENODEV;
+	if (path_fmt(path, "%s/class/infiniband/%s/ports/%u", c.root, dev,
+		     port))
+		return -ENAMETOOLONG;
+	if (stat(path, &st))
+		return -ENOENT;
+	read_rate(&c, &f);
+	read_netdev(&c, &f);
+	read_pci(&c, &f);
+	*out = f;
+	return 0;
+}
+
+/* Collects findings into the caller's array, up to its n. */
+struct finding_list {
+	char (*items)[LINK_FINDING_LEN];
+	int n;
+	int used;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void finding_add(struct finding_list *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->used >= l->n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(l->items[l->used++], LINK_FINDING_LEN, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Port: below the hinted maximum width or speed. The hints stand in for
+ * PortInfo's LinkWidthSupported/LinkSpeedSupported, which verbs does not
+ * expose: the caller knows them from the NIC model or the fabric plan.
+ */
+static void downtrain_port(struct finding_list *l, const struct rate_link *a,
+			   unsigned max_speed, unsigned max_width)
+{
+	struct rate_link m = *a, hint;
+	char b[48];
+
+	/* An unset or unknown hint leaves that dimension at the active one. */
+	if (max_speed && !rate_from_port(max_speed, 0, RATE_WIDTH_1X, &hint)) {
+		m.lane_gbps = hint.lane_gbps;
+		m.speed_name = hint.speed_name;
+	}
+	if (max_width && !rate_from_port(RATE_SPEED_SDR, 0, max_width, &hint)) {
+		m.lanes = hint.lanes;
+		m.width_name = hint.width_name;
+	}
+	m.link_gbps = m.lane_gbps * m.lanes;
+	snprintf(b, sizeof(b), "%.0f Gb/s of %.0f Gb/s", a->link_gbps,
+		 m.link_gbps);
+	if (m.lanes > a->lanes)
+		finding_add(l,
+			    "port runs %s of %s (%s): at most %s; check the cable and the peer's port",
+			    a->width_name, m.width_name, a->speed_name, b);
+	if (m.lane_gbps > a->lane_gbps)
+		finding_add(l,
+			    "port runs %s of %s (%s): at most %s; check the cable's rating and the peer's port",
+			    a->speed_name, m.speed_name, a->width_name, b);
+}
+
+/* PCIe: below the device's own capability (slot, riser, bifurcation). */
+static void downtrain_pcie(struct finding_list *l, const struct link_facts *f)
+{
+	bool narrow = f->pcie_max_width && f->pcie_cur_width &&
+		      f->pcie_cur_width < f->pcie_max_width;
+	bool slow = f->pcie_max_gts > 0 && f->pcie_cur_gts > 0 &&
+		    f->pcie_cur_gts < f->pcie_max_gts;
+	double cap = rate_pcie_gbps(f->pcie_cur_gts, f->pcie_cur_width);
+
+	if (narrow && slow)
+		finding_add(l,
+			    "PCIe link runs x%u of x%u at %.1f of %.1f GT/s: at most %.0f Gb/s; reseat the card, check the slot's width and generation",
+			    f->pcie_cur_width, f->pcie_max_width,
+			    f->pcie_cur_gts, f->pcie_max_gts, cap);
+	else if (narrow)
+		finding_add(l,
+			    "PCIe link runs x%u of x%u (%.1f GT/s): at most %.0f Gb/s; reseat the card or move it to a slot wired x%u",
+			    f->pcie_cur_width, f->pcie_max_width,
+			    f->pcie_cur_gts, cap, f->pcie_max_width);
+	else if (slow)
+		finding_add(l,
+			    "PCIe link runs %.1f of %.1f GT/s (x%u): at most %.0f Gb/s; check the slot's generation and the BIOS PCIe speed",
+			    f->pcie_cur_gts, f->pcie_max_gts,
+			    f->pcie_cur_width, cap);
+}
+
+int link_downtrain(const struct link_facts *f, unsigned active_speed,
+		   unsigned active_width, unsigned max_speed_hint,
+		   unsigned max_width_hint, char findings[][LINK_FINDING_LEN],
+		   int n)
+{
+	struct finding_list l = { findings, n, 0 };
+	struct rate_link a;
+	bool has_port;
+	int before;
+
+	if (!f || n < 0 || (!findings && n > 0))
+		return -EINVAL;
+	if (!active_speed && !active_width)
+		has_port = !rate_parse_sysfs(f->rate_text, &a);
+	else
+		has_port = !rate_from_port(active_speed, 0, active_width, &a);
+	if (has_port)
+		downtrain_port(&l, &a, max_speed_hint, max_width_hint);
+	before = l.used;
+	downtrain_pcie(&l, f);
+	/* A PCIe link at full capability that still cannot feed the port. */
+	if (has_port && l.used == before &&
+	    rate_pcie_gbps(f->pcie_cur_gts, f->pcie_cur_width) > 0.0 &&
+	    rate_pcie_gbps(f->pcie_cur_gts, f->pcie_cur_width) < a.link_gbps)
+		finding_add(&l,
+			    "PCIe x%u at %.1f GT/s carries at most %.0f Gb/s, below the port's %.0f Gb/s; move the NIC to a faster slot",
+			    f->pcie_cur_width, f->pcie_cur_gts,
+			    rate_pcie_gbps(f->pcie_cur_gts, f->pcie_cur_width),
+			    a.link_gbps);
+	return l.used;
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/topo.h"
+
+#define TOPO_MAX_DEPTH 32
+
+static const char *const topo_names[] = {
+	[TOPO_UNKNOWN] = "unknown", [TOPO_PIX] = "PIX", [TOPO_PXB] = "PXB",
+	[TOPO_PHB] = "PHB",         [TOPO_NODE] = "NODE", [TOPO_SYS] = "SYS",
+};
+
+static const char *const topo_descs[] = {
+	[TOPO_UNKNOWN] = "no PCI path known",
+	[TOPO_PIX] = "one PCIe switch",
+	[TOPO_PXB] = "several PCIe switches",
+	[TOPO_PHB] = "the CPU's PCIe host bridge",
+	[TOPO_NODE] = "the links between host bridges of one CPU socket",
+	[TOPO_SYS] = "the link between CPU sockets",
+};
+
+const char *topo_link_name(enum topo_link link)
+{
+	return link <= TOPO_SYS ? topo_names[link] : "unknown";
+}
+
+const char *topo_link_desc(enum topo_link link)
+{
+	return link <= TOPO_SYS ? topo_descs[link] : topo_descs[0];
+}
+
+/* A name from the user or a directory must stay one path component. */
+static bool topo_name_ok(const char *name)
+{
+	return name && name[0] && !strchr(name, '/') && strcmp(name, "..") &&
+	       strcmp(name, ".");
+}
+
+static int topo_read_int(const char *path, int fallback)
+{
+	FILE *f = fopen(path, "r");
+	int v;
+
+	if (!f)
+		return fallback;
+	if (fscanf(f, "%i", &v) != 1)
+		v = fallback;
+	fclose(f);
+	return v;
+}
+
+int topo_pci_numa_node(const char *sysfs_root, const char *bdf)
+{
+	char path[PATH_MAX];
+
+	if (!topo_name_ok(bdf))
+		return -1;
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/numa_node",
+		 sysfs_root, bdf);
+	return topo_read_int(path, -1);
+}
+
+/* realpath(link) relative to realpath(ROOT/devices), into out. */
+static int topo_resolve(const char *sysfs_root, const char *link, char *out,
+			size_t len)
+{
+	char devices[PATH_MAX], real_root[PATH_MAX], real[PATH_MAX];
+	size_t n;
+
+	snprintf(devices, sizeof(devices), "%s/devices", sysfs_root);
+	if (!realpath(devices, real_root) || !realpath(link, real))
+		return -ENOENT;
+	n = strlen(real_root);
+	/* only PCI places: "pciDDDD:BB/..." (not virtual/, platform/) */
+	if (strncmp(real, real_root, n) || real[n] != '/' ||
+	    strncmp(real + n + 1, "pci", 3))
+		return -ENOENT;
+	if (strlen(real + n + 1) >= len)
+		return -ENAMETOOLONG;
+	strcpy(out, real + n + 1);
+	return 0;
+}
+
+int topo_pci_path(const char *sysfs_root, const char *bdf, char *out,
+		  size_t len)
+{
+	char link[PATH_MAX];
+
+	if (!topo_name_ok(bdf))
+		return -ENOENT;
+	snprintf(link, sizeof(link), "%s/bus/pci/devices/%s", sysfs_root, bdf);
+	return topo_resolve(sysfs_root, link, out, len);
+}
+
+int topo_rdma_path(const char *sysfs_root, const char *dev, char *out,
+		   size_t len)
+{
+	char link[PATH_MAX];
+
+	if (!topo_name_ok(dev))
+		return -ENOENT;
+	snprintf(link, sizeof(link), "%s/class/infiniband/%s/device",
+		 sysfs_root, dev);
+	return topo_resolve(sysfs_root, link, out, len);
+}
+
+/* Split a place at '/' into at most TOPO_MAX_DEPTH parts; 0 if too deep. */
+static size_t topo_split(const char *path, char *buf, size_t len,
+			 char **parts)
+{
+	char *save = NULL, *tok;
+	size_t n = 0;
+
+	snprintf(buf, len, "%s", path);
+	for (tok = strtok_r(buf, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
+		if (n == TOPO_MAX_DEPTH)
+			return 0;
+		parts[n++] = tok;
+	}
+	return n;
+}
+
+enum topo_link topo_classify(const char *path_a, int node_a,
+			     const char *path_b, int node_b)
+{
+	char buf_a[TOPO_PATH_MAX], buf_b[TOPO_PATH_MAX];
+	char *a[TOPO_MAX_DEPTH], *b[TOPO_MAX_DEPTH];
+	size_t na, nb, common = 0, below_a, below_b;
+
+	na = topo_split(path_a, buf_a, sizeof(buf_a), a);
+	nb = topo_split(path_b, buf_b, sizeof(buf_b), b);
+	/* each needs a host bridge and the device itself */
+	if (na < 2 || nb < 2 || strncmp(a[0], "pci", 3) ||
+	    strncmp(b[0], "pci", 3))
+		return TOPO_UNKNOWN;
+	if (strcmp(a[0], b[0]))
+		return node_a == node_b ? TOPO_NODE : TOPO_SYS;
+	/* below the host bridge: bridges, then the device */
+	while (common + 2 < na && common + 2 < nb &&
+	       !strcmp(a[common + 1], b[common + 1]))
+		common++;
+	if (!common)
+		return TOPO_PHB; /* different root ports */
+	below_a = na - 2 - common;
+	below_b = nb - 2 - common;
+	return below_a <= 1 && below_b <= 1 ? TOPO_PIX : TOPO_PXB;
+}
+
+static int topo_rdma_numa_node(const char *sysfs_root, const char *dev)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node",
+		 sysfs_root, dev);
+	return topo_read_int(path, -1);
+}
+
+/* An NVIDIA display or 3D controller (what nvidia-smi lists). */
+static bool topo_is_gpu(const char *sysfs_root, const char *bdf)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor",
+		 sysfs_root, bdf);
+	if (topo_read_int(path, 0) != 0x10de)
+		return false;
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/class",
+		 sysfs_root, bdf);
+	return (topo_read_int(path, 0) >> 16) == 0x03;
+}
+
+/* Is (link, name) nearer than (best, best_name)? Ties: lower name. */
+static bool topo_better(enum topo_link link, const char *name,
+			enum topo_link best, const char *best_name)
+{
+	if (link == TOPO_UNKNOWN)
+		return false;
+	if (best == TOPO_UNKNOWN || link < best)
+		return true;
+	return link == best && strcmp(name, best_name) < 0;
+}
+
+/* The GPU nearest to the NIC at nic_path (node nic_node). */
+static void topo_find_gpu(const char *sysfs_root, const char *nic_path,
+			  int nic_node, struct topo_rel *r)
+{
+	char path[PATH_MAX], place[TOPO_PATH_MAX];
+	struct dirent *e;
+	enum topo_link l;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices", sysfs_root);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!topo_name_ok(e->d_name) || e->d_name[0] == '.' ||
+		    strlen(e->d_name) >= sizeof(r->best_gpu) ||
+		    !topo_is_gpu(sysfs_root, e->d_name) ||
+		    topo_pci_path(sysfs_root, e->d_name, place, sizeof(place)))
+			continue;
+		l = topo_classify(place, topo_pci_numa_node(sysfs_root,
+							    e->d_name),
+				  nic_path, nic_node);
+		if (topo_better(l, e->d_name, r->best_gpu_link, r->best_gpu)) {
+			r->best_gpu_link = l;
+			strcpy(r->best_gpu, e->d_name);
+		}
+	}
+	closedir(d);
+}
+
+/* The RDMA device nearest to the GPU at gpu_path. */
+static void topo_find_nic(const char *sysfs_root, const char *gpu_path,
+			  struct topo_rel *r)
+{
+	char path[PATH_MAX], place[TOPO_PATH_MAX];
+	struct dirent *e;
+	enum topo_link l;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/class/infiniband", sysfs_root);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!topo_name_ok(e->d_name) || e->d_name[0] == '.' ||
+		    strlen(e->d_name) >= sizeof(r->best_nic) ||
+		    topo_rdma_path(sysfs_root, e->d_name, place, sizeof(place)))
+			continue;
+		l = topo_classify(gpu_path, r->gpu_node, place,
+				  topo_rdma_numa_node(sysfs_root, e->d_name));
+		if (topo_better(l, e->d_name, r->best_nic_link, r->best_nic)) {
+			r->best_nic_link = l;
+			strcpy(r->best_nic, e->d_name);
+		}
+	}
+	closedir(d);
+}
+
+static void topo_warn(struct topo_rel *r, const char *rdma_dev)
+{
+	char gpu_tip[160] = "", nic_tip[160] = "";
+
+	if (r->best_gpu[0] && r->best_gpu_link < r->link)
+		snprintf(gpu_tip, sizeof(gpu_tip), "; use GPU %s instead "
+			 "(--use_cuda_bus_id=%s, %s to %s)", r->best_gpu,
+			 r->best_gpu, topo_link_name(r->best_gpu_link),
+			 rdma_dev);
+	if (r->best_nic[0] && r->best_nic_link < r->link)
+		snprintf(nic_tip, sizeof(nic_tip), "%s the NIC %s (-d %s, %s "
+			 "to the GPU)", gpu_tip[0] ? ", or" : "; use",
+			 r->best_nic, r->best_nic,
+			 topo_link_name(r->best_nic_link));
+	snprintf(r->warn, sizeof(r->warn), "GPU %s and %s (%s) are %s apart, "
+		 "through %s: GPUDirect RDMA on such a path usually runs well "
+		 "below line rate%s%s; 'nvidia-smi topo -m' shows every pair",
+		 r->gpu_bdf, rdma_dev, r->nic_bdf[0] ? r->nic_bdf : "no PCI",
+		 topo_link_name(r->link), topo_link_desc(r->link), gpu_tip,
+		 nic_tip);
+}
+
+int topo_gpu_nic(const char *sysfs_root, const char *gpu_bdf,
+		 const char *rdma_dev, struct topo_rel *out)
+{
+	char gpu_path[TOPO_PATH_MAX], nic_path[TOPO_PATH_MAX], *slash;
+	struct topo_rel r = { .link = TOPO_UNKNOWN };
+
+	if (topo_pci_path(sysfs_root, gpu_bdf, gpu_path, sizeof(gpu_path)))
+		return -ENOENT;
+	snprintf(r.gpu_bdf, sizeof(r.gpu_bdf), "%s", gpu_bdf);
+	r.gpu_node = topo_pci_numa_node(sysfs_root, gpu_bdf);
+	r.nic_node = -1;
+	topo_find_nic(sysfs_root, gpu_path, &r);
+	if (!topo_rdma_path(sysfs_root, rdma_dev, nic_path, sizeof(nic_path))) {
+		slash = strrchr(nic_path, '/');
+		snprintf(r.nic_bdf, sizeof(r.nic_bdf), "%.31s",
+			 slash ? slash + 1 : nic_path);
+		r.nic_node = topo_rdma_numa_node(sysfs_root, rdma_dev);
+		r.link = topo_classify(gpu_path, r.gpu_node, nic_path,
+				       r.nic_node);
+		topo_find_gpu(sysfs_root, nic_path, r.nic_node, &r);
+	}
+	if (r.link > TOPO_PXB)
+		topo_warn(&r, rdma_dev);
+	*out = r;
+	return 0;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * hist - latency statistics in constant memory. Pure.
+ *
+ * A log-bucketed histogram of samples in ns, so a run of 10^9 iterations
+ * costs the same memory as one of 10^3. Buckets (HDR style): values below
+ * 256 ns have one bucket each (exact); above, every power of two
+ * [2^e, 2^(e+1)) is cut into 128 equal sub-buckets of width 2^(e-7). A
+ * bucket's midpoint is therefore within 1/256 (0.4%) of any value in it.
+ * The buckets cover the whole uint64_t range, so no sample is clamped.
+ *
+ * Count, min and max are exact; mean and population stdev are exact up to
+ * double rounding (Welford). Percentiles are nearest-rank like stats.h
+ * (rank ceil(p/100 * n)), found exactly among the buckets, then reported
+ * as the bucket's midpoint clamped to [min, max]: relative error <= 1/256.
+ * Rank 1 and rank n report min and max exactly.
+ */
+#ifndef RDMABENCH_HIST_H
+#define RDMABENCH_HIST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/stats.h"
+
+#define HIST_SUB_BITS	7			/* 128 sub-buckets / octave */
+/* Index of UINT64_MAX, plus one: shift 56, mantissa 255. */
+#define HIST_BUCKETS	((56u << HIST_SUB_BITS) + 256u)	/* 7424 */
+
+/*
+ * Public so hist_add() can be inline; treat the fields as private. It is
+ * ~58 KiB: allocate it once (hist_create(), or embed it and hist_reset()).
+ */
+struct hist {
+	uint64_t count;		/* samples added */
+	uint64_t min_ns;	/* UINT64_MAX while empty */
+	uint64_t max_ns;
+	double mean_ns;		/* running mean (Welford) */
+	double m2_ns2;		/* sum of squared deviations from the mean */
+	uint64_t counts[HIST_BUCKETS];
+};
+
+/*
+ * Bucket of a value. OR-ing in 128 makes every value below 256 land on
+ * shift 0 (index == value), so there is no branch: one clz, two shifts.
+ */
+static inline unsigned int hist_bucket_index(uint64_t value_ns)
+{
+	unsigned int shift;
+
+	shift = 56u - (unsigned int)__builtin_clzll(value_ns | 128u);
+
+	return (shift << HIST_SUB_BITS) + (unsigned int)(value_ns >> shift);
+}
+
+/* Smallest and largest value (inclusive) of bucket idx < HIST_BUCKETS. */
+uint64_t hist_bucket_lo_ns(unsigned int idx);
+uint64_t hist_bucket_hi_ns(unsigned int idx);
+/* The value reported for a bucket: its midpoint, rounded down. */
+uint64_t hist_bucket_mid_ns(unsigned int idx);
+
+/* calloc + hist_reset; NULL when out of memory. */
+struct hist *hist_create(void);
+void hist_destroy(struct hist *h);
+void hist_reset(struct hist *h);
+
+/*
+ * Hot path: once per ping-pong iteration. One double division (Welford);
+ * a sum of squares would be cheaper but loses every digit of a sub-µs
+ * spread on a multi-ms sum.
+ */
+static inline void hist_add(struct hist *h, uint64_t value_ns)
+{
+	double x = (double)value_ns, delta;
+
+	h->counts[hist_bucket_index(value_ns)]++;
+	h->count++;
+	if (value_ns < h->min_ns)
+		h->min_ns = value_ns;
+	if (value_ns > h->max_ns)
+		h->max_ns = value_ns;
+	delta = x - h->mean_ns;
+	h->mean_ns += delta / (double)h->count;
+	h->m2_ns2 += delta * (x - h->mean_ns);
+}
+
+/*
+ * dst += src: buckets summed, count/min/max exact, mean and stdev through
+ * the parallel Welford (Chan) update. Returns 0, or -EINVAL on NULL.
+ */
+int hist_merge(struct hist *dst, const struct hist *src);
+
+/* Nearest-rank percentile (0 < pct <= 100) in ns; 0 when empty. */
+uint64_t hist_percentile_ns(const struct hist *h, double pct);
+
+/*
+ * Fill *out (min/avg/stdev/max exact, p50 .. p99.99 from the buckets),
+ * sample_us = sample_ns / divisor / 1000 in double, as stats_lat_summarize.
+ * Returns 0, or -EINVAL when empty, divisor == 0 or a pointer is NULL.
+ */
+int hist_summarize(const struct hist *h, unsigned int divisor,
+		   struct stats_lat *out);
+
+/*
+ * The -H output: a '#' header line, then one line per non-empty range
+ * "lower_us upper_us count cumulative_percent", the range half-open
+ * [lower_us, upper_us), ascending. Adjacent buckets are merged (in aligned
+ * groups of 2, 4, .. 128) until there are at most HIST_PRINT_MAX_LINES.
+ */
+#define HIST_PRINT_MAX_LINES 200
+void hist_print(const struct hist *h, unsigned int divisor, FILE *out);
+
+#endif

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cm - rdma_cm with deadlines. Every id gets its own event channel in
+ * non-blocking mode, so a wait is poll(2) on one fd with a timeout and the
+ * events of one connection never have to be sorted from another's.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "spec/bench.h"
+#include "rdma/cm.h"
+#include "lib/log.h"
+#include "lib/stop.h"
+#include "lib/timer.h"
+
+/* Upper bound of one poll() so that stop_flag is seen promptly. */
+#define CM_POLL_SLICE_MS 100
+
+static int cm_channel_nonblock(struct rdma_event_channel *ch)
+{
+	int flags = fcntl(ch->fd, F_GETFL);
+
+	if (flags < 0 || fcntl(ch->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+static int cm_ep_create(struct cm_ep *ep)
+{
+	int ret;
+
+	ep->id = NULL;
+	ep->ch = rdma_create_event_channel();
+	if (!ep->ch) {
+		ret = -errno;
+		bench_err("rdma_create_event_channel: %s (is rdma_ucm loaded?)",
+			  strerror(-ret));
+		return ret;
+	}
+	ret = cm_channel_nonblock(ep->ch);
+	if (ret)
+		goto err_destroy_channel;
+	if (rdma_create_id(ep->ch, &ep->id, NULL, RDMA_PS_TCP)) {
+		ret = -errno;
+		bench_err("rdma_create_id: %s", strerror(-ret));
+		goto err_destroy_channel;
+	}
+	return 0;
+
+err_destroy_channel:
+	rdma_destroy_event_channel(ep->ch);
+	ep->ch = NULL;
+	return ret;
+}
+
+/* What a failure event means, as -errno. */
+static int cm_event_errno(const struct rdma_cm_event *ev)
+{
+	switch (ev->event) {
+	case RDMA_CM_EVENT_REJECTED:
+		return -ECONNREFUSED;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		return -EHOSTUNREACH;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		return -ENETUNREACH;
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		return -ETIMEDOUT;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		return -ECONNRESET;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		return -ENODEV;
+	default:
+		return -EPROTO;
+	}
+}
+
+/*
+ * Wait for the next event on ep until deadline_ns (0: no deadline, only
+ * stop_flag). Returns 0 with *ev to be acked by the caller, -ETIMEDOUT,
+ * -EINTR (stop), or -errno.
+ */
+static int cm_next_event(struct cm_ep *ep, uint64_t deadline_ns,
+			 struct rdma_cm_event **ev)
+{
+	struct pollfd pfd = { .fd = ep->ch->fd, .events = POLLIN };
+
+	for (;;) {
+		int slice = CM_POLL_SLICE_MS;
+
+		if (!rdma_get_cm_event(ep->ch, ev))
+			return 0;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return -errno;
+		if (stop_flag)
+			return -EINTR;
+		if (deadline_ns) {
+			if (timer_expired(deadline_ns))
+				return -ETIMEDOUT;
+			if (timer_remaining_ms(deadline_ns) < slice)
+				slice = timer_remaining_ms(deadline_ns);
+		}
+		if (poll(&pfd, 1, slice) < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+/* Check a REJECT's private data for a version mismatch; log it once. */
+static int cm_rejected(const struct rdma_cm_event *ev)
+{
+	struct wire_msg msg;
+	int ret;
+
+	if (!ev->param.conn.private_data || !ev->param.conn.private_data_len)
+		return -ECONNREFUSED;
+	ret = wire_unpack(ev->param.conn.private_data,
+			  ev->param.conn.private_data_len, &msg);
+	if (ret == -EPROTONOSUPPORT) {
+		bench_err("the server speaks rdmabench protocol version %u, "
+			  "we speak %u: run the same rdmabench version on both "
+			  "sides", msg.version, WIRE_VERSION);
+		return ret;
+	}
+	return -ECONNREFUSED;
+}
+
+/*
+ * Wait for event `want`. Any other event is a failure mapped to -errno;
+ * nothing is logged here (the caller knows which step failed).
+ */
+static int cm_wait(struct cm_ep *ep, enum rdma_cm_event_type want,
+		   uint64_t deadline_ns)
+{
+	struct rdma_cm_event *ev;
+	int ret;
+
+	ret = cm_next_event(ep, deadline_ns, &ev);
+	if (ret)
+		return ret;
+	if (ev->event == want)
+		ret = 0;
+	else if (ev->event == RDMA_CM_EVENT_REJECTED)
+		ret = cm_rejected(ev);
+	else
+		ret = cm_event_errno(ev);
+	rdma_ack_cm_event(ev);
+	return ret;
+}
+
+int cm_listen(uint16_t tcp_port, struct cm_ep *listener)
+{
+	/* IPv4 any: iWARP (siw) does not take IPv4 clients on [::] */
+	struct sockaddr_in any = { .sin_family = AF_INET,
+				   .sin_port = htons(tcp_port),
+				   .sin_addr.s_addr = htonl(INADDR_ANY) };
+	int ret;
+
+	ret = cm_ep_create(listener);
+	if (ret)
+		return ret;
+	if (rdma_bind_addr(listener->id, (struct sockaddr *)&any)) {
+		ret = -errno;
+		bench_err("rdma_bind_addr(port %u): %s%s", tcp_port,
+			  strerror(-ret), ret == -EADDRINUSE ?
+			  ": another server listens there; use -p" : "");
+		goto err_close;
+	}
+	if (rdma_listen(listener->id, 8)) {
+		ret = -errno;
+		bench_err("rdma_listen(port %u): %s", tcp_port, strerror(-ret));
+		goto err_close;
+	}
+	return 0;
+
+err_close:
+	cm_close(listener);
+	return ret;
+}
+
+/* Parse a request's CONNECT; reply to a stranger with our header. */
+static int cm_request_check(struct rdma_cm_event *ev, struct wire_connect *req)
+{
+	struct wire_msg msg;
+	const void *pd = ev->param.conn.private_data;
+	int ret = -EPROTO;
+
+	if (pd && ev->param.conn.private_data_len >= WIRE_HEADER_BYTES + 4)
+		ret = wire_unpack(pd, WIRE_HEADER_BYTES + 4, &msg);
+	if (!ret && msg.type != WIRE_CONNECT)
+		ret = -EPROTO;
+	if (ret == -EPROTONOSUPPORT)
+		bench_err("a client speaking rdmabench protocol version %u "
+			  "connected; we speak %u: run the same rdmabench "
+			  "version on both sides", msg.version, WIRE_VERSION);
+	else if (ret)
+		bench_warn("refused a connection that is not from an "
+			   "rdmabench client (perftest? another tool?)");
+	else
+		*req = msg.u.connect;
+	return ret;
+}
+
+static void cm_reject_with_version(struct rdma_cm_id *id)
+{
+	struct wire_msg msg = { .type = WIRE_CONNECT };
+	uint8_t buf[WIRE_HEADER_BYTES + 4];
+	int len = wire_pack(&msg, buf, sizeof(buf));
+
+	rdma_reject(id, len > 0 ? buf : NULL, len > 0 ? (uint8_t)len : 0);
+}
+
+int cm_get_request(struct cm_ep *listener, uint64_t deadline_ns,
+		   struct cm_ep *ep, struct wire_connect *req)
+{
+	struct rdma_cm_event *ev;
+	int ret;
+
+	for (;;) {
+		ret = cm_next_event(listener, deadline_ns, &ev);
+		if (ret)
+			return ret;
+		if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
+			rdma_ack_cm_event(ev);
+			continue;
+		}
+		ret = cm_request_check(ev, req);
+		if (ret) {
+			cm_reject_with_version(ev->id);
+			rdma_destroy_id(ev->id);
+			rdma_ack_cm_event(ev);
+			continue;
+		}
+		ep->id = ev->id;
+		rdma_ack_cm_event(ev);
+		break;
+	}
+	ep->ch = rdma_create_event_channel();
+	if (!ep->ch) {
+		ret = -errno;
+		goto err_reject;
+	}
+	ret = cm_channel_nonblock(ep->ch);
+	if (!ret && rdma_migrate_id(ep->id, ep->ch))
+		ret = -errno;
+	if (ret)
+		goto err_destroy_channel;
+	return 0;
+
+err_destroy_channel:
+	rdma_destroy_event_channel(ep->ch);
+	ep->ch = NULL;
+err_reject:
+	bench_err("setting up an event channel for a client: %s",
+		  strerror(-ret));
+	rdma_reject(ep->id, NULL, 0);
+	rdma_destroy_id(ep->id);
+	ep->id = NULL;
+	return ret;
+}
+
+/* Connection parameters: private data, and reads/atomics in flight: as
+ * many as this device allows. */
+static void cm_conn_param(struct rdma_conn_param *p, struct ibv_context *verbs,
+			  const void *data, uint8_t len)
+{
+	struct ibv_device_attr attr;
+
+	memset(p, 0, sizeof(*p));
+	p->private_data = data;
+	p->private_data_len = len;
+	p->responder_resources = 16;
+	p->initiator_depth = 16;
+	p->retry_count = 7;
+	p->rnr_retry_count = 7;
+	if (ibv_query_device(verbs, &attr))
+		return;
+	/* all the device allows: -o (the software window) sets how many
+	 * are really in flight; 16 here would cap -o 128 at 16
+	 * (docs/performance-notes.md, finding 6) */
+	p->responder_resources = (uint8_t)(attr.max_qp_rd_atom < 255 ?
+					   attr.max_qp_rd_atom : 255);
+	p->initiator_depth = (uint8_t)(attr.max_qp_init_rd_atom < 255 ?
+				       attr.max_qp_init_rd_atom : 255);
+}
+
+int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)
+{
+	struct rdma_conn_param param;
+	int ret;
+
+	cm_conn_param(&param, ep->id->verbs, NULL, 0);
+	if (rdma_accept(ep->id, &param)) {
+		ret = -errno;
+		bench_err("rdma_accept: %s", strerror(-ret));
+		return ret;
+	}
+	ret = cm_wait(ep, RDMA_CM_EVENT_ESTABLISHED, deadline_ns);
+	if (ret)
+		bench_err("the client did not complete the connection: %s",
+			  strerror(-ret));
+	return ret;
+}
+
+void cm_reject(struct cm_ep *ep)
+{
+	if (ep->id)
+		rdma_reject(ep->id, NULL, 0);
+	cm_close(ep);
+}
+
+static int cm_getaddr(const char *addr, uint16_t tcp_port,
+		      struct addrinfo **res)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM };
+	char port[8];
+	int ret;
+
+	snprintf(port, sizeof(port), "%u", tcp_port);
+	ret = getaddrinfo(addr, port, &hints, res);
+	if (ret) {
+		bench_err("cannot resolve server address '%s': %s", addr,
+			  gai_strerror(ret));
+		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+
+int cm_resolve(const char *addr, uint16_t tcp_port, uint64_t deadline_ns,
+	       struct cm_ep *ep)
+{
+	struct addrinfo *ai;
+	int step_ms, ret;
+
+	ret = cm_getaddr(addr, tcp_port, &ai);
+	if (ret)
+		return ret;
+	ret = cm_ep_create(ep);
+	if (ret)
+		goto out_free;
+	step_ms = timer_remaining_ms(deadline_ns);
+	if (step_ms < 1)
+		step_ms = 1;
+	if (rdma_resolve_addr(ep->id, NULL, ai->ai_addr, step_ms))
+		ret = -errno;
+	if (!ret)
+		ret = cm_wait(ep, RDMA_CM_EVENT_ADDR_RESOLVED, deadline_ns);
+	if (!ret && rdma_resolve_route(ep->id, step_ms))
+		ret = -errno;
+	if (!ret)
+		ret = cm_wait(ep, RDMA_CM_EVENT_ROUTE_RESOLVED, deadline_ns);
+	if (ret)
+		cm_close(ep);
+out_free:
+	freeaddrinfo(ai);
+	return ret;
+}
+
+int cm_connect(struct cm_ep *ep, const struct wire_connect *req,
+	       uint64_t deadline_ns)
+{
+	struct wire_msg msg = { .type = WIRE_CONNECT, .u.connect = *req };
+	struct rdma_conn_param param;
+	uint8_t buf[WIRE_HEADER_BYTES + 4];
+	int len;
+
+	len = wire_pack(&msg, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	cm_conn_param(&param, ep->id->verbs, buf, (uint8_t)len);
+	if (rdma_connect(ep->id, &param))
+		return -errno;
+	return cm_wait(ep, RDMA_CM_EVENT_ESTABLISHED, deadline_ns);
+}
+
+int cm_check_peer(struct cm_ep *ep)
+{
+	struct rdma_cm_event *ev;
+
+	if (ep->peer_gone)
+		return -ECONNRESET;
+	if (!ep->ch || rdma_get_cm_event(ep->ch, &ev))
+		return 0;
+	if (ev->event == RDMA_CM_EVENT_DISCONNECTED ||
+	    ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
+		ep->peer_gone = true;
+	rdma_ack_cm_event(ev);
+	return ep->peer_gone ? -ECONNRESET : 0;
+}
+
+void cm_close(struct cm_ep *ep)
+{
+	if (ep->id) {
+		if (ep->id->qp) {
+			rdma_disconnect(ep->id);
+			rdma_destroy_qp(ep->id);
+		}
+		rdma_destroy_id(ep->id);
+		ep->id = NULL;
+	}
+	if (ep->ch) {
+		rdma_destroy_event_channel(ep->ch);
+		ep->ch = NULL;
+	}
+	ep->peer_gone = false;
+}
+
+static const char *cm_addr_str(const struct sockaddr *sa, char *buf,
+			       size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	const void *a;
+	uint16_t port;
+
+	if (sa->sa_family == AF_INET) {
+		a = &((const struct sockaddr_in *)sa)->sin_addr;
+		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	} else {
+		a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+		port = ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	}
+	inet_ntop(sa->sa_family, a, host, sizeof(host));
+	snprintf(buf, len, "%s:%u", host, port);
+	return buf;
+}
+
+const char *cm_peer_str(const struct cm_ep *ep, char *buf, size_t len)
+{
+	return cm_addr_str(rdma_get_peer_addr(ep->id), buf, len);
+}
+
+const char *cm_local_str(const struct cm_ep *ep, char *buf, size_t len)
+{
+	return cm_addr_str(rdma_get_local_addr(ep->id), buf, len);
+}

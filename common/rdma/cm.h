@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cm - rdma_cm rendezvous: listen, accept, connect, each bounded by a
+ * deadline. The path, the device and (on RoCE) the GID follow from the IP
+ * in use, so no -x is needed. Every connection carries a WIRE_CONNECT in its
+ * private data, so a peer of another protocol version is refused with a
+ * message on both sides before any QP moves.
+ */
+#ifndef RDMABENCH_CM_H
+#define RDMABENCH_CM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <rdma/rdma_cma.h>
+
+#include "spec/wire.h"
+
+/* One rdma_cm id with its own event channel (so its events never mix). */
+struct cm_ep {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	bool peer_gone;     /* a DISCONNECTED event was seen */
+};
+
+/* Server: listen on every address, port tcp_port. */
+int cm_listen(uint16_t tcp_port, struct cm_ep *listener);
+
+/*
+ * Server: wait for a connection request until deadline_ns (0: until
+ * stop_flag). Requests that are not ours, or of another protocol version,
+ * are rejected with a log line and waiting goes on. On success *ep holds the
+ * new id (on its own channel) and *req its CONNECT message.
+ */
+int cm_get_request(struct cm_ep *listener, uint64_t deadline_ns,
+		   struct cm_ep *ep, struct wire_connect *req);
+
+/* Server: accept ep (its QP already created) and wait for ESTABLISHED. */
+int cm_accept(struct cm_ep *ep, uint64_t deadline_ns);
+
+/* Server: refuse a request; ep is destroyed. */
+void cm_reject(struct cm_ep *ep);
+
+/*
+ * Client: resolve addr:tcp_port (a name or an IP) into ep->id, which then
+ * has its device (ep->id->verbs). One attempt, bounded by deadline_ns.
+ */
+int cm_resolve(const char *addr, uint16_t tcp_port, uint64_t deadline_ns,
+	       struct cm_ep *ep);
+
+/*
+ * Client: connect the resolved ep (its QP already created), sending req.
+ * Returns 0 once ESTABLISHED; -ECONNREFUSED when nobody listens or the
+ * server refused; -EPROTONOSUPPORT on a version mismatch (logged).
+ */
+int cm_connect(struct cm_ep *ep, const struct wire_connect *req,
+	       uint64_t deadline_ns);
+
+/*
+ * Non-blocking: -ECONNRESET when the peer disconnected (its process ended
+ * or it closed), 0 otherwise.
+ */
+int cm_check_peer(struct cm_ep *ep);
+
+/* Disconnect (when connected) and destroy the id, its QP and channel. */
+void cm_close(struct cm_ep *ep);
+
+/* The "ADDR:PORT" text of the peer, for messages. */
+const char *cm_peer_str(const struct cm_ep *ep, char *buf, size_t len);
+
+/* The local IP text. */
+const char *cm_local_str(const struct cm_ep *ep, char *buf, size_t len);
+
+#endif

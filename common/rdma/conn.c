@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdma/conn.h"
+#include "lib/log.h"
+
+int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
+		   struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
+		   uint32_t send_wr, uint32_t recv_wr, uint32_t want_inline,
+		   uint32_t *inline_out)
+{
+	struct ibv_qp_init_attr qia = {
+		.send_cq = send_cq,
+		.recv_cq = recv_cq,
+		.qp_type = IBV_QPT_RC,
+	};
+	int ret;
+
+	/* Devices differ in the inline size they allow: halve until one
+	 * accepts (rxe, siw and mlx5 all differ). */
+	for (;;) {
+		qia.cap = (struct ibv_qp_cap){ .max_send_wr = send_wr,
+					       .max_recv_wr = recv_wr,
+					       .max_send_sge = 1,
+					       .max_recv_sge = 1,
+					       .max_inline_data = want_inline };
+		if (!rdma_create_qp(id, pd, &qia))
+			break;
+		ret = -errno;
+		if (!want_inline) {
+			bench_err("rdma_create_qp(send %u, recv %u): %s",
+				  send_wr, recv_wr, strerror(-ret));
+			return ret;
+		}
+		want_inline /= 2;
+	}
+	/* what was asked, not what the device rounds it up to (rxe grants
+	 * 16 B for 0): -I 0 means no inline at all */
+	if (inline_out)
+		*inline_out = qia.cap.max_inline_data < want_inline ?
+			      qia.cap.max_inline_data : want_inline;
+	return 0;
+}
+
+static struct ibv_cq *conn_cq(struct ibv_context *verbs, uint32_t depth)
+{
+	struct ibv_cq *cq = ibv_create_cq(verbs, (int)depth, NULL, NULL, 0);
+
+	if (!cq)
+		bench_err("ibv_create_cq(%u): %s", depth, strerror(errno));
+	return cq;
+}
+
+int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
+	      const struct conn_params *p)
+{
+	int access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		     IBV_ACCESS_REMOTE_ATOMIC;
+	int ret = -ENOMEM;
+
+	c->nqps = p->nqps;
+	c->region_bytes = p->region_bytes;
+	c->send_depth = p->send_depth;
+	c->recv_depth = p->recv_depth;
+	c->qps = calloc(p->nqps, sizeof(*c->qps));
+	c->send_cq = conn_cq(verbs, p->nqps * (p->send_depth + 1));
+	c->recv_cq = conn_cq(verbs, p->nqps * (p->recv_depth + 1));
+	if (!c->qps || !c->send_cq || !c->recv_cq)
+		goto err;
+	ret = mem_alloc(&p->mem, 2 * p->nqps * p->region_bytes, &c->mem);
+	if (!ret)
+		ret = mem_register(&c->mem, pd, access);
+	if (!ret)
+		ret = mem_host_alloc(p->nqps * CONN_AUX_COUNT *
+				     CONN_AUX_SLOT_BYTES, p->numa_node, &c->aux);
+	if (!ret)
+		ret = mem_register(&c->aux, pd, 0);
+	if (!ret)
+		return 0;
+err:
+	conn_destroy(c);
+	return ret;
+}
+
+int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
+		  uint32_t want_inline)
+{
+	int ret;
+
+	/* +1: the FIN after the last operation */
+	ret = conn_qp_create(c->qps[i].ep.id, pd, c->send_cq, c->recv_cq,
+			     c->send_depth + 1, c->recv_depth + 1, want_inline,
+			     &c->qps[i].max_inline);
+	if (!ret)
+		c->qps[i].qp = c->qps[i].ep.id->qp;
+	return ret;
+}
+
+void conn_local_buf(const struct conn *c, struct wire_buf *out)
+{
+	out->addr = (uint64_t)(uintptr_t)c->mem.addr;
+	out->length = c->region_bytes;
+	out->rkey = c->mem.mr->rkey;
+}
+
+uint8_t *conn_region(const struct conn *c, unsigned int i,
+		     enum bench_region r)
+{
+	return (uint8_t *)c->mem.addr + (2 * i + r) * c->region_bytes;
+}
+
+uint64_t conn_remote_region(const struct conn *c, unsigned int i,
+			    enum bench_region r)
+{
+	return c->remote.addr + (2 * i + r) * c->remote.length;
+}
+
+uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
+		       enum conn_aux which)
+{
+	return (uint8_t *)c->aux.addr +
+	       ((size_t)i * CONN_AUX_COUNT + which) * CONN_AUX_SLOT_BYTES;
+}
+
+void conn_destroy(struct conn *c)
+{
+	unsigned int i;
+
+	/* the QPs go first (with their ids), then what they used */
+	for (i = 0; c->qps && i < c->nqps; i++) {
+		if (c->qps[i].ep.id)
+			cm_close(&c->qps[i].ep);
+		else if (c->qps[i].qp && ibv_destroy_qp(c->qps[i].qp))
+			bench_warn("ibv_destroy_qp: %s", strerror(errno));
+	}
+	free(c->qps);
+	c->qps = NULL;
+	mem_free(&c->mem);
+	mem_free(&c->aux);
+	if (c->send_cq && ibv_destroy_cq(c->send_cq))
+		bench_warn("ibv_destroy_cq: %s", strerror(errno));
+	if (c->recv_cq && ibv_destroy_cq(c->recv_cq))
+		bench_warn("ibv_destroy_cq: %s", strerror(errno));
+	c->send_cq = c->recv_cq = NULL;
+}

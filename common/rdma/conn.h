@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * conn - the data connections: one send CQ and one receive CQ shared by
+ * -q QPs (each its own rdma_cm connection), one registered buffer for all
+ * of them, and a small host buffer for control slots. rdma_cm moves each
+ * QP through INIT -> RTR -> RTS when it connects.
+ *
+ * Buffer layout: for QP i, [recv region | send region], region_bytes each;
+ * the peer writes into (or sends to) our recv regions and reads from our
+ * send regions. A region holds `slots` messages of the largest size.
+ */
+#ifndef RDMABENCH_CONN_H
+#define RDMABENCH_CONN_H
+
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "spec/bench.h"
+#include "rdma/cm.h"
+#include "rdma/mem.h"
+#include "spec/wire.h"
+
+/* A QP's host slots: an atomic's fetched value, FIN out, FIN in. */
+enum conn_aux { CONN_AUX_ATOMIC, CONN_AUX_FIN_OUT, CONN_AUX_FIN_IN,
+		CONN_AUX_COUNT };
+#define CONN_AUX_SLOT_BYTES 64
+
+struct conn_qp {
+	struct cm_ep ep;         /* rdma_cm: the connection that owns the QP */
+	struct ibv_qp *qp;       /* the QP (rdma_cm's, or ours with --oob tcp) */
+	uint32_t max_inline;     /* bytes this QP sends inline */
+	uint32_t psn;            /* --oob tcp: our first packet number */
+};
+
+/* What a peer needs to connect a QP without rdma_cm (--oob tcp). */
+struct conn_qp_addr {
+	uint32_t qpn;
+	uint32_t psn;
+	uint16_t lid;
+	uint8_t gid[16];
+};
+
+/* The local end of a raw QP: port, GID index, path MTU. */
+struct conn_path {
+	uint8_t port;
+	int gid_index;           /* -1: no GRH (InfiniBand without -x) */
+	enum ibv_mtu mtu;
+	uint8_t max_rd_atomic;
+	bool uc;                 /* -c UC: unreliable connected */
+};
+
+struct conn {
+	struct ibv_cq *send_cq;
+	struct ibv_cq *recv_cq;
+	struct conn_qp *qps;
+	unsigned int nqps;
+	struct mem_buf mem;      /* the regions */
+	struct mem_buf aux;      /* host: a FIN/atomic slot per QP */
+	uint64_t region_bytes;
+	uint32_t send_depth;     /* send queue slots per QP */
+	uint32_t recv_depth;     /* receive queue slots per QP */
+	struct wire_buf remote;  /* the peer's buffer: base, region_bytes */
+};
+
+struct conn_params {
+	unsigned int nqps;
+	uint64_t region_bytes;
+	uint32_t send_depth;
+	uint32_t recv_depth;
+	int numa_node;           /* the host buffers' node */
+	struct mem_spec mem;     /* the data buffer: host or GPU memory */
+};
+
+/*
+ * Create a RC QP on id: send_wr/recv_wr slots, inline as large as the
+ * device allows up to want_inline (granted size in *inline_out).
+ * Returns 0 or -errno (logged).
+ */
+int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
+		   struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
+		   uint32_t send_wr, uint32_t recv_wr, uint32_t want_inline,
+		   uint32_t *inline_out);
+
+/* CQs and buffers on verbs for p->nqps QPs. Returns 0 or -errno (logged). */
+int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
+	      const struct conn_params *p);
+
+/* The QP of c->qps[i] on its (resolved or requested) id. */
+int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
+		  uint32_t want_inline);
+
+/* --oob tcp: QP i created with ibv_create_qp; *addr filled for the peer. */
+int conn_qp_raw(struct conn *c, unsigned int i, struct ibv_pd *pd,
+		uint32_t want_inline, const struct conn_path *path,
+		struct conn_qp_addr *addr);
+
+/* --oob tcp: move QP i to RTS towards the peer's address. */
+int conn_qp_raw_connect(struct conn *c, unsigned int i,
+			const struct conn_path *path,
+			const struct conn_qp_addr *peer);
+
+/* Our buffer as the peer needs it. */
+void conn_local_buf(const struct conn *c, struct wire_buf *out);
+
+/* QP i's local region r, and the peer's address of its region r. */
+uint8_t *conn_region(const struct conn *c, unsigned int i,
+		     enum bench_region r);
+uint64_t conn_remote_region(const struct conn *c, unsigned int i,
+			    enum bench_region r);
+
+/* QP i's host slot `which` (CONN_AUX_SLOT_BYTES). */
+uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
+		       enum conn_aux which);
+
+/* Undo everything; accepts a partly built conn. */
+void conn_destroy(struct conn *c);
+
+#endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ctrl - the control channel: wire messages between client and server,
+ * before and between the test traffic. Two transports behind one API:
+ * SEND/RECV on a small RC QP connected through rdma_cm (the default), or a
+ * TCP socket (--oob tcp: fabrics whose RDMA interface has no IP, or a
+ * server reached by a name on another network). Every send and receive has
+ * a deadline; a peer that goes away is noticed at once.
+ */
+#ifndef RDMABENCH_CTRL_H
+#define RDMABENCH_CTRL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "rdma/cm.h"
+#include "rdma/mem.h"
+#include "spec/wire.h"
+
+#define CTRL_RECV_SLOTS 8
+
+struct ctrl {
+	struct cm_ep ep;            /* QP transport: its rdma_cm connection */
+	int fd;                     /* TCP transport: the socket; -1: none */
+	struct ibv_context *verbs;  /* the device of the run */
+	bool own_verbs;             /* opened here (TCP transport): close it */
+	struct ibv_pd *pd;          /* the run's PD: the data path uses it */
+	struct ibv_cq *send_cq;
+	struct ibv_cq *recv_cq;
+	struct mem_buf mem;         /* CTRL_RECV_SLOTS + 1 slots */
+	uint64_t timeout_ms;        /* for each send and receive */
+	const char *peer_role;      /* "server" or "client", for messages */
+	bool tcp_gone;              /* TCP transport: the peer closed */
+	bool quiet_timeout;         /* ctrl_recv: a timeout is the caller's */
+	bool has_pending;           /* a message put back by ctrl_unread() */
+	bool error_sent;            /* ctrl_send_error() told the peer once */
+	uint64_t peer_check_ns;     /* ctrl_poll: next look for a disconnect */
+	struct wire_msg pending;
+};
+
+/* Before anything: no transport yet. */
+void ctrl_init(struct ctrl *c);
+
+/* QP transport: PD, CQs, QP and receive slots on c->ep.id. 0 or -errno. */
+int ctrl_setup(struct ctrl *c);
+
+/* TCP transport on c->fd: the PD on verbs (which c now owns). */
+int ctrl_tcp_setup(struct ctrl *c, struct ibv_context *verbs);
+
+/* Undo the setup and close the connection; accepts a partly built one. */
+void ctrl_destroy(struct ctrl *c);
+
+/* Send msg; wait until it is out. Returns 0 or -errno (logged). */
+int ctrl_send(struct ctrl *c, const struct wire_msg *msg);
+
+/* Tell a peer that is still there why we stop; failures are ignored. */
+void ctrl_send_error(struct ctrl *c, int status, const char *text);
+
+/*
+ * Receive the next message, which must be of type `type` (0: any but
+ * ERROR). An ERROR from the peer is logged and returned as its status;
+ * another type is -EPROTO. Returns 0 or -errno (logged).
+ */
+int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg);
+
+/*
+ * Non-blocking: 0 with a message, -EAGAIN when none is waiting,
+ * -ECONNRESET when the peer has gone, or -errno.
+ */
+int ctrl_poll(struct ctrl *c, struct wire_msg *msg);
+
+/*
+ * After something failed: wait up to timeout_ms for the peer's ERROR (its
+ * reason; other messages are dropped). Returns what it means here
+ * (ctrl_peer_status, logged), -ECONNRESET when the peer went without one,
+ * 0 when neither came.
+ */
+int ctrl_await_error(struct ctrl *c, unsigned int timeout_ms);
+
+/*
+ * The error a peer's ERROR message means here: its own status (corrupt
+ * data is corrupt on both sides), except that a peer that was stopped or
+ * sent nonsense is, for us, a lost peer.
+ */
+int ctrl_peer_status(const struct wire_msg *msg);
+
+/*
+ * Put msg back: the next ctrl_recv()/ctrl_poll() returns it. For a loop
+ * that polls for heartbeats and meets the answer that follows the run.
+ */
+void ctrl_unread(struct ctrl *c, const struct wire_msg *msg);
+
+/* Non-blocking: has the peer disconnected (or its process ended)? */
+bool ctrl_peer_gone(struct ctrl *c);
+
+#endif

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "spec/bench.h"
+#include "rdma/ctrl_tcp.h"
+#include "lib/log.h"
+#include "lib/stop.h"
+#include "lib/timer.h"
+
+#define OOB_POLL_SLICE_MS 100
+
+/* Wait for events on fd until deadline_ns (0: until stop_flag). */
+static int oob_wait(int fd, short events, uint64_t deadline_ns)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+
+	for (;;) {
+		int slice = OOB_POLL_SLICE_MS, n;
+
+		if (stop_flag)
+			return -EINTR;
+		if (deadline_ns) {
+			if (timer_expired(deadline_ns))
+				return -ETIMEDOUT;
+			if (timer_remaining_ms(deadline_ns) < slice)
+				slice = timer_remaining_ms(deadline_ns);
+		}
+		n = poll(&pfd, 1, slice);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+int oob_listen(uint16_t port, int *fd_out)
+{
+	struct sockaddr_in6 any = { .sin6_family = AF_INET6,
+				    .sin6_port = htons(port),
+				    .sin6_addr = IN6ADDR_ANY_INIT };
+	int fd, one = 1, zero = 0, ret;
+
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		bench_err("socket: %s", strerror(-ret));
+		return ret;
+	}
+	/* [::] with V6ONLY off takes IPv4 clients too */
+	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&any, sizeof(any)) || listen(fd, 8)) {
+		ret = -errno;
+		bench_err("listening on TCP port %u: %s%s", port, strerror(-ret),
+			  ret == -EADDRINUSE ? ": another server uses it; -p" : "");
+		close(fd);
+		return ret;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+static void oob_tune(int fd)
+{
+	int one = 1;
+
+	/* small control messages must not wait for Nagle */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+int oob_accept(int listen_fd, uint64_t deadline_ns, int *fd_out, char *peer,
+	       size_t peer_len)
+{
+	struct sockaddr_storage sa;
+	socklen_t sl = sizeof(sa);
+	char host[INET6_ADDRSTRLEN] = "?";
+	int fd, ret;
+
+	ret = oob_wait(listen_fd, POLLIN, deadline_ns);
+	if (ret)
+		return ret;
+	fd = accept(listen_fd, (struct sockaddr *)&sa, &sl);
+	if (fd < 0)
+		return -errno;
+	oob_tune(fd);
+	if (sa.ss_family == AF_INET6)
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr,
+			  host, sizeof(host));
+	snprintf(peer, peer_len, "%s:%u", host,
+		 ntohs(((struct sockaddr_in6 *)&sa)->sin6_port));
+	*fd_out = fd;
+	return 0;
+}
+
+int oob_first_byte(int fd, uint64_t deadline_ns)
+{
+	char byte;
+	ssize_t n;
+	int ret;
+
+	ret = oob_wait(fd, POLLIN, deadline_ns);
+	if (ret)
+		return ret;
+	n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (n > 0)
+		return 0;
+	return n == 0 || errno == ECONNRESET ? -ENOTCONN : -errno;
+}
+
+bool oob_peer_closed(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char byte;
+
+	if (poll(&pfd, 1, 0) <= 0)
+		return false;
+	return recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) <= 0;
+}
+
+/* Connect fd to ai, bounded: a non-blocking connect, then poll. */
+static int oob_connect_one(const struct addrinfo *ai, uint64_t deadline_ns,
+			   int *fd_out)
+{
+	int fd, err = 0, ret;
+	socklen_t len = sizeof(err);
+
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    0);
+	if (fd < 0)
+		return -errno;
+	ret = connect(fd, ai->ai_addr, ai->ai_addrlen) ? -errno : 0;
+	if (ret == -EINPROGRESS) {
+		ret = oob_wait(fd, POLLOUT, deadline_ns);
+		if (!ret && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len))
+			ret = -errno;
+		else if (!ret)
+			ret = -err;
+	}
+	if (!ret && fcntl(fd, F_SETFL, 0) < 0) /* back to blocking */
+		ret = -errno;
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	oob_tune(fd);
+	*fd_out = fd;
+	return 0;
+}
+
+int oob_connect(const char *host, uint16_t port, uint64_t deadline_ns,
+		int *fd_out)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM }, *res, *ai;
+	char service[8];
+	int ret;
+
+	snprintf(service, sizeof(service), "%u", port);
+	ret = getaddrinfo(host, service, &hints, &res);
+	if (ret)
+		return ret == EAI_NONAME || ret == EAI_AGAIN ? -EHOSTUNREACH
+							      : -EINVAL;
+	ret = -ECONNREFUSED;
+	for (ai = res; ai && ret; ai = ai->ai_next)
+		ret = oob_connect_one(ai, deadline_ns, fd_out);
+	freeaddrinfo(res);
+	return ret;
+}
+
+int ctrl_tcp_send(struct ctrl *c, const uint8_t *buf, size_t len,
+		  uint64_t deadline_ns)
+{
+	size_t done = 0;
+	ssize_t n;
+	int ret;
+
+	while (done < len) {
+		ret = oob_wait(c->fd, POLLOUT, deadline_ns);
+		if (ret)
+			return ret;
+		n = send(c->fd, buf + done, len - done, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			c->tcp_gone = errno == EPIPE || errno == ECONNRESET;
+			return c->tcp_gone ? -ECONNRESET : -errno;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Exactly len bytes (short reads and EINTR handled). */
+static int oob_read_all(struct ctrl *c, uint8_t *buf, size_t len,
+			uint64_t deadline_ns)
+{
+	size_t done = 0;
+	ssize_t n;
+	int ret;
+
+	while (done < len) {
+		ret = oob_wait(c->fd, POLLIN, deadline_ns);
+		if (ret)
+			return ret;
+		n = recv(c->fd, buf + done, len - done, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			c->tcp_gone = true;
+			return -ECONNRESET;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int ctrl_tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
+		  uint64_t deadline_ns)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	uint32_t body_be;
+	size_t body;
+	int ret;
+
+	if (c->tcp_gone)
+		return -ECONNRESET;
+	if (!deadline_ns) { /* poll: only when something is there */
+		if (poll(&pfd, 1, 0) <= 0)
+			return -EAGAIN;
+		deadline_ns = timer_deadline_ns(c->timeout_ms);
+	}
+	ret = oob_read_all(c, buf, WIRE_HEADER_BYTES, deadline_ns);
+	if (ret)
+		return ret;
+	memcpy(&body_be, buf + 8, sizeof(body_be));
+	body = be32toh(body_be);
+	/* never trust a length from the wire */
+	if (body > WIRE_MSG_MAX - WIRE_HEADER_BYTES) {
+		bench_err("the %s sent a %zu-byte control message (at most %d): "
+			  "not an rdmabench peer?", c->peer_role, body,
+			  WIRE_MSG_MAX - WIRE_HEADER_BYTES);
+		return -EBADMSG;
+	}
+	ret = oob_read_all(c, buf + WIRE_HEADER_BYTES, body, deadline_ns);
+	*len = WIRE_HEADER_BYTES + body;
+	return ret;
+}

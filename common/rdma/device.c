@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rdma/device.h"
+#include "lib/log.h"
+
+static unsigned int dev_mtu_bytes(enum ibv_mtu mtu)
+{
+	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128u << mtu : 0;
+}
+
+static const char *dev_transport(struct ibv_context *ctx,
+				 const struct ibv_port_attr *pa)
+{
+	if (ctx->device->transport_type == IBV_TRANSPORT_IWARP)
+		return "iWARP";
+	return pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "RoCE" : "IB";
+}
+
+/* NUMA node of the device's PCI function; -1 for virtual devices. */
+static int dev_numa_node(const char *name)
+{
+	char path[256];
+	FILE *f;
+	int node = -1;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/device/numa_node", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &node) != 1)
+		node = -1;
+	fclose(f);
+	return node;
+}
+
+/* the kernel drivers' vendor ids (RXE_VENDOR_ID, SIW_VENDOR_ID) */
+#define DEV_VENDOR_RXE 0xffffff
+#define DEV_VENDOR_SIW 0x626d74
+
+int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out)
+{
+	struct ibv_device_attr da;
+	struct ibv_port_attr pa;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s",
+		 ibv_get_device_name(ctx->device));
+	ret = ibv_query_device(ctx, &da);
+	if (!ret)
+		ret = ibv_query_port(ctx, port, &pa);
+	if (ret) {
+		bench_err("querying %s port %u: %s", out->name, port,
+			  strerror(ret));
+		return -ret;
+	}
+	snprintf(out->fw_ver, sizeof(out->fw_ver), "%s", da.fw_ver);
+	out->port = port;
+	out->transport = dev_transport(ctx, &pa);
+	out->port_state = ibv_port_state_str(pa.state);
+	out->active_mtu_bytes = dev_mtu_bytes(pa.active_mtu);
+	out->numa_node = dev_numa_node(out->name);
+	out->max_qp_wr = (uint32_t)da.max_qp_wr;
+	out->has_atomics = da.atomic_cap != IBV_ATOMIC_NONE;
+	out->software = da.vendor_id == DEV_VENDOR_RXE ||
+			da.vendor_id == DEV_VENDOR_SIW;
+	out->link_layer = pa.link_layer == IBV_LINK_LAYER_ETHERNET ?
+		"Ethernet" : "InfiniBand";
+	out->active_speed = pa.active_speed;
+	out->active_width = pa.active_width;
+#ifdef RDMABENCH_HAVE_ACTIVE_SPEED_EX
+	/* rdma-core >= 48 (build-time probe): XDR is only reported here */
+	out->active_speed_ex = pa.active_speed_ex;
+#endif
+	return 0;
+}
+
+static const char *dev_gid_type_name(const struct dev_info *dev,
+				     uint32_t type)
+{
+	if (!strcmp(dev->transport, "iWARP"))
+		return "";	/* iWARP GIDs carry no type */
+	if (type == IBV_GID_TYPE_ROCE_V2)
+		return "RoCE v2";
+	return strcmp(dev->transport, "RoCE") ? "IB" : "RoCE v1";
+}
+
+int dev_qp_path(struct ibv_qp *qp, const struct dev_info *dev,
+		struct dev_qp_path *out)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_gid_entry entry;
+	struct ibv_qp_attr qa;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->gid_index = -1;
+	/* positive errno from ibv_query_qp */
+	ret = ibv_query_qp(qp, &qa, IBV_QP_AV | IBV_QP_PATH_MTU, &init);
+	if (ret)
+		return -ret;
+	out->path_mtu_bytes = dev_mtu_bytes(qa.path_mtu);
+	/* no GRH: LIDs route, the port's own GID (index 0) names it */
+	out->gid_index = qa.ah_attr.is_global ? qa.ah_attr.grh.sgid_index : 0;
+	ret = ibv_query_gid_ex(qp->context, dev->port, out->gid_index, &entry,
+			       0);
+	if (ret) {
+		out->gid_index = -1;
+		return -ret;
+	}
+	inet_ntop(AF_INET6, entry.gid.raw, out->gid, sizeof(out->gid));
+	snprintf(out->gid_type, sizeof(out->gid_type), "%s",
+		 dev_gid_type_name(dev, entry.gid_type));
+	if (!qa.ah_attr.is_global)
+		out->gid_index = -1;
+	return 0;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * device_open - picking the device and GID without rdma_cm (--oob tcp).
+ * With rdma_cm both follow from the IP in use; here they follow from -d,
+ * --netdev (pods: device names are not stable, interface names are) and
+ * -x, or the best RoCEv2 GID, and the choice is printed.
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rdma/device.h"
+#include "lib/log.h"
+
+/* The RDMA device whose port 1 carries netdev (rxe, mlx5, ...). */
+static int dev_name_of_netdev(const char *netdev, char *name, size_t len)
+{
+	char path[600], buf[64];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/class/infiniband");
+	int ret = -ENODEV;
+	FILE *f;
+
+	if (!dir)
+		return -ENODEV;
+	while (ret && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/"
+			 "gid_attrs/ndevs/0", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (!strcmp(buf, netdev) &&
+			    strlen(d->d_name) < len) {
+				strcpy(name, d->d_name);
+				ret = 0;
+			}
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return ret;
+}
+
+int dev_open(const char *dev, const char *netdev, struct ibv_context **out)
+{
+	struct ibv_device **list;
+	char want[64] = "";
+	int i, n, ret = -ENODEV;
+
+	if (netdev && netdev[0] &&
+	    dev_name_of_netdev(netdev, want, sizeof(want))) {
+		bench_err("--netdev %s: no RDMA device carries this interface "
+			  "(see ib_doctor, or use -d)", netdev);
+		return -EINVAL;
+	}
+	if (dev && dev[0])
+		snprintf(want, sizeof(want), "%s", dev);
+	list = ibv_get_device_list(&n);
+	if (!list || !n) {
+		bench_err("no RDMA device on this host (ibv_get_device_list "
+			  "found none): check ib_doctor");
+		if (list)
+			ibv_free_device_list(list);
+		return -ENODEV;
+	}
+	for (i = 0; i < n && ret; i++) {
+		if (want[0] && strcmp(ibv_get_device_name(list[i]), want))
+			continue;
+		*out = ibv_open_device(list[i]);
+		ret = *out ? 0 : -errno;
+		if (ret)
+			bench_err("ibv_open_device(%s): %s",
+				  ibv_get_device_name(list[i]), strerror(-ret));
+	}
+	if (ret == -ENODEV)
+		bench_err("-d %s: no such RDMA device (this host has %s%s)",
+			  want, ibv_get_device_name(list[0]),
+			  n > 1 ? " and others: ibv_devices lists them" : "");
+	ibv_free_device_list(list);
+	return ret == -ENODEV ? -EINVAL : ret;
+}
+
+/* How good a GID entry is for RoCE: 3 v2 IPv4-mapped, 2 v2, 0 unusable. */
+static int dev_gid_rank(const struct ibv_gid_entry *e, unsigned int ifindex)
+{
+	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0,
+					      0, 0, 0xff, 0xff };
+
+	if (e->gid_type != IBV_GID_TYPE_ROCE_V2)
+		return 0;
+	if (ifindex && e->ndev_ifindex != ifindex)
+		return 0;
+	return memcmp(e->gid.raw, v4mapped, 12) ? 2 : 3;
+}
+
+int dev_pick_gid(struct ibv_context *ctx, uint8_t port, int want,
+		 const char *netdev, int *index_out, char *text, size_t len)
+{
+	unsigned int ifindex = netdev && netdev[0] ? if_nametoindex(netdev) : 0;
+	struct ibv_gid_entry e, best = { 0 };
+	struct ibv_port_attr pa;
+	int i, rank, best_rank = 0;
+
+	if (ibv_query_port(ctx, port, &pa))
+		return -EIO;
+	if (want < 0 && pa.link_layer != IBV_LINK_LAYER_ETHERNET) {
+		*index_out = -1; /* InfiniBand: the LID routes */
+		snprintf(text, len, "none (InfiniBand, LID %u)", pa.lid);
+		return 0;
+	}
+	for (i = 0; i < pa.gid_tbl_len; i++) {
+		if (ibv_query_gid_ex(ctx, port, (uint32_t)i, &e, 0))
+			continue;
+		rank = want >= 0 ? (i == want) * 4 : dev_gid_rank(&e, ifindex);
+		if (rank > best_rank) {
+			best = e;
+			best_rank = rank;
+		}
+	}
+	if (!best_rank) {
+		bench_err("%s port %u: %s (use -x with an index ibv_devinfo -v "
+			  "lists, or --netdev)", ibv_get_device_name(ctx->device),
+			  port, want >= 0 ? "no such GID index" :
+			  "no RoCEv2 GID (is an IP address on its interface?)");
+		return -EINVAL;
+	}
+	*index_out = (int)best.gid_index;
+	inet_ntop(AF_INET6, best.gid.raw, text, (socklen_t)len);
+	return 0;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mem - the buffers RDMA moves: host memory on a NUMA node, or GPU memory
+ * (CUDA, through gpu/cuda.h) registered through nvidia-peermem or dmabuf;
+ * their registration, and the --validate pattern written and checked in
+ * place (on the GPU for GPU memory).
+ *
+ * For GPU memory, addr holds the device address: valid in work requests,
+ * rkeys and the peer's RDMA addresses (CUDA's unified addressing), NEVER
+ * for the CPU to read or write. Use mem_is_host() before touching bytes,
+ * and mem_zero()/mem_fill()/mem_check(), which work for both.
+ */
+#ifndef RDMABENCH_MEM_H
+#define RDMABENCH_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "lib/pattern.h"
+
+enum mem_kind {
+	MEM_HOST = 0,    /* malloc/numa_alloc_onnode; ibv_reg_mr */
+	MEM_CUDA,        /* cuMemAlloc; ibv_reg_mr through nvidia-peermem */
+	MEM_CUDA_DMABUF, /* cuMemAlloc; dmabuf fd, ibv_reg_dmabuf_mr */
+};
+
+struct mem_spec {
+	enum mem_kind kind;
+	int numa_node;           /* MEM_HOST: node of the pages, -1: any */
+	int cuda_index;          /* GPU kinds: CUDA ordinal (--use_cuda=N) */
+	const char *cuda_bus_id; /* or its PCI address ("0000:3b:00.0") */
+};
+
+struct cuda_ctx;
+
+struct mem_buf {
+	enum mem_kind kind;
+	void *addr;          /* host: the bytes; GPU: the device address */
+	size_t len;
+	int numa_node;       /* host: where placed, -1: not pinned;
+			      * GPU: the GPU's node, -1: unknown */
+	bool from_numa;      /* host: freed with numa_free() */
+	struct ibv_mr *mr;
+	struct cuda_ctx *cuda; /* GPU kinds: the GPU it lives on */
+	uint64_t dptr;         /* GPU kinds: == (uintptr_t)addr */
+	int dmabuf_fd;         /* MEM_CUDA_DMABUF once registered */
+	bool has_dmabuf_fd;
+};
+
+/*
+ * Allocate len bytes of s->kind memory, page-aligned and zeroed. Host:
+ * on s->numa_node (warns and falls back when NUMA calls are refused); GPU:
+ * opens the GPU, and for dmabuf checks that it can export one. Returns 0
+ * or -errno (logged, with what to do): -ENOMEM, -ENOSYS (no CUDA driver),
+ * -ENODEV (no such GPU), -EOPNOTSUPP (no dmabuf on this GPU).
+ */
+int mem_alloc(const struct mem_spec *s, size_t len, struct mem_buf *out);
+
+/* mem_alloc of MEM_HOST memory on numa_node (-1: anywhere). */
+int mem_host_alloc(size_t len, int numa_node, struct mem_buf *out);
+
+/*
+ * Register m with pd for local write and the remote access given. Host:
+ * checks RLIMIT_MEMLOCK/CAP_IPC_LOCK first and fails with the numbers and
+ * the fix; MEM_CUDA: ibv_reg_mr on the device address, refused up front
+ * when nvidia_peermem is not loaded; MEM_CUDA_DMABUF: exports the buffer
+ * and calls ibv_reg_dmabuf_mr (iova = the device address). Returns 0 or
+ * -errno (logged).
+ */
+int mem_register(struct mem_buf *m, struct ibv_pd *pd, int access);
+
+/* Deregister (when registered) and free; accepts a partly built buffer. */
+void mem_free(struct mem_buf *m);
+
+static inline bool mem_is_host(const struct mem_buf *m)
+{
+	return m->kind == MEM_HOST;
+}
+
+/* Zero len bytes at off. Returns 0 or -errno (logged). */
+int mem_zero(struct mem_buf *m, size_t off, size_t len);
+
+/*
+ * Write the pattern of (size, iter) (common/pattern.h) to size bytes at
+ * off, on the CPU or the GPU. Returns 0 or -errno (logged).
+ */
+int mem_fill(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter);
+
+/*
+ * Check size bytes at off against the pattern of (size, iter). Returns 0,
+ * -EILSEQ (not logged) with the first wrong byte in *miss, or -errno.
+ */
+int mem_check(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter,
+	      struct pattern_miss *miss);
+
+/* For the report: "host", "cuda (peermem)" or "cuda (dmabuf)". */
+const char *mem_path_name(const struct mem_buf *m);
+
+#endif

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * record_ctr - port counters before and after a run. See record_ctr.h.
+ */
+#include "report/counters.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const ctr_dirs[] = { "counters", "hw_counters" };
+
+/* One counter file: a decimal number and a newline, nothing else. */
+static int ctr_read_value(const char *path, uint64_t *value)
+{
+	char buf[32], *end;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* unsupported counters fail the read itself (EINVAL, EOPNOTSUPP) */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ENODATA;
+	buf[n] = '\0';
+	if (buf[0] < '0' || buf[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	*value = strtoull(buf, &end, 10);
+	if (errno || (*end && *end != '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+/* Add the counters of one folder; a missing folder adds nothing. */
+static int ctr_read_dir(const char *path, const char *prefix,
+			struct record_ctr_snap *s)
+{
+	char file[PATH_MAX];
+	struct dirent *e;
+	struct record_ctr *c;
+	DIR *dir = opendir(path);
+
+	if (!dir)
+		return -errno;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lifespan"))
+			continue;
+		if (s->n == RECORD_CTR_MAX) {
+			s->is_truncated = true;
+			break;
+		}
+		c = &s->c[s->n];
+		if ((size_t)snprintf(file, sizeof(file), "%s/%s", path,
+				     e->d_name) >= sizeof(file) ||
+		    (size_t)snprintf(c->name, sizeof(c->name), "%s/%s", prefix,
+				     e->d_name) >= sizeof(c->name) ||
+		    ctr_read_value(file, &c->value))
+			continue;
+		s->n++;
+	}
+	closedir(dir);
+	return 0;
+}
+
+static int ctr_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct record_ctr *)a)->name,
+		      ((const struct record_ctr *)b)->name);
+}
+
+int record_ctr_read(const char *sysfs_root, const char *dev, unsigned int port,
+		    struct record_ctr_snap *out)
+{
+	char path[PATH_MAX];
+	const char *root = sysfs_root && sysfs_root[0] ? sysfs_root : "/sys";
+	unsigned int i, found = 0;
+
+	if (!dev || !dev[0] || strchr(dev, '/') || !port || !out)
+		return -EINVAL;
+	out->n = 0;
+	out->is_truncated = false;
+	for (i = 0; i < sizeof(ctr_dirs) / sizeof(ctr_dirs[0]); i++) {
+		if ((size_t)snprintf(path, sizeof(path),
+				     "%s/class/infiniband/%s/ports/%u/%s", root,
+				     dev, port, ctr_dirs[i]) >= sizeof(path))
+			return -ENAMETOOLONG;
+		if (!ctr_read_dir(path, ctr_dirs[i], out))
+			found++;
+	}
+	if (!found)
+		return -ENOENT;
+	qsort(out->c, out->n, sizeof(out->c[0]), ctr_cmp);
+	return 0;
+}
+
+bool record_ctr_is_error(const char *name)
+{
+	static const char *const marks[] = {
+		"err", "discard", "drop", "out_of_buffer", "out_of_seq",
+		"link_down", "retrans", "timeout",
+	};
+	size_t i;
+
+	if (!name || strstr(name, "flush"))
+		return false;
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (strstr(name, marks[i]))
+			return true;
+	return false;
+}
+
+/* The counter called name in s (sorted), or NULL. */
+static const struct record_ctr *ctr_find(const struct record_ctr_snap *s,
+					 const char *name)
+{
+	struct record_ctr key;
+
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	return bsearch(&key, s->c, s->n, sizeof(s->c[0]), ctr_cmp);
+}
+
+/* A counter worth a slot when slots are short: it moved, or counts errors. */
+static bool ctr_keep(const struct record_ctr *c, const struct record_ctr *old)
+{
+	return c->value != old->value || record_ctr_is_error(c->name);
+}
+
+unsigned int record_ctr_delta(const struct record_ctr_snap *before,
+			      const struct record_ctr_snap *after,
+			      struct results_doc *d)
+{
+	unsigned int i, both = 0, keep = 0, spare, left_out = 0;
+	const struct record_ctr *old;
+	struct results_counter *rc;
+
+	for (i = 0; i < after->n; i++) {
+		old = ctr_find(before, after->c[i].name);
+		both += !!old;
+		keep += old && ctr_keep(&after->c[i], old);
+	}
+	/* slots for unchanged non-error counters, after the others */
+	spare = both <= RESULTS_MAX_COUNTERS ? both - keep :
+		keep < RESULTS_MAX_COUNTERS ? RESULTS_MAX_COUNTERS - keep : 0;
+	d->has_counters = true;
+	d->n_counters = 0;
+	for (i = 0; i < after->n; i++) {
+		old = ctr_find(before, after->c[i].name);
+		if (!old)
+			continue;
+		if (d->n_counters == RESULTS_MAX_COUNTERS ||
+		    (!ctr_keep(&after->c[i], old) && !spare)) {
+			left_out++;
+			continue;
+		}
+		if (!ctr_keep(&after->c[i], old))
+			spare--;
+		rc = &d->counters[d->n_counters++];
+		results_copy(rc->name, sizeof(rc->name), after->c[i].name);
+		/* wrap-free: 64-bit two's complement gives the signed change */
+		rc->delta = (int64_t)(after->c[i].value - old->value);
+	}
+	return left_out;
+}
+
+unsigned int record_ctr_errors(const struct results_doc *d, char *text,
+			       size_t len, int64_t *sum)
+{
+	unsigned int i, n = 0;
+	size_t used = 0;
+	int w;
+
+	*sum = 0;
+	if (len)
+		text[0] = '\0';
+	for (i = 0; d->has_counters && i < d->n_counters; i++) {
+		const struct results_counter *c = &d->counters[i];
+
+		if (!c->delta || !record_ctr_is_error(c->name))
+			continue;
+		*sum += c->delta;
+		if (used < len) {
+			w = snprintf(text + used, len - used, "%s%s %+" PRId64,
+				     n ? ", " : "", c->name, c->delta);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * results - the one data model of a run, and its machine-readable
+ * renderers: JSON (results/schema/rdmabench-result-v1.schema.json), JUnit
+ * XML (results/schema/junit.xsd) and the Prometheus text format (for
+ * node_exporter's textfile collector). Pure: plain structs in, text out
+ * to a FILE *; the only system calls are in results_save_atomic() and
+ * results_unique_path().
+ *
+ * Conventions of the model:
+ *   - every unit is in the field name (size_bytes, elapsed_ns, bw_gbps,
+ *     p99_us); Gb/s = 10^9 bit/s, MiB/s = 2^20 B/s, Mpps = 10^6 msg/s;
+ *   - text fields are fixed arrays, NUL-terminated; "" means unknown and is
+ *     rendered as JSON null (fill them with results_copy());
+ *   - a double that is NaN means "not measured" and is rendered as null;
+ *   - the document is large (tens of KiB): allocate it, do not put it on a
+ *     small stack. results_init() gives the defaults.
+ */
+#ifndef RDMABENCH_RESULTS_H
+#define RDMABENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "lib/stats.h"
+
+#define RESULTS_SCHEMA_VERSION 1
+
+#define RESULTS_MAX_SIZES 32       /* -a sweeps 2 B .. 8 MiB: 23 sizes */
+#define RESULTS_MAX_GATES 64
+#define RESULTS_MAX_COUNTERS 128
+#define RESULTS_MAX_WARNINGS 8
+
+#define RESULTS_NAME_LEN 64
+#define RESULTS_TEXT_LEN 256       /* reasons, formulas, warnings */
+
+enum results_role { RESULTS_ROLE_CLIENT, RESULTS_ROLE_SERVER };
+
+enum results_mem {
+	RESULTS_MEM_HOST,          /* "host" */
+	RESULTS_MEM_CUDA,          /* "cuda": cudaMalloc + peermem */
+	RESULTS_MEM_CUDA_DMABUF,   /* "cuda_dmabuf" */
+};
+
+enum results_lat_kind {
+	RESULTS_LAT_HALF_RT,       /* "half_round_trip": ping-pong / 2 */
+	RESULTS_LAT_FULL_RT,       /* "full_round_trip": read, atomic */
+};
+
+enum results_verdict {
+	RESULTS_PASS,              /* ran to the end, every gate passed */
+	RESULTS_FAIL,              /* ran, below an expectation */
+	RESULTS_ERROR,             /* did not finish: see error */
+	RESULTS_CORRUPT,           /* data validation found a wrong byte */
+};
+
+struct results_device {
+	char name[RESULTS_NAME_LEN];        /* "mlx5_0" */
+	char firmware[RESULTS_NAME_LEN];    /* "28.39.1002" */
+	char pci_addr[RESULTS_NAME_LEN];    /* "0000:17:00.0" */
+	char link_layer[RESULTS_NAME_LEN];  /* "Ethernet", "InfiniBand" */
+	char transport[RESULTS_NAME_LEN];   /* "RoCE", "IB", "iWARP" */
+	unsigned int port;                  /* 0: unknown */
+	char port_state[RESULTS_NAME_LEN];  /* "PORT_ACTIVE" */
+	unsigned int active_mtu_bytes;      /* 0: unknown */
+	char speed_width[RESULTS_NAME_LEN]; /* "4X HDR" */
+	char rate[RESULTS_NAME_LEN];        /* sysfs: "200 Gb/sec (4X HDR)" */
+	char gid[RESULTS_NAME_LEN];         /* "::ffff:198.18.0.1" */
+	char gid_type[RESULTS_NAME_LEN];    /* "RoCE v2", "IB/RoCE v1" */
+	char local_addr[RESULTS_NAME_LEN];  /* "198.18.0.1:18515" */
+	char peer_addr[RESULTS_NAME_LEN];   /* "198.18.0.2:18515" */
+};
+
+struct results_placement {
+	int numa_node;                      /* -1: unknown / not pinned */
+	char cpus[RESULTS_NAME_LEN];        /* "0-15" */
+	char mem_policy[RESULTS_NAME_LEN];  /* "bind:0", "default" */
+};
+
+struct results_memory {
+	enum results_mem type;
+	char gpu[RESULTS_NAME_LEN];         /* "0 (0000:1b:00.0)"; "": none */
+};
+
+struct results_test {
+	char verb[RESULTS_NAME_LEN];        /* "write" */
+	char measure[RESULTS_NAME_LEN];     /* "bw" or "lat" */
+	char connection[RESULTS_NAME_LEN];  /* "RC" */
+	uint64_t sizes_bytes[RESULTS_MAX_SIZES]; /* planned, in order */
+	unsigned int n_sizes;
+	uint64_t iterations;                /* -n, per size */
+	uint64_t tx_depth;                  /* -t */
+	uint64_t qps;                       /* -q */
+	double duration_s;                  /* -D; 0: iteration mode */
+	bool bidirectional;                 /* -b */
+	char rendezvous[RESULTS_NAME_LEN];  /* "rdma_cm" */
+};
+
+/* Latency summary; see stats.h for the definitions (nearest rank). */
+struct results_lat {
+	uint64_t samples;
+	double min_us, p50_us, p90_us, p99_us, p999_us, p9999_us;
+	double avg_us, stdev_us, max_us;
+	enum results_lat_kind kind;
+};
+
+/* One side's figures for one size. */
+struct results_side {
+	bool present;                       /* false: rendered as null */
+	uint64_t bytes;                     /* payload moved */
+	uint64_t msgs;
+	uint64_t elapsed_ns;
+	double bw_gbps, bw_mibps, msg_rate_mpps;
+	double peak_gbps;                   /* NaN: not measured */
+	bool has_lat;                       /* latency tests */
+	struct results_lat lat;
+};
+
+struct results_row {
+	uint64_t size_bytes;
+	uint64_t iterations;
+	struct results_side client;         /* by role, not local/peer */
+	struct results_side server;
+};
+
+struct results_line_rate {
+	double achievable_gbps;             /* payload ceiling; NaN: unknown */
+	char formula[RESULTS_TEXT_LEN];
+	char warnings[RESULTS_MAX_WARNINGS][RESULTS_TEXT_LEN];
+	unsigned int n_warnings;
+};
+
+/* One expectation checked at one size. */
+struct results_gate {
+	char name[RESULTS_NAME_LEN];        /* the figure's key: "bw_gbps" */
+	uint64_t size_bytes;
+	double figure;                      /* measured */
+	double expected;                    /* the bound */
+	char unit[RESULTS_NAME_LEN];        /* "Gb/s", "us", "Mpps" */
+	bool passed;                        /* verdict "pass" / "fail" */
+	char reason[RESULTS_TEXT_LEN];      /* "size 65536: 195.25 Gb/s <.." */
+};
+
+struct results_counter {
+	char name[RESULTS_NAME_LEN];        /* "port_xmit_data" */
+	int64_t delta;                      /* end - start */
+};
+
+struct results_doc {
+	int schema_version;                 /* RESULTS_SCHEMA_VERSION */
+	char tool[RESULTS_NAME_LEN];        /* "ib_write_bw" */
+	char tool_version[RESULTS_NAME_LEN];
+	int argc;
+	const char *const *argv;            /* borrowed: main()'s argv */
+	uint64_t start_unix_ns;             /* CLOCK_REALTIME; 0: unknown */
+	uint64_t end_unix_ns;
+	char host[RESULTS_NAME_LEN];
+	enum results_role role;
+	struct results_device device;
+	struct results_placement placement;
+	struct results_memory memory;
+	struct results_test test;
+	struct results_row rows[RESULTS_MAX_SIZES];
+	unsigned int n_rows;
+	struct results_line_rate line_rate;
+	struct results_gate gates[RESULTS_MAX_GATES];
+	unsigned int n_gates;
+	bool has_counters;                  /* false: not collected (null) */
+	struct results_counter counters[RESULTS_MAX_COUNTERS];
+	unsigned int n_counters;
+	enum results_verdict verdict;
+	int exit_code;                      /* enum bench_exit */
+	char error[RESULTS_TEXT_LEN];       /* why a run stopped; "": none */
+};
+
+/*
+ * Zero *d and set the defaults: schema version, numa_node -1, NaN for
+ * achievable_gbps, verdict ERROR with exit code 1 (a run that never
+ * reaches its end says so). Pure.
+ */
+void results_init(struct results_doc *d);
+
+/*
+ * Copy src (NULL: "") into a fixed text field of len bytes, always
+ * terminated. Returns 0, or -E2BIG when it had to be truncated. Pure.
+ */
+int results_copy(char *dst, size_t len, const char *src);
+
+/*
+ * Append a row with both sides absent (every figure NaN) and return it,
+ * or NULL when RESULTS_MAX_SIZES rows exist already. Pure.
+ */
+struct results_row *results_add_row(struct results_doc *d, uint64_t size_bytes,
+				    uint64_t iterations);
+
+/*
+ * Mark a side present and copy a bandwidth figure (and, when peak is not
+ * NULL, its peak) / a latency summary into it. Pure.
+ */
+void results_side_set_bw(struct results_side *s, const struct stats_bw *bw,
+			 const struct stats_bw *peak);
+void results_side_set_lat(struct results_side *s, const struct stats_lat *lat,
+			  enum results_lat_kind kind);
+
+/* Names used in every rendering: "pass", "client", "cuda_dmabuf", ... */
+const char *results_verdict_name(enum results_verdict v);
+const char *results_role_name(enum results_role r);
+const char *results_mem_name(enum results_mem m);
+const char *results_lat_kind_name(enum results_lat_kind k);
+
+/*
+ * "2026-11-29T19:35:01.123Z" (UTC, milliseconds) from Unix time in ns.
+ * Returns 0, or -ENOSPC when buf is shorter than 25 bytes. Pure.
+ */
+int results_format_utc(uint64_t unix_ns, char *buf, size_t len);
+
+/*
+ * 0 when d can be rendered, -EINVAL when a count is beyond its cap or argv
+ * is missing. Pure.
+ */
+int results_check(const struct results_doc *d);
+
+/* Seconds from start to end of the run; NaN when either is unknown. Pure. */
+double results_run_s(const struct results_doc *d);
+
+/*
+ * Renderers (results.c, results_junit.c, results_prom.c). Each writes one
+ * complete document and returns 0, -EINVAL for a document it cannot render
+ * (results_check()), or -EIO when out reported a write error.
+ *
+ * JSON: the schema in results/schema/rdmabench-result-v1.schema.json.
+ * JUnit: one testsuite named after the tool; a testcase "<tool>.run"
+ * (error element when the run did not finish, failure when corrupt or
+ * when the verdict is fail with no failed gate listed), one per gate
+ * "<tool>.<size_bytes>.<gate name>" (failure with the reason), and
+ * without gates one per measured size "<tool>.<size_bytes>".
+ * Prometheus: gauges in base units (bytes/s, s, bytes; rdmabench_* names,
+ * labels device, test, size_bytes, side, peer), latency as a summary.
+ */
+int results_write_json(const struct results_doc *d, FILE *out);
+int results_write_junit(const struct results_doc *d, FILE *out);
+int results_write_prom(const struct results_doc *d, FILE *out);
+
+/*
+ * Render d into path atomically: a temporary file in the same folder,
+ * fsync, rename over path, fsync of the folder; readers (node_exporter,
+ * CI collectors) see the old file or the new one, never half of one.
+ * The file is mode 0644. Returns 0, or -errno after one message on stderr
+ * naming the path; the temporary file never stays behind.
+ */
+int results_save_atomic(const char *path,
+			int (*render)(const struct results_doc *, FILE *),
+			const struct results_doc *d);
+
+/*
+ * The default results file name, "<dir>/<tool>-<YYYYMMDDTHHMMSSZ>-<host>-
+ * <pid>.json" for now, this host and this process, with -N appended before
+ * ".json" when that name exists already. Characters of the host name other
+ * than [A-Za-z0-9._-] become '_'. Returns 0, -ENAMETOOLONG when buf is too
+ * short, or -errno from gethostname().
+ */
+int results_unique_path(const char *dir, const char *tool, char *buf,
+			size_t len);
+
+/*
+ * The name results_unique_path() builds, from given parts (pure; for
+ * tests and for callers that want another suffix, e.g. ".prom").
+ * Returns 0 or -ENAMETOOLONG.
+ */
+int results_format_path(char *buf, size_t len, const char *dir,
+			const char *tool, time_t when, const char *host,
+			long pid, const char *ext);
+
+#endif

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * results_junit - the JUnit XML rendering of a results document (see
+ * results.h and results/schema/junit.xsd): what CI systems display. They
+ * do not fail a job on it, the exit code does; so the XML is made never to
+ * look greener than that code.
+ */
+#include "lib/json.h"
+#include "report/results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The entity for one ASCII byte, or NULL when it goes out as is. */
+static const char *rx_entity(unsigned char c, bool attr)
+{
+	switch (c) {
+	case '&':  return "&amp;";
+	case '<':  return "&lt;";
+	case '>':  return "&gt;";
+	case '\r': return "&#13;";
+	case '"':  return attr ? "&quot;" : NULL;
+	case '\t': return attr ? "&#9;" : NULL;
+	case '\n': return attr ? "&#10;" : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * XML 1.0 text: markup characters as entities; in attributes also quotes
+ * and the whitespace that attribute normalisation would turn into spaces.
+ * Bytes XML cannot carry (other controls, invalid UTF-8, U+FFFE/U+FFFF)
+ * become U+FFFD, so the document always parses.
+ */
+static void rx_escape(FILE *out, const char *s, bool attr)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s), n;
+	const char *ent;
+
+	for (; left; p += n, left -= n) {
+		n = json_utf8_len(p, left);
+		if (!n || (n == 1 && *p < 0x20 && *p != '\t' && *p != '\n' &&
+			   *p != '\r') ||
+		    (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
+			fputs("\xef\xbf\xbd", out);
+			n = n ? n : 1;
+		} else if (n == 1 && (ent = rx_entity(*p, attr))) {
+			fputs(ent, out);
+		} else {
+			fwrite(p, 1, n, out);
+		}
+	}
+}
+
+/* name="value" with a leading space. */
+static void rx_attr(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, " %s=\"", name);
+	rx_escape(out, value, true);
+	fputc('"', out);
+}
+
+/* Seconds for a time attribute: xs:decimal, never an exponent. */
+static void rx_time(FILE *out, double secs)
+{
+	fprintf(out, " time=\"%.6f\"", isfinite(secs) && secs > 0 ? secs : 0.0);
+}
+
+/* Client's elapsed time at a size (the server's without it), in s. */
+static double rx_size_s(const struct results_doc *d, uint64_t size_bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_rows; i++) {
+		const struct results_row *r = &d->rows[i];
+
+		if (r->size_bytes != size_bytes)
+			continue;
+		if (r->client.present)
+			return (double)r->client.elapsed_ns / 1e9;
+		if (r->server.present)
+			return (double)r->server.elapsed_ns / 1e9;
+	}
+	return 0.0;
+}
+
+/* Open a <testcase>; the caller closes it. */
+static void rx_case_open(FILE *out, const struct results_doc *d,
+			 const char *name, double secs)
+{
+	char classname[RESULTS_NAME_LEN + 16];
+
+	snprintf(classname, sizeof(classname), "rdmabench.%s", d->tool);
+	fputs("    <testcase", out);
+	rx_attr(out, "classname", classname);
+	rx_attr(out, "name", name);
+	rx_time(out, secs);
+}
+
+/* <failure> or <error> with message and type; the body repeats it. */
+static void rx_problem(FILE *out, const char *elem, const char *type,
+		       const char *message, const char *body)
+{
+	fprintf(out, ">\n      <%s", elem);
+	rx_attr(out, "message", message);
+	rx_attr(out, "type", type);
+	fputc('>', out);
+	rx_escape(out, body, false);
+	fprintf(out, "</%s>\n    </testcase>\n", elem);
+}
+
+static unsigned int rx_failed_gates(const struct results_doc *d)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < d->n_gates; i++)
+		n += !d->gates[i].passed;
+	return n;
+}
+
+/*
+ * "<tool>.run": did the run finish and were its data right. A "fail"
+ * verdict with no failed gate in the document still fails here, so the
+ * JUnit view can never be greener than the exit code.
+ */
+static void rx_run_case(FILE *out, const struct results_doc *d)
+{
+	char name[RESULTS_NAME_LEN + 8], type[32];
+	const char *why = d->error[0] ? d->error : "(no reason recorded)";
+
+	snprintf(name, sizeof(name), "%s.run", d->tool);
+	rx_case_open(out, d, name, results_run_s(d));
+	snprintf(type, sizeof(type), "exit_code %d", d->exit_code);
+	if (d->verdict == RESULTS_ERROR)
+		rx_problem(out, "error", type, why, why);
+	else if (d->verdict == RESULTS_CORRUPT)
+		rx_problem(out, "failure", "corrupt", why, why);
+	else if (d->verdict == RESULTS_FAIL && !rx_failed_gates(d))
+		rx_problem(out, "failure", type, why, why);
+	else
+		fputs("/>\n", out);
+}
+
+static void rx_gate_case(FILE *out, const struct results_doc *d,
+			 const struct results_gate *g)
+{
+	char name[2 * RESULTS_NAME_LEN + 32], body[RESULTS_TEXT_LEN + 128];
+	char fig[32] = "null", exp[32] = "null";
+
+	snprintf(name, sizeof(name), "%s.%llu.%s", d->tool,
+		 (unsigned long long)g->size_bytes, g->name);
+	rx_case_open(out, d, name, rx_size_s(d, g->size_bytes));
+	if (g->passed) {
+		fputs("/>\n", out);
+		return;
+	}
+	json_format_double(g->figure, fig, sizeof(fig));
+	json_format_double(g->expected, exp, sizeof(exp));
+	snprintf(body, sizeof(body), "%s at %llu bytes: measured %s %s, "
+		 "expected %s %s", g->name, (unsigned long long)g->size_bytes,
+		 fig, g->unit, exp, g->unit);
+	rx_problem(out, "failure", "gate", g->reason[0] ? g->reason : body,
+		   body);
+}
+
+static void rx_properties(FILE *out, const struct results_doc *d)
+{
+	const char *names[] = { "device", "peer", "role", "verdict",
+				"tool_version" };
+	const char *values[] = { d->device.name, d->device.peer_addr,
+				 results_role_name(d->role),
+				 results_verdict_name(d->verdict),
+				 d->tool_version };
+	size_t i;
+
+	fputs("    <properties>\n", out);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		fputs("      <property", out);
+		rx_attr(out, "name", names[i]);
+		rx_attr(out, "value", values[i]);
+		fputs("/>\n", out);
+	}
+	fputs("    </properties>\n", out);
+}
+
+/* tests="" failures="" errors="" for both the suites and the suite. */
+static void rx_counts(FILE *out, const struct results_doc *d)
+{
+	unsigned int tests = 1 + (d->n_gates ? d->n_gates : d->n_rows);
+	unsigned int failures = rx_failed_gates(d);
+
+	if (d->verdict == RESULTS_CORRUPT ||
+	    (d->verdict == RESULTS_FAIL && !failures))
+		failures++;
+	fprintf(out, " tests=\"%u\" failures=\"%u\" errors=\"%u\"", tests,
+		failures, d->verdict == RESULTS_ERROR ? 1u : 0u);
+	rx_time(out, results_run_s(d));
+}
+
+static void rx_suite_open(FILE *out, const struct results_doc *d)
+{
+	char utc[32];
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", out);
+	rx_attr(out, "name", "rdmabench");
+	rx_counts(out, d);
+	fputs(">\n  <testsuite", out);
+	rx_attr(out, "name", d->tool);
+	rx_counts(out, d);
+	fputs(" skipped=\"0\"", out);
+	if (d->start_unix_ns) {
+		results_format_utc(d->start_unix_ns, utc, sizeof(utc));
+		rx_attr(out, "timestamp", utc);
+	}
+	if (d->host[0])
+		rx_attr(out, "hostname", d->host);
+	fputs(">\n", out);
+	rx_properties(out, d);
+}
+
+int results_write_junit(const struct results_doc *d, FILE *out)
+{
+	char name[RESULTS_NAME_LEN + 32];
+	unsigned int i;
+	int ret = results_check(d);
+
+	if (ret)
+		return ret;
+	rx_suite_open(out, d);
+	rx_run_case(out, d);
+	for (i = 0; i < d->n_gates; i++)
+		rx_gate_case(out, d, &d->gates[i]);
+	/* without gates, each measured size still shows as a test */
+	for (i = 0; !d->n_gates && i < d->n_rows; i++) {
+		snprintf(name, sizeof(name), "%s.%llu", d->tool,
+			 (unsigned long long)d->rows[i].size_bytes);
+		rx_case_open(out, d, name, rx_size_s(d, d->rows[i].size_bytes));
+		fputs("/>\n", out);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", out);
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}

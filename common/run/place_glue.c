@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * place_glue - the driver's use of place.c (NUMA, CPUs) and gpu/cuda.c:
+ * what each side checks before it connects, and the pinning once the
+ * RDMA device is known. Placement is each side's own: --numa, --cpu and
+ * --use_cuda apply where they are given.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "gpu/cuda.h"
+#include "run/driver.h"
+#include "lib/log.h"
+
+static bool bench_wants_gpu(const struct bench_cfg *c)
+{
+	return c->use_cuda >= 0 || c->cuda_bus_id[0];
+}
+
+/* The GPU must be there (driver, device, dmabuf) before anything connects. */
+static int bench_gpu_preflight(const struct bench_cfg *c)
+{
+	struct cuda_ctx *cuda;
+	int ret;
+
+	ret = cuda_open(c->use_cuda >= 0 ? (int)c->use_cuda : 0,
+			c->cuda_bus_id[0] ? c->cuda_bus_id : NULL, &cuda);
+	if (ret)
+		return ret == -ENODEV ? -EINVAL : -EIO; /* logged by cuda.c */
+	if (c->use_cuda_dmabuf)
+		ret = cuda_dmabuf_supported(cuda);
+	cuda_close(cuda);
+	return ret;
+}
+
+int bench_preflight(struct bench_ctx *b)
+{
+	char err[PLACE_MSG_MAX];
+	int ret;
+
+	b->place_req.cpu_list = b->cfg.cpu_list[0] ? b->cfg.cpu_list : NULL;
+	ret = place_parse_numa(b->cfg.numa, &b->place_req, err, sizeof(err));
+	if (ret) {
+		bench_err("%s", err);
+		return -EINVAL;
+	}
+	ret = place_allowed_read("/proc/self/status", &b->allowed);
+	if (!ret)
+		ret = place_decide("/sys", NULL, -1, &b->place_req, &b->allowed,
+				   &b->place);
+	if (ret) {
+		bench_err("%s", b->place.err);
+		return -EINVAL;
+	}
+	return bench_wants_gpu(&b->cfg) ? bench_gpu_preflight(&b->cfg) : 0;
+}
+
+int bench_place(struct bench_ctx *b)
+{
+	int ret;
+
+	ret = place_decide("/sys", b->dev.name, -1, &b->place_req, &b->allowed,
+			   &b->place);
+	if (ret) {
+		bench_err("%s", b->place.err);
+		return -EINVAL;
+	}
+	place_log(&b->place);
+	return place_apply(&b->place);
+}

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * record - the run's results document: each size's figures from both
+ * sides, checked against the gates as they come, the verdict and exit
+ * code at the end, and the files asked for (--json, --out_json, --junit,
+ * --prom). The device, the line rate and the port counters are filled in
+ * by record_dev.c. Every file is written at the end, once, atomically; a
+ * run that failed midway writes them too, with verdict "error".
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "run/record_int.h"
+
+#define RECORD_DIR "results"	/* --out_json: a unique name in here */
+
+static uint64_t record_now_unix_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void record_fill_test(struct record *r, const struct bench_ctx *b)
+{
+	const struct wire_hello *t = &b->test;
+	struct results_test *rt = &r->doc.test;
+	uint64_t size, first, last;
+
+	results_copy(rt->verb, sizeof(rt->verb), bench_verb_name(t->verb));
+	results_copy(rt->measure, sizeof(rt->measure),
+		     t->measure == BENCH_MEASURE_LAT ? "lat" : "bw");
+	results_copy(rt->connection, sizeof(rt->connection),
+		     t->flags & WIRE_HELLO_UC ? "UC" : "RC");
+	bench_sizes(t, &first, &last);
+	rt->n_sizes = 0;
+	for (size = first; size && size <= last &&
+	     rt->n_sizes < RESULTS_MAX_SIZES; size *= 2)
+		rt->sizes_bytes[rt->n_sizes++] = size;
+	rt->iterations = t->duration_s ? 0 : t->iters;
+	rt->tx_depth = t->tx_depth;
+	rt->qps = t->qps;
+	rt->duration_s = t->duration_s;
+	rt->bidirectional = t->flags & WIRE_HELLO_BIDIR;
+	results_copy(rt->rendezvous, sizeof(rt->rendezvous),
+		     b->cfg.oob == OPTS_OOB_TCP ? "tcp" : "rdma_cm");
+}
+
+/* The expectations of the command line (-w/-y already folded in). */
+static void record_expect(struct record *r, const struct bench_cfg *c)
+{
+	r->expect = (struct gate_expect){
+		.gbps = c->expect_gbps, .line_rate_frac = c->expect_line_rate,
+		.mpps = c->expect_mpps, .p50_us = c->expect_p50_us,
+		.p99_us = c->expect_p99_us,
+	};
+}
+
+/*
+ * Gates that cannot apply stop the run before it starts (exit 2). The
+ * achievable rate is only known once the device is: a stand-in of 1 Gb/s
+ * lets everything else about --expect-line-rate be checked now.
+ */
+static int record_validate(struct record *r, const struct bench_ctx *b)
+{
+	struct gate_expect e = r->expect;
+	bool is_lat = b->desc->measure == BENCH_MEASURE_LAT;
+	char why[160];
+	int ret;
+
+	if (e.line_rate_frac > 0.0)
+		e.achievable_gbps = 1.0;
+	ret = gate_validate(&e, !is_lat, is_lat, why, sizeof(why));
+	if (!ret)
+		return 0;
+	bench_err("%s", why);
+	results_copy(r->doc.error, sizeof(r->doc.error), why);
+	return ret == -ERANGE ? -EINVAL : ret;
+}
+
+int record_begin(struct bench_ctx *b)
+{
+	struct record *r = calloc(1, sizeof(*r));
+	struct results_doc *d;
+
+	if (!r) {
+		bench_err("results document: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	b->rec = r;
+	d = &r->doc;
+	results_init(d);
+	d->start_unix_ns = record_now_unix_ns();
+	results_copy(d->tool, sizeof(d->tool), b->desc->name);
+	results_copy(d->tool_version, sizeof(d->tool_version),
+		     RDMABENCH_VERSION);
+	d->argc = b->argc;
+	d->argv = (const char *const *)b->argv;
+	if (gethostname(d->host, sizeof(d->host) - 1))
+		d->host[0] = '\0';
+	d->role = b->is_server ? RESULTS_ROLE_SERVER : RESULTS_ROLE_CLIENT;
+	d->memory.type = RESULTS_MEM_HOST;
+	record_fill_test(r, b);
+	gate_run_init(&r->run);
+	record_expect(r, &b->cfg);
+	return record_validate(r, b);
+}
+
+/*
+ * Keep a gate in the document. When it is full a failure still gets in,
+ * in place of the oldest pass: the failures are what a reader looks for
+ * (the verdict itself comes from r->run and never depends on this).
+ */
+static void record_keep_gate(struct record *r, const struct gate_item *it,
+			     uint64_t size)
+{
+	struct results_doc *d = &r->doc;
+	bool passed = it->verdict == GATE_PASS;
+	struct results_gate *g;
+	unsigned int i;
+
+	if (d->n_gates == RESULTS_MAX_GATES) {
+		r->gates_left_out = true;
+		if (passed)
+			return;
+		for (i = 0; i < d->n_gates && !d->gates[i].passed; i++)
+			;
+		if (i == d->n_gates)
+			return;
+		memmove(&d->gates[i], &d->gates[i + 1],
+			(d->n_gates - i - 1) * sizeof(d->gates[0]));
+		d->n_gates--;
+	}
+	g = &d->gates[d->n_gates++];
+	results_copy(g->name, sizeof(g->name), it->name);
+	g->size_bytes = size;
+	g->figure = it->figure;
+	g->expected = it->expected;
+	results_copy(g->unit, sizeof(g->unit), it->unit);
+	g->passed = passed;
+	/* the schema's reason is for failures: null when the gate held */
+	results_copy(g->reason, sizeof(g->reason), passed ? "" : it->reason);
+}
+
+void record_outcome(struct record *r, const struct gate_outcome *o)
+{
+	unsigned int i;
+
+	gate_run_add(&r->run, o);
+	for (i = 0; i < o->n_items; i++) {
+		record_keep_gate(r, &o->items[i], o->size_bytes);
+		if (o->items[i].verdict == GATE_FAIL)
+			bench_info("gate failed: %s", o->items[i].reason);
+	}
+}
+
+/* --expect-line-rate on a port whose achievable rate is unknown: a failure. */
+static void record_line_rate_unknown(struct record *r,
+				     const struct gate_figures *f,
+				     struct gate_outcome *o)
+{
+	struct gate_item *it;
+
+	if (o->n_items >= GATE_MAX_ITEMS)
+		return;
+	it = &o->items[o->n_items++];
+	*it = (struct gate_item){ .name = "line_rate", .figure = f->gbps,
+				  .expected = NAN, .unit = "Gb/s",
+				  .verdict = GATE_FAIL };
+	snprintf(it->reason, sizeof(it->reason),
+		 "size %llu: --expect-line-rate: the achievable rate is "
+		 "unknown (%.80s)", (unsigned long long)f->size_bytes,
+		 r->line_rate_unknown);
+	o->verdict = GATE_FAIL;
+}
+
+/* Check one size's figures (this side's) against every expectation. */
+static int record_gate_size(struct record *r, const struct gate_figures *f)
+{
+	struct gate_expect e = r->expect;
+	bool is_unknown = e.line_rate_frac > 0.0 && !(e.achievable_gbps > 0.0);
+	struct gate_outcome o;
+	int ret;
+
+	if (is_unknown)
+		e.line_rate_frac = 0.0;
+	ret = gate_check(&e, f, &o);
+	if (ret) {
+		/* record_begin() validated the expectations: our bug */
+		bench_err("checking the gates of size %llu: %s",
+			  (unsigned long long)f->size_bytes, strerror(-ret));
+		return ret;
+	}
+	if (is_unknown)
+		record_line_rate_unknown(r, f, &o);
+	if (o.n_items)
+		record_outcome(r, &o);
+	return 0;
+}
+
+/*
+ * A row for the size; --run_infinitely adds one every -D seconds for
+ * ever: past RESULTS_MAX_SIZES the oldest row makes room (the last 32
+ * stay).
+ */
+static struct results_row *record_row(struct record *r, uint64_t size,
+				      uint64_t iters)
+{
+	struct results_doc *d = &r->doc;
+
+	if (d->n_rows == RESULTS_MAX_SIZES) {
+		memmove(&d->rows[0], &d->rows[1],
+			(d->n_rows - 1) * sizeof(d->rows[0]));
+		d->n_rows--;
+	}
+	return results_add_row(d, size, iters);
+}
+
+int bench_record_bw(struct bench_ctx *b, uint64_t size,
+		    const struct stats_bw *bw, const struct stats_bw *peer)
+{
+	struct record *r = b->rec;
+	struct gate_figures f = { .size_bytes = size, .gbps = bw->gbps,
+				  .mpps = bw->mpps, .has_bw = true };
+	struct results_row *row;
+	uint64_t qps = b->test.qps ? b->test.qps : 1;
+
+	if (!r)
+		return 0;
+	/* iterations per QP, as the report shows them (-D: as run) */
+	row = record_row(r, size, bw->msgs / qps);
+	results_side_set_bw(b->is_server ? &row->server : &row->client, bw,
+			    NULL);
+	if (peer)
+		results_side_set_bw(b->is_server ? &row->client : &row->server,
+				    peer, NULL);
+	return record_gate_size(r, &f);
+}
+
+/* A latency side: samples stand for messages; there is no bandwidth. */
+static void record_lat_side(struct results_side *s, uint64_t size,
+			    const struct stats_lat *lat,
+			    enum results_lat_kind kind)
+{
+	results_side_set_lat(s, lat, kind);
+	s->msgs = lat->samples;
+	s->bytes = lat->samples * size;
+}
+
+int bench_record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
+		     const struct stats_lat *lat, const struct stats_lat *peer)
+{
+	struct record *r = b->rec;
+	/* a passive side (read, atomic server) measures nothing */
+	struct gate_figures f = { .size_bytes = size, .p50_us = lat->p50_us,
+				  .p99_us = lat->p99_us,
+				  .has_lat = lat->samples > 0 };
+	enum results_lat_kind kind = bench_verb_lat_divisor(b->test.verb) == 2 ?
+		RESULTS_LAT_HALF_RT : RESULTS_LAT_FULL_RT;
+	struct results_row *row;
+
+	if (!r)
+		return 0;
+	row = record_row(r, size, iters);
+	if (lat->samples)
+		record_lat_side(b->is_server ? &row->server : &row->client,
+				size, lat, kind);
+	if (peer && peer->samples)
+		record_lat_side(b->is_server ? &row->client : &row->server,
+				size, peer, kind);
+	return record_gate_size(r, &f);
+}
+
+static const char *record_exit_meaning(int exit_code)
+{
+	switch (exit_code) {
+	case BENCH_EXIT_OK:
+		return "ok";
+	case BENCH_EXIT_USAGE:
+		return "usage";
+	case BENCH_EXIT_GATE:
+		return "below an expectation";
+	case BENCH_EXIT_CORRUPT:
+		return "data corruption";
+	case BENCH_EXIT_PEER:
+		return "peer unreachable, lost or timed out";
+	case BENCH_EXIT_STOPPED:
+		return "stopped by a signal";
+	default:
+		return "runtime error";
+	}
+}
+
+/* The error field of a run that stopped: errno's text and the exit code. */
+static void record_error_text(struct results_doc *d, int err)
+{
+	char why[RESULTS_TEXT_LEN];
+
+	/* record_begin() may have said more (a gate that cannot apply) */
+	if (d->error[0])
+		return;
+	snprintf(why, sizeof(why), "%s (exit %d: %s)",
+		 err == -EINTR ? "interrupted by a signal" : strerror(-err),
+		 d->exit_code, record_exit_meaning(d->exit_code));
+	results_copy(d->error, sizeof(d->error), why);
+}
+
+/* "size 65536: 0.31 Gb/s < expected 380.00 Gb/s (and 3 more)" */
+static void record_fail_text(struct record *r)
+{
+	struct results_doc *d = &r->doc;
+	char why[RESULTS_TEXT_LEN];
+	size_t n;
+
+	n = (size_t)snprintf(why, sizeof(why), "%s",
+			     r->run.first_failure[0] ? r->run.first_failure :
+			     "below an expectation");
+	if (r->run.gates_failed > 1 && n < sizeof(why))
+		snprintf(why + n, sizeof(why) - n, " (and %u more failed "
+			 "gate%s)", r->run.gates_failed - 1,
+			 r->run.gates_failed > 2 ? "s" : "");
+	results_copy(d->error, sizeof(d->error), why);
+}
+
+/*
+ * The verdict from the run's error, the exit code the driver chose and
+ * the gates: corrupt > error > fail > pass.
+ */
+static void record_verdict(struct record *r, int err, int exit_code)
+{
+	struct results_doc *d = &r->doc;
+
+	d->exit_code = exit_code;
+	if (err == -EILSEQ || exit_code == BENCH_EXIT_CORRUPT) {
+		d->verdict = RESULTS_CORRUPT;
+		d->exit_code = BENCH_EXIT_CORRUPT;
+		results_copy(d->error, sizeof(d->error), "data validation "
+			     "found a wrong byte (the log names size, "
+			     "iteration, QP and offset)");
+	} else if (err || (exit_code && exit_code != BENCH_EXIT_GATE)) {
+		d->verdict = RESULTS_ERROR;
+		if (!d->exit_code)
+			d->exit_code = BENCH_EXIT_RUNTIME;
+		record_error_text(d, err ? err : -EIO);
+	} else if (gate_run_verdict(&r->run) == GATE_FAIL ||
+		   exit_code == BENCH_EXIT_GATE) {
+		d->verdict = RESULTS_FAIL;
+		d->exit_code = BENCH_EXIT_GATE;
+		record_fail_text(r);
+	} else {
+		d->verdict = RESULTS_PASS;
+		d->error[0] = '\0';
+	}
+}
+
+/* --out_json: results/<tool>-<time>-<host>-<pid>.json, the folder made. */
+static int record_save_default(const struct results_doc *d)
+{
+	char path[512];
+	int ret;
+
+	if (mkdir(RECORD_DIR, 0755) && errno != EEXIST) {
+		ret = -errno;
+		bench_err("--out_json: cannot create %s/: %s", RECORD_DIR,
+			  strerror(-ret));
+		return ret;
+	}
+	ret = results_unique_path(RECORD_DIR, d->tool, path, sizeof(path));
+	if (ret) {
+		bench_err("--out_json: no file name in %s/: %s", RECORD_DIR,
+			  strerror(-ret));
+		return ret;
+	}
+	ret = results_save_atomic(path, results_write_json, d);
+	if (!ret)
+		bench_info("results: %s", path);
+	return ret;
+}
+
+/* Every file asked for, even after a failure; the first error is kept. */
+static int record_save(const struct bench_cfg *c, const struct results_doc *d)
+{
+	int ret = 0, r;
+
+	if (c->json_path[0]) {
+		r = results_save_atomic(c->json_path, results_write_json, d);
+		ret = ret ? ret : r;
+	}
+	if (c->json_default) {
+		r = record_save_default(d);
+		ret = ret ? ret : r;
+	}
+	if (c->junit_path[0]) {
+		r = results_save_atomic(c->junit_path, results_write_junit, d);
+		ret = ret ? ret : r;
+	}
+	if (c->prom_path[0]) {
+		r = results_save_atomic(c->prom_path, results_write_prom, d);
+		ret = ret ? ret : r;
+	}
+	return ret;
+}
+
+/* "verdict: fail (size 65536: 0.31 Gb/s < expected 380.00 Gb/s)" */
+static void record_print_verdict(const struct record *r)
+{
+	const struct results_doc *d = &r->doc;
+	const char *v = results_verdict_name(d->verdict);
+
+	if (d->verdict != RESULTS_PASS)
+		bench_info("verdict: %s (%s)", v, d->error);
+	else if (r->run.sizes_checked)
+		bench_info("verdict: pass (%u gate%s held)", d->n_gates,
+			   d->n_gates == 1 ? "" : "s");
+	else
+		bench_info("verdict: pass (no expectations set)");
+	if (r->gates_left_out)
+		bench_info("the results list %u of the gates (failures "
+			   "first); the verdict counts all", d->n_gates);
+}
+
+int record_end(struct bench_ctx *b, int err, int exit_code)
+{
+	struct record *r = b->rec;
+	int ret;
+
+	if (!r)
+		return exit_code;
+	r->doc.end_unix_ns = record_now_unix_ns();
+	record_counters_end(b);
+	record_verdict(r, err, exit_code);
+	exit_code = r->doc.exit_code;
+	ret = record_save(&b->cfg, &r->doc);
+	record_print_verdict(r);
+	/* a file CI asked for and cannot read is no pass */
+	if (ret && !exit_code) {
+		bench_err("a results file could not be written: exit %d",
+			  BENCH_EXIT_RUNTIME);
+		exit_code = BENCH_EXIT_RUNTIME;
+	}
+	free(r);
+	b->rec = NULL;
+	return exit_code;
+}

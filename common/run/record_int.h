@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * record_int - private to record.c and record_dev.c: the state of the
+ * results document of one run (struct record, behind bench_ctx.rec).
+ */
+#ifndef RDMABENCH_RECORD_INT_H
+#define RDMABENCH_RECORD_INT_H
+
+#include <stdbool.h>
+
+#include "run/driver.h"
+#include "report/gate.h"
+#include "report/counters.h"
+#include "report/results.h"
+
+struct record {
+	struct results_doc doc;
+	struct gate_expect expect;	/* achievable_gbps: record_device() */
+	struct gate_run run;		/* the AND of every gate so far */
+	/* --expect-line-rate set, but no achievable rate: why, per size */
+	char line_rate_unknown[RESULTS_TEXT_LEN];
+	bool has_device;		/* record_device() ran */
+	bool has_ctr_start;		/* ctr_start read at record_device() */
+	bool gates_left_out;		/* more gates than the document holds */
+	struct record_ctr_snap ctr_start;
+};
+
+/*
+ * One size's (or, with size 0, the run's) gate outcome: into the run's
+ * verdict, into the document, and each failure on stderr at once.
+ */
+void record_outcome(struct record *r, const struct gate_outcome *o);
+
+/* The document's test section from b->test (the client's configuration). */
+void record_fill_test(struct record *r, const struct bench_ctx *b);
+
+/*
+ * At record_end(): the counters' deltas into the document and, with
+ * --expect-no-errors, the "port_errors" gate.
+ */
+void record_counters_end(struct bench_ctx *b);
+
+#endif

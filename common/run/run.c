@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * run - one size of one test, on each side: the SYNC/READY handshake, the
+ * hot loop, the peer's RESULT, the checks and the report row.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "run/driver.h"
+#include "lib/log.h"
+#include "report/report.h"
+#include "lib/stats.h"
+#include "lib/timer.h"
+
+static int run_handshake_client(struct bench_ctx *b, uint64_t size)
+{
+	struct wire_msg msg = { .type = WIRE_SYNC };
+	int ret;
+
+	msg.u.sync.size_bytes = size;
+	msg.u.sync.iters = b->test.iters;
+	ret = ctrl_send(&b->ctrl, &msg);
+	if (!ret)
+		ret = ctrl_recv(&b->ctrl, WIRE_READY, &msg);
+	return ret;
+}
+
+static int run_ready(struct bench_ctx *b)
+{
+	struct wire_msg msg = { .type = WIRE_READY };
+
+	return ctrl_send(&b->ctrl, &msg);
+}
+
+static int run_send_result(struct bench_ctx *b, const struct wire_result *r)
+{
+	struct wire_msg msg = { .type = WIRE_RESULT, .u.result = *r };
+
+	return ctrl_send(&b->ctrl, &msg);
+}
+
+static int run_recv_result(struct bench_ctx *b, struct wire_result *r)
+{
+	struct wire_msg msg;
+	int ret = ctrl_recv(&b->ctrl, WIRE_RESULT, &msg);
+
+	if (ret)
+		return ret;
+	*r = msg.u.result;
+	if (r->status) {
+		bench_err("the server failed this size: %s", strerror(-r->status));
+		return r->status;
+	}
+	return 0;
+}
+
+/* The duration plan, from now. */
+static void run_clock(const struct bench_ctx *b, struct xfer_bw_plan *p)
+{
+	uint64_t d_ns = b->test.duration_s * NS_PER_S;
+	uint64_t m_ns = b->test.margin_s * NS_PER_S;
+
+	if (!d_ns)
+		return;
+	p->start_ns = timer_now_ns();
+	p->sample_from_ns = p->start_ns + m_ns;
+	p->sample_to_ns = p->start_ns + d_ns - m_ns;
+	p->end_ns = p->start_ns + d_ns;
+}
+
+/* ---- bandwidth ---- */
+
+static uint32_t bw_send_depth(const struct wire_hello *test)
+{
+	return test->tx_depth;
+}
+
+static void bw_head(const struct bench_ctx *b)
+{
+	report_bw_head(stdout, b->cfg.report_gbits, !b->is_server,
+		       b->test.flags & WIRE_HELLO_BIDIR);
+}
+
+static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
+		    bool peer_sends, struct xfer_bw_plan *p)
+{
+	const struct bench_verb_info *v = bench_verb(b->test.verb);
+
+	*p = (struct xfer_bw_plan){
+		.size = size, .iters = b->test.duration_s ? 0 : b->test.iters,
+		.tx_depth = b->test.tx_depth, .cq_mod = b->test.cq_mod,
+		.post_list = b->test.post_list, .sends = sends,
+		.receives = peer_sends && v->bw_end == BENCH_END_RECV,
+	};
+	/* reads and atomics in flight: -o */
+	if (v->region == BENCH_REGION_SEND || v->fixed_size)
+		if (p->tx_depth > b->test.outstanding)
+			p->tx_depth = b->test.outstanding;
+	if (p->cq_mod > p->tx_depth)
+		p->cq_mod = p->tx_depth;
+	if (p->post_list > p->tx_depth)
+		p->post_list = p->tx_depth;
+	run_clock(b, p);
+}
+
+/*
+ * One side's traffic: run the plan, then for one-sided verbs the FIN on
+ * every QP (when this side sent) and the wait for the peer's (when it
+ * did). *peer_msgs: what the peer's FIN or our receives counted.
+ */
+static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
+		      bool peer_sends, struct xfer_bw_out *out,
+		      uint64_t *peer_msgs)
+{
+	const struct bench_verb_info *v = bench_verb(b->test.verb);
+	struct xfer_bw_plan plan;
+	int ret = 0;
+
+	bw_plan(b, size, sends, peer_sends, &plan);
+	memset(out, 0, sizeof(*out));
+	*peer_msgs = 0;
+	if (sends || plan.receives)
+		ret = xfer_bw_run(&b->xfer, &plan, out);
+	if (!ret && sends && v->bw_end == BENCH_END_FIN)
+		ret = xfer_fin_send(&b->xfer);
+	if (!ret && peer_sends && v->bw_end == BENCH_END_FIN)
+		ret = xfer_fin_wait(&b->xfer, size, peer_msgs);
+	else if (peer_sends)
+		*peer_msgs = out->recv_msgs;
+	return ret;
+}
+
+static bool run_bidir(const struct bench_ctx *b)
+{
+	return b->test.flags & WIRE_HELLO_BIDIR;
+}
+
+static int bw_client_size(struct bench_ctx *b, uint64_t size)
+{
+	struct stats_bw bw, peak, peer;
+	struct xfer_bw_out out;
+	struct wire_result r;
+	uint64_t peer_msgs;
+	int ret;
+
+	ret = xfer_prepare(&b->xfer, size, run_bidir(b), b->test.iters);
+	if (!ret)
+		ret = run_handshake_client(b, size);
+	if (!ret)
+		ret = bw_traffic(b, size, true, run_bidir(b), &out, &peer_msgs);
+	if (!ret)
+		ret = run_recv_result(b, &r);
+	if (ret)
+		return ret;
+	if (!run_bidir(b) && r.msgs != out.total_msgs) {
+		bench_err("size %llu: the server counted %llu messages, we "
+			  "sent %llu", (unsigned long long)size,
+			  (unsigned long long)r.msgs,
+			  (unsigned long long)out.total_msgs);
+		return -EPROTO;
+	}
+	stats_bw_compute(out.bytes, out.msgs, out.elapsed_ns, &bw);
+	stats_bw_compute(out.peak_bytes, 0, out.peak_ns, &peak);
+	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1,
+			 &peer);
+	report_bw_row(stdout, b->cfg.report_gbits, size, b->test.iters, &bw,
+		      &peak, &peer, run_bidir(b));
+	return bench_record_bw(b, size, &bw, &peer);
+}
+
+/*
+ * The server's figure: what it received (the FINs vouch for one-sided
+ * verbs), from READY to the end (one network trip longer than the
+ * client's window); in -b, what it sent itself.
+ */
+static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
+{
+	uint64_t size = sync->size_bytes, start_ns, peer_msgs;
+	struct wire_result r = { 0 };
+	struct xfer_bw_out out;
+	struct stats_bw bw;
+	int ret;
+
+	ret = xfer_prepare(&b->xfer, size, true, b->test.iters);
+	if (!ret)
+		ret = run_ready(b);
+	start_ns = timer_now_ns();
+	if (!ret)
+		ret = bw_traffic(b, size, run_bidir(b), true, &out, &peer_msgs);
+	if (ret)
+		return ret;
+	if (run_bidir(b)) {
+		r.msgs = out.msgs;
+		r.elapsed_ns = out.elapsed_ns;
+	} else {
+		r.msgs = peer_msgs;
+		r.elapsed_ns = timer_now_ns() - start_ns;
+	}
+	r.bytes = r.msgs * size;
+	ret = run_send_result(b, &r);
+	if (ret)
+		return ret;
+	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1, &bw);
+	report_bw_row(stdout, b->cfg.report_gbits, size, sync->iters, &bw, &bw,
+		      NULL, false);
+	return bench_record_bw(b, size, &bw, NULL);
+}
+
+/* ---- latency ---- */
+
+static uint32_t lat_send_depth(const struct wire_hello *test)
+{
+	(void)test;
+	return 16; /* xfer_lat keeps at most 16 sends unreaped */
+}
+
+static void lat_head(const struct bench_ctx *b)
+{
+	report_lat_head(stdout, !b->is_server);
+}
+
+static void lat_to_wire(const struct stats_lat *l, struct wire_result *r)
+{
+	const double v[9] = { l->min_us, l->p50_us, l->avg_us, l->stdev_us,
+			      l->p90_us, l->p99_us, l->p999_us, l->max_us,
+			      l->p9999_us };
+
+	r->lat_samples = l->samples;
+	memcpy(r->lat_us, v, sizeof(v));
+}
+
+static void lat_from_wire(const struct wire_result *r, struct stats_lat *l)
+{
+	*l = (struct stats_lat){ .samples = r->lat_samples,
+				 .min_us = r->lat_us[0], .p50_us = r->lat_us[1],
+				 .avg_us = r->lat_us[2], .stdev_us = r->lat_us[3],
+				 .p90_us = r->lat_us[4], .p99_us = r->lat_us[5],
+				 .p999_us = r->lat_us[6], .max_us = r->lat_us[7],
+				 .p9999_us = r->lat_us[8] };
+}
+
+static bool lat_round_trip(const struct bench_ctx *b)
+{
+	return bench_verb(b->test.verb)->lat_mode == BENCH_LAT_ROUND_TRIP;
+}
+
+/* Duration mode: tell the responder how many iterations there were. */
+static int lat_tell_count(struct bench_ctx *b, uint64_t n)
+{
+	struct wire_msg msg = { .type = WIRE_FIN };
+
+	b->xfer.qs[0].last_run = n;
+	if (lat_round_trip(b))
+		return xfer_fin_send(&b->xfer);
+	if (!b->test.duration_s)
+		return 0;
+	msg.u.fin.msgs = n;
+	return ctrl_send(&b->ctrl, &msg);
+}
+
+static int lat_client_size(struct bench_ctx *b, uint64_t size)
+{
+	struct stats_lat lat = { 0 }, peer;
+	struct wire_result r;
+	uint64_t n = 0, end_ns = 0;
+	int ret;
+
+	hist_reset(b->hist);
+	memset(conn_region(&b->data, 0, BENCH_REGION_RECV), 0, size);
+	ret = xfer_prepare(&b->xfer, size, !lat_round_trip(b), b->test.iters);
+	if (!ret)
+		ret = run_handshake_client(b, size);
+	if (!ret && b->test.duration_s)
+		end_ns = timer_deadline_ns(b->test.duration_s * 1000);
+	if (!ret)
+		ret = xfer_lat_run(&b->xfer, true, size, end_ns ? 0 : b->test.iters,
+				   end_ns, b->hist, &n);
+	if (!ret)
+		ret = lat_tell_count(b, n);
+	if (!ret)
+		ret = run_recv_result(b, &r);
+	if (ret)
+		return ret;
+	hist_summarize(b->hist, bench_verb_lat_divisor(b->test.verb), &lat);
+	lat_from_wire(&r, &peer);
+	report_lat_row(stdout, size, n, &lat, &peer);
+	if (b->cfg.histogram)
+		hist_print(b->hist, bench_verb_lat_divisor(b->test.verb), stdout);
+	return bench_record_lat(b, size, n, &lat, &peer);
+}
+
+static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
+{
+	uint64_t size = sync->size_bytes, n = 0;
+	struct wire_result r = { 0 };
+	struct stats_lat lat = { 0 };
+	int ret;
+
+	hist_reset(b->hist);
+	memset(conn_region(&b->data, 0, BENCH_REGION_RECV), 0, size);
+	ret = xfer_prepare(&b->xfer, size, true, b->test.iters);
+	if (!ret)
+		ret = run_ready(b);
+	if (!ret && lat_round_trip(b))
+		ret = xfer_fin_wait(&b->xfer, size, &n);
+	else if (!ret)
+		ret = xfer_lat_run(&b->xfer, false, size,
+				   b->test.duration_s ? 0 : sync->iters,
+				   b->test.duration_s ? 1 : 0, b->hist, &n);
+	if (ret)
+		return ret;
+	if (b->hist->count)
+		hist_summarize(b->hist, bench_verb_lat_divisor(b->test.verb),
+			       &lat);
+	lat_to_wire(&lat, &r);
+	r.msgs = n;
+	ret = run_send_result(b, &r);
+	if (ret)
+		return ret;
+	report_lat_row(stdout, size, n, &lat, NULL);
+	return bench_record_lat(b, size, n, &lat, NULL);
+}
+
+static const struct measure_ops measure_ops[] = {
+	[BENCH_MEASURE_BW] = { .send_depth = bw_send_depth,
+			       .head = bw_head,
+			       .client_size = bw_client_size,
+			       .server_size = bw_server_size },
+	[BENCH_MEASURE_LAT] = { .send_depth = lat_send_depth,
+				.head = lat_head,
+				.client_size = lat_client_size,
+				.server_size = lat_server_size },
+};
+
+const struct measure_ops *run_measure_ops(enum bench_measure measure)
+{
+	return &measure_ops[measure];
+}

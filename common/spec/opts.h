@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * opts - the command line, driven by one table (parsing, defaults, ranges
+ * and --help all come from it). Pure: no verbs headers, never exits.
+ *
+ * Options are the client's: the server takes only where to listen
+ * (-p, -d, -i) and adopts the rest from the client's HELLO message.
+ */
+#ifndef RDMABENCH_OPTS_H
+#define RDMABENCH_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "spec/bench.h"
+
+#define OPTS_ADDR_MAX 256
+#define OPTS_NAME_MAX 64
+#define OPTS_PATH_MAX 4096
+
+/* Sizes of an -a sweep: 2 B .. 8 MiB, powers of two (perftest's range). */
+#define OPTS_SWEEP_MIN_BYTES 2ULL
+#define OPTS_SWEEP_MAX_BYTES (8ULL << 20)
+
+/* Choices of enum options (the index is stored). */
+enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC };
+enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
+enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP };
+enum opts_output { OPTS_OUTPUT_TABLE, OPTS_OUTPUT_BW, OPTS_OUTPUT_MSGRATE,
+		   OPTS_OUTPUT_LATENCY };
+
+struct bench_cfg {
+	char server_addr[OPTS_ADDR_MAX]; /* empty: we are the server */
+	char dev_name[OPTS_NAME_MAX];    /* -d; empty: whichever the IP uses */
+	char netdev[OPTS_NAME_MAX];      /* --netdev: the device behind it */
+	uint64_t oob;                    /* --oob: enum opts_oob */
+	uint64_t ib_port;                /* -i */
+	bool has_ib_port;
+	uint64_t gid_index;              /* -x; accepted, see has_gid_index */
+	bool has_gid_index;
+	uint64_t tcp_port;               /* -p: the rdma_cm port */
+	uint64_t size_bytes;             /* -s */
+	bool all_sizes;                  /* -a */
+	uint64_t iters;                  /* -n */
+	bool has_iters;
+	uint64_t duration_s;             /* -D: 0 = iteration mode */
+	uint64_t margin_s;               /* -f: warm-up and cool-down */
+	bool has_margin;
+	bool run_infinitely;             /* --run_infinitely */
+	uint64_t qps;                    /* -q */
+	uint64_t tx_depth;               /* -t */
+	uint64_t rx_depth;               /* -r */
+	uint64_t post_list;              /* -l */
+	uint64_t inline_bytes;           /* -I */
+	bool has_inline;
+	uint64_t cq_mod;                 /* -Q: signal one send in cq_mod */
+	uint64_t outstanding;            /* -o: reads/atomics in flight */
+	bool bidir;                      /* -b */
+	uint64_t conn_type;              /* -c: enum opts_conn_type */
+	uint64_t atomic_op;              /* -A: enum opts_atomic */
+	uint64_t tos;                    /* -T */
+	bool has_tos;
+	uint64_t qp_timeout;             /* -u */
+	bool has_qp_timeout;
+	uint64_t retry_count;            /* --retry_count */
+	bool validate;                   /* --validate */
+	bool histogram;                  /* -H */
+	uint64_t output;                 /* --output: enum opts_output */
+	uint64_t connect_timeout_s;      /* --connect-timeout */
+	uint64_t io_timeout_s;           /* --timeout: no progress for this long */
+	bool report_gbits;               /* --report_gbits */
+	/* results (see results.h) */
+	char json_path[OPTS_PATH_MAX];   /* --json / --out_json_file */
+	bool json_default;               /* --out_json: results/ unique name */
+	char junit_path[OPTS_PATH_MAX];  /* --junit */
+	char prom_path[OPTS_PATH_MAX];   /* --prom */
+	/* gates */
+	double expect_gbps;              /* --expect-gbps, 0 = none */
+	double expect_line_rate;         /* --expect-line-rate fraction */
+	double expect_mpps;
+	double expect_p50_us;
+	double expect_p99_us;
+	double limit_bw;                 /* perftest -w, in the report unit */
+	double limit_msgrate;            /* perftest -y */
+	bool strict;                     /* --strict: downtrained link fails */
+	bool expect_no_errors;           /* --expect-no-errors */
+	/* placement */
+	char numa[OPTS_NAME_MAX];        /* --numa auto|off|N */
+	char cpu_list[OPTS_NAME_MAX];    /* --cpu / --pin_cores */
+	uint64_t numa_node;              /* perftest --numa_node */
+	bool has_numa_node;
+	bool disable_numa;               /* perftest --disable_numa */
+	int64_t use_cuda;                /* --use_cuda[=N]: -1 = host memory */
+	char cuda_bus_id[OPTS_NAME_MAX]; /* --use_cuda_bus_id */
+	bool use_cuda_dmabuf;            /* --use_cuda_dmabuf */
+	/* server */
+	bool persistent;                 /* --persistent */
+	uint64_t max_size_bytes;         /* caps on what a client may ask */
+	uint64_t max_qps;
+	uint64_t max_duration_s;
+	uint64_t max_mem_bytes;
+	/* accepted for perftest compatibility, nothing to do */
+	bool noop_seen;
+	bool show_help;                  /* -h */
+	bool show_version;               /* --version */
+};
+
+/*
+ * Parse argv into *cfg, defaults first (from the table and desc). Returns 0,
+ * or -EINVAL/-ERANGE with a message naming the option and what to do in
+ * err. Can be called repeatedly (tests do).
+ */
+int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
+	       int argc, char **argv, char *err, size_t err_len);
+
+/*
+ * Cross-option rules after opts_parse(): what the measure and the verb can
+ * do, duration margins, perftest's -w/-y into our gates, --numa spellings.
+ * Returns 0 or -EINVAL with a message in err.
+ */
+int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
+	       char *err, size_t err_len);
+
+/* Write --help for desc to out. */
+void opts_usage(const struct bench_desc *desc, FILE *out);
+
+/* True when cfg describes the server side (no address given). */
+static inline bool opts_is_server(const struct bench_cfg *cfg)
+{
+	return cfg->server_addr[0] == '\0';
+}
+
+#endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * wire - each message's layout is written once, as a walk over its fields
+ * that either packs or unpacks: the two directions cannot drift apart.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+#include "spec/wire.h"
+
+struct cursor {
+	uint8_t *buf;
+	size_t len;
+	size_t pos;
+	int packing; /* 1: struct -> bytes, 0: bytes -> struct */
+	int overflow;
+};
+
+static void io_bytes(struct cursor *c, void *field, size_t n)
+{
+	if (c->pos + n > c->len) {
+		c->overflow = 1;
+		return;
+	}
+	if (c->packing)
+		memcpy(c->buf + c->pos, field, n);
+	else
+		memcpy(field, c->buf + c->pos, n);
+	c->pos += n;
+}
+
+static void io_u8(struct cursor *c, uint8_t *v)
+{
+	io_bytes(c, v, 1);
+}
+
+static void io_u16(struct cursor *c, uint16_t *v)
+{
+	uint16_t be = htobe16(*v);
+
+	io_bytes(c, &be, sizeof(be));
+	if (!c->packing)
+		*v = be16toh(be);
+}
+
+static void io_u32(struct cursor *c, uint32_t *v)
+{
+	uint32_t be = htobe32(*v);
+
+	io_bytes(c, &be, sizeof(be));
+	if (!c->packing)
+		*v = be32toh(be);
+}
+
+static void io_i32(struct cursor *c, int32_t *v)
+{
+	io_u32(c, (uint32_t *)v);
+}
+
+static void io_u64(struct cursor *c, uint64_t *v)
+{
+	uint64_t be = htobe64(*v);
+
+	io_bytes(c, &be, sizeof(be));
+	if (!c->packing)
+		*v = be64toh(be);
+}
+
+static void io_f64(struct cursor *c, double *v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, v, sizeof(bits));
+	io_u64(c, &bits);
+	if (!c->packing)
+		memcpy(v, &bits, sizeof(bits));
+}
+
+/* Fixed-width text, always NUL-terminated after unpacking. */
+static void io_text(struct cursor *c, char *text, size_t n)
+{
+	io_bytes(c, text, n);
+	if (!c->packing)
+		text[n - 1] = '\0';
+}
+
+static void io_hello(struct cursor *c, struct wire_hello *h)
+{
+	io_u8(c, &h->verb);
+	io_u8(c, &h->measure);
+	io_u16(c, &h->flags);
+	io_u32(c, &h->tx_depth);
+	io_u32(c, &h->cq_mod);
+	io_u32(c, &h->io_timeout_ms);
+	io_u64(c, &h->size_bytes);
+	io_u64(c, &h->max_size_bytes);
+	io_u64(c, &h->iters);
+	io_u32(c, &h->qps);
+	io_u32(c, &h->post_list);
+	io_u32(c, &h->outstanding);
+	io_u32(c, &h->rx_depth);
+	io_u32(c, &h->inline_bytes);
+	io_u32(c, &h->duration_s);
+	io_u32(c, &h->margin_s);
+	io_text(c, h->tool, sizeof(h->tool));
+}
+
+static void io_result(struct cursor *c, struct wire_result *r)
+{
+	size_t i;
+
+	io_i32(c, &r->status);
+	io_u64(c, &r->bytes);
+	io_u64(c, &r->msgs);
+	io_u64(c, &r->elapsed_ns);
+	io_u64(c, &r->lat_samples);
+	for (i = 0; i < sizeof(r->lat_us) / sizeof(r->lat_us[0]); i++)
+		io_f64(c, &r->lat_us[i]);
+}
+
+static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
+{
+	switch (type) {
+	case WIRE_CONNECT:
+		io_u16(c, &m->u.connect.kind);
+		io_u16(c, &m->u.connect.qp_index);
+		break;
+	case WIRE_HELLO:
+		io_hello(c, &m->u.hello);
+		break;
+	case WIRE_HELLO_ACK:
+		io_i32(c, &m->u.hello_ack.status);
+		io_text(c, m->u.hello_ack.dev_name,
+			sizeof(m->u.hello_ack.dev_name));
+		io_text(c, m->u.hello_ack.text, sizeof(m->u.hello_ack.text));
+		break;
+	case WIRE_BUF:
+		io_u64(c, &m->u.buf.addr);
+		io_u64(c, &m->u.buf.length);
+		io_u32(c, &m->u.buf.rkey);
+		break;
+	case WIRE_SYNC:
+		io_u64(c, &m->u.sync.size_bytes);
+		io_u64(c, &m->u.sync.iters);
+		break;
+	case WIRE_RESULT:
+		io_result(c, &m->u.result);
+		break;
+	case WIRE_FIN:
+		io_u64(c, &m->u.fin.msgs);
+		io_u64(c, &m->u.fin.bytes);
+		break;
+	case WIRE_QP_INFO:
+		io_u16(c, &m->u.qp_info.qp_index);
+		io_u16(c, &m->u.qp_info.lid);
+		io_u32(c, &m->u.qp_info.qpn);
+		io_u32(c, &m->u.qp_info.psn);
+		io_u8(c, &m->u.qp_info.mtu);
+		io_bytes(c, m->u.qp_info.gid, sizeof(m->u.qp_info.gid));
+		break;
+	case WIRE_ERROR:
+		io_i32(c, &m->u.error.status);
+		io_text(c, m->u.error.text, sizeof(m->u.error.text));
+		break;
+	case WIRE_READY:
+	case WIRE_BYE:
+	case WIRE_ALIVE:
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int wire_pack(const struct wire_msg *msg, uint8_t *buf, size_t len)
+{
+	struct wire_msg copy = *msg; /* the walk takes non-const fields */
+	struct cursor c = { .buf = buf, .len = len, .packing = 1 };
+	uint32_t magic = WIRE_MAGIC, body_len = 0;
+	uint16_t version = WIRE_VERSION, type = msg->type;
+	int ret;
+
+	io_u32(&c, &magic);
+	io_u16(&c, &version);
+	io_u16(&c, &type);
+	io_u32(&c, &body_len); /* patched below */
+	ret = io_body(&c, type, &copy);
+	if (ret)
+		return ret;
+	if (c.overflow)
+		return -ENOSPC;
+	body_len = htobe32((uint32_t)(c.pos - WIRE_HEADER_BYTES));
+	memcpy(buf + 8, &body_len, sizeof(body_len));
+	return (int)c.pos;
+}
+
+int wire_unpack(const uint8_t *buf, size_t len, struct wire_msg *msg)
+{
+	struct cursor c = { .buf = (uint8_t *)buf, .len = len };
+	uint32_t magic = 0, body_len = 0;
+
+	memset(msg, 0, sizeof(*msg));
+	io_u32(&c, &magic);
+	io_u16(&c, &msg->version);
+	io_u16(&c, &msg->type);
+	io_u32(&c, &body_len);
+	if (c.overflow)
+		return magic == WIRE_MAGIC || len < 4 ? -EBADMSG : -EPROTO;
+	if (magic != WIRE_MAGIC)
+		return -EPROTO;
+	if (msg->version != WIRE_VERSION)
+		return -EPROTONOSUPPORT;
+	if (body_len != len - WIRE_HEADER_BYTES)
+		return -EBADMSG;
+	if (io_body(&c, msg->type, msg))
+		return -EBADMSG;
+	if (c.overflow || c.pos != len)
+		return -EBADMSG;
+	return 0;
+}
+
+const char *wire_type_name(uint16_t type)
+{
+	static const char *const names[] = {
+		[WIRE_CONNECT] = "CONNECT", [WIRE_HELLO] = "HELLO",
+		[WIRE_HELLO_ACK] = "HELLO_ACK", [WIRE_BUF] = "BUF",
+		[WIRE_SYNC] = "SYNC", [WIRE_READY] = "READY",
+		[WIRE_RESULT] = "RESULT", [WIRE_BYE] = "BYE",
+		[WIRE_ERROR] = "ERROR", [WIRE_FIN] = "FIN", [WIRE_ALIVE] = "ALIVE", [WIRE_QP_INFO] = "QP_INFO",
+	};
+
+	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+		return names[type];
+	return "UNKNOWN";
+}

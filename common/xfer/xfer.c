@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xfer - posting, completion errors, the watchdog, FINs and validation,
+ * shared by the bandwidth (xfer_bw.c) and latency (xfer_lat.c) loops.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "lib/stop.h"
+#include "xfer/xfer_int.h"
+
+/* The one place the verb table's opcode column is expanded. */
+static const enum ibv_wr_opcode verb_opcode[BENCH_VERB_COUNT] = {
+#define X(e, name, title, op, region, end, lat, div, uc, fixed) \
+	[BENCH_VERB_##e] = op,
+	BENCH_VERBS(X)
+#undef X
+};
+
+uint8_t *xfer_slot(const struct xfer *x, unsigned int qp,
+		   enum bench_region r, uint64_t size, uint64_t iter)
+{
+	uint64_t slot = x->validate ? iter % x->slots : 0;
+
+	return conn_region(x->conn, qp, r) + slot * size;
+}
+
+/* Fill one work request for iteration iter. */
+static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
+		    uint64_t iter, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	const struct bench_verb_info *v = bench_verb(x->verb);
+	struct conn *c = x->conn;
+	uint64_t slot = x->validate ? iter % x->slots : 0;
+	uint64_t remote = conn_remote_region(c, qp, v->region) + slot * size;
+
+	*sge = (struct ibv_sge){ .length = (uint32_t)size, .lkey = c->mem.mr->lkey };
+	*wr = (struct ibv_send_wr){ .sg_list = sge, .num_sge = 1,
+				    .opcode = verb_opcode[x->verb] };
+	if (v->fixed_size) { /* atomics: 8 bytes into the aux slot */
+		sge->addr = (uintptr_t)conn_aux_slot(c, qp, CONN_AUX_ATOMIC);
+		sge->lkey = c->aux.mr->lkey;
+		wr->wr.atomic.remote_addr = conn_remote_region(c, qp, v->region);
+		wr->wr.atomic.rkey = c->remote.rkey;
+		/* FAA adds 1; CAS moves the counter from iter to iter + 1,
+		 * which succeeds only when every earlier one did */
+		wr->wr.atomic.compare_add =
+			wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? iter : 1;
+		wr->wr.atomic.swap = iter + 1;
+		return;
+	}
+	sge->addr = (uintptr_t)xfer_slot(x, qp, v->region == BENCH_REGION_SEND ?
+					 BENCH_REGION_RECV : BENCH_REGION_SEND,
+					 size, iter);
+	wr->wr.rdma.remote_addr = remote;
+	wr->wr.rdma.rkey = c->remote.rkey;
+	if (v->region == BENCH_REGION_RECV && size <= c->qps[qp].max_inline)
+		wr->send_flags |= IBV_SEND_INLINE;
+	if (x->validate && v->region == BENCH_REGION_RECV)
+		xfer_fill(x, (uint8_t *)(uintptr_t)sge->addr, size, iter);
+}
+
+/*
+ * One request, the common case: without --validate and atomics every
+ * iteration posts the same request (same slot, same addresses), so it is
+ * built once per size and only its flags and wr_id change.
+ */
+static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
+			 uint64_t first, bool signal, uint64_t count)
+{
+	struct xfer_qp_state *s = &x->qs[qp];
+	struct ibv_send_wr *bad;
+	int ret;
+
+	if (s->tmpl_size != size) {
+		xfer_wr(x, qp, size, first, &s->tmpl, &s->tmpl_sge);
+		s->tmpl.sg_list = &s->tmpl_sge;
+		s->tmpl_flags = s->tmpl.send_flags;
+		s->tmpl_size = size;
+	}
+	s->tmpl.send_flags = s->tmpl_flags | (signal ? IBV_SEND_SIGNALED : 0);
+	s->tmpl.wr_id = signal ? XFER_WR_ID(qp, count) : 0;
+	ret = abs(ibv_post_send(x->conn->qps[qp].qp, &s->tmpl, &bad));
+	if (ret)
+		bench_err("ibv_post_send(%s, %llu bytes): %s",
+			  bench_verb_name(x->verb), (unsigned long long)size,
+			  strerror(ret));
+	return -ret;
+}
+
+int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
+	      uint64_t first, uint32_t n, bool signal_last, uint64_t count)
+{
+	struct ibv_send_wr wr[n], *bad;
+	struct ibv_sge sge[n];
+	uint32_t k;
+	int ret;
+
+	if (n == 1 && !x->validate && !bench_verb(x->verb)->fixed_size)
+		return xfer_post_one(x, qp, size, first, signal_last, count);
+	for (k = 0; k < n; k++) {
+		xfer_wr(x, qp, size, first + k, &wr[k], &sge[k]);
+		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+	}
+	if (signal_last) {
+		wr[n - 1].send_flags |= IBV_SEND_SIGNALED;
+		wr[n - 1].wr_id = XFER_WR_ID(qp, count);
+	}
+	/* positive errno by the spec; some providers return it negative */
+	ret = abs(ibv_post_send(x->conn->qps[qp].qp, wr, &bad));
+	if (ret)
+		bench_err("ibv_post_send(%s, %llu bytes, list of %u): %s",
+			  bench_verb_name(x->verb), (unsigned long long)size, n,
+			  strerror(ret));
+	return -ret;
+}
+
+int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
+		   uint64_t iter)
+{
+	/* as long as the largest size: a receive left posted from a smaller
+	 * size must still take a larger message */
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV, size, iter),
+		.length = (uint32_t)(x->conn->region_bytes / x->slots),
+		.lkey = x->conn->mem.mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = XFER_WR_ID(qp, 0), .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+	int ret = ibv_post_recv(x->conn->qps[qp].qp, &wr, &bad);
+
+	if (ret)
+		bench_err("ibv_post_recv: %s", strerror(ret));
+	else
+		x->qs[qp].recv_posted++;
+	return -ret;
+}
+
+int xfer_post_fin_recv(const struct xfer *x, unsigned int qp)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)conn_aux_slot(x->conn, qp, CONN_AUX_FIN_IN),
+		.length = CONN_AUX_SLOT_BYTES, .lkey = x->conn->aux.mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = XFER_WR_ID(qp, 0), .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+	int ret;
+
+	if (x->qs[qp].fin_armed)
+		return 0;
+	ret = ibv_post_recv(x->conn->qps[qp].qp, &wr, &bad);
+	if (ret)
+		bench_err("ibv_post_recv(FIN): %s", strerror(ret));
+	else
+		x->qs[qp].fin_armed = true;
+	return -ret;
+}
+
+/* After a failed completion: did our own link go down (a lost peer)? */
+static bool xfer_link_down(const struct xfer *x, unsigned int qp)
+{
+	struct ibv_qp *q = x->conn->qps[qp].qp;
+	struct ibv_qp_init_attr init;
+	struct ibv_port_attr pa;
+	struct ibv_qp_attr a;
+
+	if (!q || ibv_query_qp(q, &a, IBV_QP_PORT, &init) ||
+	    ibv_query_port(q->context, a.port_num, &pa) ||
+	    pa.state == IBV_PORT_ACTIVE)
+		return false;
+	bench_err("%s port %u is %s: the link went down",
+		  ibv_get_device_name(q->context->device), a.port_num,
+		  ibv_port_state_str(pa.state));
+	return true;
+}
+
+int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
+		  uint64_t size)
+{
+	int said;
+	bool gone;
+
+	bench_err("%s completion failed: %s (%d), vendor_err 0x%x, size %llu, "
+		  "QP %u", bench_verb_name(x->verb),
+		  ibv_wc_status_str(wc->status), wc->status, wc->vendor_err,
+		  (unsigned long long)size, XFER_WR_QP(wc->wr_id));
+	/* its ERROR (say, it found corrupt data and tore its QPs down,
+	 * which is what failed here) may arrive just after */
+	said = ctrl_await_error(x->ctrl, 2000);
+	if (said && said != -ECONNRESET)
+		return said;
+	gone = said == -ECONNRESET;
+	if (gone)
+		bench_err("the %s disconnected (its process ended or it "
+			  "closed the connection)", x->ctrl->peer_role);
+	switch (wc->status) {
+	case IBV_WC_RETRY_EXC_ERR:
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+	case IBV_WC_WR_FLUSH_ERR:
+	case IBV_WC_REM_ABORT_ERR:
+		return -ECONNRESET; /* the peer is unreachable */
+	default:
+		if (gone)
+			return -ECONNRESET;
+		return xfer_link_down(x, XFER_WR_QP(wc->wr_id)) ? -ENETDOWN :
+								  -EIO;
+	}
+}
+
+int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats)
+{
+	struct wire_msg msg;
+	int ret;
+
+	while (!(ret = ctrl_poll(x->ctrl, &msg))) {
+		if (msg.type == WIRE_FIN && fin_msgs)
+			*fin_msgs = msg.u.fin.msgs;
+		else if (msg.type == WIRE_ALIVE && beats)
+			(*beats)++;
+		else if (msg.type != WIRE_ERROR && msg.type != WIRE_ALIVE &&
+			 msg.type != WIRE_FIN) {
+			/* what follows the run (a RESULT): for the caller */
+			ctrl_unread(x->ctrl, &msg);
+			return 0;
+		} else if (msg.type == WIRE_ERROR) {
+			bench_err("the %s reports: %s", x->ctrl->peer_role,
+				  msg.u.error.text);
+			return ctrl_peer_status(&msg);
+		}
+	}
+	if (ret == -ECONNRESET)
+		bench_err("the %s disconnected during the run (its process "
+			  "ended or it closed the connection)",
+			  x->ctrl->peer_role);
+	return ret == -EAGAIN ? 0 : ret;
+}
+
+void xfer_watch_init(struct xfer_watch *w)
+{
+	*w = (struct xfer_watch){ .progress_ns = timer_now_ns() };
+	w->alive_ns = w->progress_ns;
+}
+
+int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
+	       bool send_heartbeat)
+{
+	uint64_t now_ns = timer_now_ns();
+
+	w->due = now_ns >= w->next_ns;
+	if (!w->due)
+		return 0;
+	w->next_ns = now_ns + XFER_CHECK_NS;
+	w->now_ns = now_ns;
+	if (stop_flag)
+		return -EINTR;
+	if (progress != w->seen) {
+		w->seen = progress;
+		w->progress_ns = now_ns;
+	} else if (now_ns - w->progress_ns > x->io_timeout_ns) {
+		bench_err("%s: no progress for %llu s (after %llu operations): "
+			  "the %s is lost or stuck (see --timeout)",
+			  bench_verb_name(x->verb),
+			  (unsigned long long)(x->io_timeout_ns / NS_PER_S),
+			  (unsigned long long)progress, x->ctrl->peer_role);
+		return -ETIMEDOUT;
+	}
+	if (send_heartbeat && now_ns - w->alive_ns > XFER_HEARTBEAT_NS) {
+		struct wire_msg msg = { .type = WIRE_ALIVE };
+
+		w->alive_ns = now_ns;
+		return ctrl_send(x->ctrl, &msg);
+	}
+	return 0;
+}
+
+/* Where buf lies in the data buffer (host or GPU: mem_* take offsets). */
+static size_t xfer_offset(const struct xfer *x, const uint8_t *buf)
+{
+	return (size_t)(buf - (const uint8_t *)x->conn->mem.addr);
+}
+
+void xfer_fill(const struct xfer *x, uint8_t *buf, uint64_t size,
+	       uint64_t iter)
+{
+	mem_fill(&x->conn->mem, xfer_offset(x, buf), size, iter);
+}
+
+int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
+	       uint64_t iter, unsigned int qp)
+{
+	bool read = bench_verb(x->verb)->region == BENCH_REGION_SEND;
+	struct pattern_miss miss;
+
+	if (!x->validate)
+		return 0;
+	/* test hook: prove we notice (host memory only) */
+	if ((int64_t)iter == x->flip_iter && mem_is_host(&x->conn->mem))
+		((uint8_t *)buf)[size / 2] ^= 0x5a;
+	if (!mem_check(&x->conn->mem, xfer_offset(x, buf), size,
+		       read ? iter % x->slots : iter, &miss))
+		return 0;
+	bench_err("data corruption: size %llu, iteration %llu, QP %u, offset "
+		  "%llu: expected 0x%02x, got 0x%02x",
+		  (unsigned long long)size, (unsigned long long)iter, qp,
+		  (unsigned long long)miss.offset, miss.expected, miss.actual);
+	return -EILSEQ;
+}
+
+int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
+		 uint64_t iters)
+{
+	const struct bench_verb_info *v = bench_verb(x->verb);
+	unsigned int qp;
+	uint64_t i, want;
+	int ret = 0;
+
+	for (qp = 0; qp < x->conn->nqps && !ret; qp++) {
+		if (v->fixed_size) /* the atomic counter starts at 0 */
+			mem_zero(&x->conn->mem, xfer_offset(x,
+				 conn_region(x->conn, qp, v->region)), 8);
+		if (v->region == BENCH_REGION_SEND && x->validate)
+			for (i = 0; i < x->slots; i++)
+				xfer_fill(x, xfer_slot(x, qp, v->region, size, i),
+					  size, i);
+		if (!peer_sends)
+			continue;
+		if (v->bw_end == BENCH_END_FIN) {
+			ret = xfer_post_fin_recv(x, qp);
+			continue;
+		}
+		want = x->conn->recv_depth;
+		if (iters && want > iters)
+			want = iters;
+		while (!ret && x->qs[qp].recv_posted - x->qs[qp].recv_done < want)
+			ret = xfer_post_recv(x, qp, size, x->qs[qp].recv_posted);
+	}
+	return ret;
+}
+
+int xfer_fin_send(const struct xfer *x)
+{
+	struct xfer_watch w;
+	unsigned int qp, done = 0;
+	struct ibv_wc wc;
+	int n, ret;
+
+	for (qp = 0; qp < x->conn->nqps; qp++) {
+		struct wire_msg msg = { .type = WIRE_FIN };
+		uint8_t *slot = conn_aux_slot(x->conn, qp, CONN_AUX_FIN_OUT);
+		struct ibv_sge sge = { .addr = (uintptr_t)slot,
+				       .lkey = x->conn->aux.mr->lkey };
+		struct ibv_send_wr wr = { .wr_id = XFER_WR_ID(qp, 0),
+					  .sg_list = &sge, .num_sge = 1,
+					  .opcode = IBV_WR_SEND,
+					  .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+		msg.u.fin.msgs = x->qs[qp].last_run;
+		n = wire_pack(&msg, slot, CONN_AUX_SLOT_BYTES);
+		if (n < 0)
+			return n;
+		sge.length = (uint32_t)n;
+		ret = ibv_post_send(x->conn->qps[qp].qp, &wr, &bad);
+		if (ret) {
+			bench_err("ibv_post_send(FIN): %s", strerror(ret));
+			return -ret;
+		}
+	}
+	xfer_watch_init(&w);
+	while (done < x->conn->nqps) {
+		n = ibv_poll_cq(x->conn->send_cq, 1, &wc);
+		if (n < 0)
+			return -EIO;
+		if (n && wc.status)
+			return xfer_wc_error(x, &wc, 0);
+		done += (unsigned int)n;
+		ret = xfer_watch(x, &w, done, false);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xfer_bw - the bandwidth loop (either or both directions at once) and the
+ * passive side's wait for the FIN.
+ *
+ * Accounting: a signaled work request's wr_id carries how many operations
+ * its QP had posted up to it; RC completes a QP's work in order, so its
+ * completion means all of those are done. A completion is asked every
+ * cq_mod operations, at the end, and whenever the window fills (so the
+ * window always reopens).
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "xfer/xfer_int.h"
+
+#define XFER_PEAK_SLICES 16
+/* Posts per QP and turn at most: the window refills over turns, and the
+ * clock (heartbeat, stop, --timeout) is looked at between them; where a
+ * post does the sending (rxe, siw), a whole window can take seconds. */
+#define XFER_POSTS_PER_TURN 32
+
+struct bw_run {
+	const struct xfer *x;
+	const struct xfer_bw_plan *p;
+	struct xfer_bw_out *out;
+	uint64_t posted[XFER_MAX_QPS];   /* this run, per QP */
+	uint64_t done[XFER_MAX_QPS];
+	uint64_t unsignaled[XFER_MAX_QPS];
+	uint64_t recvd[XFER_MAX_QPS];
+	uint64_t done_all, recv_all, recv_target;
+	uint64_t first_ns, last_ns, recv_first_ns, recv_last_ns;
+	uint64_t slice, mark_done, mark_ns;  /* peak slices */
+	uint64_t win_done, win_ns;           /* duration: window start */
+	int window;      /* duration: 0 before, 1 in, 2 after the window */
+	bool posting;
+	bool fin_sent;   /* ctrl FIN for a peer that counts receives */
+	uint32_t depth;
+};
+
+static void bw_peak(struct bw_run *r, uint64_t now_ns)
+{
+	uint64_t bytes = (r->done_all - r->mark_done) * r->p->size;
+	uint64_t ns = now_ns - r->mark_ns;
+	struct xfer_bw_out *o = r->out;
+
+	if (ns && (!o->peak_ns || (double)bytes / (double)ns >
+				       (double)o->peak_bytes / (double)o->peak_ns)) {
+		o->peak_bytes = bytes;
+		o->peak_ns = ns;
+	}
+	r->mark_done = r->done_all;
+	r->mark_ns = now_ns;
+}
+
+static int bw_post_qp(struct bw_run *r, unsigned int qp)
+{
+	const struct xfer_bw_plan *p = r->p;
+	unsigned int posts = 0;
+	uint64_t room, n;
+	bool sig;
+	int ret;
+
+	while (r->posting && r->posted[qp] - r->done[qp] < r->depth &&
+	       (!p->iters || r->posted[qp] < p->iters) &&
+	       posts++ < XFER_POSTS_PER_TURN) {
+		room = r->depth - (r->posted[qp] - r->done[qp]);
+		n = p->post_list < room ? p->post_list : room;
+		if (p->iters && r->posted[qp] + n > p->iters)
+			n = p->iters - r->posted[qp];
+		r->unsignaled[qp] += n;
+		sig = r->unsignaled[qp] >= p->cq_mod ||
+		      r->posted[qp] + n == p->iters ||
+		      r->posted[qp] + n - r->done[qp] >= r->depth;
+		if (!r->first_ns)
+			r->first_ns = r->mark_ns = timer_now_ns();
+		ret = xfer_post(r->x, qp, p->size,
+				r->x->qs[qp].sent + r->posted[qp], (uint32_t)n,
+				sig, r->posted[qp] + n);
+		if (ret)
+			return ret;
+		r->posted[qp] += n;
+		if (sig)
+			r->unsignaled[qp] = 0;
+	}
+	return 0;
+}
+
+/* Duration mode: at the end, ask a completion for what was left unsignaled. */
+static int bw_flush(struct bw_run *r)
+{
+	unsigned int qp;
+	int ret;
+
+	for (qp = 0; qp < r->x->conn->nqps; qp++) {
+		if (!r->unsignaled[qp])
+			continue;
+		ret = xfer_post(r->x, qp, r->p->size,
+				r->x->qs[qp].sent + r->posted[qp], 1, true,
+				r->posted[qp] + 1);
+		if (ret)
+			return ret;
+		r->posted[qp]++;
+		r->unsignaled[qp] = 0;
+	}
+	return 0;
+}
+
+/* Reads land here: check them (validate) as they complete. */
+static int bw_check_reads(struct bw_run *r, unsigned int qp, uint64_t upto)
+{
+	const struct xfer *x = r->x;
+	uint64_t k;
+	int ret;
+
+	if (!x->validate || bench_verb(x->verb)->region != BENCH_REGION_SEND)
+		return 0;
+	for (k = r->done[qp]; k < upto; k++) {
+		uint64_t it = x->qs[qp].sent + k;
+
+		ret = xfer_check(x, xfer_slot(x, qp, BENCH_REGION_RECV,
+					      r->p->size, it), r->p->size, it, qp);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int bw_poll_send(struct bw_run *r)
+{
+	struct ibv_wc wc[XFER_POLL_BATCH];
+	int i, ret, n = ibv_poll_cq(r->x->conn->send_cq, XFER_POLL_BATCH, wc);
+
+	if (n < 0)
+		return -EIO;
+	for (i = 0; i < n; i++) {
+		unsigned int qp = XFER_WR_QP(wc[i].wr_id);
+		uint64_t upto = XFER_WR_N(wc[i].wr_id);
+
+		if (wc[i].status)
+			return xfer_wc_error(r->x, &wc[i], r->p->size);
+		ret = bw_check_reads(r, qp, upto);
+		if (ret)
+			return ret;
+		r->done_all += upto - r->done[qp];
+		r->done[qp] = upto;
+	}
+	if (n) {
+		r->last_ns = timer_now_ns();
+		if (r->done_all - r->mark_done >= r->slice && !r->p->sample_to_ns)
+			bw_peak(r, r->last_ns);
+	}
+	return 0;
+}
+
+/* Receives of a send test: check, count, post the next. */
+static int bw_poll_recv(struct bw_run *r)
+{
+	const struct xfer *x = r->x;
+	struct ibv_wc wc[XFER_POLL_BATCH];
+	int i, ret, n = ibv_poll_cq(x->conn->recv_cq, XFER_POLL_BATCH, wc);
+
+	if (n < 0)
+		return -EIO;
+	for (i = 0; i < n; i++) {
+		unsigned int qp = XFER_WR_QP(wc[i].wr_id);
+		uint64_t it = x->qs[qp].recv_done++;
+
+		if (wc[i].status)
+			return xfer_wc_error(x, &wc[i], r->p->size);
+		ret = xfer_check(x, xfer_slot(x, qp, BENCH_REGION_RECV,
+					      r->p->size, it), r->p->size, it, qp);
+		if (ret)
+			return ret;
+		r->recvd[qp]++;
+		r->recv_all++;
+		if (!r->p->iters || x->qs[qp].recv_posted <
+				    x->qs[qp].recv_done - r->recvd[qp] + r->p->iters)
+			ret = xfer_post_recv(x, qp, r->p->size,
+					     x->qs[qp].recv_posted);
+		if (ret)
+			return ret;
+	}
+	if (n) {
+		r->recv_last_ns = timer_now_ns();
+		if (!r->recv_first_ns)
+			r->recv_first_ns = r->recv_last_ns;
+	}
+	return 0;
+}
+
+/* Duration mode: the measured window and the end of posting. */
+static int bw_clock(struct bw_run *r, uint64_t now_ns)
+{
+	const struct xfer_bw_plan *p = r->p;
+
+	if (!p->end_ns)
+		return 0;
+	if (r->window == 0 && now_ns >= p->sample_from_ns) {
+		r->window = 1;
+		r->win_done = r->done_all + r->recv_all;
+		r->win_ns = now_ns;
+	}
+	if (r->window == 1 && now_ns >= p->sample_to_ns) {
+		r->window = 2;
+		r->out->msgs = r->done_all + r->recv_all - r->win_done;
+		r->out->elapsed_ns = now_ns - r->win_ns;
+	}
+	if (r->posting && now_ns >= p->end_ns) {
+		r->posting = false;
+		return bw_flush(r);
+	}
+	return 0;
+}
+
+/* The peer counts receives: tell it, once, how many to expect. */
+static int bw_send_ctrl_fin(struct bw_run *r)
+{
+	struct wire_msg msg = { .type = WIRE_FIN };
+
+	r->fin_sent = true;
+	msg.u.fin.msgs = r->done_all;
+	msg.u.fin.bytes = r->done_all * r->p->size;
+	return ctrl_send(r->x->ctrl, &msg);
+}
+
+static bool bw_sends_done(const struct bw_run *r)
+{
+	unsigned int qp;
+
+	if (!r->p->sends)
+		return true;
+	if (r->posting && r->p->iters == 0)
+		return false;
+	for (qp = 0; qp < r->x->conn->nqps; qp++)
+		if (r->done[qp] != r->posted[qp] ||
+		    (r->posting && r->posted[qp] < r->p->iters))
+			return false;
+	return true;
+}
+
+static bool bw_recvs_done(const struct bw_run *r)
+{
+	return !r->p->receives ||
+	       (r->recv_target != UINT64_MAX && r->recv_all >= r->recv_target);
+}
+
+static int bw_turn(struct bw_run *r, struct xfer_watch *w)
+{
+	const struct bench_verb_info *v = bench_verb(r->x->verb);
+	unsigned int qp;
+	int ret = 0;
+
+	for (qp = 0; r->p->sends && qp < r->x->conn->nqps && !ret; qp++)
+		ret = bw_post_qp(r, qp);
+	if (!ret && r->p->sends)
+		ret = bw_poll_send(r);
+	if (!ret && r->p->receives)
+		ret = bw_poll_recv(r);
+	if (!ret)
+		ret = xfer_watch(r->x, w, r->done_all + r->recv_all,
+				 r->p->sends && !bw_sends_done(r));
+	if (!ret && w->due) {
+		ret = bw_clock(r, w->now_ns);
+		/* the peer's FIN, heartbeats, or an ERROR (say, it found
+		 * corrupt data) */
+		if (!ret)
+			ret = xfer_poll_ctrl(r->x, &r->recv_target, NULL);
+	}
+	/* with -n the receiver knows the count; with -D it learns it here */
+	if (!ret && !r->fin_sent && v->bw_end == BENCH_END_RECV &&
+	    !r->p->iters && r->p->sends && bw_sends_done(r))
+		ret = bw_send_ctrl_fin(r);
+	return ret;
+}
+
+static void bw_results(struct bw_run *r)
+{
+	struct xfer_bw_out *o = r->out;
+	unsigned int qp;
+
+	for (qp = 0; qp < r->x->conn->nqps; qp++) {
+		r->x->qs[qp].sent += r->posted[qp];
+		r->x->qs[qp].last_run = r->posted[qp];
+	}
+	o->total_msgs = r->done_all;
+	o->recv_msgs = r->recv_all;
+	o->recv_elapsed_ns = r->recv_last_ns - r->recv_first_ns;
+	if (!r->p->end_ns) { /* iterations: first post -> last completion */
+		o->msgs = r->p->sends ? r->done_all : r->recv_all;
+		o->elapsed_ns = r->p->sends ? r->last_ns - r->first_ns
+					    : o->recv_elapsed_ns;
+	}
+	o->bytes = o->msgs * r->p->size;
+	if (!o->peak_ns || r->p->end_ns) {
+		o->peak_bytes = o->bytes;
+		o->peak_ns = o->elapsed_ns;
+	}
+}
+
+int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
+		struct xfer_bw_out *out)
+{
+	const struct bench_verb_info *v = bench_verb(x->verb);
+	struct bw_run *r;
+	struct xfer_watch w;
+	int ret = 0;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	*r = (struct bw_run){ .x = x, .p = p, .out = out, .posting = true,
+			      .recv_target = p->iters ?
+				      p->iters * x->conn->nqps : UINT64_MAX,
+			      .depth = p->tx_depth };
+	memset(out, 0, sizeof(*out));
+	r->slice = p->iters * x->conn->nqps / XFER_PEAK_SLICES;
+	if (!r->slice)
+		r->slice = 1;
+	if (v->region == BENCH_REGION_SEND && x->validate && r->depth > x->slots)
+		r->depth = x->slots; /* a read's slot is checked before reuse */
+	if (x->conn->nqps > XFER_MAX_QPS)
+		ret = -EINVAL;
+	xfer_watch_init(&w);
+	while (!ret && !(bw_sends_done(r) && bw_recvs_done(r)))
+		ret = bw_turn(r, &w);
+	if (!ret)
+		bw_results(r);
+	free(r);
+	return ret;
+}
+
+/* What landed from a one-sided run, once its FIN arrived (validate). */
+static int fin_check(const struct xfer *x, unsigned int qp, uint64_t size,
+		     uint64_t msgs)
+{
+	const struct bench_verb_info *v = bench_verb(x->verb);
+	uint64_t slot, last, counter;
+	int ret;
+
+	if (!x->validate || v->region != BENCH_REGION_RECV)
+		return 0;
+	if (v->fixed_size) { /* atomics: every one added 1 (or moved +1) */
+		memcpy(&counter, conn_region(x->conn, qp, v->region), 8);
+		if (x->flip_iter >= 0 && (uint64_t)x->flip_iter < msgs)
+			counter ^= 1; /* test hook: prove we notice */
+		if (counter == msgs)
+			return 0;
+		bench_err("data corruption: QP %u's atomic counter is %llu "
+			  "after %llu operations", qp,
+			  (unsigned long long)counter, (unsigned long long)msgs);
+		return -EILSEQ;
+	}
+	/* writes: each slot holds the last iteration that used it */
+	for (slot = 0; slot < x->slots && slot < msgs; slot++) {
+		last = msgs - 1 - ((msgs - 1 - slot) % x->slots);
+		ret = xfer_check(x, xfer_slot(x, qp, BENCH_REGION_RECV, size,
+					      last), size, last, qp);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int fin_take(const struct xfer *x, const struct ibv_wc *wc,
+		    uint64_t size, uint64_t *msgs_out)
+{
+	unsigned int qp = XFER_WR_QP(wc->wr_id);
+	struct wire_msg msg;
+
+	x->qs[qp].fin_armed = false;
+	if (wc->status)
+		return xfer_wc_error(x, wc, 0);
+	if (wire_unpack(conn_aux_slot(x->conn, qp, CONN_AUX_FIN_IN),
+			wc->byte_len, &msg) || msg.type != WIRE_FIN) {
+		bench_err("QP %u: the %s's FIN is malformed", qp,
+			  x->ctrl->peer_role);
+		return -EPROTO;
+	}
+	*msgs_out += msg.u.fin.msgs;
+	return fin_check(x, qp, size, msg.u.fin.msgs);
+}
+
+int xfer_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
+{
+	struct xfer_watch w;
+	unsigned int got = 0;
+	uint64_t beats = 0;
+	struct ibv_wc wc;
+	int n, ret;
+
+	*msgs_out = 0;
+	xfer_watch_init(&w);
+	while (got < x->conn->nqps) {
+		n = ibv_poll_cq(x->conn->recv_cq, 1, &wc);
+		if (n < 0)
+			return -EIO;
+		if (n) {
+			ret = fin_take(x, &wc, size, msgs_out);
+			if (ret)
+				return ret;
+			got++;
+			continue;
+		}
+		/* the passive side has nothing to do but wait: leave the CPU
+		 * to whoever moves the data (a software provider's kernel
+		 * work, the client on a small host), keep the wake-up fast
+		 * (docs/performance-notes.md, finding 3) */
+		sched_yield();
+		/* a heartbeat is progress: counted apart from w.seen, which
+		 * xfer_watch compares the count with */
+		ret = xfer_watch(x, &w, beats, false);
+		if (!ret && w.due)
+			ret = xfer_poll_ctrl(x, NULL, &beats);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

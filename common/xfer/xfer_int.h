@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * xfer_int - what xfer.c, xfer_bw.c and xfer_lat.c share. Private.
+ */
+#ifndef RDMABENCH_XFER_INT_H
+#define RDMABENCH_XFER_INT_H
+
+#include "lib/pattern.h"
+#include "lib/timer.h"
+#include "xfer/xfer.h"
+
+/*
+ * How often a loop looks up from its work (stop flag, deadline, heartbeat,
+ * the control channel): by the clock, not by turns, since one turn can
+ * take from 50 ns (an empty poll) to many ms (posts on a software device).
+ * A clock read is ~20 ns (vDSO).
+ */
+#define XFER_CHECK_NS (NS_PER_MS / 2)
+#define XFER_HEARTBEAT_NS NS_PER_S
+#define XFER_POLL_BATCH 16
+
+/* wr_id: the QP in the top 16 bits, a count in the low 48. */
+#define XFER_WR_ID(qp, n) (((uint64_t)(qp) << 48) | ((n) & ((1ULL << 48) - 1)))
+#define XFER_WR_QP(id) ((unsigned int)((id) >> 48))
+#define XFER_WR_N(id) ((id) & ((1ULL << 48) - 1))
+#define XFER_MAX_QPS 256
+
+/* Periodic check: stop flag, progress deadline, heartbeat. */
+struct xfer_watch {
+	uint64_t progress_ns;    /* when `seen` last changed */
+	uint64_t seen;
+	uint64_t alive_ns;       /* last heartbeat sent */
+	uint64_t next_ns;        /* when to look up next */
+	uint64_t now_ns;         /* the clock at the last look */
+	bool due;                /* the last xfer_watch() looked up */
+};
+
+void xfer_watch_init(struct xfer_watch *w);
+
+/*
+ * Every XFER_CHECK_NS (w->due says when it did): -EINTR on stop,
+ * -ETIMEDOUT when progress has not moved for io_timeout_ns, and a
+ * heartbeat when asked. Callers poll the control channel when w->due.
+ */
+int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
+	       bool send_heartbeat);
+
+/*
+ * Post n (>= 1) operations of size on QP qp for iterations first ..
+ * first + n - 1; when signal_last, the last one asks for a completion whose
+ * wr_id carries `count` (what the caller needs to account it).
+ */
+int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
+	      uint64_t first, uint32_t n, bool signal_last, uint64_t count);
+
+/* Post one receive on QP qp for iteration iter's slot. */
+int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
+		   uint64_t iter);
+
+/* Post the receive for QP qp's FIN (into its host slot). */
+int xfer_post_fin_recv(const struct xfer *x, unsigned int qp);
+
+/*
+ * The control channel during a run, non-blocking: the peer's FIN count goes
+ * to *fin_msgs (when not NULL), heartbeats count in *beats (when not NULL);
+ * an ERROR from the peer, or the peer gone, ends the run (logged).
+ */
+int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats);
+
+/* A failed completion: log it (verbs status string) and classify it. */
+int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
+		  uint64_t size);
+
+/* Where iteration iter of QP qp lives in region r. */
+uint8_t *xfer_slot(const struct xfer *x, unsigned int qp,
+		   enum bench_region r, uint64_t size, uint64_t iter);
+
+/* Write iteration iter's pattern at buf (host or GPU memory). */
+void xfer_fill(const struct xfer *x, uint8_t *buf, uint64_t size,
+	       uint64_t iter);
+
+/*
+ * Check the landed data of iteration iter (validate); -EILSEQ logged.
+ * Reads fetch the peer's slot contents, written once before the run:
+ * their pattern is that of the slot, not of the iteration.
+ */
+int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
+	       uint64_t iter, unsigned int qp);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xfer_lat - latency: a ping-pong through memory (write) or receives
+ * (send), or one operation as the round trip (read, atomic), on QP 0.
+ * Samples go into a histogram: constant memory for any -n or -D.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "xfer/xfer_int.h"
+
+#define XFER_LAT_DEPTH 16    /* sends left unreaped at most */
+
+struct lat_run {
+	const struct xfer *x;
+	uint64_t size;
+	uint64_t iters;          /* 0: until end_ns */
+	uint64_t end_ns;
+	uint64_t stop_at;        /* responder, duration: the initiator's count */
+	uint64_t outstanding;    /* sends not yet reaped */
+	struct xfer_watch w;
+};
+
+/* Reap send completions until at most max_left are outstanding. */
+static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
+{
+	struct ibv_wc wc[XFER_POLL_BATCH];
+	int k, n, ret = 0;
+
+	while (!ret) {
+		n = ibv_poll_cq(r->x->conn->send_cq, XFER_POLL_BATCH, wc);
+		if (n < 0)
+			return -EIO;
+		for (k = 0; k < n; k++)
+			if (wc[k].status)
+				return xfer_wc_error(r->x, &wc[k], r->size);
+		r->outstanding -= (uint64_t)n;
+		if (r->outstanding <= max_left)
+			return 0;
+		ret = xfer_watch(r->x, &r->w, i, false);
+	}
+	return ret;
+}
+
+/* Wait for iteration i to arrive: 1 when it did, 0 when the run ended. */
+static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
+{
+	const struct xfer *x = r->x;
+	bool by_recv = bench_verb(x->verb)->lat_mode == BENCH_LAT_PING_RECV;
+	volatile uint8_t *last = xfer_slot(x, 0, BENCH_REGION_RECV, r->size, i)
+				 + r->size - 1;
+	uint8_t want = pattern_marker(i);
+	struct ibv_wc wc;
+	int n, ret;
+
+	for (;;) {
+		if (by_recv) {
+			n = ibv_poll_cq(x->conn->recv_cq, 1, &wc);
+			if (n < 0)
+				return -EIO;
+			if (n && wc.status)
+				return xfer_wc_error(x, &wc, r->size);
+			if (n)
+				break;
+		} else if (*last == want) {
+			break;
+		}
+		ret = xfer_watch(x, &r->w, i, false);
+		/* the peer may have stopped (-D: its count), failed (e.g.
+		 * found corrupt data) or gone */
+		if (!ret && r->w.due)
+			ret = xfer_poll_ctrl(r->x, &r->stop_at, NULL);
+		if (ret)
+			return ret;
+		if (!initiator && r->stop_at == i)
+			return 0;
+	}
+	return 1;
+}
+
+/* The landed ping: check it, give a receive back. */
+static int lat_landed(struct lat_run *r, uint64_t i)
+{
+	const struct xfer *x = r->x;
+	int ret;
+
+	ret = xfer_check(x, xfer_slot(x, 0, BENCH_REGION_RECV, r->size, i),
+			 r->size, i, 0);
+	if (ret || bench_verb(x->verb)->lat_mode != BENCH_LAT_PING_RECV)
+		return ret;
+	x->qs[0].recv_done++;
+	return xfer_post_recv(x, 0, r->size, x->qs[0].recv_posted);
+}
+
+static int lat_send(struct lat_run *r, uint64_t i)
+{
+	if (!r->x->validate) /* the marker alone tells the peer it landed */
+		xfer_slot(r->x, 0, BENCH_REGION_SEND, r->size, i)[r->size - 1] =
+			pattern_marker(i);
+	r->outstanding++;
+	return xfer_post(r->x, 0, r->size, i, 1, true, i + 1);
+}
+
+/* One ping-pong iteration on either side; *sample_ns when one was taken. */
+static int lat_ping(struct lat_run *r, bool initiator, uint64_t i,
+		    uint64_t *post_ns, uint64_t *sample_ns)
+{
+	int ret = 0;
+
+	*sample_ns = 0;
+	if (!initiator) {
+		ret = lat_await(r, false, i);
+		if (ret <= 0)
+			return ret ? ret : 1; /* 1: the initiator stopped */
+		if (i)
+			*sample_ns = timer_now_ns() - *post_ns;
+		ret = lat_landed(r, i);
+	}
+	*post_ns = timer_now_ns();
+	if (!ret)
+		ret = lat_send(r, i);
+	if (!ret && initiator) {
+		ret = lat_await(r, true, i);
+		*sample_ns = timer_now_ns() - *post_ns;
+		ret = ret < 0 ? ret : lat_landed(r, i);
+	}
+	return ret ? ret : lat_reap(r, XFER_LAT_DEPTH - 1, i);
+}
+
+/* Read/atomic: one operation is the round trip; the peer is passive. */
+static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample_ns)
+{
+	const struct xfer *x = r->x;
+	uint64_t post_ns = timer_now_ns();
+	struct ibv_wc wc;
+	int n, ret;
+
+	ret = xfer_post(x, 0, r->size, i, 1, true, i + 1);
+	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc)))
+		ret = xfer_watch(x, &r->w, i, false);
+	if (ret)
+		return ret;
+	*sample_ns = timer_now_ns() - post_ns;
+	if (n < 0)
+		return -EIO;
+	if (wc.status)
+		return xfer_wc_error(x, &wc, r->size);
+	if (bench_verb(x->verb)->fixed_size)
+		return 0;
+	return xfer_check(x, xfer_slot(x, 0, BENCH_REGION_RECV, r->size, i),
+			  r->size, i, 0);
+}
+
+static bool lat_more(const struct lat_run *r, uint64_t i)
+{
+	if (r->iters)
+		return i < r->iters;
+	return i % 64 || !timer_expired(r->end_ns);
+}
+
+int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
+		 uint64_t iters, uint64_t end_ns, struct hist *hist,
+		 uint64_t *iters_done)
+{
+	bool round_trip = bench_verb(x->verb)->lat_mode == BENCH_LAT_ROUND_TRIP;
+	struct lat_run r = { .x = x, .size = size, .iters = iters,
+			     .end_ns = end_ns, .stop_at = UINT64_MAX };
+	uint64_t i, post_ns = 0, sample_ns;
+	int ret = 0;
+
+	xfer_watch_init(&r.w);
+	for (i = 0; !ret && (initiator ? lat_more(&r, i) : !iters || i < iters);
+	     i++) {
+		if (round_trip)
+			ret = lat_round_trip(&r, i, &sample_ns);
+		else
+			ret = lat_ping(&r, initiator, i, &post_ns, &sample_ns);
+		if (ret == 1) /* the responder learnt the initiator stopped */
+			break;
+		if (!ret && sample_ns)
+			hist_add(hist, sample_ns);
+	}
+	*iters_done = i;
+	if (ret == 1)
+		ret = 0;
+	return ret ? ret : lat_reap(&r, 0, i);
+}

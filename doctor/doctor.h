@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * doctor - ib_doctor, a preflight that finds the ways an RDMA fabric
+ * silently falls back (no provider, port down, MTU 1024, an IP without a
+ * RoCEv2 GID, a route through eth0, memlock, NUMA, GPUDirect, pod
+ * networks) and says the one-line fix for each. Findings go to stdout as
+ * a table and, with --json FILE, as JSON. Exit: 0 all passed, 6 warnings,
+ * 7 a failure, 2 usage, 1 runtime error.
+ */
+#ifndef RDMABENCH_DOCTOR_H
+#define RDMABENCH_DOCTOR_H
+
+#include <stdio.h>
+
+#include "doctor/probe.h"
+
+/* The whole program; bench/ib_doctor.c calls it. Not pure (verbs). */
+int doctor_main(int argc, char **argv);
+
+/*
+ * The program with its outside world passed in (pure): envp for the pod
+ * checks, real for the probes (used unless --root DIR is given: then the
+ * answers come from DIR/probe). Returns the exit code.
+ */
+int doctor_cli(int argc, char **argv, char *const *envp,
+	       const struct doctor_probe *real, FILE *out);
+
+/* The real probes: verbs, rdma_cm, netlink, ethtool (doctor_verbs.c). */
+void doctor_real_probe(struct doctor_probe *out);
+
+#endif
