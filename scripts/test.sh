@@ -7,7 +7,7 @@
 # by tests/sum-results.sh (one that printed no total counts as a failure).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 scripts/lab/setup.sh || exit 1
 log=$(mktemp) sums=$(mktemp)
 trap 'rm -f "$log" "$sums"' EXIT

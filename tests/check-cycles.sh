@@ -3,10 +3,11 @@
 # tests/check-cycles.sh BUILD|DIR - no two files call each other: the
 # rule "no call cycle between files" checked on the built objects.
 # For every object under BUILD/common/*/, BUILD/gpu/ and BUILD/doctor/
-# (+live) - or, when BUILD holds none of those, every *.o directly in DIR
-# (a test builds a planted cycle there) - it reads which global symbols the
-# object defines (nm --defined-only) and which it uses (nm -u). File A
-# depends on file B when A uses a symbol B defines. Every strongly
+# (+live) whose source file is still in the tree - or, when BUILD holds
+# none of those, every *.o directly in DIR (a test plants a cycle there) -
+# it reads which global symbols the object defines (nm --defined-only) and
+# which it uses (nm -u). File A depends on file B when A uses a symbol B
+# defines. Every strongly
 # connected component of more than one file is a cycle: it is printed as
 #   cycle: common/run/driver.c <-> common/run/session.c
 #     common/run/driver.c -> common/run/session.c (session_client)
@@ -17,15 +18,22 @@
 set -u
 B=${1:-build}
 [ -d "$B" ] || { echo "cycle-check: no folder $B" >&2; exit 2; }
-objs=$(cd "$B" && ls common/*/*.o gpu/*.o doctor/*.o doctor/live/*.o \
-	2>/dev/null)
-[ -n "$objs" ] || objs=$(cd "$B" && ls ./*.o 2>/dev/null | sed 's|^\./||')
-[ -n "$objs" ] || { echo "cycle-check: no objects in $B" >&2; exit 2; }
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+shopt -s nullglob
+objs=()
+for o in "$B"/common/*/*.o "$B"/gpu/*.o "$B"/doctor/*.o "$B"/doctor/live/*.o; do
+	f=${o#"$B"/}
+	# an object left behind by a renamed or removed source is not read
+	[ -f "$SRC/${f%.o}.c" ] && objs+=("$o")
+done
+[ ${#objs[@]} -gt 0 ] || objs=("$B"/*.o)
+[ ${#objs[@]} -gt 0 ] || { echo "cycle-check: no objects in $B" >&2; exit 2; }
 
 # one line per (file, kind, symbol): "D sym" defined, "U sym" used
-for o in $objs; do
-	nm --defined-only -g "$B/$o" | awk -v f="$o" 'NF == 3 { print f, "D", $3 }'
-	nm -u "$B/$o" | awk -v f="$o" '{ print f, "U", $NF }'
+for o in "${objs[@]}"; do
+	f=${o#"$B"/}
+	nm --defined-only -g "$o" | awk -v f="$f" 'NF == 3 { print f, "D", $3 }'
+	nm -u "$o" | awk -v f="$f" '{ print f, "U", $NF }'
 done | python3 -c '
 import sys
 from collections import defaultdict

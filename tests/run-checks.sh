@@ -5,7 +5,7 @@
 # (tests/sum-results.sh over "checks: ..." and "unit: ...").
 set -u
 B=${1:-build}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 pass=0 fail=0
 mkdir -p "$B/tests"
 sums="$B/tests/checks.sums"

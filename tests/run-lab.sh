@@ -8,7 +8,7 @@
 # run here: no qemu-system-x86_64 or no lab kernel (scripts/lab/setup.sh).
 set -u
 B=${1:-build}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 sums=$(mktemp)
 trap 'rm -f "$sums"' EXIT
 

@@ -18,7 +18,7 @@
 #       "LABEL: 0 passed, 1 failed, 0 skipped" (it died before its summary)
 #       and a note on stderr. Exit 0 only if one was found with 0 failed.
 set -u
-mode=sum name= label=
+mode=sum name="" label=""
 if [ "${1:-}" = --last ]; then
 	[ $# -eq 3 ] || { echo "usage: $0 [--last NAME LABEL]" >&2; exit 2; }
 	mode=last name=$2 label=$3
