@@ -30,6 +30,8 @@ CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 LDFLAGS += -fsanitize=address,undefined
 endif
 CPPFLAGS += -Icommon -I. -MMD -MP
+# tests/check-headers.sh compiles each header with these same warnings
+export WARN
 
 PURE_DIRS := common/lib common/host common/spec common/report doctor
 CORE_DIRS := $(PURE_DIRS:doctor=) common/rdma common/xfer common/run gpu
@@ -77,6 +79,9 @@ cycle-check: all
 hdr-check:
 	@tests/check-headers.sh $(B)
 
+print-warn:
+	@echo $(WARN)
+
 check: all unit-build tools
 	@tests/run-checks.sh $(B)
 
@@ -97,6 +102,6 @@ include tests/tools/Makefile.inc
 include tests/fakecuda/Makefile.inc
 
 .PHONY: all unit unit-build check lab layer-check cycle-check hdr-check \
-	style install clean
+	style install clean print-warn
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -3,14 +3,14 @@
  * cuda_ptx - the --validate kernels for GPU buffers, as PTX text that the
  * CUDA driver compiles (JIT) for whatever GPU it finds: no CUDA toolkit at
  * build time, one text for every GPU from sm_52 (Maxwell) to sm_90 (H200).
- * Included by gpu/cuda.c only.
+ * Included by gpu/cuda_drv.c only.
  *
  * Written by hand, not generated: nvcc 13 emits PTX ISA 9.0, which drivers
  * older than R580 refuse to load, while ".version 6.0" (CUDA 9) loads on
  * any driver that has dmabuf or peermem. Check it with
  *   ptxas -arch=sm_90 k.ptx   (the text below, without the C quoting)
  *
- * Both kernels compute common/pattern.c byte for byte:
+ * Both kernels compute lib/pattern.c byte for byte:
  *   base  = size * 0x9e3779b97f4a7c15 ^ iter * 0xbf58476d1ce4e5b9 (host)
  *   z     = base ^ (off / 8 + 1) * 0x94d049bb133111eb
  *   z     = (z ^ z >> 30) * 0xbf58476d1ce4e5b9

@@ -3,7 +3,7 @@
 # with a GPU, with or without an RDMA NIC: is this host ready for
 # --use_cuda? Prints what it sees and runs, in order:
 #   host      kernel, GPUs (nvidia-smi), nvidia_peermem, RDMA devices
-#   test_gpu  tests/test_gpu.c built here (pure modules + gpu/cuda.c, no
+#   test_gpu  tests/test_gpu.c built here (pure modules + gpu/cuda_drv.c, no
 #             verbs headers needed): driver load, GPU pick by index and bus
 #             id, allocation, dmabuf export, the --validate kernels against
 #             the host's pattern byte for byte, a flipped byte found, the

@@ -28,46 +28,46 @@ PURE="common/lib common/host common/spec common/report doctor"
 FORBIDDEN='infiniband/|rdma/|cuda'
 bad=0 files=0
 
-# the include folder a "x/y.h" names: common/x, or x for gpu/doctor
-folder_of() {
-	case $1 in
-	gpu/* | doctor/live/* | doctor/*) dirname "$1" ;;
-	*) echo "common/$(dirname "$1")" ;;
-	esac
-}
-
-short() { # common/lib -> lib (the spelling of the MAY table)
-	echo "${1#common/}"
-}
-
+# Rule 1, one grep over every folder: "FILE:LINE:#include "x/y.h"".
+dirs=()
 for dir in "${!MAY[@]}"; do
 	for f in "$dir"/*.[ch]; do
-		[ -f "$f" ] || continue
-		files=$((files + 1))
-		while IFS=: read -r line inc; do
-			to=$(folder_of "$inc")
-			[ "$to" = "$dir" ] && continue
-			ok=0
-			for m in ${MAY[$dir]}; do
-				[ "$(short "$to")" = "$m" ] && ok=1
-			done
-			if [ "$ok" -eq 0 ]; then
-				echo "layer-check: $f:$line includes \"$inc\": $dir may use only: ${MAY[$dir]:-nothing}" >&2
-				bad=1
-			fi
-		done < <(grep -n '^#include "[a-z]*/' "$f" |
-			sed 's/^\([0-9]*\):#include "\([^"]*\)".*/\1:\2/')
+		[ -f "$f" ] && files=$((files + 1))
 	done
+	dirs+=("$dir"/*.[ch])
 done
+while IFS=: read -r f line text; do
+	[ -f "$f" ] || continue
+	dir=${f%/*}
+	inc=${text#*\"}
+	inc=${inc%%\"*}
+	# the folder it names: gpu/, doctor/, doctor/live/ or common/x/
+	case $inc in
+	gpu/* | doctor/*) to=${inc%/*} ;;
+	*) to=common/${inc%/*} ;;
+	esac
+	[ "$to" = "$dir" ] && continue
+	ok=0
+	for m in ${MAY[$dir]}; do
+		[ "${to#common/}" = "$m" ] && ok=1
+	done
+	if [ "$ok" -eq 0 ]; then
+		echo "layer-check: $f:$line includes \"$inc\": $dir may use only: ${MAY[$dir]:-nothing}" >&2
+		bad=1
+	fi
+done < <(grep -Hn '^#include "[a-z]*/' "${dirs[@]}" 2>/dev/null)
 
+# Rule 2, one gcc -M per pure folder: a rule's first prerequisite is the
+# file itself, the rest is everything it reaches.
 for dir in $PURE; do
-	for f in "$dir"/*.[ch]; do
-		[ -f "$f" ] || continue
-		if gcc -std=gnu11 -Icommon -I. -M "$f" 2>/dev/null |
-			grep -qE "$FORBIDDEN"; then
-			echo "layer-check: $f (pure folder $dir) reaches a verbs/rdma_cm/CUDA header" >&2
-			bad=1
-		fi
+	set -- "$dir"/*.[ch]
+	[ -f "$1" ] || continue
+	for f in $(gcc -std=gnu11 -Icommon -I. -M "$@" 2>/dev/null |
+		awk -v re="$FORBIDDEN" '
+		/^[^ ].*:/ { cur = $2 }
+		$0 ~ re && !seen[cur]++ { print cur }'); do
+		echo "layer-check: $f (pure folder $dir) reaches a verbs/rdma_cm/CUDA header" >&2
+		bad=1
 	done
 done
 

@@ -8,39 +8,25 @@
 # run here: no qemu-system-x86_64 or no lab kernel (scripts/lab/setup.sh).
 set -u
 B=${1:-build}
-cd "$(dirname "$0")/.."
-total_pass=0 total_fail=0 total_skip=0
+cd "$(dirname "$0")/.." || exit 1
+sums=$(mktemp)
+trap 'rm -f "$sums"' EXIT
 
-count() { # LINE: add "X: N passed, N failed, N skipped" to the totals
-	local p f s
-	p=$(sed -n 's/.* \([0-9]*\) passed.*/\1/p' <<<"$1")
-	f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$1")
-	s=$(sed -n 's/.* \([0-9]*\) skipped.*/\1/p' <<<"$1")
-	total_pass=$((total_pass + ${p:-0}))
-	total_fail=$((total_fail + ${f:-0}))
-	total_skip=$((total_skip + ${s:-0}))
-}
-
-# One lab boot: ENV... -- CASES...; its summary joins the totals.
+# One boot: ENV... -- CASES...; its last "lab: ..." line joins the sums
+# (tests/sum-results.sh --last: none at all counts as one failure).
 run_lab() {
-	local lab_log line lab_rc
+	local lab_log lab_rc
 	lab_log=$(mktemp)
 	env "$@" 2>&1 | tee "$lab_log"
 	lab_rc=${PIPESTATUS[0]}
-	line=$(grep -a '^lab: [0-9]* passed' "$lab_log" | tail -n 1)
 	if [ "$lab_rc" -eq 77 ]; then
 		echo "lab: skipped: $(tail -n 1 "$lab_log")"
-		total_skip=$((total_skip + 1))
-	elif [ -n "$line" ]; then
-		count "$line"
-		# a guest that died after its summary still fails the run
-		if [ "$lab_rc" -ne 0 ] && [[ "$line" == *", 0 failed"* ]]; then
-			echo "lab: the guest exited $lab_rc after a clean summary"
-			total_fail=$((total_fail + 1))
-		fi
-	else
-		echo "lab: the guest gave no summary (exit $lab_rc)"
-		total_fail=$((total_fail + 1))
+		echo "lab: 0 passed, 0 failed, 1 skipped" >> "$sums"
+	elif tests/sum-results.sh --last lab lab < "$lab_log" >> "$sums" &&
+		[ "$lab_rc" -ne 0 ]; then
+		# a guest that died after a clean summary still fails the run
+		echo "lab: the guest exited $lab_rc after a clean summary"
+		echo "lab: 0 passed, 1 failed, 0 skipped" >> "$sums"
 	fi
 	rm -f "$lab_log"
 }
@@ -53,15 +39,8 @@ run_lab RDMABENCH_BUILD="$B" RDMABENCH_LAB_NUMA=2 \
 	scripts/lab/run.sh tests/lab/all.sh numa
 # Kubernetes: the manifests' entrypoint on two "nodes" (two guests, one link)
 k8s_log=$(mktemp)
+# (it prints its summary even when it skips everything, exit 77)
 tests/k8s/lab-two-node.sh 2>&1 | tee "$k8s_log"
-k8s_rc=${PIPESTATUS[0]}
-line=$(grep -a '^k8s-lab: [0-9]* passed' "$k8s_log" | tail -n 1)
-if [ -n "$line" ]; then
-	count "$line"
-elif [ "$k8s_rc" -ne 77 ]; then
-	echo "k8s-lab: no summary (exit $k8s_rc)"
-	total_fail=$((total_fail + 1))
-fi
+tests/sum-results.sh --last k8s-lab k8s-lab < "$k8s_log" >> "$sums"
 rm -f "$k8s_log"
-echo "$total_pass passed, $total_fail failed, $total_skip skipped"
-[ "$total_fail" -eq 0 ]
+tests/sum-results.sh < "$sums"

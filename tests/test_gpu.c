@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for gpu/cuda.c on a real GPU: open, allocate, dmabuf export, the
- * --validate kernels against common/pattern.c byte for byte, a flipped
+ * Tests for gpu/cuda_drv.c on a real GPU: open, allocate, dmabuf export,
+ * the --validate kernels against lib/pattern.c byte for byte, a flipped
  * byte found where it is, the error paths, and a dmabuf registration
  * attempt on whatever RDMA device the host has (through libibverbs loaded
  * at run time: unit tests link no verbs).
@@ -9,10 +9,10 @@
  * Without a CUDA driver or a GPU it prints why and exits 77 (skipped):
  * never a pass. The output is what results/gpu-*-selftest.txt keeps.
  *
- * gpu/cuda.c is pure but lives outside common/, where the Makefile looks
- * for pure objects, and tests/check-pure.sh flags any path holding "cuda":
- * so this test compiles it in. Linking still proves it pure: the test
- * links against the pure objects and libc only.
+ * Unit tests link only the pure folders' objects (common/lib, host, spec,
+ * report), and gpu/ is not one of them (it dlopen()s the driver): so this
+ * test compiles gpu/cuda_drv.c in. Linking still proves it needs nothing
+ * more: the test links against the pure objects and libc only.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../gpu/cuda.c" /* see above */
-#include "gpu/cuda.h"
+#include "../gpu/cuda_drv.c" /* see above */
+#include "gpu/cuda_drv.h"
 #include "lib/pattern.h"
 #include "test.h"
 #include "host/topo.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/cuda.h"
+#include "gpu/cuda_drv.h"
 #include "lib/log.h"
 #include "rdma/mem.h"
 #include "host/place.h"

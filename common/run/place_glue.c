@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "gpu/cuda.h"
+#include "gpu/cuda_drv.h"
 #include "run/driver.h"
 #include "lib/log.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * fake_libcuda - a FAKE CUDA driver (libcuda.so.1) for the lab, which has no
- * GPU: it lets every GPU preflight error of gpu/cuda.c and common/mem.c run
+ * GPU: it lets every GPU preflight error of gpu/cuda_drv.c and rdma/mem.c run
  * on real verbs (Soft-RoCE) without touching production code. Only this
  * file knows it is fake; the binaries load it as they load the real driver,
  * by dlopen("libcuda.so.1"), found first through LD_LIBRARY_PATH:
@@ -9,7 +9,7 @@
  *   LD_LIBRARY_PATH=$PWD/build/tests/fakecuda RDMABENCH_FAKE_CUDA=oom \
  *       build/ib_write_bw --use_cuda ...
  *
- * It exports the driver API entry points gpu/cuda.c looks up (cuda_syms),
+ * It exports the driver API entry points gpu/cuda_drv.c looks up (cuda_syms),
  * with CUDA's real result codes. RDMABENCH_FAKE_CUDA, comma-separated words,
  * picks the behaviour (default: one healthy GPU that can export dmabuf):
  *   stub      cuInit: CUDA_ERROR_STUB_LIBRARY (the toolkit's stubs/libcuda)

@@ -7,15 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/cuda.h"
+#include "gpu/cuda_drv.h"
 #include "gpu/cuda_ptx.h"
 #include "lib/log.h"
 #include "host/topo.h"
 
 /*
  * The driver API's types and constants we use, as its ABI defines them
- * (values from cuda.h; they never change once released). Not including
- * cuda.h keeps this module buildable and testable without the toolkit.
+ * (values from the toolkit's <cuda.h>; they never change once released),
+ * one enum per driver API type. Not including <cuda.h> keeps this module
+ * buildable and testable without the toolkit.
  */
 typedef int cu_result;
 typedef int cu_device;
@@ -25,7 +26,7 @@ typedef void *cu_module;
 typedef void *cu_function;
 typedef void *cu_stream;
 
-enum {
+enum cu_result_code { /* CUresult */
 	CU_OK = 0,
 	CU_ERR_INVALID_VALUE = 1,
 	CU_ERR_OUT_OF_MEMORY = 2,
@@ -33,9 +34,11 @@ enum {
 	CU_ERR_NO_DEVICE = 100,
 	CU_ERR_INVALID_DEVICE = 101,
 	CU_ERR_NOT_SUPPORTED = 801,
-	CU_ATTR_DMA_BUF_SUPPORTED = 124,
-	CU_PTR_ATTR_SYNC_MEMOPS = 6,
-	CU_HANDLE_TYPE_DMA_BUF_FD = 1,
+};
+#define CU_ATTR_DMA_BUF_SUPPORTED 124 /* a CUdevice_attribute */
+#define CU_PTR_ATTR_SYNC_MEMOPS 6 /* a CUpointer_attribute */
+#define CU_HANDLE_TYPE_DMA_BUF_FD 1 /* a CUmemRangeHandleType */
+enum cu_jit_option { /* CUjit_option */
 	CU_JIT_ERROR_LOG_BUFFER = 5,
 	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 };
@@ -51,43 +54,44 @@ enum {
 #define CUDA_CHECK_MAX_BYTES (1ULL << 48) /* offset << 16 fits 64 bits */
 
 struct cuda_fns {
-	cu_result (*init)(unsigned int flags);
-	cu_result (*driver_get_version)(int *version);
-	cu_result (*device_get_count)(int *count);
-	cu_result (*device_get)(cu_device *dev, int ordinal);
-	cu_result (*device_get_by_pci_bus_id)(cu_device *dev, const char *id);
-	cu_result (*device_get_attribute)(int *value, int attr, cu_device dev);
-	cu_result (*device_get_name)(char *name, int len, cu_device dev);
-	cu_result (*device_get_pci_bus_id)(char *id, int len, cu_device dev);
-	cu_result (*primary_ctx_retain)(cu_context *ctx, cu_device dev);
-	cu_result (*primary_ctx_release)(cu_device dev);
-	cu_result (*ctx_set_current)(cu_context ctx);
-	cu_result (*ctx_synchronize)(void);
-	cu_result (*mem_alloc)(cu_deviceptr *dptr, size_t len);
-	cu_result (*mem_free)(cu_deviceptr dptr);
-	cu_result (*memset_d8)(cu_deviceptr dptr, unsigned char v, size_t n);
-	cu_result (*memcpy_htod)(cu_deviceptr dst, const void *src, size_t n);
-	cu_result (*memcpy_dtoh)(void *dst, cu_deviceptr src, size_t n);
-	cu_result (*module_load_data_ex)(cu_module *mod, const void *image,
-					 unsigned int nopts, int *opts,
-					 void **vals);
-	cu_result (*module_unload)(cu_module mod);
-	cu_result (*module_get_function)(cu_function *f, cu_module mod,
+	cu_result (*cuInit)(unsigned int flags);
+	cu_result (*cuDriverGetVersion)(int *version);
+	cu_result (*cuDeviceGetCount)(int *count);
+	cu_result (*cuDeviceGet)(cu_device *dev, int ordinal);
+	cu_result (*cuDeviceGetByPCIBusId)(cu_device *dev, const char *id);
+	cu_result (*cuDeviceGetAttribute)(int *value, int attr, cu_device dev);
+	cu_result (*cuDeviceGetName)(char *name, int len, cu_device dev);
+	cu_result (*cuDeviceGetPCIBusId)(char *id, int len, cu_device dev);
+	cu_result (*cuDevicePrimaryCtxRetain)(cu_context *ctx, cu_device dev);
+	cu_result (*cuDevicePrimaryCtxRelease)(cu_device dev);
+	cu_result (*cuCtxSetCurrent)(cu_context ctx);
+	cu_result (*cuCtxSynchronize)(void);
+	cu_result (*cuMemAlloc)(cu_deviceptr *dptr, size_t len);
+	cu_result (*cuMemFree)(cu_deviceptr dptr);
+	cu_result (*cuMemsetD8)(cu_deviceptr dptr, unsigned char v, size_t n);
+	cu_result (*cuMemcpyHtoD)(cu_deviceptr dst, const void *src, size_t n);
+	cu_result (*cuMemcpyDtoH)(void *dst, cu_deviceptr src, size_t n);
+	cu_result (*cuModuleLoadDataEx)(cu_module *mod, const void *image,
+					unsigned int nopts, int *opts,
+					void **vals);
+	cu_result (*cuModuleUnload)(cu_module mod);
+	cu_result (*cuModuleGetFunction)(cu_function *f, cu_module mod,
 					 const char *name);
-	cu_result (*launch_kernel)(cu_function f, unsigned int gx,
-				   unsigned int gy, unsigned int gz,
-				   unsigned int bx, unsigned int by,
-				   unsigned int bz, unsigned int shared_bytes,
-				   cu_stream stream, void **params,
-				   void **extra);
-	cu_result (*get_error_name)(cu_result r, const char **name);
-	cu_result (*get_error_string)(cu_result r, const char **text);
+	cu_result (*cuLaunchKernel)(cu_function f, unsigned int gx,
+				    unsigned int gy, unsigned int gz,
+				    unsigned int bx, unsigned int by,
+				    unsigned int bz, unsigned int shared_bytes,
+				    cu_stream stream, void **params,
+				    void **extra);
+	cu_result (*cuGetErrorName)(cu_result r, const char **name);
+	cu_result (*cuGetErrorString)(cu_result r, const char **text);
 	/* optional: NULL when the driver predates them */
-	cu_result (*pointer_set_attribute)(const void *value, int attr,
+	cu_result (*cuPointerSetAttribute)(const void *value, int attr,
 					   cu_deviceptr dptr);
-	cu_result (*mem_get_handle)(void *handle, cu_deviceptr dptr,
-				    size_t len, int type,
-				    unsigned long long flags);
+	cu_result (*cuMemGetHandleForAddressRange)(void *handle,
+						   cu_deviceptr dptr,
+						   size_t len, int type,
+						   unsigned long long flags);
 };
 
 struct cuda_ctx {
@@ -105,39 +109,42 @@ struct cuda_ctx {
 	char bus_id[32];
 };
 
-#define CUDA_SYM(field, sym, req) \
-	{ sym, offsetof(struct cuda_fns, field), req }
+/*
+ * The table's fields are named after the driver entry points they hold;
+ * dlsym looks up the name plus its ABI version suffix (cuMemAlloc_v2).
+ */
+#define CUDA_SYM(fn, ver, req) { #fn ver, offsetof(struct cuda_fns, fn), req }
 
 static const struct cuda_sym {
 	const char *name;
 	size_t off;
 	bool required;
 } cuda_syms[] = {
-	CUDA_SYM(init, "cuInit", true),
-	CUDA_SYM(driver_get_version, "cuDriverGetVersion", true),
-	CUDA_SYM(device_get_count, "cuDeviceGetCount", true),
-	CUDA_SYM(device_get, "cuDeviceGet", true),
-	CUDA_SYM(device_get_by_pci_bus_id, "cuDeviceGetByPCIBusId", true),
-	CUDA_SYM(device_get_attribute, "cuDeviceGetAttribute", true),
-	CUDA_SYM(device_get_name, "cuDeviceGetName", true),
-	CUDA_SYM(device_get_pci_bus_id, "cuDeviceGetPCIBusId", true),
-	CUDA_SYM(primary_ctx_retain, "cuDevicePrimaryCtxRetain", true),
-	CUDA_SYM(primary_ctx_release, "cuDevicePrimaryCtxRelease_v2", true),
-	CUDA_SYM(ctx_set_current, "cuCtxSetCurrent", true),
-	CUDA_SYM(ctx_synchronize, "cuCtxSynchronize", true),
-	CUDA_SYM(mem_alloc, "cuMemAlloc_v2", true),
-	CUDA_SYM(mem_free, "cuMemFree_v2", true),
-	CUDA_SYM(memset_d8, "cuMemsetD8_v2", true),
-	CUDA_SYM(memcpy_htod, "cuMemcpyHtoD_v2", true),
-	CUDA_SYM(memcpy_dtoh, "cuMemcpyDtoH_v2", true),
-	CUDA_SYM(module_load_data_ex, "cuModuleLoadDataEx", true),
-	CUDA_SYM(module_unload, "cuModuleUnload", true),
-	CUDA_SYM(module_get_function, "cuModuleGetFunction", true),
-	CUDA_SYM(launch_kernel, "cuLaunchKernel", true),
-	CUDA_SYM(get_error_name, "cuGetErrorName", true),
-	CUDA_SYM(get_error_string, "cuGetErrorString", true),
-	CUDA_SYM(pointer_set_attribute, "cuPointerSetAttribute", false),
-	CUDA_SYM(mem_get_handle, "cuMemGetHandleForAddressRange", false),
+	CUDA_SYM(cuInit, "", true),
+	CUDA_SYM(cuDriverGetVersion, "", true),
+	CUDA_SYM(cuDeviceGetCount, "", true),
+	CUDA_SYM(cuDeviceGet, "", true),
+	CUDA_SYM(cuDeviceGetByPCIBusId, "", true),
+	CUDA_SYM(cuDeviceGetAttribute, "", true),
+	CUDA_SYM(cuDeviceGetName, "", true),
+	CUDA_SYM(cuDeviceGetPCIBusId, "", true),
+	CUDA_SYM(cuDevicePrimaryCtxRetain, "", true),
+	CUDA_SYM(cuDevicePrimaryCtxRelease, "_v2", true),
+	CUDA_SYM(cuCtxSetCurrent, "", true),
+	CUDA_SYM(cuCtxSynchronize, "", true),
+	CUDA_SYM(cuMemAlloc, "_v2", true),
+	CUDA_SYM(cuMemFree, "_v2", true),
+	CUDA_SYM(cuMemsetD8, "_v2", true),
+	CUDA_SYM(cuMemcpyHtoD, "_v2", true),
+	CUDA_SYM(cuMemcpyDtoH, "_v2", true),
+	CUDA_SYM(cuModuleLoadDataEx, "", true),
+	CUDA_SYM(cuModuleUnload, "", true),
+	CUDA_SYM(cuModuleGetFunction, "", true),
+	CUDA_SYM(cuLaunchKernel, "", true),
+	CUDA_SYM(cuGetErrorName, "", true),
+	CUDA_SYM(cuGetErrorString, "", true),
+	CUDA_SYM(cuPointerSetAttribute, "", false),
+	CUDA_SYM(cuMemGetHandleForAddressRange, "", false),
 };
 
 static int cuda_errno(cu_result r)
@@ -163,9 +170,9 @@ static int cuda_fail(const struct cuda_ctx *c, cu_result r, const char *what,
 {
 	const char *name = NULL, *text = NULL;
 
-	if (c->fn.get_error_name && c->fn.get_error_name(r, &name))
+	if (c->fn.cuGetErrorName && c->fn.cuGetErrorName(r, &name))
 		name = NULL;
-	if (c->fn.get_error_string && c->fn.get_error_string(r, &text))
+	if (c->fn.cuGetErrorString && c->fn.cuGetErrorString(r, &text))
 		text = NULL;
 	bench_err("%s: %s (%s): %s", what, name ? name : "CUDA error",
 		  text ? text : "no description", hint ? hint :
@@ -205,7 +212,7 @@ static int cuda_load(struct cuda_ctx *c, const char *lib_name)
 
 static int cuda_init(struct cuda_ctx *c, const char *lib_name)
 {
-	cu_result r = c->fn.init(0);
+	cu_result r = c->fn.cuInit(0);
 
 	if (r == CU_ERR_STUB_LIBRARY) {
 		bench_err("%s is the CUDA toolkit's stub library, not the "
@@ -222,7 +229,7 @@ static int cuda_init(struct cuda_ctx *c, const char *lib_name)
 				 "CUDA_VISIBLE_DEVICES");
 	if (r)
 		return cuda_fail(c, r, "cuInit", NULL);
-	r = c->fn.driver_get_version(&c->driver_version);
+	r = c->fn.cuDriverGetVersion(&c->driver_version);
 	if (r)
 		return cuda_fail(c, r, "cuDriverGetVersion", NULL);
 	return 0;
@@ -245,7 +252,7 @@ static int cuda_pick_by_bus_id(struct cuda_ctx *c, const char *bus_id,
 	cu_device d;
 	int i;
 
-	if (c->fn.device_get_by_pci_bus_id(&c->dev, bus_id)) {
+	if (c->fn.cuDeviceGetByPCIBusId(&c->dev, bus_id)) {
 		bench_err("no CUDA GPU at PCI bus id %s: "
 			  "'nvidia-smi --query-gpu=index,pci.bus_id "
 			  "--format=csv' lists them (CUDA_VISIBLE_DEVICES "
@@ -254,7 +261,7 @@ static int cuda_pick_by_bus_id(struct cuda_ctx *c, const char *bus_id,
 	}
 	c->index = -1;
 	for (i = 0; i < count; i++) {
-		if (!c->fn.device_get(&d, i) && d == c->dev) {
+		if (!c->fn.cuDeviceGet(&d, i) && d == c->dev) {
 			c->index = i;
 			break;
 		}
@@ -268,7 +275,7 @@ static int cuda_pick(struct cuda_ctx *c, int index, const char *bus_id)
 	int count = 0;
 	cu_result r;
 
-	r = c->fn.device_get_count(&count);
+	r = c->fn.cuDeviceGetCount(&count);
 	if (r)
 		return cuda_fail(c, r, "cuDeviceGetCount", NULL);
 	if (bus_id) {
@@ -281,14 +288,14 @@ static int cuda_pick(struct cuda_ctx *c, int index, const char *bus_id)
 			  count, count > 1 ? ", numbered from 0" : "");
 		return -ENODEV;
 	} else {
-		r = c->fn.device_get(&c->dev, index);
+		r = c->fn.cuDeviceGet(&c->dev, index);
 		if (r)
 			return cuda_fail(c, r, "cuDeviceGet", NULL);
 		c->index = index;
 	}
-	if (c->fn.device_get_name(c->name, (int)sizeof(c->name), c->dev))
+	if (c->fn.cuDeviceGetName(c->name, (int)sizeof(c->name), c->dev))
 		snprintf(c->name, sizeof(c->name), "unknown GPU");
-	if (c->fn.device_get_pci_bus_id(raw, (int)sizeof(raw), c->dev))
+	if (c->fn.cuDeviceGetPCIBusId(raw, (int)sizeof(raw), c->dev))
 		snprintf(raw, sizeof(raw), "unknown");
 	cuda_norm_bus_id(raw, c->bus_id, sizeof(c->bus_id));
 	return 0;
@@ -299,15 +306,15 @@ static int cuda_ctx_retain(struct cuda_ctx *c)
 	char what[320];
 	cu_result r;
 
-	r = c->fn.primary_ctx_retain(&c->pctx, c->dev);
+	r = c->fn.cuDevicePrimaryCtxRetain(&c->pctx, c->dev);
 	if (!r)
-		r = c->fn.ctx_set_current(c->pctx);
+		r = c->fn.cuCtxSetCurrent(c->pctx);
 	if (!r)
 		return 0;
 	snprintf(what, sizeof(what), "cannot open a CUDA context on GPU %d "
 		 "(%s, %s)", c->index, c->name, c->bus_id);
 	if (c->pctx)
-		c->fn.primary_ctx_release(c->dev);
+		c->fn.cuDevicePrimaryCtxRelease(c->dev);
 	c->pctx = NULL;
 	return cuda_fail(c, r, what,
 			 "the GPU may be in exclusive-process compute mode "
@@ -353,7 +360,7 @@ int cuda_open(int device_index, const char *bus_id, struct cuda_ctx **out)
 /* Make c's context the thread's current one (another may have been). */
 static int cuda_bind(struct cuda_ctx *c)
 {
-	cu_result r = c->fn.ctx_set_current(c->pctx);
+	cu_result r = c->fn.cuCtxSetCurrent(c->pctx);
 
 	return r ? cuda_fail(c, r, "cuCtxSetCurrent", NULL) : 0;
 }
@@ -362,13 +369,13 @@ void cuda_close(struct cuda_ctx *c)
 {
 	if (!c)
 		return;
-	if (c->pctx && !c->fn.ctx_set_current(c->pctx)) {
-		if (c->res && c->fn.mem_free(c->res))
+	if (c->pctx && !c->fn.cuCtxSetCurrent(c->pctx)) {
+		if (c->res && c->fn.cuMemFree(c->res))
 			bench_warn("cuMemFree of the check result failed");
-		if (c->module && c->fn.module_unload(c->module))
+		if (c->module && c->fn.cuModuleUnload(c->module))
 			bench_warn("cuModuleUnload failed");
 	}
-	if (c->pctx && c->fn.primary_ctx_release(c->dev))
+	if (c->pctx && c->fn.cuDevicePrimaryCtxRelease(c->dev))
 		bench_warn("cuDevicePrimaryCtxRelease(GPU %d) failed",
 			   c->index);
 	dlclose(c->lib);
@@ -409,7 +416,7 @@ int cuda_alloc(struct cuda_ctx *c, size_t len, uint64_t *dptr_out)
 
 	if (cuda_bind(c))
 		return -EIO;
-	r = c->fn.mem_alloc(&d, len ? len : 1);
+	r = c->fn.cuMemAlloc(&d, len ? len : 1);
 	if (r) {
 		snprintf(what, sizeof(what), "cannot allocate %zu bytes on "
 			 "GPU %d (%s)", len, c->index, c->name);
@@ -420,8 +427,8 @@ int cuda_alloc(struct cuda_ctx *c, size_t len, uint64_t *dptr_out)
 	}
 	/* GPUDirect RDMA: make memcpy/memset on this range wait for
 	 * outstanding work, so a check never reads before a copy lands. */
-	if (c->fn.pointer_set_attribute &&
-	    c->fn.pointer_set_attribute(&one, CU_PTR_ATTR_SYNC_MEMOPS, d))
+	if (c->fn.cuPointerSetAttribute &&
+	    c->fn.cuPointerSetAttribute(&one, CU_PTR_ATTR_SYNC_MEMOPS, d))
 		bench_warn("cannot set SYNC_MEMOPS on GPU %d memory: copies "
 			   "may overlap RDMA traffic", c->index);
 	*dptr_out = d;
@@ -432,7 +439,7 @@ void cuda_free(struct cuda_ctx *c, uint64_t dptr)
 {
 	if (!dptr || cuda_bind(c))
 		return;
-	if (c->fn.mem_free(dptr))
+	if (c->fn.cuMemFree(dptr))
 		bench_warn("cuMemFree(0x%llx) on GPU %d failed",
 			   (unsigned long long)dptr, c->index);
 }
@@ -470,16 +477,18 @@ int cuda_dmabuf_supported(struct cuda_ctx *c)
 	char kmod[96];
 	int v = 0;
 
-	if (c->fn.mem_get_handle &&
-	    !c->fn.device_get_attribute(&v, CU_ATTR_DMA_BUF_SUPPORTED,
-					c->dev) && v)
+	if (c->fn.cuMemGetHandleForAddressRange &&
+	    !c->fn.cuDeviceGetAttribute(&v, CU_ATTR_DMA_BUF_SUPPORTED,
+					c->dev) &&
+	    v)
 		return 0;
 	cuda_kmod_desc(kmod, sizeof(kmod));
 	bench_err("GPU %d (%s) cannot export dmabuf handles (%s; %s): %s",
-		  c->index, c->name, c->fn.mem_get_handle ?
-		  "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0" :
-		  "the driver lacks cuMemGetHandleForAddressRange", kmod,
-		  CUDA_HINT_DMABUF);
+		  c->index, c->name,
+		  c->fn.cuMemGetHandleForAddressRange ?
+			  "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0" :
+			  "the driver lacks cuMemGetHandleForAddressRange",
+		  kmod, CUDA_HINT_DMABUF);
 	return -EOPNOTSUPP;
 }
 
@@ -498,8 +507,8 @@ int cuda_dmabuf_export(struct cuda_ctx *c, uint64_t dptr, size_t len,
 	if (cuda_bind(c))
 		return -EIO;
 	/* CUDA wants whole host pages; the registration takes the offset */
-	r = c->fn.mem_get_handle(&fd, start, span, CU_HANDLE_TYPE_DMA_BUF_FD,
-				 0);
+	r = c->fn.cuMemGetHandleForAddressRange(&fd, start, span,
+						CU_HANDLE_TYPE_DMA_BUF_FD, 0);
 	if (r || fd < 0) {
 		snprintf(what, sizeof(what), "cannot export %zu bytes at "
 			 "0x%llx of GPU %d as dmabuf "
@@ -522,7 +531,7 @@ int cuda_copy_to(struct cuda_ctx *c, uint64_t dptr, const void *src,
 
 	if (cuda_bind(c))
 		return -EIO;
-	r = c->fn.memcpy_htod(dptr, src, len);
+	r = c->fn.cuMemcpyHtoD(dptr, src, len);
 	return r ? cuda_fail(c, r, "cuMemcpyHtoD", NULL) : 0;
 }
 
@@ -532,7 +541,7 @@ int cuda_copy_from(struct cuda_ctx *c, void *dst, uint64_t dptr, size_t len)
 
 	if (cuda_bind(c))
 		return -EIO;
-	r = c->fn.memcpy_dtoh(dst, dptr, len);
+	r = c->fn.cuMemcpyDtoH(dst, dptr, len);
 	return r ? cuda_fail(c, r, "cuMemcpyDtoH", NULL) : 0;
 }
 
@@ -542,9 +551,9 @@ int cuda_memset(struct cuda_ctx *c, uint64_t dptr, uint8_t byte, size_t len)
 
 	if (cuda_bind(c))
 		return -EIO;
-	r = c->fn.memset_d8(dptr, byte, len);
+	r = c->fn.cuMemsetD8(dptr, byte, len);
 	if (!r)
-		r = c->fn.ctx_synchronize();
+		r = c->fn.cuCtxSynchronize();
 	return r ? cuda_fail(c, r, "cuMemsetD8", NULL) : 0;
 }
 
@@ -559,8 +568,7 @@ static int cuda_kernels_load(struct cuda_ctx *c)
 
 	if (c->module)
 		return 0;
-	r = c->fn.module_load_data_ex(&c->module, cuda_ptx_text, 2, opts,
-				      vals);
+	r = c->fn.cuModuleLoadDataEx(&c->module, cuda_ptx_text, 2, opts, vals);
 	if (r) {
 		c->module = NULL;
 		snprintf(what, sizeof(what), "cannot load the --validate "
@@ -570,16 +578,15 @@ static int cuda_kernels_load(struct cuda_ctx *c)
 				 "6.0 (CUDA 9 or later): update the NVIDIA "
 				 "driver, or drop --validate");
 	}
-	r = c->fn.module_get_function(&c->k_fill, c->module,
-				      "rdmabench_fill");
+	r = c->fn.cuModuleGetFunction(&c->k_fill, c->module, "rdmabench_fill");
 	if (!r)
-		r = c->fn.module_get_function(&c->k_check, c->module,
+		r = c->fn.cuModuleGetFunction(&c->k_check, c->module,
 					      "rdmabench_check");
 	if (!r)
-		r = c->fn.mem_alloc(&c->res, 2 * sizeof(uint64_t));
+		r = c->fn.cuMemAlloc(&c->res, 2 * sizeof(uint64_t));
 	if (!r)
 		return 0;
-	c->fn.module_unload(c->module); /* the next call starts over */
+	c->fn.cuModuleUnload(c->module); /* the next call starts over */
 	c->module = NULL;
 	c->res = 0;
 	return cuda_fail(c, r, "preparing the --validate kernels", NULL);
@@ -593,15 +600,15 @@ static int cuda_launch(struct cuda_ctx *c, cu_function f, uint64_t size,
 
 	if (blocks > CUDA_MAX_BLOCKS)
 		blocks = CUDA_MAX_BLOCKS; /* the kernels loop over the rest */
-	r = c->fn.launch_kernel(f, (unsigned int)blocks, 1, 1, CUDA_THREADS,
-				1, 1, 0, NULL, args, NULL);
+	r = c->fn.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, CUDA_THREADS, 1,
+				 1, 0, NULL, args, NULL);
 	/* synchronous: a fault shows here, named, not at a later call */
 	if (!r)
-		r = c->fn.ctx_synchronize();
+		r = c->fn.cuCtxSynchronize();
 	return r ? cuda_fail(c, r, what, NULL) : 0;
 }
 
-/* The host half of common/pattern.c's word function (see cuda_ptx.h). */
+/* The host half of lib/pattern.c's word function (see cuda_ptx.h). */
 static uint64_t cuda_pattern_base(uint64_t size, uint64_t iter)
 {
 	return size * 0x9e3779b97f4a7c15ULL ^ iter * 0xbf58476d1ce4e5b9ULL;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cuda - GPU buffers through the CUDA *driver* API, loaded at run time with
- * dlopen("libcuda.so.1"). Pure: no CUDA header, no link-time dependency, so
- * the same binary runs on hosts without a GPU (it fails only when asked for
- * GPU memory, with a message) and builds without the CUDA toolkit.
+ * cuda_drv - GPU buffers through the CUDA *driver* API, loaded at run time
+ * with dlopen("libcuda.so.1"). No CUDA header (this one is not named cuda.h
+ * so that it never stands for the toolkit's), no link-time dependency: the
+ * same binary runs on hosts without a GPU (it fails only when asked for GPU
+ * memory, with a message) and builds without the CUDA toolkit.
  *
  * Every function returns 0 or a negative errno and logs the failure once,
  * with what to do about it; cuda_check's -EILSEQ (data mismatch) is the one
@@ -12,8 +13,8 @@
  * One context per process per GPU (the device's primary context, shared with
  * any CUDA runtime user in the process). Use from one thread.
  */
-#ifndef RDMABENCH_CUDA_H
-#define RDMABENCH_CUDA_H
+#ifndef RDMABENCH_GPU_CUDA_DRV_H
+#define RDMABENCH_GPU_CUDA_DRV_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -80,7 +81,7 @@ int cuda_memset(struct cuda_ctx *c, uint64_t dptr, uint8_t byte, size_t len);
 
 /*
  * Fill size bytes at dptr with the --validate pattern of (size, iter), the
- * same bytes as pattern_fill() (common/pattern.h), on the GPU. Synchronous.
+ * same bytes as pattern_fill() (lib/pattern.h), on the GPU. Synchronous.
  */
 int cuda_fill(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
 	      uint64_t iter);
