@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gpu/cuda.h"
-#include "run/driver.h"
+#include "run/place_glue.h"
 #include "lib/log.h"
 
 static bool bench_wants_gpu(const struct bench_cfg *c)
@@ -33,7 +33,7 @@ static int bench_gpu_preflight(const struct bench_cfg *c)
 	return ret;
 }
 
-int bench_preflight(struct bench_ctx *b)
+int place_glue_preflight(struct bench_ctx *b)
 {
 	char err[PLACE_MSG_MAX];
 	int ret;
@@ -55,7 +55,7 @@ int bench_preflight(struct bench_ctx *b)
 	return bench_wants_gpu(&b->cfg) ? bench_gpu_preflight(&b->cfg) : 0;
 }
 
-int bench_place(struct bench_ctx *b)
+int place_glue_apply(struct bench_ctx *b)
 {
 	int ret;
 

@@ -39,7 +39,7 @@ void record_fill_test(struct record *r, const struct bench_ctx *b)
 		     t->measure == BENCH_MEASURE_LAT ? "lat" : "bw");
 	results_copy(rt->connection, sizeof(rt->connection),
 		     t->flags & WIRE_HELLO_UC ? "UC" : "RC");
-	bench_sizes(t, &first, &last);
+	test_sizes(t, &first, &last);
 	rt->n_sizes = 0;
 	for (size = first; size && size <= last &&
 	     rt->n_sizes < RESULTS_MAX_SIZES; size *= 2)

@@ -10,7 +10,10 @@
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "report/report.h"
+#include "run/measure.h"
 #include "run/session.h"
+#include "run/setup.h"
+#include "spec/test.h"
 #include "lib/timer.h"
 
 bool session_retryable(int err)
@@ -60,7 +63,7 @@ static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 	ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
 			 deadline_ns, &b->ctrl.ep);
 	if (!ret)
-		ret = bench_check_device(b, b->ctrl.ep.id);
+		ret = setup_check_device(b, b->ctrl.ep.id);
 	if (!ret)
 		ret = ctrl_setup(&b->ctrl);
 	if (!ret)
@@ -129,7 +132,7 @@ static int client_connect_data(struct bench_ctx *b)
 		ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
 				 deadline_ns, ep);
 		if (!ret)
-			ret = bench_data_qp(b, i);
+			ret = setup_data_qp(b, i);
 		if (!ret)
 			ret = cm_connect(ep, &req, deadline_ns);
 		if (ret)
@@ -148,14 +151,14 @@ int session_client(struct bench_ctx *b)
 	if (!ret)
 		ret = session_client_hello(b);
 	if (!ret)
-		ret = bench_data_init(b);
+		ret = setup_data_init(b);
 	if (!ret) {
 		ret = client_connect_data(b);
 		if (ret)
 			(void)ctrl_await_error(&b->ctrl, 1000);
 	}
 	if (!ret)
-		ret = bench_xchg_bufs(b);
+		ret = setup_xchg_bufs(b);
 	if (ret)
 		return ret;
 	return session_client_sizes(b);
@@ -163,13 +166,13 @@ int session_client(struct bench_ctx *b)
 
 int session_client_sizes(struct bench_ctx *b)
 {
-	const struct measure_ops *ops = run_measure_ops(b->test.measure);
+	const struct measure_ops *ops = measure_ops_get(b->test.measure);
 	struct wire_msg bye = { .type = WIRE_BYE };
 	uint64_t size, first, last;
 	int ret = 0;
 
-	bench_print_header(b);
-	bench_sizes(&b->test, &first, &last);
+	setup_print_header(b);
+	test_sizes(&b->test, &first, &last);
 	for (size = first; !ret && size <= last; size *= 2) {
 		ret = ops->client_size(b, size);
 		/* --run_infinitely: the same size again until interrupted */
@@ -197,7 +200,7 @@ int session_server_hello(struct bench_ctx *b)
 	if (!b->test.io_timeout_ms ||
 	    b->test.io_timeout_ms > b->cfg.io_timeout_s * 1000)
 		b->test.io_timeout_ms = (uint32_t)(b->cfg.io_timeout_s * 1000);
-	ack.u.hello_ack.status = bench_check_test(b,
+	ack.u.hello_ack.status = setup_check_test(b,
 		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
 		 "%s", ibv_get_device_name(b->ctrl.verbs->device));
@@ -293,7 +296,7 @@ static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
 		cm_reject(ep);
 		return -EPROTO;
 	}
-	ret = bench_check_device(b, ep->id);
+	ret = setup_check_device(b, ep->id);
 	if (ret)
 		cm_reject(ep);
 	if (index)
@@ -320,7 +323,7 @@ static int server_accept_data(struct bench_ctx *b)
 		if (ret)
 			break;
 		b->data.qps[i].ep = ep;
-		ret = bench_data_qp(b, i);
+		ret = setup_data_qp(b, i);
 		if (!ret)
 			ret = cm_accept(&b->data.qps[i].ep, deadline_ns);
 	}
@@ -336,7 +339,7 @@ static int server_check_sync(struct bench_ctx *b, const struct wire_sync *s)
 	char why[WIRE_TEXT_MAX];
 	uint64_t first, last;
 
-	bench_sizes(&b->test, &first, &last);
+	test_sizes(&b->test, &first, &last);
 	if (s->size_bytes >= first && s->size_bytes <= last &&
 	    s->size_bytes <= b->test.max_size_bytes)
 		return 0;
@@ -351,11 +354,11 @@ static int server_check_sync(struct bench_ctx *b, const struct wire_sync *s)
 
 int session_server_sizes(struct bench_ctx *b)
 {
-	const struct measure_ops *ops = run_measure_ops(b->test.measure);
+	const struct measure_ops *ops = measure_ops_get(b->test.measure);
 	struct wire_msg msg;
 	int ret;
 
-	bench_print_header(b);
+	setup_print_header(b);
 	while (!(ret = ctrl_recv(&b->ctrl, 0, &msg))) {
 		if (msg.type == WIRE_BYE)
 			break;
@@ -390,11 +393,11 @@ static int server_serve(struct bench_ctx *b)
 		ret = session_server_hello(b);
 	}
 	if (!ret)
-		ret = bench_data_init(b);
+		ret = setup_data_init(b);
 	if (!ret)
 		ret = server_accept_data(b);
 	if (!ret)
-		ret = bench_xchg_bufs(b);
+		ret = setup_xchg_bufs(b);
 	if (ret)
 		return ret;
 	return session_server_sizes(b);
@@ -425,6 +428,6 @@ void session_client_done(struct bench_ctx *b, int err)
 			   strerror(-err));
 	if (err)
 		ctrl_send_error(&b->ctrl, err, "failed; see the server's log");
-	bench_release(b);
+	setup_release(b);
 	bench_info("waiting for the next client (--persistent)");
 }

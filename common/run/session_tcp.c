@@ -15,6 +15,7 @@
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "run/session.h"
+#include "run/setup.h"
 #include "lib/timer.h"
 
 /* Open the device, check it can do this, pick the GID, set up the PD. */
@@ -100,7 +101,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
 	tcp_path(b, 0, &path);
 	for (i = 0; i < b->test.qps && !ret; i++) {
-		uint32_t inl = bench_inline_bytes(b);
+		uint32_t inl = setup_inline_bytes(b);
 
 		ret = conn_qp_raw(&b->data, i, b->ctrl.pd, inl, &path, &mine);
 		if (!ret && !b->is_server) {
@@ -157,11 +158,11 @@ int session_client_tcp(struct bench_ctx *b)
 	if (!ret)
 		ret = session_client_hello(b);
 	if (!ret)
-		ret = bench_data_init(b);
+		ret = setup_data_init(b);
 	if (!ret)
 		ret = tcp_connect_qps(b);
 	if (!ret)
-		ret = bench_xchg_bufs(b);
+		ret = setup_xchg_bufs(b);
 	return ret ? ret : session_client_sizes(b);
 }
 
@@ -176,11 +177,11 @@ static int tcp_serve(struct bench_ctx *b, int listen_fd)
 	if (!ret)
 		ret = session_server_hello(b);
 	if (!ret)
-		ret = bench_data_init(b);
+		ret = setup_data_init(b);
 	if (!ret)
 		ret = tcp_connect_qps(b);
 	if (!ret)
-		ret = bench_xchg_bufs(b);
+		ret = setup_xchg_bufs(b);
 	return ret ? ret : session_server_sizes(b);
 }
 
