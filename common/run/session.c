@@ -13,6 +13,7 @@
 #include "run/measure.h"
 #include "run/session.h"
 #include "run/setup.h"
+#include "spec/check.h"
 #include "spec/test.h"
 #include "lib/timer.h"
 
@@ -200,7 +201,7 @@ int session_server_hello(struct bench_ctx *b)
 	if (!b->test.io_timeout_ms ||
 	    b->test.io_timeout_ms > b->cfg.io_timeout_s * 1000)
 		b->test.io_timeout_ms = (uint32_t)(b->cfg.io_timeout_s * 1000);
-	ack.u.hello_ack.status = setup_check_test(b,
+	ack.u.hello_ack.status = check_test(&b->test, &b->cfg,
 		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
 		 "%s", ibv_get_device_name(b->ctrl.verbs->device));

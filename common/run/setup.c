@@ -37,50 +37,6 @@ int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
 	return 0;
 }
 
-/*
- * Server: is the client's configuration one we can run, within this
- * server's caps (--max-*)? Never trust a number from the wire.
- */
-int setup_check_test(const struct bench_ctx *b, char *why, size_t len)
-{
-	const struct wire_hello *t = &b->test;
-	const struct bench_cfg *c = &b->cfg;
-	uint64_t mem;
-
-	if (t->verb >= BENCH_VERB_COUNT || t->measure > BENCH_MEASURE_LAT) {
-		snprintf(why, len, "unknown test (verb %u, measure %u): a newer "
-			 "client?", t->verb, t->measure);
-		return -EINVAL;
-	}
-	if (!t->iters || !t->tx_depth || !t->cq_mod || !t->size_bytes ||
-	    !t->qps || !t->post_list || !t->rx_depth || !t->outstanding ||
-	    t->max_size_bytes < t->size_bytes || t->tx_depth > 16384 ||
-	    t->rx_depth > 16384) {
-		snprintf(why, len, "invalid test parameters");
-		return -EINVAL;
-	}
-	mem = 2ULL * t->qps * test_slots(t) * t->max_size_bytes;
-	if (t->max_size_bytes > c->max_size_bytes)
-		snprintf(why, len, "messages of %llu bytes: this server allows "
-			 "%llu (--max-size)", (unsigned long long)t->max_size_bytes,
-			 (unsigned long long)c->max_size_bytes);
-	else if (t->qps > c->max_qps)
-		snprintf(why, len, "%u QPs: this server allows %llu (--max-qps)",
-			 t->qps, (unsigned long long)c->max_qps);
-	else if (t->duration_s > c->max_duration_s)
-		snprintf(why, len, "-D %u: this server allows %llu s "
-			 "(--max-duration)", t->duration_s,
-			 (unsigned long long)c->max_duration_s);
-	else if (mem > c->max_mem_bytes)
-		snprintf(why, len, "%llu bytes of buffers: this server allows "
-			 "%llu (--max-mem)", (unsigned long long)mem,
-			 (unsigned long long)c->max_mem_bytes);
-	else
-		return 0;
-	return -EINVAL;
-}
-
-
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
 int setup_data_init(struct bench_ctx *b)
 {

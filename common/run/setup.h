@@ -15,12 +15,6 @@
 int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id);
 
 /*
- * Server: is the client's test (b->test) one we can run, within this
- * server's caps (--max-*)? 0, or -EINVAL with the reason in why.
- */
-int setup_check_test(const struct bench_ctx *b, char *why, size_t len);
-
-/*
  * Both sides, once the control channel is up: the device's facts, the
  * placement, CQs, buffers and the xfer for b->test.
  */

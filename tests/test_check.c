@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Tests for common/spec/check.c: each refusal of a client's test, with
+ * its reason, and a test that is accepted.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spec/bench.h"
+#include "spec/check.h"
+#include "test.h"
+
+static const struct bench_cfg caps = {
+	.max_size_bytes = 1ULL << 20,
+	.max_qps = 4,
+	.max_duration_s = 60,
+	.max_mem_bytes = 16ULL << 20,
+};
+
+/* A test well within the caps above. */
+static struct wire_hello ok_test(void)
+{
+	return (struct wire_hello){
+		.verb = BENCH_VERB_WRITE, .measure = BENCH_MEASURE_BW,
+		.tx_depth = 128, .cq_mod = 100, .size_bytes = 65536,
+		.max_size_bytes = 65536, .iters = 1000, .qps = 1,
+		.post_list = 1, .outstanding = 16, .rx_depth = 512,
+	};
+}
+
+static char why[WIRE_TEXT_MAX];
+
+/* check_test's answer for t; why holds the reason. */
+static int check(const struct wire_hello *t)
+{
+	why[0] = '\0';
+	return check_test(t, &caps, why, sizeof(why));
+}
+
+static void expect_refused(const struct wire_hello *t, const char *reason)
+{
+	EXPECT_EQ_INT(check(t), -EINVAL);
+	EXPECT_STREQ(why, reason);
+}
+
+static void test_accepted(void)
+{
+	struct wire_hello t = ok_test();
+
+	EXPECT_EQ_INT(check(&t), 0);
+	EXPECT_STREQ(why, "");
+	t.measure = BENCH_MEASURE_LAT;
+	t.verb = BENCH_VERB_COUNT - 1;
+	t.qps = 4;
+	t.duration_s = 60;
+	t.size_bytes = t.max_size_bytes = 1ULL << 20;
+	EXPECT_EQ_INT(check(&t), 0); /* every cap met exactly */
+}
+
+static void test_unknown(void)
+{
+	struct wire_hello t = ok_test();
+
+	t.verb = 200;
+	expect_refused(&t, "unknown test (verb 200, measure 0): a newer "
+		       "client?");
+	t = ok_test();
+	t.verb = BENCH_VERB_COUNT;
+	EXPECT_EQ_INT(check(&t), -EINVAL);
+	t = ok_test();
+	t.measure = BENCH_MEASURE_LAT + 1;
+	EXPECT_EQ_INT(check(&t), -EINVAL);
+	EXPECT_TRUE(strstr(why, "unknown test") != NULL);
+}
+
+/* Each count that must not be 0 (a field: its offset and width). */
+static const struct { size_t off, bytes; } counts[] = {
+	{ offsetof(struct wire_hello, tx_depth), 4 },
+	{ offsetof(struct wire_hello, cq_mod), 4 },
+	{ offsetof(struct wire_hello, qps), 4 },
+	{ offsetof(struct wire_hello, post_list), 4 },
+	{ offsetof(struct wire_hello, rx_depth), 4 },
+	{ offsetof(struct wire_hello, outstanding), 4 },
+	{ offsetof(struct wire_hello, iters), 8 },
+	{ offsetof(struct wire_hello, size_bytes), 8 },
+};
+
+static void test_invalid(void)
+{
+	struct wire_hello t;
+	size_t i;
+
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		t = ok_test();
+		memset((char *)&t + counts[i].off, 0, counts[i].bytes);
+		expect_refused(&t, "invalid test parameters");
+	}
+	/* and each bound between fields */
+	t = ok_test();
+	t.max_size_bytes = t.size_bytes - 1;
+	expect_refused(&t, "invalid test parameters");
+	t = ok_test();
+	t.tx_depth = 16385;
+	expect_refused(&t, "invalid test parameters");
+	t = ok_test();
+	t.rx_depth = 16385;
+	expect_refused(&t, "invalid test parameters");
+}
+
+static void test_caps(void)
+{
+	struct wire_hello t = ok_test();
+
+	t.size_bytes = t.max_size_bytes = (1ULL << 20) + 1;
+	expect_refused(&t, "messages of 1048577 bytes: this server allows "
+		       "1048576 (--max-size)");
+	t = ok_test();
+	t.qps = 5;
+	expect_refused(&t, "5 QPs: this server allows 4 (--max-qps)");
+	t = ok_test();
+	t.duration_s = 61;
+	expect_refused(&t, "-D 61: this server allows 60 s (--max-duration)");
+}
+
+/* --max-mem: both sides' regions, per QP, times the slots of --validate. */
+static void test_mem(void)
+{
+	struct wire_hello t = ok_test();
+
+	t.qps = 4;
+	t.size_bytes = t.max_size_bytes = 1ULL << 20; /* 8 MiB: fits */
+	EXPECT_EQ_INT(check(&t), 0);
+	t.flags = WIRE_HELLO_VALIDATE; /* 512 slots, capped at 64 MiB */
+	expect_refused(&t, "536870912 bytes of buffers: this server allows "
+		       "16777216 (--max-mem)");
+}
+
+int main(void)
+{
+	test_accepted();
+	test_unknown();
+	test_invalid();
+	test_caps();
+	test_mem();
+	return test_finish("check");
+}
