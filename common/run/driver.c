@@ -148,9 +148,7 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 		ret = bench_check_dev_name(&b.cfg);
 	if (!ret)
 		ret = place_glue_preflight(&b);
-	if (!ret && b.cfg.oob == OPTS_OOB_TCP)
-		ret = b.is_server ? session_server_tcp(&b) : session_client_tcp(&b);
-	else if (!ret)
+	if (!ret)
 		ret = b.is_server ? session_server(&b) : session_client(&b);
 	if (ret)
 		ctrl_send_error(&b.ctrl, ret, ret == -EINTR ? "interrupted" :

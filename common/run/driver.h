@@ -26,7 +26,9 @@ struct bench_ctx {
 	struct bench_cfg cfg;
 	struct wire_hello test;     /* what runs: the client's configuration */
 	bool is_server;
-	struct cm_ep listener;      /* server only */
+	struct cm_ep listener;      /* server, rdma_cm: the listening id */
+	int listen_fd;              /* server, --oob tcp: the socket */
+	const char *rendezvous;     /* "rdma_cm", "TCP (--oob tcp)" */
 	struct ctrl ctrl;
 	struct conn data;
 	struct dev_info dev;

@@ -154,8 +154,7 @@ void setup_print_header(struct bench_ctx *b)
 		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
 		.qps = b->test.qps,
 		.conn_type = b->test.flags & WIRE_HELLO_UC ? "UC" : "RC",
-		.rendezvous = b->cfg.oob == OPTS_OOB_TCP ? "TCP (--oob tcp)" :
-							   "rdma_cm",
+		.rendezvous = b->rendezvous,
 	};
 
 	snprintf(title, sizeof(title), "%s %s Test",
@@ -164,10 +163,6 @@ void setup_print_header(struct bench_ctx *b)
 	if (b->test.measure == BENCH_MEASURE_LAT)
 		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
 			"half of the ping-pong round trip" : "full round trip";
-	if (b->data.qps[0].ep.id) { /* rdma_cm; else set by the TCP session */
-		cm_local_str(&b->data.qps[0].ep, b->local, sizeof(b->local));
-		cm_peer_str(&b->data.qps[0].ep, b->peer, sizeof(b->peer));
-	}
 	report_header(stdout, &ri);
 	record_device(b);
 	if (b->is_server && b->test.measure == BENCH_MEASURE_BW &&
