@@ -19,9 +19,9 @@ static const struct bench_cfg caps = {
 };
 
 /* A test well within the caps above. */
-static struct wire_hello ok_test(void)
+static struct test ok_test(void)
 {
-	return (struct wire_hello){
+	return (struct test){
 		.verb = BENCH_VERB_WRITE, .measure = BENCH_MEASURE_BW,
 		.tx_depth = 128, .cq_mod = 100, .size_bytes = 65536,
 		.max_size_bytes = 65536, .iters = 1000, .qps = 1,
@@ -29,16 +29,16 @@ static struct wire_hello ok_test(void)
 	};
 }
 
-static char why[WIRE_TEXT_MAX];
+static char why[200];
 
 /* check_test's answer for t; why holds the reason. */
-static int check(const struct wire_hello *t)
+static int check(const struct test *t)
 {
 	why[0] = '\0';
 	return check_test(t, &caps, why, sizeof(why));
 }
 
-static void expect_refused(const struct wire_hello *t, const char *reason)
+static void expect_refused(const struct test *t, const char *reason)
 {
 	EXPECT_EQ_INT(check(t), -EINVAL);
 	EXPECT_STREQ(why, reason);
@@ -46,7 +46,7 @@ static void expect_refused(const struct wire_hello *t, const char *reason)
 
 static void test_accepted(void)
 {
-	struct wire_hello t = ok_test();
+	struct test t = ok_test();
 
 	EXPECT_EQ_INT(check(&t), 0);
 	EXPECT_STREQ(why, "");
@@ -60,7 +60,7 @@ static void test_accepted(void)
 
 static void test_unknown(void)
 {
-	struct wire_hello t = ok_test();
+	struct test t = ok_test();
 
 	t.verb = 200;
 	expect_refused(&t, "unknown test (verb 200, measure 0): a newer "
@@ -76,19 +76,19 @@ static void test_unknown(void)
 
 /* Each count that must not be 0 (a field: its offset and width). */
 static const struct { size_t off, bytes; } counts[] = {
-	{ offsetof(struct wire_hello, tx_depth), 4 },
-	{ offsetof(struct wire_hello, cq_mod), 4 },
-	{ offsetof(struct wire_hello, qps), 4 },
-	{ offsetof(struct wire_hello, post_list), 4 },
-	{ offsetof(struct wire_hello, rx_depth), 4 },
-	{ offsetof(struct wire_hello, outstanding), 4 },
-	{ offsetof(struct wire_hello, iters), 8 },
-	{ offsetof(struct wire_hello, size_bytes), 8 },
+	{ offsetof(struct test, tx_depth), 4 },
+	{ offsetof(struct test, cq_mod), 4 },
+	{ offsetof(struct test, qps), 4 },
+	{ offsetof(struct test, post_list), 4 },
+	{ offsetof(struct test, rx_depth), 4 },
+	{ offsetof(struct test, outstanding), 4 },
+	{ offsetof(struct test, iters), 8 },
+	{ offsetof(struct test, size_bytes), 8 },
 };
 
 static void test_invalid(void)
 {
-	struct wire_hello t;
+	struct test t;
 	size_t i;
 
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
@@ -110,7 +110,7 @@ static void test_invalid(void)
 
 static void test_caps(void)
 {
-	struct wire_hello t = ok_test();
+	struct test t = ok_test();
 
 	t.size_bytes = t.max_size_bytes = (1ULL << 20) + 1;
 	expect_refused(&t, "messages of 1048577 bytes: this server allows "
@@ -126,12 +126,12 @@ static void test_caps(void)
 /* --max-mem: both sides' regions, per QP, times the slots of --validate. */
 static void test_mem(void)
 {
-	struct wire_hello t = ok_test();
+	struct test t = ok_test();
 
 	t.qps = 4;
 	t.size_bytes = t.max_size_bytes = 1ULL << 20; /* 8 MiB: fits */
 	EXPECT_EQ_INT(check(&t), 0);
-	t.flags = WIRE_HELLO_VALIDATE; /* 512 slots, capped at 64 MiB */
+	t.validate = true; /* 512 slots, capped at 64 MiB */
 	expect_refused(&t, "536870912 bytes of buffers: this server allows "
 		       "16777216 (--max-mem)");
 }

@@ -54,20 +54,20 @@ static int bench_exit_code(int err)
 static void bench_build_test(struct bench_ctx *b)
 {
 	const struct bench_cfg *c = &b->cfg;
-	struct wire_hello *t = &b->test;
+	struct test *t = &b->test;
 	uint64_t first, last;
 
 	memset(t, 0, sizeof(*t));
-	t->verb = (uint8_t)b->desc->verb;
+	t->verb = b->desc->verb;
 	/* -A picks the atomic's row of the verb table */
 	if (t->verb == BENCH_VERB_ATOMIC_FAA && c->atomic_op == OPTS_ATOMIC_CAS)
 		t->verb = BENCH_VERB_ATOMIC_CAS;
-	t->measure = (uint8_t)b->desc->measure;
-	t->flags = (c->all_sizes ? WIRE_HELLO_ALL_SIZES : 0) |
-		   (c->report_gbits ? WIRE_HELLO_GBITS : 0) |
-		   (c->bidir ? WIRE_HELLO_BIDIR : 0) |
-		   (c->validate ? WIRE_HELLO_VALIDATE : 0) |
-		   (c->conn_type == OPTS_CONN_UC ? WIRE_HELLO_UC : 0);
+	t->measure = b->desc->measure;
+	t->all_sizes = c->all_sizes;
+	t->gbits = c->report_gbits;
+	t->bidir = c->bidir;
+	t->validate = c->validate;
+	t->uc = c->conn_type == OPTS_CONN_UC;
 	t->tx_depth = (uint32_t)c->tx_depth;
 	t->cq_mod = (uint32_t)c->cq_mod;
 	t->io_timeout_ms = (uint32_t)(c->io_timeout_s * 1000);

@@ -24,7 +24,7 @@
 struct bench_ctx {
 	const struct bench_desc *desc;
 	struct bench_cfg cfg;
-	struct wire_hello test;     /* what runs: the client's configuration */
+	struct test test;           /* what runs: the client's configuration */
 	bool is_server;
 	struct cm_ep listener;      /* server, rdma_cm: the listening id */
 	int listen_fd;              /* server, --oob tcp: the socket */

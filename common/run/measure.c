@@ -70,7 +70,7 @@ static void measure_clock(const struct bench_ctx *b, struct xfer_bw_plan *p)
 
 /* ---- bandwidth ---- */
 
-static uint32_t bw_send_depth(const struct wire_hello *test)
+static uint32_t bw_send_depth(const struct test *test)
 {
 	return test->tx_depth;
 }
@@ -78,7 +78,7 @@ static uint32_t bw_send_depth(const struct wire_hello *test)
 static void bw_head(const struct bench_ctx *b)
 {
 	report_bw_head(stdout, b->cfg.report_gbits, !b->is_server,
-		       b->test.flags & WIRE_HELLO_BIDIR);
+		       b->test.bidir);
 }
 
 static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
@@ -130,11 +130,6 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 	return ret;
 }
 
-static bool measure_bidir(const struct bench_ctx *b)
-{
-	return b->test.flags & WIRE_HELLO_BIDIR;
-}
-
 static int bw_client_size(struct bench_ctx *b, uint64_t size)
 {
 	struct stats_bw bw, peak, peer;
@@ -143,16 +138,16 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	uint64_t peer_msgs;
 	int ret;
 
-	ret = xfer_prepare(&b->xfer, size, measure_bidir(b), b->test.iters);
+	ret = xfer_prepare(&b->xfer, size, b->test.bidir, b->test.iters);
 	if (!ret)
 		ret = measure_handshake_client(b, size);
 	if (!ret)
-		ret = bw_traffic(b, size, true, measure_bidir(b), &out, &peer_msgs);
+		ret = bw_traffic(b, size, true, b->test.bidir, &out, &peer_msgs);
 	if (!ret)
 		ret = measure_recv_result(b, &r);
 	if (ret)
 		return ret;
-	if (!measure_bidir(b) && r.msgs != out.total_msgs) {
+	if (!b->test.bidir && r.msgs != out.total_msgs) {
 		bench_err("size %llu: the server counted %llu messages, we "
 			  "sent %llu", (unsigned long long)size,
 			  (unsigned long long)r.msgs,
@@ -164,7 +159,7 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1,
 			 &peer);
 	report_bw_row(stdout, b->cfg.report_gbits, size, b->test.iters, &bw,
-		      &peak, &peer, measure_bidir(b));
+		      &peak, &peer, b->test.bidir);
 	return bench_record_bw(b, size, &bw, &peer);
 }
 
@@ -186,10 +181,10 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 		ret = measure_ready(b);
 	start_ns = timer_now_ns();
 	if (!ret)
-		ret = bw_traffic(b, size, measure_bidir(b), true, &out, &peer_msgs);
+		ret = bw_traffic(b, size, b->test.bidir, true, &out, &peer_msgs);
 	if (ret)
 		return ret;
-	if (measure_bidir(b)) {
+	if (b->test.bidir) {
 		r.msgs = out.msgs;
 		r.elapsed_ns = out.elapsed_ns;
 	} else {
@@ -208,7 +203,7 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 
 /* ---- latency ---- */
 
-static uint32_t lat_send_depth(const struct wire_hello *test)
+static uint32_t lat_send_depth(const struct test *test)
 {
 	(void)test;
 	return 16; /* xfer_lat keeps at most 16 sends unreaped */

@@ -13,7 +13,7 @@
 
 struct measure_ops {
 	/* send queue slots the data QP needs */
-	uint32_t (*send_depth)(const struct wire_hello *test);
+	uint32_t (*send_depth)(const struct test *test);
 	/* the table's head */
 	void (*head)(const struct bench_ctx *b);
 	/* one size, each side; 0 or -errno (logged) */

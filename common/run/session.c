@@ -91,7 +91,8 @@ static int session_client_hello(struct bench_ctx *b)
 	b->ctrl.timeout_ms = 2000;
 	b->ctrl.quiet_timeout = true;
 	do {
-		msg = (struct wire_msg){ .type = WIRE_HELLO, .u.hello = b->test };
+		msg = (struct wire_msg){ .type = WIRE_HELLO };
+		wire_hello_encode(&b->test, &msg.u.hello);
 		ret = ctrl_send(&b->ctrl, &msg);
 		if (!ret)
 			ret = ctrl_recv(&b->ctrl, WIRE_HELLO_ACK, &msg);
@@ -158,7 +159,7 @@ static int session_server_hello(struct bench_ctx *b)
 	ret = ctrl_recv(&b->ctrl, WIRE_HELLO, &msg);
 	if (ret)
 		return ret;
-	b->test = msg.u.hello;
+	wire_hello_decode(&msg.u.hello, &b->test);
 	/* the client's --timeout, never longer than ours (nor 0): a client
 	 * must not hold this server longer than its operator allows */
 	if (!b->test.io_timeout_ms ||
@@ -174,7 +175,7 @@ static int session_server_hello(struct bench_ctx *b)
 		return ack.u.hello_ack.status;
 	}
 	b->ctrl.timeout_ms = b->test.io_timeout_ms;
-	b->cfg.report_gbits = b->test.flags & WIRE_HELLO_GBITS;
+	b->cfg.report_gbits = b->test.gbits;
 	bench_info("client %s runs %s", b->peer, b->test.tool);
 	return ret;
 }

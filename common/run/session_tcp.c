@@ -60,7 +60,7 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
 	ibv_query_device(b->ctrl.verbs, &da);
 	path->port = b->port;
-	path->uc = b->test.flags & WIRE_HELLO_UC;
+	path->uc = b->test.uc;
 	path->gid_index = b->gid_index;
 	path->mtu = pa.active_mtu < peer_mtu || !peer_mtu ? pa.active_mtu
 							  : peer_mtu;

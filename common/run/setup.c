@@ -89,7 +89,7 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.verb = b->test.verb;
 	b->xfer.io_timeout_ns = b->test.io_timeout_ms * NS_PER_MS;
 	b->xfer.slots = slots;
-	b->xfer.validate = b->test.flags & WIRE_HELLO_VALIDATE;
+	b->xfer.validate = b->test.validate;
 	return conn_init(&b->data, verbs, b->ctrl.pd, &p);
 }
 
@@ -153,7 +153,7 @@ void setup_print_header(struct bench_ctx *b)
 		.peer = b->peer, .tx_depth = b->test.tx_depth,
 		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
 		.qps = b->test.qps,
-		.conn_type = b->test.flags & WIRE_HELLO_UC ? "UC" : "RC",
+		.conn_type = b->test.uc ? "UC" : "RC",
 		.rendezvous = b->rendezvous,
 	};
 
@@ -166,7 +166,7 @@ void setup_print_header(struct bench_ctx *b)
 	report_header(stdout, &ri);
 	record_device(b);
 	if (b->is_server && b->test.measure == BENCH_MEASURE_BW &&
-	    !(b->test.flags & WIRE_HELLO_BIDIR))
+	    !b->test.bidir)
 		printf(" (server figures: what arrived, from READY to the "
 		       "last byte)\n");
 	ops->head(b);

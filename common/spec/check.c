@@ -13,7 +13,7 @@
 /* The largest queue depth a client may ask for. */
 #define CHECK_MAX_DEPTH 16384
 
-static bool check_valid(const struct wire_hello *t)
+static bool check_valid(const struct test *t)
 {
 	return t->iters && t->tx_depth && t->cq_mod && t->size_bytes &&
 	       t->qps && t->post_list && t->rx_depth && t->outstanding &&
@@ -21,14 +21,15 @@ static bool check_valid(const struct wire_hello *t)
 	       t->tx_depth <= CHECK_MAX_DEPTH && t->rx_depth <= CHECK_MAX_DEPTH;
 }
 
-int check_test(const struct wire_hello *t, const struct bench_cfg *caps,
+int check_test(const struct test *t, const struct bench_cfg *caps,
 	       char *why, size_t len)
 {
 	uint64_t mem;
 
 	if (t->verb >= BENCH_VERB_COUNT || t->measure > BENCH_MEASURE_LAT) {
 		snprintf(why, len, "unknown test (verb %u, measure %u): a newer "
-			 "client?", t->verb, t->measure);
+			 "client?", (unsigned int)t->verb,
+			 (unsigned int)t->measure);
 		return -EINVAL;
 	}
 	if (!check_valid(t)) {

@@ -17,7 +17,7 @@
  * max_qps, max_duration_s, max_mem_bytes: --max-*)? Returns 0, or -EINVAL
  * with the reason (for the client and the log) in why.
  */
-int check_test(const struct wire_hello *t, const struct bench_cfg *caps,
+int check_test(const struct test *t, const struct bench_cfg *caps,
 	       char *why, size_t len);
 
 #endif

@@ -2,13 +2,12 @@
 /*
  * test - arithmetic on what one run is: its sizes and its buffers' slots.
  */
-#include "spec/bench.h"
 #include "spec/opts.h"
 #include "spec/test.h"
 
-void test_sizes(const struct wire_hello *t, uint64_t *first, uint64_t *last)
+void test_sizes(const struct test *t, uint64_t *first, uint64_t *last)
 {
-	if (t->flags & WIRE_HELLO_ALL_SIZES) {
+	if (t->all_sizes) {
 		*first = OPTS_SWEEP_MIN_BYTES;
 		*last = OPTS_SWEEP_MAX_BYTES;
 	} else {
@@ -16,11 +15,11 @@ void test_sizes(const struct wire_hello *t, uint64_t *first, uint64_t *last)
 	}
 }
 
-uint32_t test_slots(const struct wire_hello *t)
+uint32_t test_slots(const struct test *t)
 {
 	uint64_t slots = t->tx_depth > t->rx_depth ? t->tx_depth : t->rx_depth;
 
-	if (!(t->flags & WIRE_HELLO_VALIDATE) || t->measure == BENCH_MEASURE_LAT)
+	if (!t->validate || t->measure == BENCH_MEASURE_LAT)
 		return 1;
 	if (slots * t->max_size_bytes > (64ULL << 20))
 		slots = (64ULL << 20) / t->max_size_bytes;

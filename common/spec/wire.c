@@ -5,9 +5,71 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "spec/wire.h"
+
+/* The bits of wire_hello.flags: the test's booleans. */
+#define WIRE_HELLO_ALL_SIZES 0x1u
+#define WIRE_HELLO_GBITS 0x2u
+#define WIRE_HELLO_BIDIR 0x4u
+#define WIRE_HELLO_VALIDATE 0x8u
+#define WIRE_HELLO_UC 0x10u
+
+static const struct {
+	size_t off; /* of a bool in struct test */
+	uint16_t bit;
+} hello_bits[] = {
+	{ offsetof(struct test, all_sizes), WIRE_HELLO_ALL_SIZES },
+	{ offsetof(struct test, gbits), WIRE_HELLO_GBITS },
+	{ offsetof(struct test, bidir), WIRE_HELLO_BIDIR },
+	{ offsetof(struct test, validate), WIRE_HELLO_VALIDATE },
+	{ offsetof(struct test, uc), WIRE_HELLO_UC },
+};
+
+_Static_assert(sizeof(((struct test *)0)->tool) ==
+	       sizeof(((struct wire_hello *)0)->tool), "tool fits the HELLO");
+
+/* The fields a test and its HELLO share by name and meaning. */
+#define HELLO_FIELDS(X)                                                  \
+	X(tx_depth) X(cq_mod) X(io_timeout_ms) X(size_bytes)             \
+	X(max_size_bytes) X(iters) X(qps) X(post_list) X(outstanding)    \
+	X(rx_depth) X(inline_bytes) X(duration_s) X(margin_s)
+
+void wire_hello_encode(const struct test *t, struct wire_hello *h)
+{
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	h->verb = (uint8_t)t->verb;
+	h->measure = (uint8_t)t->measure;
+	for (i = 0; i < sizeof(hello_bits) / sizeof(hello_bits[0]); i++)
+		if (*(const bool *)((const char *)t + hello_bits[i].off))
+			h->flags |= hello_bits[i].bit;
+#define TO_WIRE(f) h->f = t->f;
+	HELLO_FIELDS(TO_WIRE)
+#undef TO_WIRE
+	snprintf(h->tool, sizeof(h->tool), "%s", t->tool);
+}
+
+void wire_hello_decode(const struct wire_hello *h, struct test *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->verb = (enum bench_verb)h->verb;
+	t->measure = (enum bench_measure)h->measure;
+	for (i = 0; i < sizeof(hello_bits) / sizeof(hello_bits[0]); i++)
+		*(bool *)((char *)t + hello_bits[i].off) =
+			h->flags & hello_bits[i].bit;
+#define FROM_WIRE(f) t->f = h->f;
+	HELLO_FIELDS(FROM_WIRE)
+#undef FROM_WIRE
+	snprintf(t->tool, sizeof(t->tool), "%s", h->tool);
+}
 
 struct cursor {
 	uint8_t *buf;

@@ -45,14 +45,14 @@ static void gen_msg(uint16_t t, struct wire_msg *m)
 		m->u.connect.kind = WIRE_CONN_CTRL;
 		break;
 	case WIRE_HELLO:
-		m->u.hello = (struct wire_hello){
-			.verb = 0, .measure = 0, .flags = WIRE_HELLO_GBITS,
+		wire_hello_encode(&(const struct test){
+			.verb = 0, .measure = 0, .gbits = true,
 			.tx_depth = 128, .cq_mod = 100, .io_timeout_ms = 30000,
 			.size_bytes = 65536, .max_size_bytes = 65536,
 			.iters = 5000, .qps = 1, .post_list = 1,
 			.outstanding = 16, .rx_depth = 512,
 			.inline_bytes = UINT32_MAX, .duration_s = 0,
-			.margin_s = 0, .tool = "ib_write_bw" };
+			.margin_s = 0, .tool = "ib_write_bw" }, &m->u.hello);
 		break;
 	case WIRE_HELLO_ACK:
 		strcpy(m->u.hello_ack.dev_name, "rxe0");
