@@ -74,53 +74,49 @@ static void test_unknown(void)
 	EXPECT_TRUE(strstr(why, "unknown test") != NULL);
 }
 
-/* Each count that must not be 0 (a field: its offset and width). */
-static const struct { size_t off, bytes; } counts[] = {
-	{ offsetof(struct test, tx_depth), 4 },
-	{ offsetof(struct test, cq_mod), 4 },
-	{ offsetof(struct test, qps), 4 },
-	{ offsetof(struct test, post_list), 4 },
-	{ offsetof(struct test, rx_depth), 4 },
-	{ offsetof(struct test, outstanding), 4 },
-	{ offsetof(struct test, iters), 8 },
-	{ offsetof(struct test, size_bytes), 8 },
+#define FIELD(f) offsetof(struct test, f), sizeof(((struct test *)0)->f)
+
+/* One field of ok_test() changed, and the refusal that follows. */
+static const struct {
+	size_t off, bytes;
+	uint64_t value;
+	const char *why;
+} refusals[] = {
+	/* each count that must not be 0 */
+	{ FIELD(tx_depth), 0, "invalid test parameters" },
+	{ FIELD(cq_mod), 0, "invalid test parameters" },
+	{ FIELD(qps), 0, "invalid test parameters" },
+	{ FIELD(post_list), 0, "invalid test parameters" },
+	{ FIELD(rx_depth), 0, "invalid test parameters" },
+	{ FIELD(outstanding), 0, "invalid test parameters" },
+	{ FIELD(iters), 0, "invalid test parameters" },
+	{ FIELD(size_bytes), 0, "invalid test parameters" },
+	/* each bound of one field by another, or by the protocol */
+	{ FIELD(max_size_bytes), 65535, "invalid test parameters" },
+	{ FIELD(tx_depth), 16385, "invalid test parameters" },
+	{ FIELD(rx_depth), 16385, "invalid test parameters" },
+	/* each cap of the server */
+	{ FIELD(max_size_bytes), (1ULL << 20) + 1, "messages of 1048577 "
+	  "bytes: this server allows 1048576 (--max-size)" },
+	{ FIELD(qps), 5, "5 QPs: this server allows 4 (--max-qps)" },
+	{ FIELD(duration_s), 61, "-D 61: this server allows 60 s "
+	  "(--max-duration)" },
 };
 
-static void test_invalid(void)
+static void test_refusals(void)
 {
 	struct test t;
+	uint32_t v32;
 	size_t i;
 
-	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+	for (i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
 		t = ok_test();
-		memset((char *)&t + counts[i].off, 0, counts[i].bytes);
-		expect_refused(&t, "invalid test parameters");
+		v32 = (uint32_t)refusals[i].value;
+		memcpy((char *)&t + refusals[i].off, refusals[i].bytes == 4 ?
+		       (const void *)&v32 : (const void *)&refusals[i].value,
+		       refusals[i].bytes);
+		expect_refused(&t, refusals[i].why);
 	}
-	/* and each bound between fields */
-	t = ok_test();
-	t.max_size_bytes = t.size_bytes - 1;
-	expect_refused(&t, "invalid test parameters");
-	t = ok_test();
-	t.tx_depth = 16385;
-	expect_refused(&t, "invalid test parameters");
-	t = ok_test();
-	t.rx_depth = 16385;
-	expect_refused(&t, "invalid test parameters");
-}
-
-static void test_caps(void)
-{
-	struct test t = ok_test();
-
-	t.size_bytes = t.max_size_bytes = (1ULL << 20) + 1;
-	expect_refused(&t, "messages of 1048577 bytes: this server allows "
-		       "1048576 (--max-size)");
-	t = ok_test();
-	t.qps = 5;
-	expect_refused(&t, "5 QPs: this server allows 4 (--max-qps)");
-	t = ok_test();
-	t.duration_s = 61;
-	expect_refused(&t, "-D 61: this server allows 60 s (--max-duration)");
 }
 
 /* --max-mem: both sides' regions, per QP, times the slots of --validate. */
@@ -140,8 +136,7 @@ int main(void)
 {
 	test_accepted();
 	test_unknown();
-	test_invalid();
-	test_caps();
+	test_refusals();
 	test_mem();
 	return test_finish("check");
 }

@@ -131,25 +131,6 @@ static int session_client_sizes(struct bench_ctx *b)
 	return ret;
 }
 
-int session_client(struct bench_ctx *b)
-{
-	const struct session_ops *ops = session_backend(b);
-	int ret;
-
-	ret = ops->open(b);
-	if (!ret)
-		ret = session_connect(b, ops);
-	if (!ret)
-		ret = session_client_hello(b);
-	if (!ret)
-		ret = setup_data_init(b);
-	if (!ret)
-		ret = ops->connect_data(b);
-	if (!ret)
-		ret = setup_xchg_bufs(b);
-	return ret ? ret : session_client_sizes(b);
-}
-
 /* Server: take the client's HELLO and answer it. */
 static int session_server_hello(struct bench_ctx *b)
 {
@@ -239,21 +220,65 @@ static void session_client_done(struct bench_ctx *b, int err)
 	bench_info("waiting for the next client (--persistent)");
 }
 
-/* Server: one client, from its control channel to its BYE. */
-static int session_serve(struct bench_ctx *b, const struct session_ops *ops)
+/* What differs between the two sides of the one flow. */
+struct session_side {
+	int (*ctrl)(struct bench_ctx *b, const struct session_ops *ops);
+	int (*hello)(struct bench_ctx *b);
+	int (*data)(struct bench_ctx *b, const struct session_ops *ops);
+	int (*sizes)(struct bench_ctx *b);
+};
+
+static int client_data(struct bench_ctx *b, const struct session_ops *ops)
 {
+	return ops->connect_data(b);
+}
+
+static int server_ctrl(struct bench_ctx *b, const struct session_ops *ops)
+{
+	return ops->accept_ctrl(b);
+}
+
+static int server_data(struct bench_ctx *b, const struct session_ops *ops)
+{
+	return ops->accept_data(b);
+}
+
+/* By b->is_server. */
+static const struct session_side session_sides[] = {
+	[false] = { .ctrl = session_connect, .hello = session_client_hello,
+		    .data = client_data, .sizes = session_client_sizes },
+	[true] = { .ctrl = server_ctrl, .hello = session_server_hello,
+		   .data = server_data, .sizes = session_server_sizes },
+};
+
+/*
+ * The rendezvous, either side: control channel, HELLO, data set-up, data
+ * QPs, buffers, every size, goodbye.
+ */
+static int session_flow(struct bench_ctx *b, const struct session_ops *ops)
+{
+	const struct session_side *side = &session_sides[b->is_server];
 	int ret;
 
-	ret = ops->accept_ctrl(b);
+	ret = side->ctrl(b, ops);
 	if (!ret)
-		ret = session_server_hello(b);
+		ret = side->hello(b);
 	if (!ret)
 		ret = setup_data_init(b);
 	if (!ret)
-		ret = ops->accept_data(b);
+		ret = side->data(b, ops);
 	if (!ret)
 		ret = setup_xchg_bufs(b);
-	return ret ? ret : session_server_sizes(b);
+	return ret ? ret : side->sizes(b);
+}
+
+int session_client(struct bench_ctx *b)
+{
+	const struct session_ops *ops = session_backend(b);
+	int ret;
+
+	ret = ops->open(b);
+	return ret ? ret : session_flow(b, ops);
 }
 
 int session_server(struct bench_ctx *b)
@@ -270,7 +295,7 @@ int session_server(struct bench_ctx *b)
 		   ops->port_what, (unsigned long long)b->cfg.tcp_port,
 		   RDMABENCH_VERSION, ops->listen_note);
 	for (;;) {
-		ret = session_serve(b, ops);
+		ret = session_flow(b, ops);
 		if (!b->cfg.persistent || stop_flag)
 			break;
 		session_client_done(b, ret);

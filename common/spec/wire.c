@@ -235,6 +235,16 @@ static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 	return 0;
 }
 
+/* The header: magic, version, type, body length. */
+static void io_header(struct cursor *c, uint32_t *magic, uint16_t *version,
+		      uint16_t *type, uint32_t *body_len)
+{
+	io_u32(c, magic);
+	io_u16(c, version);
+	io_u16(c, type);
+	io_u32(c, body_len);
+}
+
 int wire_pack(const struct wire_msg *msg, uint8_t *buf, size_t len)
 {
 	struct wire_msg copy = *msg; /* the walk takes non-const fields */
@@ -243,10 +253,7 @@ int wire_pack(const struct wire_msg *msg, uint8_t *buf, size_t len)
 	uint16_t version = WIRE_VERSION, type = msg->type;
 	int ret;
 
-	io_u32(&c, &magic);
-	io_u16(&c, &version);
-	io_u16(&c, &type);
-	io_u32(&c, &body_len); /* patched below */
+	io_header(&c, &magic, &version, &type, &body_len); /* len: below */
 	ret = io_body(&c, type, &copy);
 	if (ret)
 		return ret;
@@ -263,10 +270,7 @@ int wire_unpack(const uint8_t *buf, size_t len, struct wire_msg *msg)
 	uint32_t magic = 0, body_len = 0;
 
 	memset(msg, 0, sizeof(*msg));
-	io_u32(&c, &magic);
-	io_u16(&c, &msg->version);
-	io_u16(&c, &msg->type);
-	io_u32(&c, &body_len);
+	io_header(&c, &magic, &msg->version, &msg->type, &body_len);
 	if (c.overflow)
 		return magic == WIRE_MAGIC || len < 4 ? -EBADMSG : -EPROTO;
 	if (magic != WIRE_MAGIC)
