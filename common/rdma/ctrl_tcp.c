@@ -172,8 +172,9 @@ static int tcp_io_all(struct ctrl *c, uint8_t *buf, size_t len,
 				       deadline_ns);
 		if (ret)
 			return ret;
-		n = sending ? send(c->fd, buf + done, len - done, MSG_NOSIGNAL) :
-			      recv(c->fd, buf + done, len - done, 0);
+		n = sending ?
+		    send(c->fd, buf + done, len - done, MSG_NOSIGNAL) :
+		    recv(c->fd, buf + done, len - done, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && sending && errno != EPIPE && errno != ECONNRESET)

@@ -50,7 +50,7 @@ static int bench_exit_code(int err)
 }
 
 
-/* The test this side runs (the client sends it; a server adopts its client's). */
+/* The test this side runs (the client sends it; a server adopts one). */
 static void bench_build_test(struct bench_ctx *b)
 {
 	const struct bench_cfg *c = &b->cfg;

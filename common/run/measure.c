@@ -142,7 +142,8 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	if (!ret)
 		ret = measure_handshake_client(b, size);
 	if (!ret)
-		ret = bw_traffic(b, size, true, b->test.bidir, &out, &peer_msgs);
+		ret = bw_traffic(b, size, true, b->test.bidir, &out,
+				 &peer_msgs);
 	if (!ret)
 		ret = measure_recv_result(b, &r);
 	if (ret)
@@ -181,7 +182,8 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 		ret = measure_ready(b);
 	start_ns = timer_now_ns();
 	if (!ret)
-		ret = bw_traffic(b, size, b->test.bidir, true, &out, &peer_msgs);
+		ret = bw_traffic(b, size, b->test.bidir, true, &out,
+				 &peer_msgs);
 	if (ret)
 		return ret;
 	if (b->test.bidir) {
