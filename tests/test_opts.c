@@ -64,47 +64,39 @@ static int parse(struct bench_cfg *cfg, const struct bench_desc *desc,
 		EXPECT_TRUE(has_);					\
 	} while (0)
 
-static void test_defaults_bw(void)
+/* The defaults both kinds share, and those the descriptor sets. */
+static void check_defaults(struct bench_cfg *cfg, const struct bench_desc *d,
+			   uint64_t tx_depth, uint64_t cq_mod)
+{
+	EXPECT_EQ_INT(parse(cfg, d, NO_ARGS), 0);
+	EXPECT_EQ_U64(cfg->size_bytes, d->default_size);
+	EXPECT_EQ_U64(cfg->iters, d->default_iters);
+	EXPECT_EQ_U64(cfg->tx_depth, tx_depth);
+	EXPECT_EQ_U64(cfg->cq_mod, cq_mod);
+	EXPECT_EQ_U64(cfg->tcp_port, 18515);
+	EXPECT_EQ_U64(cfg->ib_port, 1);
+	EXPECT_EQ_U64(cfg->connect_timeout_s, 30);
+	EXPECT_EQ_U64(cfg->io_timeout_s, 30);
+	EXPECT_TRUE(!cfg->has_gid_index);
+	EXPECT_TRUE(opts_is_server(cfg));
+}
+
+static void test_defaults(void)
 {
 	struct bench_cfg cfg;
 
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, NO_ARGS), 0);
+	check_defaults(&cfg, &lat_desc, 1, 1);
+	check_defaults(&cfg, &bw_desc, 128, 100);
 	EXPECT_EQ_U64(cfg.size_bytes, 65536);
 	EXPECT_EQ_U64(cfg.iters, 5000);
-	EXPECT_EQ_U64(cfg.tx_depth, 128);
-	EXPECT_EQ_U64(cfg.cq_mod, 100);
-	EXPECT_EQ_U64(cfg.tcp_port, 18515);
-	EXPECT_EQ_U64(cfg.ib_port, 1);
-	EXPECT_EQ_U64(cfg.connect_timeout_s, 30);
-	EXPECT_EQ_U64(cfg.io_timeout_s, 30);
 	EXPECT_EQ_U64(cfg.gid_index, 0);
-	EXPECT_TRUE(!cfg.has_gid_index);
 	EXPECT_TRUE(!cfg.all_sizes);
 	EXPECT_TRUE(!cfg.report_gbits);
-	EXPECT_TRUE(!cfg.noop_seen);
 	EXPECT_TRUE(!cfg.noop_seen);
 	EXPECT_TRUE(!cfg.show_help);
 	EXPECT_TRUE(!cfg.show_version);
 	EXPECT_STREQ(cfg.dev_name, "");
 	EXPECT_STREQ(cfg.server_addr, "");
-	EXPECT_TRUE(opts_is_server(&cfg));
-}
-
-static void test_defaults_lat(void)
-{
-	struct bench_cfg cfg;
-
-	EXPECT_EQ_INT(parse(&cfg, &lat_desc, NO_ARGS), 0);
-	EXPECT_EQ_U64(cfg.size_bytes, 2);
-	EXPECT_EQ_U64(cfg.iters, 1000);
-	EXPECT_EQ_U64(cfg.tx_depth, 1);
-	EXPECT_EQ_U64(cfg.cq_mod, 1);
-	EXPECT_EQ_U64(cfg.tcp_port, 18515);
-	EXPECT_EQ_U64(cfg.ib_port, 1);
-	EXPECT_EQ_U64(cfg.connect_timeout_s, 30);
-	EXPECT_EQ_U64(cfg.io_timeout_s, 30);
-	EXPECT_TRUE(!cfg.has_gid_index);
-	EXPECT_TRUE(opts_is_server(&cfg));
 }
 
 static void test_values(void)
@@ -345,8 +337,7 @@ static void test_usage(void)
 
 int main(void)
 {
-	test_defaults_bw();
-	test_defaults_lat();
+	test_defaults();
 	test_values();
 	test_flags();
 	test_errors();

@@ -3,9 +3,13 @@
  * Tests for common/timer.c. Bounds are one-sided where scheduling could
  * delay us: a loaded machine may make things late, never early.
  */
+#include <errno.h>
 #include <limits.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include "test.h"
+#include "lib/stop.h"
 #include "lib/timer.h"
 
 static void test_monotonic(void)
@@ -76,11 +80,37 @@ static void test_sleep(void)
 	EXPECT_TRUE(timer_now_ns() - start < NS_PER_S);
 }
 
+/* timer_poll_until: ready at once, the deadline, and stop_flag. */
+static void test_poll_until(void)
+{
+	uint64_t before;
+	int fds[2];
+
+	if (pipe(fds)) {
+		EXPECT_TRUE(0);
+		return;
+	}
+	EXPECT_EQ_INT(timer_poll_until(fds[1], POLLOUT, 0), 0);
+	before = timer_now_ns();
+	EXPECT_EQ_INT(timer_poll_until(fds[0], POLLIN, timer_deadline_ns(30)),
+		      -ETIMEDOUT);
+	EXPECT_TRUE(timer_now_ns() - before >= 29 * NS_PER_MS);
+	EXPECT_EQ_INT(write(fds[1], "x", 1), 1);
+	EXPECT_EQ_INT(timer_poll_until(fds[0], POLLIN, timer_deadline_ns(30)),
+		      0);
+	stop_flag = 1;
+	EXPECT_EQ_INT(timer_poll_until(fds[0], POLLIN, 0), -EINTR);
+	stop_flag = 0;
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	test_monotonic();
 	test_deadline();
 	test_remaining();
 	test_sleep();
+	test_poll_until();
 	return test_finish("test_timer");
 }

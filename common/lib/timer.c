@@ -4,8 +4,15 @@
  */
 #include "lib/timer.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <time.h>
+
+#include "lib/stop.h"
+
+/* Upper bound of one poll() in timer_poll_until(): stop_flag is seen. */
+#define TIMER_POLL_SLICE_MS 100
 
 uint64_t timer_now_ns(void)
 {
@@ -71,5 +78,28 @@ void timer_sleep_ms(unsigned int ms)
 		};
 
 		nanosleep(&ts, NULL);
+	}
+}
+
+int timer_poll_until(int fd, short events, uint64_t deadline_ns)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+
+	for (;;) {
+		int slice = TIMER_POLL_SLICE_MS, n;
+
+		if (stop_flag)
+			return -EINTR;
+		if (deadline_ns) {
+			if (timer_expired(deadline_ns))
+				return -ETIMEDOUT;
+			if (timer_remaining_ms(deadline_ns) < slice)
+				slice = timer_remaining_ms(deadline_ns);
+		}
+		n = poll(&pfd, 1, slice);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
 	}
 }

@@ -31,6 +31,14 @@ bool timer_expired(uint64_t deadline_ns);
  */
 int timer_remaining_ms(uint64_t deadline_ns);
 
+/*
+ * Wait until fd has one of events (poll(2): POLLIN, POLLOUT; an error or
+ * hang-up counts as ready) or deadline_ns passes (0: no deadline), in
+ * slices of at most 100 ms so that stop_flag is seen promptly. Returns 0
+ * (ready), -ETIMEDOUT, -EINTR (stop_flag set), or poll's -errno.
+ */
+int timer_poll_until(int fd, short events, uint64_t deadline_ns);
+
 /* Sleep for ms milliseconds (restarted on EINTR). */
 void timer_sleep_ms(unsigned int ms);
 

@@ -15,11 +15,7 @@
 #include "spec/bench.h"
 #include "rdma/cm.h"
 #include "lib/log.h"
-#include "lib/stop.h"
 #include "lib/timer.h"
-
-/* Upper bound of one poll() so that stop_flag is seen promptly. */
-#define CM_POLL_SLICE_MS 100
 
 static int cm_channel_nonblock(struct rdma_event_channel *ch)
 {
@@ -89,25 +85,16 @@ static int cm_event_errno(const struct rdma_cm_event *ev)
 static int cm_next_event(struct cm_ep *ep, uint64_t deadline_ns,
 			 struct rdma_cm_event **ev)
 {
-	struct pollfd pfd = { .fd = ep->ch->fd, .events = POLLIN };
+	int ret;
 
 	for (;;) {
-		int slice = CM_POLL_SLICE_MS;
-
 		if (!rdma_get_cm_event(ep->ch, ev))
 			return 0;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return -errno;
-		if (stop_flag)
-			return -EINTR;
-		if (deadline_ns) {
-			if (timer_expired(deadline_ns))
-				return -ETIMEDOUT;
-			if (timer_remaining_ms(deadline_ns) < slice)
-				slice = timer_remaining_ms(deadline_ns);
-		}
-		if (poll(&pfd, 1, slice) < 0 && errno != EINTR)
-			return -errno;
+		ret = timer_poll_until(ep->ch->fd, POLLIN, deadline_ns);
+		if (ret)
+			return ret;
 	}
 }
 

@@ -94,7 +94,7 @@ err_destroy:
 	return ret;
 }
 
-int ctrl_tcp_setup(struct ctrl *c, struct ibv_context *verbs)
+int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs)
 {
 	c->verbs = verbs;
 	c->own_verbs = true;
@@ -290,7 +290,8 @@ static void ctrl_linger(struct ctrl *c, unsigned int timeout_ms)
 	uint64_t deadline_ns = timer_deadline_ns(timeout_ms);
 
 	while (!timer_expired(deadline_ns)) {
-		if (c->fd >= 0 ? oob_peer_closed(c->fd) : ctrl_peer_gone(c))
+		if (c->fd >= 0 ? ctrl_tcp_peer_closed(c->fd) :
+				 ctrl_peer_gone(c))
 			return;
 		timer_sleep_ms(10);
 	}

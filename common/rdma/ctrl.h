@@ -46,7 +46,7 @@ void ctrl_init(struct ctrl *c);
 int ctrl_setup(struct ctrl *c);
 
 /* TCP transport on c->fd: the PD on verbs (which c now owns). */
-int ctrl_tcp_setup(struct ctrl *c, struct ibv_context *verbs);
+int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs);
 
 /* Undo the setup and close the connection; accepts a partly built one. */
 void ctrl_destroy(struct ctrl *c);

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
+/*
+ * ctrl_tcp - the TCP transport of the control channel (--oob tcp): the
+ * socket's set-up with deadlines (every wait is timer_poll_until), and
+ * whole messages on it.
+ */
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
@@ -15,36 +20,9 @@
 #include "spec/bench.h"
 #include "rdma/ctrl_tcp.h"
 #include "lib/log.h"
-#include "lib/stop.h"
 #include "lib/timer.h"
 
-#define OOB_POLL_SLICE_MS 100
-
-/* Wait for events on fd until deadline_ns (0: until stop_flag). */
-static int oob_wait(int fd, short events, uint64_t deadline_ns)
-{
-	struct pollfd pfd = { .fd = fd, .events = events };
-
-	for (;;) {
-		int slice = OOB_POLL_SLICE_MS, n;
-
-		if (stop_flag)
-			return -EINTR;
-		if (deadline_ns) {
-			if (timer_expired(deadline_ns))
-				return -ETIMEDOUT;
-			if (timer_remaining_ms(deadline_ns) < slice)
-				slice = timer_remaining_ms(deadline_ns);
-		}
-		n = poll(&pfd, 1, slice);
-		if (n > 0)
-			return 0;
-		if (n < 0 && errno != EINTR)
-			return -errno;
-	}
-}
-
-int oob_listen(uint16_t port, int *fd_out)
+int ctrl_tcp_listen(uint16_t port, int *fd_out)
 {
 	struct sockaddr_in6 any = { .sin6_family = AF_INET6,
 				    .sin6_port = htons(port),
@@ -71,7 +49,7 @@ int oob_listen(uint16_t port, int *fd_out)
 	return 0;
 }
 
-static void oob_tune(int fd)
+static void tcp_tune(int fd)
 {
 	int one = 1;
 
@@ -79,21 +57,21 @@ static void oob_tune(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-int oob_accept(int listen_fd, uint64_t deadline_ns, int *fd_out, char *peer,
-	       size_t peer_len)
+int ctrl_tcp_accept(int listen_fd, uint64_t deadline_ns, int *fd_out,
+		    char *peer, size_t peer_len)
 {
 	struct sockaddr_storage sa;
 	socklen_t sl = sizeof(sa);
 	char host[INET6_ADDRSTRLEN] = "?";
 	int fd, ret;
 
-	ret = oob_wait(listen_fd, POLLIN, deadline_ns);
+	ret = timer_poll_until(listen_fd, POLLIN, deadline_ns);
 	if (ret)
 		return ret;
 	fd = accept(listen_fd, (struct sockaddr *)&sa, &sl);
 	if (fd < 0)
 		return -errno;
-	oob_tune(fd);
+	tcp_tune(fd);
 	if (sa.ss_family == AF_INET6)
 		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr,
 			  host, sizeof(host));
@@ -103,13 +81,13 @@ int oob_accept(int listen_fd, uint64_t deadline_ns, int *fd_out, char *peer,
 	return 0;
 }
 
-int oob_first_byte(int fd, uint64_t deadline_ns)
+int ctrl_tcp_first_byte(int fd, uint64_t deadline_ns)
 {
 	char byte;
 	ssize_t n;
 	int ret;
 
-	ret = oob_wait(fd, POLLIN, deadline_ns);
+	ret = timer_poll_until(fd, POLLIN, deadline_ns);
 	if (ret)
 		return ret;
 	n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
@@ -118,7 +96,7 @@ int oob_first_byte(int fd, uint64_t deadline_ns)
 	return n == 0 || errno == ECONNRESET ? -ENOTCONN : -errno;
 }
 
-bool oob_peer_closed(int fd)
+bool ctrl_tcp_peer_closed(int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char byte;
@@ -129,7 +107,7 @@ bool oob_peer_closed(int fd)
 }
 
 /* Connect fd to ai, bounded: a non-blocking connect, then poll. */
-static int oob_connect_one(const struct addrinfo *ai, uint64_t deadline_ns,
+static int tcp_connect_one(const struct addrinfo *ai, uint64_t deadline_ns,
 			   int *fd_out)
 {
 	int fd, err = 0, ret;
@@ -141,7 +119,7 @@ static int oob_connect_one(const struct addrinfo *ai, uint64_t deadline_ns,
 		return -errno;
 	ret = connect(fd, ai->ai_addr, ai->ai_addrlen) ? -errno : 0;
 	if (ret == -EINPROGRESS) {
-		ret = oob_wait(fd, POLLOUT, deadline_ns);
+		ret = timer_poll_until(fd, POLLOUT, deadline_ns);
 		if (!ret && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len))
 			ret = -errno;
 		else if (!ret)
@@ -153,13 +131,13 @@ static int oob_connect_one(const struct addrinfo *ai, uint64_t deadline_ns,
 		close(fd);
 		return ret;
 	}
-	oob_tune(fd);
+	tcp_tune(fd);
 	*fd_out = fd;
 	return 0;
 }
 
-int oob_connect(const char *host, uint16_t port, uint64_t deadline_ns,
-		int *fd_out)
+int ctrl_tcp_connect(const char *host, uint16_t port, uint64_t deadline_ns,
+		     int *fd_out)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC,
 				  .ai_socktype = SOCK_STREAM }, *res, *ai;
@@ -173,49 +151,34 @@ int oob_connect(const char *host, uint16_t port, uint64_t deadline_ns,
 							      : -EINVAL;
 	ret = -ECONNREFUSED;
 	for (ai = res; ai && ret; ai = ai->ai_next)
-		ret = oob_connect_one(ai, deadline_ns, fd_out);
+		ret = tcp_connect_one(ai, deadline_ns, fd_out);
 	freeaddrinfo(res);
 	return ret;
 }
 
-int ctrl_tcp_send(struct ctrl *c, const uint8_t *buf, size_t len,
-		  uint64_t deadline_ns)
+/*
+ * Exactly len bytes out of (sending) or into buf, short transfers and
+ * EINTR handled. A peer that has gone is -ECONNRESET and marks c.
+ */
+static int tcp_io_all(struct ctrl *c, uint8_t *buf, size_t len,
+		      uint64_t deadline_ns, bool sending)
 {
 	size_t done = 0;
 	ssize_t n;
 	int ret;
 
 	while (done < len) {
-		ret = oob_wait(c->fd, POLLOUT, deadline_ns);
+		ret = timer_poll_until(c->fd, sending ? POLLOUT : POLLIN,
+				       deadline_ns);
 		if (ret)
 			return ret;
-		n = send(c->fd, buf + done, len - done, MSG_NOSIGNAL);
+		n = sending ?
+		    send(c->fd, buf + done, len - done, MSG_NOSIGNAL) :
+		    recv(c->fd, buf + done, len - done, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			c->tcp_gone = errno == EPIPE || errno == ECONNRESET;
-			return c->tcp_gone ? -ECONNRESET : -errno;
-		}
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-/* Exactly len bytes (short reads and EINTR handled). */
-static int oob_read_all(struct ctrl *c, uint8_t *buf, size_t len,
-			uint64_t deadline_ns)
-{
-	size_t done = 0;
-	ssize_t n;
-	int ret;
-
-	while (done < len) {
-		ret = oob_wait(c->fd, POLLIN, deadline_ns);
-		if (ret)
-			return ret;
-		n = recv(c->fd, buf + done, len - done, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
+		if (n < 0 && sending && errno != EPIPE && errno != ECONNRESET)
+			return -errno;
 		if (n <= 0) {
 			c->tcp_gone = true;
 			return -ECONNRESET;
@@ -223,6 +186,12 @@ static int oob_read_all(struct ctrl *c, uint8_t *buf, size_t len,
 		done += (size_t)n;
 	}
 	return 0;
+}
+
+int ctrl_tcp_send(struct ctrl *c, const uint8_t *buf, size_t len,
+		  uint64_t deadline_ns)
+{
+	return tcp_io_all(c, (uint8_t *)buf, len, deadline_ns, true);
 }
 
 int ctrl_tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
@@ -240,7 +209,7 @@ int ctrl_tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
 			return -EAGAIN;
 		deadline_ns = timer_deadline_ns(c->timeout_ms);
 	}
-	ret = oob_read_all(c, buf, WIRE_HEADER_BYTES, deadline_ns);
+	ret = tcp_io_all(c, buf, WIRE_HEADER_BYTES, deadline_ns, false);
 	if (ret)
 		return ret;
 	memcpy(&body_be, buf + 8, sizeof(body_be));
@@ -252,7 +221,8 @@ int ctrl_tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
 			  WIRE_MSG_MAX - WIRE_HEADER_BYTES);
 		return -EBADMSG;
 	}
-	ret = oob_read_all(c, buf + WIRE_HEADER_BYTES, body, deadline_ns);
+	ret = tcp_io_all(c, buf + WIRE_HEADER_BYTES, body, deadline_ns,
+			 false);
 	*len = WIRE_HEADER_BYTES + body;
 	return ret;
 }

@@ -13,32 +13,32 @@
 #include "rdma/ctrl.h"
 
 /* Server: listen on every address, TCP port. Returns 0 or -errno (logged). */
-int oob_listen(uint16_t port, int *fd_out);
+int ctrl_tcp_listen(uint16_t port, int *fd_out);
 
 /*
  * Server: accept one client until deadline_ns (0: until stop_flag).
  * Returns 0 with *fd_out and the peer's "ADDR:PORT" in peer.
  */
-int oob_accept(int listen_fd, uint64_t deadline_ns, int *fd_out, char *peer,
-	       size_t peer_len);
+int ctrl_tcp_accept(int listen_fd, uint64_t deadline_ns, int *fd_out,
+		    char *peer, size_t peer_len);
 
 /*
  * Server: wait until deadline_ns for the client's first byte. Returns 0,
  * or -ENOTCONN (not logged) when it closed without sending one: a TCP
  * probe (a Kubernetes readiness probe), not a client.
  */
-int oob_first_byte(int fd, uint64_t deadline_ns);
+int ctrl_tcp_first_byte(int fd, uint64_t deadline_ns);
 
 /* Has the peer closed fd (nothing left to read but the end)? */
-bool oob_peer_closed(int fd);
+bool ctrl_tcp_peer_closed(int fd);
 
 /*
  * Client: one attempt to connect to host (a name or an IP), bounded by
  * deadline_ns. Returns 0 with *fd_out, or -ECONNREFUSED, -ETIMEDOUT,
  * -EHOSTUNREACH ... (not logged: the caller retries).
  */
-int oob_connect(const char *host, uint16_t port, uint64_t deadline_ns,
-		int *fd_out);
+int ctrl_tcp_connect(const char *host, uint16_t port, uint64_t deadline_ns,
+		     int *fd_out);
 
 /* Whole messages on c->fd (MSG_NOSIGNAL: a dead peer is -EPIPE). */
 int ctrl_tcp_send(struct ctrl *c, const uint8_t *buf, size_t len,

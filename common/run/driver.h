@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * driver - private to driver.c and run.c: the state of one run.
+ * driver - the state of one run (struct bench_ctx), shared by the files
+ * of run/, and record.c's entry points. Functions live below driver.c:
+ * session.c (the rendezvous), setup.c, measure.c, place_glue.c, record.c.
  */
 #ifndef RDMABENCH_DRIVER_H
 #define RDMABENCH_DRIVER_H
@@ -13,6 +15,7 @@
 #include "rdma/ctrl.h"
 #include "rdma/device.h"
 #include "spec/opts.h"
+#include "spec/test.h"
 #include "spec/wire.h"
 #include "host/place.h"
 #include "lib/stats.h"
@@ -21,9 +24,11 @@
 struct bench_ctx {
 	const struct bench_desc *desc;
 	struct bench_cfg cfg;
-	struct wire_hello test;     /* what runs: the client's configuration */
+	struct test test;           /* what runs: the client's configuration */
 	bool is_server;
-	struct cm_ep listener;      /* server only */
+	struct cm_ep listener;      /* server, rdma_cm: the listening id */
+	int listen_fd;              /* server, --oob tcp: the socket */
+	const char *rendezvous;     /* "rdma_cm", "TCP (--oob tcp)" */
 	struct ctrl ctrl;
 	struct conn data;
 	struct dev_info dev;
@@ -41,38 +46,6 @@ struct bench_ctx {
 	int argc;
 	char **argv;
 };
-
-/* What differs between bandwidth and latency runs. */
-struct measure_ops {
-	/* send queue slots the data QP needs */
-	uint32_t (*send_depth)(const struct wire_hello *test);
-	void (*head)(const struct bench_ctx *b);
-	int (*client_size)(struct bench_ctx *b, uint64_t size);
-	int (*server_size)(struct bench_ctx *b, const struct wire_sync *sync);
-};
-
-/* The ops of a measure (run.c). */
-const struct measure_ops *run_measure_ops(enum bench_measure measure);
-
-/* Shared by the sessions (driver.c). */
-int bench_check_device(const struct bench_ctx *b, struct rdma_cm_id *id);
-void bench_sizes(const struct wire_hello *t, uint64_t *first, uint64_t *last);
-void bench_build_test(struct bench_ctx *b);
-int bench_check_test(const struct bench_ctx *b, char *why, size_t len);
-int bench_data_init(struct bench_ctx *b);
-int bench_data_qp(struct bench_ctx *b, unsigned int i);
-
-/* The inline size to ask the data QPs for (-I, or the device default). */
-uint32_t bench_inline_bytes(const struct bench_ctx *b);
-int bench_xchg_bufs(struct bench_ctx *b);
-void bench_print_header(struct bench_ctx *b);
-/* Free one client's resources (connections, buffers); ready for another. */
-void bench_release(struct bench_ctx *b);
-
-/* Placement and GPU checks before anything connects (place_glue.c). */
-int bench_preflight(struct bench_ctx *b);
-/* Once the device is known: decide, log and apply the NUMA placement. */
-int bench_place(struct bench_ctx *b);
 
 /*
  * record.c: the run's results document (JSON, JUnit, Prometheus) and its

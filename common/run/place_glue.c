@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * place_glue - the driver's use of place.c (NUMA, CPUs) and gpu/cuda.c:
+ * place_glue - the driver's use of place.c (NUMA, CPUs) and gpu/cuda_drv.c:
  * what each side checks before it connects, and the pinning once the
  * RDMA device is known. Placement is each side's own: --numa, --cpu and
  * --use_cuda apply where they are given.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gpu/cuda_drv.h"
-#include "run/driver.h"
+#include "run/place_glue.h"
 #include "lib/log.h"
 
 static bool bench_wants_gpu(const struct bench_cfg *c)
@@ -26,14 +26,14 @@ static int bench_gpu_preflight(const struct bench_cfg *c)
 	ret = cuda_open(c->use_cuda >= 0 ? (int)c->use_cuda : 0,
 			c->cuda_bus_id[0] ? c->cuda_bus_id : NULL, &cuda);
 	if (ret)
-		return ret == -ENODEV ? -EINVAL : -EIO; /* logged by cuda.c */
+		return ret == -ENODEV ? -EINVAL : -EIO; /* logged by cuda_drv.c */
 	if (c->use_cuda_dmabuf)
 		ret = cuda_dmabuf_supported(cuda);
 	cuda_close(cuda);
 	return ret;
 }
 
-int bench_preflight(struct bench_ctx *b)
+int place_glue_preflight(struct bench_ctx *b)
 {
 	char err[PLACE_MSG_MAX];
 	int ret;
@@ -55,7 +55,7 @@ int bench_preflight(struct bench_ctx *b)
 	return bench_wants_gpu(&b->cfg) ? bench_gpu_preflight(&b->cfg) : 0;
 }
 
-int bench_place(struct bench_ctx *b)
+int place_glue_apply(struct bench_ctx *b)
 {
 	int ret;
 

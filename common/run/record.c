@@ -30,7 +30,7 @@ static uint64_t record_now_unix_ns(void)
 
 void record_fill_test(struct record *r, const struct bench_ctx *b)
 {
-	const struct wire_hello *t = &b->test;
+	const struct test *t = &b->test;
 	struct results_test *rt = &r->doc.test;
 	uint64_t size, first, last;
 
@@ -38,8 +38,8 @@ void record_fill_test(struct record *r, const struct bench_ctx *b)
 	results_copy(rt->measure, sizeof(rt->measure),
 		     t->measure == BENCH_MEASURE_LAT ? "lat" : "bw");
 	results_copy(rt->connection, sizeof(rt->connection),
-		     t->flags & WIRE_HELLO_UC ? "UC" : "RC");
-	bench_sizes(t, &first, &last);
+		     t->uc ? "UC" : "RC");
+	test_sizes(t, &first, &last);
 	rt->n_sizes = 0;
 	for (size = first; size && size <= last &&
 	     rt->n_sizes < RESULTS_MAX_SIZES; size *= 2)
@@ -48,7 +48,7 @@ void record_fill_test(struct record *r, const struct bench_ctx *b)
 	rt->tx_depth = t->tx_depth;
 	rt->qps = t->qps;
 	rt->duration_s = t->duration_s;
-	rt->bidirectional = t->flags & WIRE_HELLO_BIDIR;
+	rt->bidirectional = t->bidir;
 	results_copy(rt->rendezvous, sizeof(rt->rendezvous),
 		     b->cfg.oob == OPTS_OOB_TCP ? "tcp" : "rdma_cm");
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * session_tcp - the two sides of a run with --oob tcp: the control channel
+ * session_tcp - the --oob tcp rendezvous backend: the control channel
  * is a TCP socket (the server can be reached by any name, e.g. a headless
  * Service), the device is -d / --netdev / the first one, the GID is -x or
  * the best RoCEv2 GID, and the QPs are connected by hand with the numbers
@@ -14,10 +14,14 @@
 #include "rdma/ctrl_tcp.h"
 #include "lib/log.h"
 #include "lib/stop.h"
-#include "run/session.h"
+#include "run/session_ops.h"
+#include "run/setup.h"
 #include "lib/timer.h"
 
-/* Open the device, check it can do this, pick the GID, set up the PD. */
+/*
+ * Open the device, check it can do this, pick the GID, set up the PD:
+ * before the control channel, and again for each client of a server.
+ */
 static int tcp_device(struct bench_ctx *b)
 {
 	struct ibv_context *verbs;
@@ -26,7 +30,7 @@ static int tcp_device(struct bench_ctx *b)
 	ret = dev_open(b->cfg.dev_name, b->cfg.netdev, &verbs);
 	if (ret)
 		return ret;
-	ret = ctrl_tcp_setup(&b->ctrl, verbs); /* the ctrl owns verbs now */
+	ret = ctrl_setup_tcp(&b->ctrl, verbs); /* the ctrl owns verbs now */
 	if (ret)
 		return ret;
 	b->port = (uint8_t)b->cfg.ib_port;
@@ -56,7 +60,7 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
 	ibv_query_device(b->ctrl.verbs, &da);
 	path->port = b->port;
-	path->uc = b->test.flags & WIRE_HELLO_UC;
+	path->uc = b->test.uc;
 	path->gid_index = b->gid_index;
 	path->mtu = pa.active_mtu < peer_mtu || !peer_mtu ? pa.active_mtu
 							  : peer_mtu;
@@ -100,7 +104,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
 	tcp_path(b, 0, &path);
 	for (i = 0; i < b->test.qps && !ret; i++) {
-		uint32_t inl = bench_inline_bytes(b);
+		uint32_t inl = setup_inline_bytes(b);
 
 		ret = conn_qp_raw(&b->data, i, b->ctrl.pd, inl, &path, &mine);
 		if (!ret && !b->is_server) {
@@ -127,91 +131,55 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	return ret;
 }
 
+/* Client: one attempt at the TCP connection (logs nothing). */
 static int tcp_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 {
-	return oob_connect(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
-			   deadline_ns, &b->ctrl.fd);
+	snprintf(b->peer, sizeof(b->peer), "%.60s:%llu (TCP)",
+		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
+	return ctrl_tcp_connect(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+				deadline_ns, &b->ctrl.fd);
 }
 
-/* Client: the TCP connection, retried until --connect-timeout. */
-static int tcp_client_connect(struct bench_ctx *b)
+static int tcp_listen(struct bench_ctx *b)
+{
+	return ctrl_tcp_listen((uint16_t)b->cfg.tcp_port, &b->listen_fd);
+}
+
+static void tcp_unlisten(struct bench_ctx *b)
+{
+	close(b->listen_fd);
+	b->listen_fd = -1;
+}
+
+/* Server: the next client's socket; TCP probes are skipped, not news. */
+static int tcp_accept_ctrl(struct bench_ctx *b)
 {
 	int ret;
 
-	/* oob_connect logs nothing: every failure is said here */
-	ret = session_connect_retry(b, tcp_attempt, "TCP port",
-				    "is the server running with --oob tcp?",
-				    true);
-	snprintf(b->peer, sizeof(b->peer), "%.60s:%llu (TCP)", b->cfg.server_addr,
-		 (unsigned long long)b->cfg.tcp_port);
-	return ret;
-}
-
-int session_client_tcp(struct bench_ctx *b)
-{
-	int ret;
-
-	ret = tcp_device(b);
-	if (!ret)
-		ret = tcp_client_connect(b);
-	if (!ret)
-		ret = session_client_hello(b);
-	if (!ret)
-		ret = bench_data_init(b);
-	if (!ret)
-		ret = tcp_connect_qps(b);
-	if (!ret)
-		ret = bench_xchg_bufs(b);
-	return ret ? ret : session_client_sizes(b);
-}
-
-static int tcp_serve(struct bench_ctx *b, int listen_fd)
-{
-	int ret;
-
-	ret = oob_accept(listen_fd, 0, &b->ctrl.fd, b->peer, sizeof(b->peer));
-	if (!ret)
-		ret = oob_first_byte(b->ctrl.fd,
-				     timer_deadline_ns(b->ctrl.timeout_ms));
-	if (!ret)
-		ret = session_server_hello(b);
-	if (!ret)
-		ret = bench_data_init(b);
-	if (!ret)
-		ret = tcp_connect_qps(b);
-	if (!ret)
-		ret = bench_xchg_bufs(b);
-	return ret ? ret : session_server_sizes(b);
-}
-
-int session_server_tcp(struct bench_ctx *b)
-{
-	int listen_fd, ret;
-
-	ret = tcp_device(b);
-	if (ret)
-		return ret;
-	ret = oob_listen((uint16_t)b->cfg.tcp_port, &listen_fd);
-	if (ret)
-		return ret;
-	bench_info("waiting for a client on TCP port %llu (rdmabench %s, "
-		   "--oob tcp)", (unsigned long long)b->cfg.tcp_port,
-		   RDMABENCH_VERSION);
 	for (;;) {
-		ret = tcp_serve(b, listen_fd);
-		if (ret == -ENOTCONN && !stop_flag) {
-			/* a probe: not a client, not news */
-			close(b->ctrl.fd);
-			b->ctrl.fd = -1;
-			continue;
-		}
-		if (!b->cfg.persistent || stop_flag)
-			break;
-		session_client_done(b, ret);
-		ret = tcp_device(b);
-		if (ret)
-			break;
+		ret = ctrl_tcp_accept(b->listen_fd, 0, &b->ctrl.fd, b->peer,
+				      sizeof(b->peer));
+		if (!ret)
+			ret = ctrl_tcp_first_byte(b->ctrl.fd,
+					timer_deadline_ns(b->ctrl.timeout_ms));
+		if (ret != -ENOTCONN || stop_flag)
+			return ret;
+		close(b->ctrl.fd);
+		b->ctrl.fd = -1;
 	}
-	close(listen_fd);
-	return b->cfg.persistent && stop_flag ? 0 : ret;
 }
+
+const struct session_ops session_tcp_ops = {
+	.name = "TCP (--oob tcp)",
+	.port_what = "TCP port",
+	.listen_note = ", --oob tcp",
+	.retry_hint = "is the server running with --oob tcp?",
+	.log_any = true,
+	.open = tcp_device,
+	.attempt = tcp_attempt,
+	.connect_data = tcp_connect_qps,
+	.listen = tcp_listen,
+	.unlisten = tcp_unlisten,
+	.accept_ctrl = tcp_accept_ctrl,
+	.accept_data = tcp_connect_qps,
+};

@@ -5,9 +5,71 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "spec/wire.h"
+
+/* The bits of wire_hello.flags: the test's booleans. */
+#define WIRE_HELLO_ALL_SIZES 0x1u
+#define WIRE_HELLO_GBITS 0x2u
+#define WIRE_HELLO_BIDIR 0x4u
+#define WIRE_HELLO_VALIDATE 0x8u
+#define WIRE_HELLO_UC 0x10u
+
+static const struct {
+	size_t off; /* of a bool in struct test */
+	uint16_t bit;
+} hello_bits[] = {
+	{ offsetof(struct test, all_sizes), WIRE_HELLO_ALL_SIZES },
+	{ offsetof(struct test, gbits), WIRE_HELLO_GBITS },
+	{ offsetof(struct test, bidir), WIRE_HELLO_BIDIR },
+	{ offsetof(struct test, validate), WIRE_HELLO_VALIDATE },
+	{ offsetof(struct test, uc), WIRE_HELLO_UC },
+};
+
+_Static_assert(sizeof(((struct test *)0)->tool) ==
+	       sizeof(((struct wire_hello *)0)->tool), "tool fits the HELLO");
+
+/* The fields a test and its HELLO share by name and meaning. */
+#define HELLO_FIELDS(X)                                                  \
+	X(tx_depth) X(cq_mod) X(io_timeout_ms) X(size_bytes)             \
+	X(max_size_bytes) X(iters) X(qps) X(post_list) X(outstanding)    \
+	X(rx_depth) X(inline_bytes) X(duration_s) X(margin_s)
+
+void wire_hello_encode(const struct test *t, struct wire_hello *h)
+{
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	h->verb = (uint8_t)t->verb;
+	h->measure = (uint8_t)t->measure;
+	for (i = 0; i < sizeof(hello_bits) / sizeof(hello_bits[0]); i++)
+		if (*(const bool *)((const char *)t + hello_bits[i].off))
+			h->flags |= hello_bits[i].bit;
+#define TO_WIRE(f) h->f = t->f;
+	HELLO_FIELDS(TO_WIRE)
+#undef TO_WIRE
+	snprintf(h->tool, sizeof(h->tool), "%s", t->tool);
+}
+
+void wire_hello_decode(const struct wire_hello *h, struct test *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->verb = (enum bench_verb)h->verb;
+	t->measure = (enum bench_measure)h->measure;
+	for (i = 0; i < sizeof(hello_bits) / sizeof(hello_bits[0]); i++)
+		*(bool *)((char *)t + hello_bits[i].off) =
+			h->flags & hello_bits[i].bit;
+#define FROM_WIRE(f) t->f = h->f;
+	HELLO_FIELDS(FROM_WIRE)
+#undef FROM_WIRE
+	snprintf(t->tool, sizeof(t->tool), "%s", h->tool);
+}
 
 struct cursor {
 	uint8_t *buf;
@@ -173,6 +235,16 @@ static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 	return 0;
 }
 
+/* The header: magic, version, type, body length. */
+static void io_header(struct cursor *c, uint32_t *magic, uint16_t *version,
+		      uint16_t *type, uint32_t *body_len)
+{
+	io_u32(c, magic);
+	io_u16(c, version);
+	io_u16(c, type);
+	io_u32(c, body_len);
+}
+
 int wire_pack(const struct wire_msg *msg, uint8_t *buf, size_t len)
 {
 	struct wire_msg copy = *msg; /* the walk takes non-const fields */
@@ -181,10 +253,7 @@ int wire_pack(const struct wire_msg *msg, uint8_t *buf, size_t len)
 	uint16_t version = WIRE_VERSION, type = msg->type;
 	int ret;
 
-	io_u32(&c, &magic);
-	io_u16(&c, &version);
-	io_u16(&c, &type);
-	io_u32(&c, &body_len); /* patched below */
+	io_header(&c, &magic, &version, &type, &body_len); /* len: below */
 	ret = io_body(&c, type, &copy);
 	if (ret)
 		return ret;
@@ -201,10 +270,7 @@ int wire_unpack(const uint8_t *buf, size_t len, struct wire_msg *msg)
 	uint32_t magic = 0, body_len = 0;
 
 	memset(msg, 0, sizeof(*msg));
-	io_u32(&c, &magic);
-	io_u16(&c, &msg->version);
-	io_u16(&c, &msg->type);
-	io_u32(&c, &body_len);
+	io_header(&c, &magic, &msg->version, &msg->type, &body_len);
 	if (c.overflow)
 		return magic == WIRE_MAGIC || len < 4 ? -EBADMSG : -EPROTO;
 	if (magic != WIRE_MAGIC)

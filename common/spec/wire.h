@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spec/test.h"
+
 #define WIRE_MAGIC 0x52444d42u /* "RDMB" */
 #define WIRE_VERSION 1
 #define WIRE_HEADER_BYTES 12
@@ -45,22 +47,20 @@ enum wire_type {
 
 enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
 
-#define WIRE_HELLO_ALL_SIZES 0x1u
-#define WIRE_HELLO_GBITS 0x2u     /* print Gb/sec on both sides */
-#define WIRE_HELLO_BIDIR 0x4u     /* -b: both sides send */
-#define WIRE_HELLO_VALIDATE 0x8u  /* --validate */
-#define WIRE_HELLO_UC 0x10u       /* -c UC (with --oob tcp) */
-
 struct wire_connect {
 	uint16_t kind;      /* enum wire_conn_kind */
 	uint16_t qp_index;
 };
 
-/* The whole test configuration: the server adopts it. */
+/*
+ * The whole test configuration (struct test, spec/test.h) as it travels:
+ * wire_hello_encode() and wire_hello_decode() map one to the other; only
+ * wire.c names the bits of flags.
+ */
 struct wire_hello {
 	uint8_t verb;       /* enum bench_verb */
 	uint8_t measure;    /* enum bench_measure */
-	uint16_t flags;     /* WIRE_HELLO_* */
+	uint16_t flags;     /* the test's booleans, one bit each */
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t io_timeout_ms;
@@ -151,6 +151,12 @@ int wire_pack(const struct wire_msg *msg, uint8_t *buf, size_t len);
  * -EBADMSG: truncated, unknown type or a body of the wrong size.
  */
 int wire_unpack(const uint8_t *buf, size_t len, struct wire_msg *msg);
+
+/* The HELLO that carries t. */
+void wire_hello_encode(const struct test *t, struct wire_hello *h);
+
+/* The test a HELLO carries (flag bits it does not know are ignored). */
+void wire_hello_decode(const struct wire_hello *h, struct test *t);
 
 /* "HELLO", "RESULT", ... for messages. */
 const char *wire_type_name(uint16_t type);

@@ -8,7 +8,10 @@
  * behaviour (UBSan). When it accepts the input, packing the result must
  * give the input back: the same length, the same bytes except the last
  * byte of a text field (unpacking NUL-terminates text, so it may become 0),
- * and packing is then a fixed point; every text field is NUL-terminated. Build and run: tests/fuzz/run.sh.
+ * and packing is then a fixed point; every text field is NUL-terminated.
+ * A HELLO's test (wire_hello_decode) encodes and decodes to itself, and
+ * the server's checks of it (check_test) run on it as a server would.
+ * Build and run: tests/fuzz/run.sh.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spec/check.h"
 #include "spec/wire.h"
 
 /* Text fields a message may carry: tool; dev_name + text. */
@@ -97,6 +101,28 @@ static void fuzz_round_trip(const uint8_t *data, size_t len,
 		fuzz_fail("unpack is not a fixed point", data, len);
 }
 
+/* A HELLO, as the server takes it: its test, then the checks on it. */
+static void fuzz_hello(const uint8_t *data, size_t len,
+		       const struct wire_msg *m)
+{
+	const struct bench_cfg caps = { .max_size_bytes = 8ULL << 20,
+					.max_qps = 64, .max_duration_s = 3600,
+					.max_mem_bytes = 1ULL << 30 };
+	struct test t, again;
+	struct wire_hello h;
+	char why[WIRE_TEXT_MAX];
+	int ret;
+
+	wire_hello_decode(&m->u.hello, &t);
+	wire_hello_encode(&t, &h);
+	wire_hello_decode(&h, &again);
+	if (memcmp(&t, &again, sizeof(t)))
+		fuzz_fail("decode(encode(test)) != test", data, len);
+	ret = check_test(&t, &caps, why, sizeof(why));
+	if (ret && (ret != -EINVAL || !memchr(why, 0, sizeof(why)) || !why[0]))
+		fuzz_fail("check_test refused without a reason", data, len);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -120,6 +146,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret == 0) {
 		fuzz_texts(copy, size, &msg);
 		fuzz_round_trip(copy, size, &msg);
+		if (msg.type == WIRE_HELLO)
+			fuzz_hello(copy, size, &msg);
 	}
 	free(copy);
 	return 0;

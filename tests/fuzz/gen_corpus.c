@@ -45,14 +45,14 @@ static void gen_msg(uint16_t t, struct wire_msg *m)
 		m->u.connect.kind = WIRE_CONN_CTRL;
 		break;
 	case WIRE_HELLO:
-		m->u.hello = (struct wire_hello){
-			.verb = 0, .measure = 0, .flags = WIRE_HELLO_GBITS,
+		wire_hello_encode(&(const struct test){
+			.verb = 0, .measure = 0, .gbits = true,
 			.tx_depth = 128, .cq_mod = 100, .io_timeout_ms = 30000,
 			.size_bytes = 65536, .max_size_bytes = 65536,
 			.iters = 5000, .qps = 1, .post_list = 1,
 			.outstanding = 16, .rx_depth = 512,
 			.inline_bytes = UINT32_MAX, .duration_s = 0,
-			.margin_s = 0, .tool = "ib_write_bw" };
+			.margin_s = 0, .tool = "ib_write_bw" }, &m->u.hello);
 		break;
 	case WIRE_HELLO_ACK:
 		strcpy(m->u.hello_ack.dev_name, "rxe0");
@@ -94,20 +94,27 @@ static void gen_lower(const char *s, char *out, size_t len)
 	out[i] = '\0';
 }
 
+/* The bytes of gen_msg(t): their length, or -errno. */
+static int gen_packed(uint16_t t, uint8_t *buf)
+{
+	struct wire_msg m;
+
+	gen_msg(t, &m);
+	return wire_pack(&m, buf, WIRE_MSG_MAX);
+}
+
 /* Every valid type, and a truncated and an over-long copy of each. */
 static int gen_types(const char *dir)
 {
 	uint8_t buf[WIRE_MSG_MAX + 1];
 	char name[64], base[32];
-	struct wire_msg m;
 	uint16_t t;
 	int n, ret = 0;
 
 	/* every type wire.c names: new types get their seeds without an edit */
 	for (t = WIRE_CONNECT; strcmp(wire_type_name(t), "UNKNOWN") && !ret;
 	     t++) {
-		gen_msg(t, &m);
-		n = wire_pack(&m, buf, WIRE_MSG_MAX);
+		n = gen_packed(t, buf);
 		if (n < 0)
 			return n;
 		gen_lower(wire_type_name(t), base, sizeof(base));
@@ -128,11 +135,9 @@ static int gen_header(const char *dir, const char *name, size_t off,
 		      uint8_t hi, uint8_t lo)
 {
 	uint8_t buf[WIRE_MSG_MAX];
-	struct wire_msg m;
 	int n;
 
-	gen_msg(WIRE_HELLO, &m);
-	n = wire_pack(&m, buf, sizeof(buf));
+	n = gen_packed(WIRE_HELLO, buf);
 	if (n < 0)
 		return n;
 	buf[off] = hi;
@@ -144,11 +149,9 @@ static int gen_header(const char *dir, const char *name, size_t off,
 static int gen_short_body(const char *dir)
 {
 	uint8_t buf[WIRE_MSG_MAX];
-	struct wire_msg m;
 	int n;
 
-	gen_msg(WIRE_HELLO, &m);
-	n = wire_pack(&m, buf, sizeof(buf));
+	n = gen_packed(WIRE_HELLO, buf);
 	if (n < 0)
 		return n;
 	n -= 40;
@@ -161,11 +164,9 @@ static int gen_short_body(const char *dir)
 static int gen_unterminated(const char *dir)
 {
 	uint8_t buf[WIRE_MSG_MAX];
-	struct wire_msg m;
 	int n;
 
-	gen_msg(WIRE_ERROR, &m);
-	n = wire_pack(&m, buf, sizeof(buf));
+	n = gen_packed(WIRE_ERROR, buf);
 	if (n < 0)
 		return n;
 	memset(buf + WIRE_HEADER_BYTES + 4, 'A', WIRE_TEXT_MAX);

@@ -59,7 +59,8 @@ if ! "$CC_FUZZ" -fsanitize=fuzzer,address,undefined "$probe" \
 fi
 rm -f "$probe" "$OUT/probe" "$OUT/probe.log"
 "$CC_FUZZ" "${FLAGS[@]}" tests/fuzz/fuzz_wire.c common/spec/wire.c \
-	-o "$OUT/fuzz_wire" || { echo "fuzz: build failed"; exit 1; }
+	common/spec/test.c common/spec/check.c -o "$OUT/fuzz_wire" ||
+	{ echo "fuzz: build failed"; exit 1; }
 
 # new inputs go into the first folder only: the seeds stay untouched.
 # -error_exitcode: libFuzzer's default, 77, would read as "skipped".

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * run - one size of one test, on each side: the SYNC/READY handshake, the
+ * measure - one size of one test, on each side: the SYNC/READY handshake, the
  * hot loop, the peer's RESULT, the checks and the report row.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "run/driver.h"
+#include "run/measure.h"
 #include "lib/log.h"
 #include "report/report.h"
 #include "lib/stats.h"
 #include "lib/timer.h"
 
-static int run_handshake_client(struct bench_ctx *b, uint64_t size)
+static int measure_handshake_client(struct bench_ctx *b, uint64_t size)
 {
 	struct wire_msg msg = { .type = WIRE_SYNC };
 	int ret;
@@ -25,21 +25,21 @@ static int run_handshake_client(struct bench_ctx *b, uint64_t size)
 	return ret;
 }
 
-static int run_ready(struct bench_ctx *b)
+static int measure_ready(struct bench_ctx *b)
 {
 	struct wire_msg msg = { .type = WIRE_READY };
 
 	return ctrl_send(&b->ctrl, &msg);
 }
 
-static int run_send_result(struct bench_ctx *b, const struct wire_result *r)
+static int measure_send_result(struct bench_ctx *b, const struct wire_result *r)
 {
 	struct wire_msg msg = { .type = WIRE_RESULT, .u.result = *r };
 
 	return ctrl_send(&b->ctrl, &msg);
 }
 
-static int run_recv_result(struct bench_ctx *b, struct wire_result *r)
+static int measure_recv_result(struct bench_ctx *b, struct wire_result *r)
 {
 	struct wire_msg msg;
 	int ret = ctrl_recv(&b->ctrl, WIRE_RESULT, &msg);
@@ -55,7 +55,7 @@ static int run_recv_result(struct bench_ctx *b, struct wire_result *r)
 }
 
 /* The duration plan, from now. */
-static void run_clock(const struct bench_ctx *b, struct xfer_bw_plan *p)
+static void measure_clock(const struct bench_ctx *b, struct xfer_bw_plan *p)
 {
 	uint64_t d_ns = b->test.duration_s * NS_PER_S;
 	uint64_t m_ns = b->test.margin_s * NS_PER_S;
@@ -70,7 +70,7 @@ static void run_clock(const struct bench_ctx *b, struct xfer_bw_plan *p)
 
 /* ---- bandwidth ---- */
 
-static uint32_t bw_send_depth(const struct wire_hello *test)
+static uint32_t bw_send_depth(const struct test *test)
 {
 	return test->tx_depth;
 }
@@ -78,7 +78,7 @@ static uint32_t bw_send_depth(const struct wire_hello *test)
 static void bw_head(const struct bench_ctx *b)
 {
 	report_bw_head(stdout, b->cfg.report_gbits, !b->is_server,
-		       b->test.flags & WIRE_HELLO_BIDIR);
+		       b->test.bidir);
 }
 
 static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
@@ -100,7 +100,7 @@ static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
 		p->cq_mod = p->tx_depth;
 	if (p->post_list > p->tx_depth)
 		p->post_list = p->tx_depth;
-	run_clock(b, p);
+	measure_clock(b, p);
 }
 
 /*
@@ -130,11 +130,6 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 	return ret;
 }
 
-static bool run_bidir(const struct bench_ctx *b)
-{
-	return b->test.flags & WIRE_HELLO_BIDIR;
-}
-
 static int bw_client_size(struct bench_ctx *b, uint64_t size)
 {
 	struct stats_bw bw, peak, peer;
@@ -143,16 +138,17 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	uint64_t peer_msgs;
 	int ret;
 
-	ret = xfer_prepare(&b->xfer, size, run_bidir(b), b->test.iters);
+	ret = xfer_prepare(&b->xfer, size, b->test.bidir, b->test.iters);
 	if (!ret)
-		ret = run_handshake_client(b, size);
+		ret = measure_handshake_client(b, size);
 	if (!ret)
-		ret = bw_traffic(b, size, true, run_bidir(b), &out, &peer_msgs);
+		ret = bw_traffic(b, size, true, b->test.bidir, &out,
+				 &peer_msgs);
 	if (!ret)
-		ret = run_recv_result(b, &r);
+		ret = measure_recv_result(b, &r);
 	if (ret)
 		return ret;
-	if (!run_bidir(b) && r.msgs != out.total_msgs) {
+	if (!b->test.bidir && r.msgs != out.total_msgs) {
 		bench_err("size %llu: the server counted %llu messages, we "
 			  "sent %llu", (unsigned long long)size,
 			  (unsigned long long)r.msgs,
@@ -164,7 +160,7 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1,
 			 &peer);
 	report_bw_row(stdout, b->cfg.report_gbits, size, b->test.iters, &bw,
-		      &peak, &peer, run_bidir(b));
+		      &peak, &peer, b->test.bidir);
 	return bench_record_bw(b, size, &bw, &peer);
 }
 
@@ -183,13 +179,14 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 
 	ret = xfer_prepare(&b->xfer, size, true, b->test.iters);
 	if (!ret)
-		ret = run_ready(b);
+		ret = measure_ready(b);
 	start_ns = timer_now_ns();
 	if (!ret)
-		ret = bw_traffic(b, size, run_bidir(b), true, &out, &peer_msgs);
+		ret = bw_traffic(b, size, b->test.bidir, true, &out,
+				 &peer_msgs);
 	if (ret)
 		return ret;
-	if (run_bidir(b)) {
+	if (b->test.bidir) {
 		r.msgs = out.msgs;
 		r.elapsed_ns = out.elapsed_ns;
 	} else {
@@ -197,7 +194,7 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 		r.elapsed_ns = timer_now_ns() - start_ns;
 	}
 	r.bytes = r.msgs * size;
-	ret = run_send_result(b, &r);
+	ret = measure_send_result(b, &r);
 	if (ret)
 		return ret;
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1, &bw);
@@ -208,7 +205,7 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 
 /* ---- latency ---- */
 
-static uint32_t lat_send_depth(const struct wire_hello *test)
+static uint32_t lat_send_depth(const struct test *test)
 {
 	(void)test;
 	return 16; /* xfer_lat keeps at most 16 sends unreaped */
@@ -269,7 +266,7 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 	memset(conn_region(&b->data, 0, BENCH_REGION_RECV), 0, size);
 	ret = xfer_prepare(&b->xfer, size, !lat_round_trip(b), b->test.iters);
 	if (!ret)
-		ret = run_handshake_client(b, size);
+		ret = measure_handshake_client(b, size);
 	if (!ret && b->test.duration_s)
 		end_ns = timer_deadline_ns(b->test.duration_s * 1000);
 	if (!ret)
@@ -278,7 +275,7 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 	if (!ret)
 		ret = lat_tell_count(b, n);
 	if (!ret)
-		ret = run_recv_result(b, &r);
+		ret = measure_recv_result(b, &r);
 	if (ret)
 		return ret;
 	hist_summarize(b->hist, bench_verb_lat_divisor(b->test.verb), &lat);
@@ -300,7 +297,7 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	memset(conn_region(&b->data, 0, BENCH_REGION_RECV), 0, size);
 	ret = xfer_prepare(&b->xfer, size, true, b->test.iters);
 	if (!ret)
-		ret = run_ready(b);
+		ret = measure_ready(b);
 	if (!ret && lat_round_trip(b))
 		ret = xfer_fin_wait(&b->xfer, size, &n);
 	else if (!ret)
@@ -314,7 +311,7 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 			       &lat);
 	lat_to_wire(&lat, &r);
 	r.msgs = n;
-	ret = run_send_result(b, &r);
+	ret = measure_send_result(b, &r);
 	if (ret)
 		return ret;
 	report_lat_row(stdout, size, n, &lat, NULL);
@@ -332,7 +329,7 @@ static const struct measure_ops measure_ops[] = {
 				.server_size = lat_server_size },
 };
 
-const struct measure_ops *run_measure_ops(enum bench_measure measure)
+const struct measure_ops *measure_ops_get(enum bench_measure measure)
 {
 	return &measure_ops[measure];
 }

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * session_cm - the rdma_cm rendezvous backend (the default): the control
+ * channel is a small RC QP, each data QP its own rdma_cm connection; the
+ * device follows from the IP in use.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "lib/timer.h"
+#include "run/session_ops.h"
+#include "run/setup.h"
+
+/* The device comes with each connection: nothing to open before. */
+static int no_open(struct bench_ctx *b)
+{
+	(void)b;
+	return 0;
+}
+
+/* Client: one attempt at the control channel (rdma_cm). */
+static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
+{
+	const struct wire_connect req = { .kind = WIRE_CONN_CTRL };
+	int ret;
+
+	ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+			 deadline_ns, &b->ctrl.ep);
+	if (!ret)
+		ret = setup_check_device(b, b->ctrl.ep.id);
+	if (!ret)
+		ret = ctrl_setup(&b->ctrl);
+	if (!ret)
+		ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
+	if (!ret) {
+		b->port = b->ctrl.ep.id->port_num;
+		return 0;
+	}
+	ctrl_destroy(&b->ctrl);
+	return ret;
+}
+
+/* Client: one rdma_cm connection per data QP. */
+static int client_connect_qps(struct bench_ctx *b)
+{
+	uint64_t deadline_ns = timer_deadline_ns(b->test.io_timeout_ms);
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < b->test.qps && !ret; i++) {
+		struct wire_connect req = { .kind = WIRE_CONN_DATA,
+					    .qp_index = (uint16_t)i };
+		struct cm_ep *ep = &b->data.qps[i].ep;
+
+		ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+				 deadline_ns, ep);
+		if (!ret)
+			ret = setup_data_qp(b, i);
+		if (!ret)
+			ret = cm_connect(ep, &req, deadline_ns);
+		if (ret)
+			bench_err("data connection %u of %u to %s: %s", i + 1,
+				  b->test.qps, b->cfg.server_addr,
+				  strerror(-ret));
+	}
+	return ret;
+}
+
+/* The addresses of the data path, for the header. */
+static void data_addrs(struct bench_ctx *b)
+{
+	cm_local_str(&b->data.qps[0].ep, b->local, sizeof(b->local));
+	cm_peer_str(&b->data.qps[0].ep, b->peer, sizeof(b->peer));
+}
+
+/* Client: the data QPs; on failure, the server's reason if it has one. */
+static int client_connect_data(struct bench_ctx *b)
+{
+	int ret = client_connect_qps(b);
+
+	if (ret)
+		(void)ctrl_await_error(&b->ctrl, 1000);
+	else
+		data_addrs(b);
+	return ret;
+}
+
+static int server_listen(struct bench_ctx *b)
+{
+	return cm_listen((uint16_t)b->cfg.tcp_port, &b->listener);
+}
+
+static void server_unlisten(struct bench_ctx *b)
+{
+	cm_close(&b->listener);
+}
+
+/* Between connection requests: has the client given up (ERROR) or gone? */
+static int server_client_left(struct bench_ctx *b)
+{
+	struct wire_msg msg;
+	int ret;
+
+	for (;;) {
+		ret = ctrl_poll(&b->ctrl, &msg);
+		if (ret == -EAGAIN)
+			return 0;
+		if (ret) {
+			bench_err("the client left before its data connections "
+				  "came");
+			return -ECONNRESET;
+		}
+		if (msg.type == WIRE_ERROR) {
+			/* its failure, not ours: for this side a lost peer */
+			bench_err("the client reports: %s", msg.u.error.text);
+			return -ECONNABORTED;
+		}
+		if (msg.type != WIRE_HELLO && msg.type != WIRE_ALIVE) {
+			bench_err("expected data connections, got %s on the "
+				  "control channel", wire_type_name(msg.type));
+			return -EPROTO;
+		}
+	}
+}
+
+/*
+ * A connection request until deadline_ns, the control channel read every
+ * 200 ms meanwhile: a client that failed after its HELLO (no GPU memory,
+ * a buffer it could not register) says so there, and this server should
+ * not wait out its --timeout for data connections that will never come.
+ */
+static int server_get_request(struct bench_ctx *b, uint64_t deadline_ns,
+			      struct cm_ep *ep, struct wire_connect *req)
+{
+	uint64_t slice_ns;
+	int ret;
+
+	for (;;) {
+		slice_ns = timer_deadline_ns(200);
+		ret = cm_get_request(&b->listener, !deadline_ns ||
+				     slice_ns < deadline_ns ? slice_ns :
+				     deadline_ns, ep, req);
+		if (ret != -ETIMEDOUT || (deadline_ns &&
+					   timer_expired(deadline_ns)))
+			return ret;
+		ret = server_client_left(b);
+		if (ret)
+			return ret;
+	}
+}
+
+/* Server: wait for a connection request of the given kind. */
+static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
+			 uint16_t kind, uint64_t deadline_ns, uint16_t *index)
+{
+	struct wire_connect req;
+	int ret;
+
+	ret = kind == WIRE_CONN_DATA ?
+	      server_get_request(b, deadline_ns, ep, &req) :
+	      cm_get_request(&b->listener, deadline_ns, ep, &req);
+	if (ret)
+		return ret;
+	if (req.kind == WIRE_CONN_CTRL && kind == WIRE_CONN_DATA) {
+		/* the client we wait for is gone or stuck: the new one is
+		 * refused now, retries, and finds this server free */
+		bench_err("another client connected while %s's data QPs were "
+			  "awaited: giving up on %s (the new one will retry)",
+			  b->peer, b->peer);
+		cm_reject(ep);
+		return -ECONNABORTED;
+	}
+	if (req.kind != kind) {
+		bench_err("expected a %s connection, got kind %u",
+			  kind == WIRE_CONN_CTRL ? "control" : "data", req.kind);
+		cm_reject(ep);
+		return -EPROTO;
+	}
+	ret = setup_check_device(b, ep->id);
+	if (ret)
+		cm_reject(ep);
+	if (index)
+		*index = req.qp_index;
+	return ret;
+}
+
+/* Server: the client's data QPs, in whatever order they come. */
+static int server_accept_qps(struct bench_ctx *b)
+{
+	uint64_t deadline_ns = timer_deadline_ns(b->test.io_timeout_ms);
+	struct cm_ep ep = { 0 };
+	unsigned int n;
+	uint16_t i;
+	int ret = 0;
+
+	for (n = 0; n < b->test.qps && !ret; n++) {
+		ret = server_accept(b, &ep, WIRE_CONN_DATA, deadline_ns, &i);
+		if (!ret && (i >= b->test.qps || b->data.qps[i].ep.id)) {
+			bench_err("the client sent a bad data QP index %u", i);
+			cm_reject(&ep);
+			ret = -EPROTO;
+		}
+		if (ret)
+			break;
+		b->data.qps[i].ep = ep;
+		ret = setup_data_qp(b, i);
+		if (!ret)
+			ret = cm_accept(&b->data.qps[i].ep, deadline_ns);
+	}
+	return ret;
+}
+
+/* Server: the next client's control connection. */
+static int server_accept_ctrl(struct bench_ctx *b)
+{
+	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
+	int ret;
+
+	ret = server_accept(b, &b->ctrl.ep, WIRE_CONN_CTRL, 0, NULL);
+	if (!ret)
+		ret = ctrl_setup(&b->ctrl);
+	if (!ret)
+		ret = cm_accept(&b->ctrl.ep, timer_deadline_ns(timeout_ms));
+	if (ret)
+		return ret;
+	b->port = b->ctrl.ep.id->port_num;
+	cm_peer_str(&b->ctrl.ep, b->peer, sizeof(b->peer));
+	return 0;
+}
+
+static int server_accept_data(struct bench_ctx *b)
+{
+	int ret = server_accept_qps(b);
+
+	if (!ret)
+		data_addrs(b);
+	return ret;
+}
+
+const struct session_ops session_cm_ops = {
+	.name = "rdma_cm",
+	.port_what = "port",
+	.listen_note = "",
+	.retry_hint = "is the server running, and is this IP on an RDMA "
+		      "device?",
+	.log_any = false,
+	.open = no_open,
+	.attempt = client_ctrl_attempt,
+	.connect_data = client_connect_data,
+	.listen = server_listen,
+	.unlisten = server_unlisten,
+	.accept_ctrl = server_accept_ctrl,
+	.accept_data = server_accept_data,
+};

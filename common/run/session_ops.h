@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * session_ops - a rendezvous backend: how the control channel and the
+ * data QPs come up. session.c holds the one flow (HELLO, data set-up,
+ * connect data QPs, exchange buffers, sizes, goodbye, --persistent) and
+ * picks a backend from a table by --oob; the backends (session_cm.c,
+ * session_tcp.c) know nothing of the flow. Every op returns 0 or -errno,
+ * logged, unless said otherwise.
+ */
+#ifndef RDMABENCH_RUN_SESSION_OPS_H
+#define RDMABENCH_RUN_SESSION_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run/driver.h"
+
+struct session_ops {
+	const char *name;        /* the header's rendezvous line */
+	const char *port_what;   /* "port" or "TCP port", for messages */
+	const char *listen_note; /* after the version in "waiting for..." */
+	const char *retry_hint;  /* what to check when no server answers */
+	bool log_any;            /* the flow logs every failure of attempt */
+
+	/*
+	 * The device, before the control channel: opened here, or taken
+	 * from the connection later (then nothing to do). Server: again
+	 * for each client, as the last one's is released.
+	 */
+	int (*open)(struct bench_ctx *b);
+
+	/* Client: one attempt at the control channel, until deadline_ns.
+	 * A retryable failure is not logged; others are unless log_any. */
+	int (*attempt)(struct bench_ctx *b, uint64_t deadline_ns);
+	/* Client: the data QPs, connected to the server's. */
+	int (*connect_data)(struct bench_ctx *b);
+
+	/* Server: listen on --port; unlisten undoes it. */
+	int (*listen)(struct bench_ctx *b);
+	void (*unlisten)(struct bench_ctx *b);
+	/* Server: the next client's control channel (until stop_flag);
+	 * b->peer names it. */
+	int (*accept_ctrl)(struct bench_ctx *b);
+	/* Server: the client's data QPs, connected to ours. */
+	int (*accept_data)(struct bench_ctx *b);
+};
+
+extern const struct session_ops session_cm_ops;  /* session_cm.c */
+extern const struct session_ops session_tcp_ops; /* session_tcp.c */
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * setup - what both sides of a session do around the measured sizes, the
+ * same for either rendezvous: check the device a connection reached, set
+ * up the data path (CQs, buffers, the xfer) and its QPs, exchange the
+ * buffers, print the header, and free one client's resources.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "lib/timer.h"
+#include "report/report.h"
+#include "run/measure.h"
+#include "run/place_glue.h"
+#include "run/setup.h"
+#include "spec/test.h"
+
+int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
+{
+	const char *dev = ibv_get_device_name(id->verbs->device);
+
+	if (b->cfg.dev_name[0] && strcmp(dev, b->cfg.dev_name)) {
+		bench_err("-d %s was given, but the connection runs over %s (the "
+			  "device that owns the IP address in use): use that "
+			  "device's IP, or drop -d", b->cfg.dev_name, dev);
+		return -EINVAL;
+	}
+	if (b->cfg.has_ib_port && b->cfg.ib_port != id->port_num) {
+		bench_err("-i %llu was given, but the IP in use is on port %u "
+			  "of %s: use that port's IP, or drop -i",
+			  (unsigned long long)b->cfg.ib_port, id->port_num, dev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Both sides, once the control channel is up: CQs, buffers, the xfer. */
+int setup_data_init(struct bench_ctx *b)
+{
+	const struct measure_ops *ops = measure_ops_get(b->test.measure);
+	struct ibv_context *verbs = b->ctrl.verbs;
+	struct conn_params p = {
+		.nqps = b->test.qps,
+		.send_depth = ops->send_depth(&b->test),
+		.recv_depth = b->test.measure == BENCH_MEASURE_LAT ?
+			16 : b->test.rx_depth,
+		.numa_node = b->dev.numa_node,
+	};
+	uint32_t slots = test_slots(&b->test);
+	int ret;
+
+	ret = dev_query(verbs, b->port, &b->dev);
+	if (ret)
+		return ret;
+	/* what the device cannot do is said before any traffic */
+	if (bench_verb(b->test.verb)->fixed_size && !b->dev.has_atomics) {
+		bench_err("%s (%s) has no atomic operations: run %s on a device "
+			  "that has them", b->dev.name, b->dev.transport,
+			  b->test.tool);
+		return -EOPNOTSUPP;
+	}
+	ret = place_glue_apply(b);
+	if (ret)
+		return ret;
+	p.numa_node = b->place.mem_node;
+	p.mem = (struct mem_spec){
+		.kind = b->cfg.use_cuda < 0 && !b->cfg.cuda_bus_id[0] ?
+			MEM_HOST : b->cfg.use_cuda_dmabuf ? MEM_CUDA_DMABUF
+							  : MEM_CUDA,
+		.numa_node = b->place.mem_node,
+		.cuda_index = b->cfg.use_cuda > 0 ? (int)b->cfg.use_cuda : 0,
+		.cuda_bus_id = b->cfg.cuda_bus_id[0] ? b->cfg.cuda_bus_id : NULL,
+	};
+	if (p.mem.kind != MEM_HOST && bench_verb(b->test.verb)->fixed_size) {
+		bench_err("atomics on GPU memory are not supported: run %s "
+			  "without --use_cuda", b->test.tool);
+		return -EOPNOTSUPP;
+	}
+	p.region_bytes = slots * b->test.max_size_bytes;
+	b->hist = hist_create();
+	b->xfer.qs = calloc(b->test.qps, sizeof(*b->xfer.qs));
+	if (!b->hist || !b->xfer.qs)
+		return -ENOMEM;
+	b->xfer.conn = &b->data;
+	b->xfer.ctrl = &b->ctrl;
+	b->xfer.verb = b->test.verb;
+	b->xfer.io_timeout_ns = b->test.io_timeout_ms * NS_PER_MS;
+	b->xfer.slots = slots;
+	b->xfer.validate = b->test.validate;
+	return conn_init(&b->data, verbs, b->ctrl.pd, &p);
+}
+
+/* One data QP on its id (resolved by the client, requested at the server). */
+int setup_data_qp(struct bench_ctx *b, unsigned int i)
+{
+	struct rdma_cm_id *id = b->data.qps[i].ep.id;
+
+	if (id->verbs != b->ctrl.verbs) {
+		bench_err("data connection %u reached another device than the "
+			  "control connection", i);
+		return -EINVAL;
+	}
+	return conn_qp_setup(&b->data, i, b->ctrl.pd, setup_inline_bytes(b));
+}
+
+/*
+ * Inline data to ask for: -I, else 256 B (halved by conn.c until the
+ * device takes it), but 16 B on rxe and siw: there inline pays up to
+ * 16 B and costs beyond (docs/performance-notes.md, finding 2).
+ */
+uint32_t setup_inline_bytes(const struct bench_ctx *b)
+{
+	if (b->test.inline_bytes != UINT32_MAX)
+		return b->test.inline_bytes;
+	return b->dev.software ? 16 : 256;
+}
+
+int setup_xchg_bufs(struct bench_ctx *b)
+{
+	struct wire_msg mine = { .type = WIRE_BUF }, theirs;
+	int ret;
+
+	conn_local_buf(&b->data, &mine.u.buf);
+	if (b->is_server) {
+		ret = ctrl_recv(&b->ctrl, WIRE_BUF, &theirs);
+		if (!ret)
+			ret = ctrl_send(&b->ctrl, &mine);
+	} else {
+		ret = ctrl_send(&b->ctrl, &mine);
+		if (!ret)
+			ret = ctrl_recv(&b->ctrl, WIRE_BUF, &theirs);
+	}
+	if (!ret)
+		b->data.remote = theirs.u.buf;
+	return ret;
+}
+
+void setup_print_header(struct bench_ctx *b)
+{
+	const struct measure_ops *ops = measure_ops_get(b->test.measure);
+	char title[80];
+	struct report_info ri = {
+		.title = title, .role = b->is_server ? "server" : "client",
+		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
+		.transport = b->dev.transport, .port_state = b->dev.port_state,
+		.port = b->dev.port, .mtu_bytes = b->dev.active_mtu_bytes,
+		.numa_node = b->data.mem.numa_node, .local = b->local,
+		.placement = b->place.summary,
+		.memory = mem_path_name(&b->data.mem),
+		.peer = b->peer, .tx_depth = b->test.tx_depth,
+		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
+		.qps = b->test.qps,
+		.conn_type = b->test.uc ? "UC" : "RC",
+		.rendezvous = b->rendezvous,
+	};
+
+	snprintf(title, sizeof(title), "%s %s Test",
+		 bench_verb_title(b->test.verb),
+		 b->test.measure == BENCH_MEASURE_BW ? "BW" : "Latency");
+	if (b->test.measure == BENCH_MEASURE_LAT)
+		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
+			"half of the ping-pong round trip" : "full round trip";
+	report_header(stdout, &ri);
+	record_device(b);
+	if (b->is_server && b->test.measure == BENCH_MEASURE_BW &&
+	    !b->test.bidir)
+		printf(" (server figures: what arrived, from READY to the "
+		       "last byte)\n");
+	ops->head(b);
+}
+
+void setup_release(struct bench_ctx *b)
+{
+	const char *role = b->ctrl.peer_role;
+	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
+
+	conn_destroy(&b->data);
+	memset(&b->data, 0, sizeof(b->data));
+	ctrl_destroy(&b->ctrl);
+	ctrl_init(&b->ctrl);
+	b->ctrl.peer_role = role;
+	b->ctrl.timeout_ms = timeout_ms;
+	hist_destroy(b->hist);
+	b->hist = NULL;
+	free(b->xfer.qs);
+	b->xfer.qs = NULL;
+}

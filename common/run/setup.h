@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * setup - what both sides of a session do around the measured sizes, the
+ * same for either rendezvous. Each returns 0 or -errno (logged).
+ */
+#ifndef RDMABENCH_RUN_SETUP_H
+#define RDMABENCH_RUN_SETUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/driver.h"
+
+/* rdma_cm: the connection on id runs over the -d device and -i port. */
+int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id);
+
+/*
+ * Both sides, once the control channel is up: the device's facts, the
+ * placement, CQs, buffers and the xfer for b->test.
+ */
+int setup_data_init(struct bench_ctx *b);
+
+/* One data QP on its id (resolved by the client, requested at the server). */
+int setup_data_qp(struct bench_ctx *b, unsigned int i);
+
+/* The inline size to ask the data QPs for (-I, or the device default). */
+uint32_t setup_inline_bytes(const struct bench_ctx *b);
+
+/* Send this side's buffer (rkey, address) and take the peer's. */
+int setup_xchg_bufs(struct bench_ctx *b);
+
+/* The run's header (device, placement, peer) and the table's head. */
+void setup_print_header(struct bench_ctx *b);
+
+/* Free one client's resources (connections, buffers); ready for another. */
+void setup_release(struct bench_ctx *b);
+
+#endif

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * check - a server's checks of its client's test: first that it is a
+ * test at all (known verb, no zero where a count belongs), then the
+ * server's caps, one reason at a time.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "spec/bench.h"
+#include "spec/check.h"
+
+/* The largest queue depth a client may ask for. */
+#define CHECK_MAX_DEPTH 16384
+
+static bool check_valid(const struct test *t)
+{
+	return t->iters && t->tx_depth && t->cq_mod && t->size_bytes &&
+	       t->qps && t->post_list && t->rx_depth && t->outstanding &&
+	       t->max_size_bytes >= t->size_bytes &&
+	       t->tx_depth <= CHECK_MAX_DEPTH && t->rx_depth <= CHECK_MAX_DEPTH;
+}
+
+int check_test(const struct test *t, const struct bench_cfg *caps,
+	       char *why, size_t len)
+{
+	uint64_t mem;
+
+	if (t->verb >= BENCH_VERB_COUNT || t->measure > BENCH_MEASURE_LAT) {
+		snprintf(why, len, "unknown test (verb %u, measure %u): a newer "
+			 "client?", (unsigned int)t->verb,
+			 (unsigned int)t->measure);
+		return -EINVAL;
+	}
+	if (!check_valid(t)) {
+		snprintf(why, len, "invalid test parameters");
+		return -EINVAL;
+	}
+	mem = 2ULL * t->qps * test_slots(t) * t->max_size_bytes;
+	if (t->max_size_bytes > caps->max_size_bytes)
+		snprintf(why, len, "messages of %llu bytes: this server allows "
+			 "%llu (--max-size)", (unsigned long long)t->max_size_bytes,
+			 (unsigned long long)caps->max_size_bytes);
+	else if (t->qps > caps->max_qps)
+		snprintf(why, len, "%u QPs: this server allows %llu (--max-qps)",
+			 t->qps, (unsigned long long)caps->max_qps);
+	else if (t->duration_s > caps->max_duration_s)
+		snprintf(why, len, "-D %u: this server allows %llu s "
+			 "(--max-duration)", t->duration_s,
+			 (unsigned long long)caps->max_duration_s);
+	else if (mem > caps->max_mem_bytes)
+		snprintf(why, len, "%llu bytes of buffers: this server allows "
+			 "%llu (--max-mem)", (unsigned long long)mem,
+			 (unsigned long long)caps->max_mem_bytes);
+	else
+		return 0;
+	return -EINVAL;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check - what a server accepts from a client: the checks of the test a
+ * HELLO carries, against the server's caps. Pure: no verbs headers.
+ * Never trust a number from the wire.
+ */
+#ifndef RDMABENCH_SPEC_CHECK_H
+#define RDMABENCH_SPEC_CHECK_H
+
+#include <stddef.h>
+
+#include "spec/opts.h"
+#include "spec/test.h"
+
+/*
+ * Is t a test this server can run, within its caps (caps->max_size_bytes,
+ * max_qps, max_duration_s, max_mem_bytes: --max-*)? Returns 0, or -EINVAL
+ * with the reason (for the client and the log) in why.
+ */
+int check_test(const struct test *t, const struct bench_cfg *caps,
+	       char *why, size_t len);
+
+#endif

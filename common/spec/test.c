@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test - arithmetic on what one run is: its sizes and its buffers' slots.
+ */
+#include "spec/opts.h"
+#include "spec/test.h"
+
+void test_sizes(const struct test *t, uint64_t *first, uint64_t *last)
+{
+	if (t->all_sizes) {
+		*first = OPTS_SWEEP_MIN_BYTES;
+		*last = OPTS_SWEEP_MAX_BYTES;
+	} else {
+		*first = *last = t->size_bytes;
+	}
+}
+
+uint32_t test_slots(const struct test *t)
+{
+	uint64_t slots = t->tx_depth > t->rx_depth ? t->tx_depth : t->rx_depth;
+
+	if (!t->validate || t->measure == BENCH_MEASURE_LAT)
+		return 1;
+	if (slots * t->max_size_bytes > (64ULL << 20))
+		slots = (64ULL << 20) / t->max_size_bytes;
+	if (slots % 255 == 0) /* keep consecutive markers apart */
+		slots--;
+	return slots ? (uint32_t)slots : 1;
+}

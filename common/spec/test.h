@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test - what one run is: the client's configuration, which it sends in
+ * its HELLO (spec/wire.c maps this to and from the message) and which the
+ * server adopts, so the two sides cannot disagree. Pure: no verbs headers.
+ */
+#ifndef RDMABENCH_SPEC_TEST_H
+#define RDMABENCH_SPEC_TEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spec/bench.h"
+
+#define TEST_TOOL_MAX 64
+
+struct test {
+	enum bench_verb verb;       /* the row of the verb table */
+	enum bench_measure measure;
+	bool all_sizes;             /* -a: every power of two */
+	bool gbits;                 /* print Gb/sec on both sides */
+	bool bidir;                 /* -b: both sides send */
+	bool validate;              /* --validate */
+	bool uc;                    /* -c UC (with --oob tcp) */
+	uint32_t tx_depth;
+	uint32_t cq_mod;
+	uint32_t io_timeout_ms;
+	uint64_t size_bytes;
+	uint64_t max_size_bytes;    /* the buffers are sized for it */
+	uint64_t iters;
+	uint32_t qps;
+	uint32_t post_list;
+	uint32_t outstanding;       /* reads/atomics in flight */
+	uint32_t rx_depth;
+	uint32_t inline_bytes;      /* UINT32_MAX: the device's default */
+	uint32_t duration_s;        /* 0: iterations */
+	uint32_t margin_s;
+	char tool[TEST_TOOL_MAX];   /* "ib_write_bw", for the server's log */
+};
+
+/* The message sizes the run measures: first..last, doubling. */
+void test_sizes(const struct test *t, uint64_t *first, uint64_t *last);
+
+/*
+ * Messages a region holds. Validation gives each operation in flight its
+ * own slot (up to 64 MiB a region) so data is checked before its slot is
+ * reused; otherwise every operation reuses one. At least 1.
+ */
+uint32_t test_slots(const struct test *t);
+
+#endif
