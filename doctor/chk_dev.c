@@ -80,7 +80,7 @@ static void chk_uverbs(struct doctor_ctx *c, const struct doctor_dev *d)
 		return;
 	}
 	snprintf(path, sizeof(path), "/dev/infiniband/%s", d->uverbs);
-	ret = dfs_try_open(c->root, "%s", path);
+	ret = fs_try_open(c->root, "%s", path);
 	if (!ret) {
 		doctor_add(&c->rep, 1, "uverbs", d->name, DOCTOR_PASS,
 			   "%s opens", path);
@@ -101,7 +101,7 @@ static void chk_rdma_cm(struct doctor_ctx *c)
 			   "no RDMA device to connect with");
 		return;
 	}
-	ret = dfs_try_open(c->root, "%s", path);
+	ret = fs_try_open(c->root, "%s", path);
 	if (!ret) {
 		doctor_add(&c->rep, 1, "rdma_cm", "host", DOCTOR_PASS,
 			   "%s opens", path);
@@ -110,7 +110,7 @@ static void chk_rdma_cm(struct doctor_ctx *c)
 	doctor_add(&c->rep, 1, "rdma_cm", "host", DOCTOR_FAIL,
 		   "cannot open %s: %s%s", path, strerror(-ret),
 		   ret == -ENOENT ? " (rdma_ucm not loaded?)" : "");
-	if (ret == -ENOENT && !dfs_exists(c->root, "/sys/module/rdma_ucm"))
+	if (ret == -ENOENT && !fs_exists(c->root, "/sys/module/rdma_ucm"))
 		doctor_fix(&c->rep, "modprobe rdma_ucm");
 	else
 		chk_open_fix(&c->rep, ret, path);

@@ -26,7 +26,7 @@ static int gpu_kernel_ge(const char *root, int major, int minor)
 	char buf[64];
 	int ma, mi;
 
-	if (dfs_read(root, buf, sizeof(buf), "/proc/sys/kernel/osrelease") ||
+	if (fs_read(root, buf, sizeof(buf), "/proc/sys/kernel/osrelease") ||
 	    sscanf(buf, "%d.%d", &ma, &mi) != 2)
 		return -1;
 	return ma > major || (ma == major && mi >= minor);
@@ -34,8 +34,8 @@ static int gpu_kernel_ge(const char *root, int major, int minor)
 
 static void chk_gpudirect(struct doctor_ctx *c)
 {
-	bool peermem = dfs_exists(c->root, "/sys/module/nvidia_peermem");
-	bool nvidia = dfs_exists(c->root, "/sys/module/nvidia");
+	bool peermem = fs_exists(c->root, "/sys/module/nvidia_peermem");
+	bool nvidia = fs_exists(c->root, "/sys/module/nvidia");
 	int dmabuf_kernel = gpu_kernel_ge(c->root, 5, 12);
 
 	if (!nvidia) {

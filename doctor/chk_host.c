@@ -57,7 +57,7 @@ static int host_read_limit(const char *root, struct host_facts *h)
 {
 	char buf[4096], soft[32], *line;
 
-	if (dfs_read(root, buf, sizeof(buf), "/proc/self/limits"))
+	if (fs_read(root, buf, sizeof(buf), "/proc/self/limits"))
 		return -ENOENT;
 	line = strstr(buf, "Max locked memory");
 	if (!line || sscanf(line + 17, "%31s", soft) != 1)
@@ -72,7 +72,7 @@ static int host_read_status(const char *root, const char *key, char *out,
 {
 	char buf[8192], *line, *end;
 
-	if (dfs_read(root, buf, sizeof(buf), "/proc/self/status"))
+	if (fs_read(root, buf, sizeof(buf), "/proc/self/status"))
 		return -ENOENT;
 	line = strstr(buf, key);
 	if (!line || (line != buf && line[-1] != '\n'))
@@ -83,7 +83,7 @@ static int host_read_status(const char *root, const char *key, char *out,
 	end = strchr(line, '\n');
 	if (end)
 		*end = '\0';
-	dfs_copy(out, len, line);
+	fs_copy(out, len, line);
 	return 0;
 }
 
@@ -219,7 +219,7 @@ struct host_cpus {
 static int host_node_cpus(const struct doctor_ctx *c, int numa_node,
 			  struct host_cpus *hc)
 {
-	if (dfs_read(c->root, hc->node_text, sizeof(hc->node_text),
+	if (fs_read(c->root, hc->node_text, sizeof(hc->node_text),
 		     "/sys/devices/system/node/node%d/cpulist", numa_node) ||
 	    host_cpulist(hc->node_text, hc->node))
 		return -ENOENT;

@@ -86,20 +86,20 @@ static size_t net_gid_table(const char *root, const struct doctor_dev *d,
 	char **idx, buf[64];
 	size_t n, i, k = 0;
 
-	dfs_list(root, &idx, &n, "/sys/class/infiniband/%s/ports/%u/gids",
+	fs_list(root, &idx, &n, "/sys/class/infiniband/%s/ports/%u/gids",
 		 d->name, p->num);
 	for (i = 0; i < n && k < GIDS_MAX; i++) {
-		if (dfs_read(root, buf, sizeof(buf),
+		if (fs_read(root, buf, sizeof(buf),
 			     "/sys/class/infiniband/%s/ports/%u/gids/%s",
 			     d->name, p->num, idx[i]) ||
 		    dnet_gid_parse(buf, g[k].gid) ||
-		    dfs_read(root, buf, sizeof(buf), "/sys/class/infiniband/"
+		    fs_read(root, buf, sizeof(buf), "/sys/class/infiniband/"
 			     "%s/ports/%u/gid_attrs/types/%s", d->name, p->num,
 			     idx[i]))
 			continue;
 		g[k].is_v2 = !strcmp(buf, "RoCE v2");
 		g[k].index = (unsigned int)strtoul(idx[i], NULL, 10);
-		dfs_read(root, g[k].ndev, sizeof(g[k].ndev),
+		fs_read(root, g[k].ndev, sizeof(g[k].ndev),
 			 "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%s",
 			 d->name, p->num, idx[i]);
 		k++;
@@ -140,7 +140,7 @@ static bool net_on_port(const struct doctor_ctx *c,
 	for (k = 0; k < p->n_ndevs; k++)
 		if (!strcmp(p->ndevs[k], ifname))
 			return true;
-	return p->netdev[0] && dfs_exists(c->root, "/sys/class/net/%s/upper_%s",
+	return p->netdev[0] && fs_exists(c->root, "/sys/class/net/%s/upper_%s",
 					  p->netdev, ifname);
 }
 
@@ -255,7 +255,7 @@ static int net_peer_ifname(const struct doctor_ctx *c,
 	for (i = 0; i < c->inv.naddr; i++)
 		if (dnet_addr_equal(&c->inv.addrs[i], peer)) {
 			*local = true;
-			dfs_copy(ifname, len, c->inv.addrs[i].ifname);
+			fs_copy(ifname, len, c->inv.addrs[i].ifname);
 			return 0;
 		}
 	if (pr->route)

@@ -174,7 +174,7 @@ static void pod_status_file(struct doctor_ctx *c, const char *path,
 
 	ret = buf && t ? 0 : -ENOMEM;
 	if (!ret)
-		ret = dfs_read(explicit_path ? "" : c->root, buf, POD_FILE_MAX,
+		ret = fs_read(explicit_path ? "" : c->root, buf, POD_FILE_MAX,
 			       "%s", path);
 	if (ret) {
 		doctor_add(&c->rep, 9, "pod_network", "pod", DOCTOR_FAIL,
@@ -206,7 +206,7 @@ static void pod_vf(struct doctor_ctx *c, const char *var, const char *bdf)
 	size_t n, i;
 	unsigned int p;
 
-	if (!dfs_exists(c->root, "/sys/bus/pci/devices/%s", bdf)) {
+	if (!fs_exists(c->root, "/sys/bus/pci/devices/%s", bdf)) {
 		doctor_add(&c->rep, 9, "sriov", bdf, DOCTOR_WARN,
 			   "%s names %s, which /sys/bus/pci/devices does not "
 			   "show", var, bdf);
@@ -214,7 +214,7 @@ static void pod_vf(struct doctor_ctx *c, const char *var, const char *bdf)
 			   "or check the device plugin's config");
 		return;
 	}
-	dfs_list(c->root, &ib, &n, "/sys/bus/pci/devices/%s/infiniband", bdf);
+	fs_list(c->root, &ib, &n, "/sys/bus/pci/devices/%s/infiniband", bdf);
 	if (!n) {
 		doctor_add(&c->rep, 9, "sriov", bdf, DOCTOR_FAIL,
 			   "%s: %s has no RDMA device", var, bdf);
@@ -251,7 +251,7 @@ static void pod_pcidevices(struct doctor_ctx *c)
 		/* PCIDEVICE_X_INFO is the JSON twin of PCIDEVICE_X */
 		if (strlen(var) > 5 && !strcmp(var + strlen(var) - 5, "_INFO"))
 			continue;
-		dfs_copy(list, sizeof(list), eq + 1);
+		fs_copy(list, sizeof(list), eq + 1);
 		for (bdf = strtok_r(list, ",", &save); bdf;
 		     bdf = strtok_r(NULL, ",", &save))
 			pod_vf(c, var, bdf);
@@ -261,7 +261,7 @@ static void pod_pcidevices(struct doctor_ctx *c)
 void doctor_check_pod(struct doctor_ctx *c)
 {
 	const char *path = c->netstatus ? c->netstatus : POD_STATUS_DEFAULT;
-	bool have_file = c->netstatus || dfs_exists(c->root, "%s", path);
+	bool have_file = c->netstatus || fs_exists(c->root, "%s", path);
 	bool in_pod = pod_env(c, "KUBERNETES_SERVICE_HOST") || have_file ||
 		      pod_has_pcidevice(c);
 

@@ -18,7 +18,7 @@ static void chk_state_fix(struct doctor_ctx *c, const struct doctor_port *p)
 	long flags = 0;
 
 	if (p->xport != DOCTOR_XPORT_IB && p->netdev[0] &&
-	    !dfs_read_long(c->root, &flags, "/sys/class/net/%s/flags",
+	    !fs_read_long(c->root, &flags, "/sys/class/net/%s/flags",
 			   p->netdev) && !(flags & 0x1))
 		doctor_fix(&c->rep, "its netdev %s is down: ip link set %s up",
 			   p->netdev, p->netdev);
@@ -126,12 +126,12 @@ static int pcie_read(const char *root, const char *path, struct pcie_link *l)
 	char buf[32];
 
 	/* "16.0 GT/s PCIe"; a VF or a virtual function says "Unknown" */
-	if (dfs_read(root, buf, sizeof(buf), "%s/current_link_speed", path) ||
+	if (fs_read(root, buf, sizeof(buf), "%s/current_link_speed", path) ||
 	    sscanf(buf, "%lf", &l->cur_gts) != 1 ||
-	    dfs_read(root, buf, sizeof(buf), "%s/max_link_speed", path) ||
+	    fs_read(root, buf, sizeof(buf), "%s/max_link_speed", path) ||
 	    sscanf(buf, "%lf", &l->max_gts) != 1 ||
-	    dfs_read_long(root, &l->cur_w, "%s/current_link_width", path) ||
-	    dfs_read_long(root, &l->max_w, "%s/max_link_width", path) ||
+	    fs_read_long(root, &l->cur_w, "%s/current_link_width", path) ||
+	    fs_read_long(root, &l->max_w, "%s/max_link_width", path) ||
 	    l->cur_w <= 0)
 		return -ENOENT;
 	return 0;
@@ -159,10 +159,10 @@ static double pcie_gbps(double gts, long width)
 static bool pcie_upstream_down(const char *root, const char *pci_path,
 			       char *bdf, size_t len, struct pcie_link *l)
 {
-	char p[DFS_PATH_MAX], *s, *next;
+	char p[FS_PATH_MAX], *s, *next;
 	unsigned int depth = 0;
 
-	dfs_copy(p, sizeof(p), pci_path);
+	fs_copy(p, sizeof(p), pci_path);
 	s = strstr(p, "/pci");
 	s = s ? strchr(s + 1, '/') : NULL;
 	for (; s && (next = strchr(s + 1, '/')); s = next, depth++) {
@@ -170,7 +170,7 @@ static bool pcie_upstream_down(const char *root, const char *pci_path,
 			continue;
 		*next = '\0';
 		if (!pcie_read(root, p, l) && pcie_down(l)) {
-			dfs_copy(bdf, len, s + 1);
+			fs_copy(bdf, len, s + 1);
 			return true;
 		}
 		*next = '/';
@@ -232,7 +232,7 @@ static void chk_pcie(struct doctor_ctx *c, const struct doctor_dev *d)
 {
 	struct pcie_link l = { d->pcie_cur_gts, d->pcie_max_gts,
 			       d->pcie_cur_width, d->pcie_max_width };
-	char path[DFS_PATH_MAX];
+	char path[FS_PATH_MAX];
 	const char *bdf = d->bdf;
 
 	if (!d->bdf[0]) {
@@ -242,7 +242,7 @@ static void chk_pcie(struct doctor_ctx *c, const struct doctor_dev *d)
 	}
 	/* an SR-IOV VF has no link of its own: its PF's is the one */
 	if (!l.cur_w || l.cur_gts <= 0) {
-		if (dfs_resolve(c->root, path, sizeof(path), "%s/physfn",
+		if (fs_resolve(c->root, path, sizeof(path), "%s/physfn",
 				d->pci_path) || pcie_read(c->root, path, &l)) {
 			doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_SKIP,
 				   "%s shows no PCIe link attributes", d->bdf);

@@ -145,7 +145,7 @@ static int doctor_go(const struct doctor_opts *o, char *const *envp,
 	int code, ret;
 
 	doctor_run(&c);
-	dfs_read(c.root, host, sizeof(host), "/proc/sys/kernel/hostname");
+	fs_read(c.root, host, sizeof(host), "/proc/sys/kernel/hostname");
 	fprintf(out, "# ib_doctor: RDMA preflight of %s%s%s\n",
 		host[0] ? host : "this host", o->root ? ", root " : "",
 		o->root ? o->root : "");

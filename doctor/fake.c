@@ -22,11 +22,11 @@
 static int fake_line(const char *root, const char *key, const char *a1,
 		     const char *a2, char w[FAKE_WORDS][64])
 {
-	char path[DFS_PATH_MAX], line[512];
+	char path[FS_PATH_MAX], line[512];
 	FILE *f;
 	int n, ret = -EOPNOTSUPP;
 
-	if (dfs_path(root, path, sizeof(path), "/probe"))
+	if (fs_path(root, path, sizeof(path), "/probe"))
 		return ret;
 	f = fopen(path, "re");
 	if (!f)
@@ -81,7 +81,7 @@ static int fake_port_netdev(void *priv, const char *dev, unsigned int port,
 	snprintf(num, sizeof(num), "%u", port);
 	ret = fake_line(priv, "port_netdev", dev, num, w);
 	if (!ret)
-		dfs_copy(ifname, len, w[3]);
+		fs_copy(ifname, len, w[3]);
 	return ret;
 }
 
@@ -100,14 +100,14 @@ static int fake_netdev_link(void *priv, const char *ifname,
 
 static int fake_addrs(void *priv, struct doctor_addr **out, size_t *n)
 {
-	char path[DFS_PATH_MAX], line[256], ifname[64], ip[64];
+	char path[FS_PATH_MAX], line[256], ifname[64], ip[64];
 	struct doctor_addr *a;
 	FILE *f;
 	size_t cap = 64;
 
 	*out = NULL;
 	*n = 0;
-	if (dfs_path(priv, path, sizeof(path), "/probe"))
+	if (fs_path(priv, path, sizeof(path), "/probe"))
 		return -EOPNOTSUPP;
 	f = fopen(path, "re");
 	if (!f)
@@ -117,7 +117,7 @@ static int fake_addrs(void *priv, struct doctor_addr **out, size_t *n)
 		if (sscanf(line, "addr %63s %63s", ifname, ip) != 2 ||
 		    dnet_addr_parse(ip, &a[*n]))
 			continue;
-		dfs_copy(a[(*n)++].ifname, DOCTOR_IFNAME_LEN, ifname);
+		fs_copy(a[(*n)++].ifname, DOCTOR_IFNAME_LEN, ifname);
 	}
 	fclose(f);
 	*out = a;
@@ -134,7 +134,7 @@ static int fake_route(void *priv, const struct doctor_addr *peer,
 		return ret;
 	ret = fake_err(w[2]);
 	if (!ret)
-		dfs_copy(ifname, len, w[2]);
+		fs_copy(ifname, len, w[2]);
 	return ret;
 }
 
@@ -151,7 +151,7 @@ static int fake_cm_resolve(void *priv, const char *peer,
 	ret = fake_err(w[2]);
 	if (ret)
 		return ret;
-	dfs_copy(dev, len, w[2]);
+	fs_copy(dev, len, w[2]);
 	*port = (unsigned int)strtoul(w[3], NULL, 10);
 	return 0;
 }

@@ -24,7 +24,7 @@ int doctor_parse_state(const char *text, long *num, char *name, size_t len)
 	while (*end == ' ')
 		end++;
 	*num = v;
-	dfs_copy(name, len, end);
+	fs_copy(name, len, end);
 	return 0;
 }
 
@@ -42,7 +42,7 @@ static void inv_add_ndev(struct doctor_port *p, const char *name)
 		if (!strcmp(p->ndevs[i], name))
 			return;
 	if (p->n_ndevs < DOCTOR_NDEVS_MAX)
-		dfs_copy(p->ndevs[p->n_ndevs++], DOCTOR_IFNAME_LEN, name);
+		fs_copy(p->ndevs[p->n_ndevs++], DOCTOR_IFNAME_LEN, name);
 }
 
 /* RoCE: every netdev the GID table names; the first is the port's own. */
@@ -52,10 +52,10 @@ static void inv_gid_ndevs(const char *root, const char *dev,
 	char **gids, name[DOCTOR_IFNAME_LEN];
 	size_t n, i;
 
-	dfs_list(root, &gids, &n, IB "/%s/ports/%u/gids", dev, p->num);
+	fs_list(root, &gids, &n, IB "/%s/ports/%u/gids", dev, p->num);
 	for (i = 0; i < n; i++)
 		/* unused entries answer EINVAL */
-		if (!dfs_read(root, name, sizeof(name),
+		if (!fs_read(root, name, sizeof(name),
 			      IB "/%s/ports/%u/gid_attrs/ndevs/%s", dev,
 			      p->num, gids[i]) && name[0])
 			inv_add_ndev(p, name);
@@ -70,13 +70,13 @@ static void inv_pci_netdev(const char *root, const struct doctor_dev *d,
 	size_t n, i;
 	long dev_port;
 
-	dfs_list(root, &nets, &n, IB "/%s/device/net", d->name);
+	fs_list(root, &nets, &n, IB "/%s/device/net", d->name);
 	for (i = 0; i < n; i++) {
-		if (dfs_read_long(root, &dev_port, "/sys/class/net/%s/dev_port",
+		if (fs_read_long(root, &dev_port, "/sys/class/net/%s/dev_port",
 				  nets[i]))
 			dev_port = 0;
 		if (n == 1 || dev_port == (long)p->num - 1) {
-			dfs_copy(p->netdev, sizeof(p->netdev), nets[i]);
+			fs_copy(p->netdev, sizeof(p->netdev), nets[i]);
 			break;
 		}
 	}
@@ -89,10 +89,10 @@ static void inv_port_netdev(const char *root, const struct doctor_probe *pr,
 	if (p->xport == DOCTOR_XPORT_ROCE)
 		inv_gid_ndevs(root, d->name, p);
 	/* link_read's pick: lowest GID's netdev, else class/net's match */
-	dfs_copy(p->netdev, sizeof(p->netdev), p->link.netdev);
+	fs_copy(p->netdev, sizeof(p->netdev), p->link.netdev);
 	/* rxe names its netdev in "parent" */
 	if (!p->netdev[0])
-		dfs_read(root, p->netdev, sizeof(p->netdev), IB "/%s/parent",
+		fs_read(root, p->netdev, sizeof(p->netdev), IB "/%s/parent",
 			 d->name);
 	if (!p->netdev[0] && d->bdf[0])
 		inv_pci_netdev(root, d, p);
@@ -108,9 +108,9 @@ static void inv_port_netdev(const char *root, const struct doctor_probe *pr,
 	if (strcmp(p->netdev, p->link.netdev)) {
 		long v;
 
-		p->link.netdev_speed_mbps = dfs_read_long(root, &v,
+		p->link.netdev_speed_mbps = fs_read_long(root, &v,
 			"/sys/class/net/%s/speed", p->netdev) ? -1 : (int)v;
-		p->link.netdev_mtu = dfs_read_long(root, &v,
+		p->link.netdev_mtu = fs_read_long(root, &v,
 			"/sys/class/net/%s/mtu", p->netdev) ? -1 : (int)v;
 	}
 }
@@ -123,11 +123,11 @@ static void inv_port(const char *root, const char *sysfs,
 	char buf[64];
 
 	p->state = p->phys = -1;
-	if (!dfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/state",
+	if (!fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/state",
 		      d->name, p->num))
 		doctor_parse_state(buf, &p->state, p->state_text,
 				   sizeof(p->state_text));
-	if (!dfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/phys_state",
+	if (!fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/phys_state",
 		      d->name, p->num))
 		doctor_parse_state(buf, &p->phys, p->phys_text,
 				   sizeof(p->phys_text));
@@ -137,9 +137,9 @@ static void inv_port(const char *root, const char *sysfs,
 					       .numa_node = -1 };
 	if (!rate_parse_sysfs(p->link.rate_text, &rl)) {
 		p->width_lanes = rl.lanes;
-		dfs_copy(p->speed_name, sizeof(p->speed_name), rl.speed_name);
+		fs_copy(p->speed_name, sizeof(p->speed_name), rl.speed_name);
 	}
-	dfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/link_layer",
+	fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/link_layer",
 		 d->name, p->num);
 	if (d->is_rnic)
 		p->xport = DOCTOR_XPORT_IWARP;
@@ -160,18 +160,18 @@ static void inv_dev(const char *root, const char *sysfs,
 	size_t n, i;
 
 	memset(d, 0, sizeof(*d));
-	dfs_copy(d->name, sizeof(d->name), name);
-	if (!dfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name))
+	fs_copy(d->name, sizeof(d->name), name);
+	if (!fs_read(root, buf, sizeof(buf), IB "/%s/node_type", name))
 		d->is_rnic = !strncmp(buf, "4:", 2);
 	/* software devices (rxe, siw) have no "device" link */
-	if (!dfs_resolve(root, d->pci_path, sizeof(d->pci_path),
+	if (!fs_resolve(root, d->pci_path, sizeof(d->pci_path),
 			 IB "/%s/device", name)) {
 		base = strrchr(d->pci_path, '/');
-		dfs_copy(d->bdf, sizeof(d->bdf), base ? base + 1 : "");
-		dfs_link_name(root, d->driver, sizeof(d->driver),
+		fs_copy(d->bdf, sizeof(d->bdf), base ? base + 1 : "");
+		fs_link_name(root, d->driver, sizeof(d->driver),
 			      IB "/%s/device/driver", name);
 	}
-	dfs_list(root, &ports, &n, IB "/%s/ports", name);
+	fs_list(root, &ports, &n, IB "/%s/ports", name);
 	for (i = 0; i < n && d->nports < DOCTOR_PORTS_MAX; i++) {
 		struct doctor_port *p = &d->ports[d->nports++];
 
@@ -193,14 +193,14 @@ static void inv_uverbs(const char *root, struct doctor_inv *inv)
 	char **uv, ibdev[DOCTOR_NAME_LEN];
 	size_t n, i, k;
 
-	dfs_list(root, &uv, &n, "/sys/class/infiniband_verbs");
+	fs_list(root, &uv, &n, "/sys/class/infiniband_verbs");
 	for (i = 0; i < n; i++) {
-		if (dfs_read(root, ibdev, sizeof(ibdev),
+		if (fs_read(root, ibdev, sizeof(ibdev),
 			     "/sys/class/infiniband_verbs/%s/ibdev", uv[i]))
 			continue;
 		for (k = 0; k < inv->ndev; k++)
 			if (!strcmp(inv->devs[k].name, ibdev))
-				dfs_copy(inv->devs[k].uverbs,
+				fs_copy(inv->devs[k].uverbs,
 					 sizeof(inv->devs[k].uverbs), uv[i]);
 	}
 	free(uv);
@@ -214,27 +214,27 @@ static int inv_gpus(const char *root, struct doctor_inv *inv)
 	size_t n, i;
 	long v;
 
-	dfs_list(root, &pci, &n, "/sys/bus/pci/devices");
+	fs_list(root, &pci, &n, "/sys/bus/pci/devices");
 	inv->gpus = calloc(DOCTOR_GPUS_MAX, sizeof(*inv->gpus));
 	if (!inv->gpus) {
 		free(pci);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n && inv->ngpu < DOCTOR_GPUS_MAX; i++) {
-		if (dfs_read(root, cls, sizeof(cls),
+		if (fs_read(root, cls, sizeof(cls),
 			     "/sys/bus/pci/devices/%s/class", pci[i]) ||
-		    dfs_read(root, vendor, sizeof(vendor),
+		    fs_read(root, vendor, sizeof(vendor),
 			     "/sys/bus/pci/devices/%s/vendor", pci[i]) ||
 		    strcmp(vendor, "0x10de") ||
 		    (strncmp(cls, "0x0302", 6) && strncmp(cls, "0x0300", 6)))
 			continue;
 		g = &inv->gpus[inv->ngpu++];
-		dfs_copy(g->bdf, sizeof(g->bdf), pci[i]);
-		if (dfs_resolve(root, g->pci_path, sizeof(g->pci_path),
+		fs_copy(g->bdf, sizeof(g->bdf), pci[i]);
+		if (fs_resolve(root, g->pci_path, sizeof(g->pci_path),
 				"/sys/bus/pci/devices/%s", pci[i]))
 			g->pci_path[0] = '\0';
 		g->numa_node = -1;
-		if (!dfs_read_long(root, &v,
+		if (!fs_read_long(root, &v,
 				   "/sys/bus/pci/devices/%s/numa_node", pci[i]))
 			g->numa_node = (int)v;
 	}
@@ -245,15 +245,15 @@ static int inv_gpus(const char *root, struct doctor_inv *inv)
 int doctor_inventory(const char *root, const struct doctor_probe *probe,
 		     struct doctor_inv *inv)
 {
-	char **names, sysfs[DFS_PATH_MAX];
+	char **names, sysfs[FS_PATH_MAX];
 	size_t n, i;
 	int ret;
 
 	memset(inv, 0, sizeof(*inv));
-	ret = dfs_path(root, sysfs, sizeof(sysfs), "/sys");
+	ret = fs_path(root, sysfs, sizeof(sysfs), "/sys");
 	if (ret)
 		return ret;
-	dfs_list(root, &names, &n, IB);
+	fs_list(root, &names, &n, IB);
 	inv->devs = calloc(n ? n : 1, sizeof(*inv->devs));
 	if (!inv->devs) {
 		free(names);

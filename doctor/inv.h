@@ -43,7 +43,7 @@ struct doctor_port {
 struct doctor_dev {
 	char name[DOCTOR_NAME_LEN];
 	char bdf[DOCTOR_BDF_LEN];       /* "" for software devices (rxe, siw) */
-	char pci_path[DFS_PATH_MAX];    /* "/sys/devices/pci0000:00/..." */
+	char pci_path[FS_PATH_MAX];    /* "/sys/devices/pci0000:00/..." */
 	char driver[32];                /* of the PCI function: "mlx5_core" */
 	int numa_node;                  /* -1: none reported */
 	/* the PCIe link of the function (link_read of the first port) */
@@ -57,7 +57,7 @@ struct doctor_dev {
 
 struct doctor_gpu {
 	char bdf[DOCTOR_BDF_LEN];
-	char pci_path[DFS_PATH_MAX];
+	char pci_path[FS_PATH_MAX];
 	int numa_node;
 };
 

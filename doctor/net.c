@@ -85,7 +85,7 @@ static int dnet_route4(FILE *f, const struct doctor_addr *peer, char *ifname,
 				       peer->bytes, plen))
 			continue;
 		if (!found || plen > best_plen) {
-			dfs_copy(ifname, len, dev);
+			fs_copy(ifname, len, dev);
 			best_plen = plen;
 			found = true;
 		}
@@ -112,7 +112,7 @@ static int dnet_route6(FILE *f, const struct doctor_addr *peer, char *ifname,
 		if (!dnet_prefix_match(dst, peer->bytes, plen))
 			continue;
 		if (!found || plen > best_plen) {
-			dfs_copy(ifname, len, dev);
+			fs_copy(ifname, len, dev);
 			best_plen = plen;
 			found = true;
 		}
@@ -123,11 +123,11 @@ static int dnet_route6(FILE *f, const struct doctor_addr *peer, char *ifname,
 int dnet_route_proc(const char *root, const struct doctor_addr *peer,
 		    char *ifname, size_t len)
 {
-	char path[DFS_PATH_MAX];
+	char path[FS_PATH_MAX];
 	FILE *f;
 	int ret;
 
-	ret = dfs_path(root, path, sizeof(path), "/proc/net/%s",
+	ret = fs_path(root, path, sizeof(path), "/proc/net/%s",
 		       peer->family == AF_INET ? "route" : "ipv6_route");
 	if (ret)
 		return ret;

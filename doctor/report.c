@@ -36,8 +36,8 @@ void doctor_add(struct doctor_report *rep, unsigned int step,
 	memset(f, 0, sizeof(*f));
 	f->step = step;
 	f->verdict = verdict;
-	dfs_copy(f->check, sizeof(f->check), check);
-	dfs_copy(f->subject, sizeof(f->subject), subject);
+	fs_copy(f->check, sizeof(f->check), check);
+	fs_copy(f->subject, sizeof(f->subject), subject);
 	va_start(ap, fmt);
 	vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
 	va_end(ap);
@@ -201,7 +201,7 @@ void doctor_print_json(const struct doctor_report *rep, const char *host,
 int doctor_write_json(const struct doctor_report *rep, const char *host,
 		      const char *peer, const char *path)
 {
-	char tmp[DFS_PATH_MAX];
+	char tmp[FS_PATH_MAX];
 	FILE *f;
 	int ret = 0;
 

@@ -118,7 +118,7 @@ static void test_fs(void)
 		snprintf(path, sizeof(path), "%s/%s", dir, make[i]);
 		EXPECT_EQ_INT(mkdir(path, 0755), 0);
 	}
-	EXPECT_EQ_INT(dfs_list(dir, &names, &n, "/"), 0);
+	EXPECT_EQ_INT(fs_list(dir, &names, &n, "/"), 0);
 	EXPECT_EQ_U64(n, 3);
 	if (n == 3) {
 		EXPECT_STREQ(names[0], "mlx5_1");
@@ -126,7 +126,7 @@ static void test_fs(void)
 		EXPECT_STREQ(names[2], "mlx5_10");
 	}
 	free(names);
-	EXPECT_EQ_INT(dfs_list(dir, &names, &n, "/absent"), -ENOENT);
+	EXPECT_EQ_INT(fs_list(dir, &names, &n, "/absent"), -ENOENT);
 	EXPECT_EQ_U64(n, 0);
 	snprintf(path, sizeof(path), "%s/mlx5_1/numa_node", dir);
 	FILE *f = fopen(path, "w");
@@ -135,10 +135,10 @@ static void test_fs(void)
 		fputs("1\n", f);
 		fclose(f);
 	}
-	EXPECT_EQ_INT(dfs_read_long(dir, &v, "/mlx5_1/numa_node"), 0);
+	EXPECT_EQ_INT(fs_read_long(dir, &v, "/mlx5_1/numa_node"), 0);
 	EXPECT_EQ_INT(v, 1);
-	EXPECT_TRUE(dfs_exists(dir, "/mlx5_%d", 2));
-	EXPECT_TRUE(!dfs_exists(dir, "/mlx5_3"));
+	EXPECT_TRUE(fs_exists(dir, "/mlx5_%d", 2));
+	EXPECT_TRUE(!fs_exists(dir, "/mlx5_3"));
 	unlink(path);
 	for (i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, make[i]);

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: BSD-2-Clause
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "host/topo.h"
+#include "lib/fs.h"
 
 #define TOPO_MAX_DEPTH 32
 
@@ -42,72 +42,53 @@ static bool topo_name_ok(const char *name)
 	       strcmp(name, ".");
 }
 
-static int topo_read_int(const char *path, int fallback)
-{
-	FILE *f = fopen(path, "r");
-	int v;
-
-	if (!f)
-		return fallback;
-	if (fscanf(f, "%i", &v) != 1)
-		v = fallback;
-	fclose(f);
-	return v;
-}
-
 int topo_pci_numa_node(const char *sysfs_root, const char *bdf)
 {
-	char path[PATH_MAX];
+	long v;
 
-	if (!topo_name_ok(bdf))
+	if (!topo_name_ok(bdf) ||
+	    fs_read_long(sysfs_root, &v, "/bus/pci/devices/%s/numa_node", bdf))
 		return -1;
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/numa_node",
-		 sysfs_root, bdf);
-	return topo_read_int(path, -1);
+	return v >= 0 && v <= INT_MAX ? (int)v : -1;
 }
 
-/* realpath(link) relative to realpath(ROOT/devices), into out. */
-static int topo_resolve(const char *sysfs_root, const char *link, char *out,
-			size_t len)
+/*
+ * The place of a link's target: its resolved path below ROOT/devices
+ * (fs_resolve gives "/devices/pci..."), PCI places only ("pciDDDD:BB/...",
+ * not virtual/ or platform/).
+ */
+static int topo_place(const char *real, char *out, size_t len)
 {
-	char devices[PATH_MAX], real_root[PATH_MAX], real[PATH_MAX];
-	size_t n;
+	static const char pfx[] = "/devices/pci";
 
-	snprintf(devices, sizeof(devices), "%s/devices", sysfs_root);
-	if (!realpath(devices, real_root) || !realpath(link, real))
+	if (strncmp(real, pfx, sizeof(pfx) - 1))
 		return -ENOENT;
-	n = strlen(real_root);
-	/* only PCI places: "pciDDDD:BB/..." (not virtual/, platform/) */
-	if (strncmp(real, real_root, n) || real[n] != '/' ||
-	    strncmp(real + n + 1, "pci", 3))
-		return -ENOENT;
-	if (strlen(real + n + 1) >= len)
-		return -ENAMETOOLONG;
-	strcpy(out, real + n + 1);
-	return 0;
+	return fs_copy(out, len, real + sizeof("/devices/") - 1) ?
+		0 : -ENAMETOOLONG;
 }
 
 int topo_pci_path(const char *sysfs_root, const char *bdf, char *out,
 		  size_t len)
 {
-	char link[PATH_MAX];
+	char real[FS_PATH_MAX];
 
-	if (!topo_name_ok(bdf))
+	if (!topo_name_ok(bdf) ||
+	    fs_resolve(sysfs_root, real, sizeof(real), "/bus/pci/devices/%s",
+		       bdf))
 		return -ENOENT;
-	snprintf(link, sizeof(link), "%s/bus/pci/devices/%s", sysfs_root, bdf);
-	return topo_resolve(sysfs_root, link, out, len);
+	return topo_place(real, out, len);
 }
 
 int topo_rdma_path(const char *sysfs_root, const char *dev, char *out,
 		   size_t len)
 {
-	char link[PATH_MAX];
+	char real[FS_PATH_MAX];
 
-	if (!topo_name_ok(dev))
+	if (!topo_name_ok(dev) ||
+	    fs_resolve(sysfs_root, real, sizeof(real),
+		       "/class/infiniband/%s/device", dev))
 		return -ENOENT;
-	snprintf(link, sizeof(link), "%s/class/infiniband/%s/device",
-		 sysfs_root, dev);
-	return topo_resolve(sysfs_root, link, out, len);
+	return topo_place(real, out, len);
 }
 
 /* Split a place at '/' into at most TOPO_MAX_DEPTH parts; 0 if too deep. */
@@ -155,25 +136,23 @@ enum topo_link topo_classify(const char *path_a, int node_a,
 
 static int topo_rdma_numa_node(const char *sysfs_root, const char *dev)
 {
-	char path[PATH_MAX];
+	long v;
 
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node",
-		 sysfs_root, dev);
-	return topo_read_int(path, -1);
+	if (fs_read_long(sysfs_root, &v, "/class/infiniband/%s/device/numa_node",
+			 dev))
+		return -1;
+	return v >= 0 && v <= INT_MAX ? (int)v : -1;
 }
 
 /* An NVIDIA display or 3D controller (what nvidia-smi lists). */
 static bool topo_is_gpu(const char *sysfs_root, const char *bdf)
 {
-	char path[PATH_MAX];
+	long vendor, cls;
 
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor",
-		 sysfs_root, bdf);
-	if (topo_read_int(path, 0) != 0x10de)
-		return false;
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/class",
-		 sysfs_root, bdf);
-	return (topo_read_int(path, 0) >> 16) == 0x03;
+	return !fs_read_long(sysfs_root, &vendor, "/bus/pci/devices/%s/vendor",
+			     bdf) && vendor == 0x10de &&
+	       !fs_read_long(sysfs_root, &cls, "/bus/pci/devices/%s/class",
+			     bdf) && (cls >> 16) == 0x03;
 }
 
 /* Is (link, name) nearer than (best, best_name)? Ties: lower name. */
@@ -191,58 +170,49 @@ static bool topo_better(enum topo_link link, const char *name,
 static void topo_find_gpu(const char *sysfs_root, const char *nic_path,
 			  int nic_node, struct topo_rel *r)
 {
-	char path[PATH_MAX], place[TOPO_PATH_MAX];
-	struct dirent *e;
+	char place[TOPO_PATH_MAX], **pci;
 	enum topo_link l;
-	DIR *d;
+	size_t n, i;
 
-	snprintf(path, sizeof(path), "%s/bus/pci/devices", sysfs_root);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!topo_name_ok(e->d_name) || e->d_name[0] == '.' ||
-		    strlen(e->d_name) >= sizeof(r->best_gpu) ||
-		    !topo_is_gpu(sysfs_root, e->d_name) ||
-		    topo_pci_path(sysfs_root, e->d_name, place, sizeof(place)))
+	fs_list(sysfs_root, &pci, &n, "/bus/pci/devices");
+	for (i = 0; i < n; i++) {
+		if (!topo_name_ok(pci[i]) ||
+		    strlen(pci[i]) >= sizeof(r->best_gpu) ||
+		    !topo_is_gpu(sysfs_root, pci[i]) ||
+		    topo_pci_path(sysfs_root, pci[i], place, sizeof(place)))
 			continue;
-		l = topo_classify(place, topo_pci_numa_node(sysfs_root,
-							    e->d_name),
+		l = topo_classify(place, topo_pci_numa_node(sysfs_root, pci[i]),
 				  nic_path, nic_node);
-		if (topo_better(l, e->d_name, r->best_gpu_link, r->best_gpu)) {
+		if (topo_better(l, pci[i], r->best_gpu_link, r->best_gpu)) {
 			r->best_gpu_link = l;
-			strcpy(r->best_gpu, e->d_name);
+			strcpy(r->best_gpu, pci[i]);
 		}
 	}
-	closedir(d);
+	free(pci);
 }
 
 /* The RDMA device nearest to the GPU at gpu_path. */
 static void topo_find_nic(const char *sysfs_root, const char *gpu_path,
 			  struct topo_rel *r)
 {
-	char path[PATH_MAX], place[TOPO_PATH_MAX];
-	struct dirent *e;
+	char place[TOPO_PATH_MAX], **devs;
 	enum topo_link l;
-	DIR *d;
+	size_t n, i;
 
-	snprintf(path, sizeof(path), "%s/class/infiniband", sysfs_root);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!topo_name_ok(e->d_name) || e->d_name[0] == '.' ||
-		    strlen(e->d_name) >= sizeof(r->best_nic) ||
-		    topo_rdma_path(sysfs_root, e->d_name, place, sizeof(place)))
+	fs_list(sysfs_root, &devs, &n, "/class/infiniband");
+	for (i = 0; i < n; i++) {
+		if (!topo_name_ok(devs[i]) ||
+		    strlen(devs[i]) >= sizeof(r->best_nic) ||
+		    topo_rdma_path(sysfs_root, devs[i], place, sizeof(place)))
 			continue;
 		l = topo_classify(gpu_path, r->gpu_node, place,
-				  topo_rdma_numa_node(sysfs_root, e->d_name));
-		if (topo_better(l, e->d_name, r->best_nic_link, r->best_nic)) {
+				  topo_rdma_numa_node(sysfs_root, devs[i]));
+		if (topo_better(l, devs[i], r->best_nic_link, r->best_nic)) {
 			r->best_nic_link = l;
-			strcpy(r->best_nic, e->d_name);
+			strcpy(r->best_nic, devs[i]);
 		}
 	}
-	closedir(d);
+	free(devs);
 }
 
 static void topo_warn(struct topo_rel *r, const char *rdma_dev)

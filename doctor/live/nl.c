@@ -107,7 +107,7 @@ static int nl_route_answer(const char *buf, ssize_t n, char *ifname,
 	if (!tb[RTA_OIF] ||
 	    !if_indextoname(*(const unsigned int *)nl_data(tb[RTA_OIF]), name))
 		return -ENETUNREACH;
-	return dfs_copy(ifname, len, name) ? 0 : -ENAMETOOLONG;
+	return fs_copy(ifname, len, name) ? 0 : -ENAMETOOLONG;
 }
 
 int dnl_route(void *priv, const struct doctor_addr *peer, char *ifname,
@@ -237,7 +237,7 @@ static int rnl_port_ndev(int fd, char *buf, uint32_t index, uint32_t port,
 		 RNL_TB_MAX);
 	if (!tb[RDMA_NLDEV_ATTR_NDEV_NAME])
 		return -ENODEV;
-	return dfs_copy(ifname, len, nl_data(tb[RDMA_NLDEV_ATTR_NDEV_NAME])) ?
+	return fs_copy(ifname, len, nl_data(tb[RDMA_NLDEV_ATTR_NDEV_NAME])) ?
 		0 : -ENAMETOOLONG;
 }
 
@@ -304,7 +304,7 @@ int dnl_netdev_link(void *priv, const char *ifname,
 	size_t i;
 
 	(void)priv;
-	if (!dfs_copy(ifr.ifr_name, sizeof(ifr.ifr_name), ifname))
+	if (!fs_copy(ifr.ifr_name, sizeof(ifr.ifr_name), ifname))
 		return -EINVAL;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -373,7 +373,7 @@ int dnl_addrs(void *priv, struct doctor_addr **out, size_t *n)
 			continue;
 		a[k].family = fam;
 		inet_ntop(fam, a[k].bytes, a[k].text, sizeof(a[k].text));
-		dfs_copy(a[k].ifname, sizeof(a[k].ifname), i->ifa_name);
+		fs_copy(a[k].ifname, sizeof(a[k].ifname), i->ifa_name);
 		k++;
 	}
 	freeifaddrs(all);

@@ -90,7 +90,7 @@ static int dv_cm_resolve(void *priv, const char *peer,
 	if (ret)
 		return ret;
 	if (ep.id->verbs)
-		dfs_copy(dev, len, ibv_get_device_name(ep.id->verbs->device));
+		fs_copy(dev, len, ibv_get_device_name(ep.id->verbs->device));
 	else
 		ret = -ENODEV;
 	*port = ep.id->port_num;
