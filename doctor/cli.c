@@ -153,12 +153,10 @@ static int doctor_go(const struct doctor_opts *o, char *const *envp,
 	fflush(out);
 	code = doctor_exit_code(&c.rep);
 	if (o->json_path) {
+		/* afile_write said why, naming the file */
 		ret = doctor_write_json(&c.rep, host, o->peer, o->json_path);
-		if (ret) {
-			bench_err("cannot write --json %s: %s", o->json_path,
-				  strerror(-ret));
+		if (ret)
 			code = DOCTOR_EXIT_RUNTIME;
-		}
 	}
 	doctor_ctx_free(&c);
 	return code;

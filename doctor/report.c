@@ -8,9 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "lib/afile.h"
 #include "lib/fs.h"
+#include "lib/json.h"
 #include "doctor/report.h"
 
 void doctor_add(struct doctor_report *rep, unsigned int step,
@@ -137,89 +138,71 @@ void doctor_print_text(const struct doctor_report *rep, FILE *out)
 		code, doctor_exit_word(code));
 }
 
-/* A JSON string literal (RFC 8259 escapes; bytes >= 0x80 pass as UTF-8). */
-static void doctor_json_str(FILE *out, const char *s)
+static void report_json_finding(struct json_writer *w,
+				const struct doctor_finding *f)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
+	json_object_begin(w);
+	json_kv_u64(w, "step", f->step);
+	json_kv_string(w, "check", f->check);
+	json_kv_string(w, "subject", f->subject);
+	json_kv_string(w, "verdict", doctor_verdict_str(f->verdict));
+	json_kv_string(w, "detail", f->detail);
+	json_kv_string(w, "fix", f->fix[0] ? f->fix : NULL);
+	json_object_end(w);
 }
 
-static void doctor_json_finding(FILE *out, const struct doctor_finding *f)
+static void report_json_summary(struct json_writer *w,
+				const struct doctor_report *rep)
 {
-	fprintf(out, "    {\"step\": %u, \"check\": ", f->step);
-	doctor_json_str(out, f->check);
-	fputs(", \"subject\": ", out);
-	doctor_json_str(out, f->subject);
-	fprintf(out, ", \"verdict\": \"%s\",\n     \"detail\": ",
-		doctor_verdict_str(f->verdict));
-	doctor_json_str(out, f->detail);
-	fputs(",\n     \"fix\": ", out);
-	doctor_json_str(out, f->fix[0] ? f->fix : NULL);
-	fputc('}', out);
+	json_key(w, "summary");
+	json_object_begin(w);
+	json_kv_u64(w, "pass", doctor_count(rep, DOCTOR_PASS));
+	json_kv_u64(w, "warn", doctor_count(rep, DOCTOR_WARN));
+	json_kv_u64(w, "fail", doctor_count(rep, DOCTOR_FAIL));
+	json_kv_u64(w, "skip", doctor_count(rep, DOCTOR_SKIP));
+	json_object_end(w);
 }
 
-void doctor_print_json(const struct doctor_report *rep, const char *host,
-		       const char *peer, FILE *out)
+int doctor_print_json(const struct doctor_report *rep, const char *host,
+		      const char *peer, FILE *out)
 {
+	struct json_writer w;
 	size_t i;
 
-	fputs("{\n  \"schema_version\": 1,\n  \"tool\": \"ib_doctor\",\n"
-	      "  \"host\": ", out);
-	doctor_json_str(out, host);
-	fputs(",\n  \"peer\": ", out);
-	doctor_json_str(out, peer);
-	fprintf(out, ",\n  \"exit_code\": %d,\n  \"summary\": {\"pass\": %zu, "
-		"\"warn\": %zu, \"fail\": %zu, \"skip\": %zu},\n"
-		"  \"findings\": [\n", doctor_exit_code(rep),
-		doctor_count(rep, DOCTOR_PASS), doctor_count(rep, DOCTOR_WARN),
-		doctor_count(rep, DOCTOR_FAIL), doctor_count(rep, DOCTOR_SKIP));
-	for (i = 0; i < rep->n; i++) {
-		doctor_json_finding(out, &rep->items[i]);
-		fputs(i + 1 < rep->n ? ",\n" : "\n", out);
-	}
-	fputs("  ]\n}\n", out);
+	json_init(&w, out, 2);
+	json_object_begin(&w);
+	json_kv_i64(&w, "schema_version", 1);
+	json_kv_string(&w, "tool", "ib_doctor");
+	json_kv_string(&w, "host", host);
+	json_kv_string(&w, "peer", peer);
+	json_kv_i64(&w, "exit_code", doctor_exit_code(rep));
+	report_json_summary(&w, rep);
+	json_key(&w, "findings");
+	json_array_begin(&w);
+	for (i = 0; i < rep->n; i++)
+		report_json_finding(&w, &rep->items[i]);
+	json_array_end(&w);
+	json_object_end(&w);
+	return json_finish(&w);
+}
+
+/* afile's render callback: the document of one report. */
+struct report_job {
+	const struct doctor_report *rep;
+	const char *host, *peer;
+};
+
+static int report_render(const void *arg, FILE *out)
+{
+	const struct report_job *j = arg;
+
+	return doctor_print_json(j->rep, j->host, j->peer, out);
 }
 
 int doctor_write_json(const struct doctor_report *rep, const char *host,
 		      const char *peer, const char *path)
 {
-	char tmp[FS_PATH_MAX];
-	FILE *f;
-	int ret = 0;
+	struct report_job job = { rep, host, peer };
 
-	/* same folder as path: rename(2) is atomic only within one fs */
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	doctor_print_json(rep, host, peer, f);
-	if (fflush(f) || fsync(fileno(f)))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return afile_write(path, report_render, &job);
 }

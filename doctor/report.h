@@ -76,15 +76,16 @@ void doctor_print_text(const struct doctor_report *rep, FILE *out);
 
 /*
  * The JSON document (schema_version 1): tool, host, peer (or null),
- * exit_code, summary counts and the findings in order.
+ * exit_code, summary counts and the findings in order. Written by
+ * lib/json, so it is valid JSON whatever bytes a device or netdev name
+ * holds (invalid UTF-8 becomes U+FFFD). 0, or -EIO on a write error.
  */
-void doctor_print_json(const struct doctor_report *rep, const char *host,
-		       const char *peer, FILE *out);
+int doctor_print_json(const struct doctor_report *rep, const char *host,
+		      const char *peer, FILE *out);
 
 /*
- * Write the JSON document to path atomically: a temporary file in the same
- * folder, flushed and fsync'd, renamed over path. A reader (a CI step, a
- * node-exporter textfile collector) never sees half a file.
+ * Write the JSON document to path atomically (lib/afile: mkstemp in the
+ * same folder, fsync, rename, fsync of the folder). 0 or -errno, logged.
  */
 int doctor_write_json(const struct doctor_report *rep, const char *host,
 		      const char *peer, const char *path);

@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "doctor/doctor.h"
 #include "doctor/chk.h"
+#include "lib/json.h"
 #include "lib/json_read.h"
 #include "test.h"
 
@@ -71,15 +73,13 @@ static const struct doctor_report *run(struct scenario *s, const char *tree,
 #define EXPECT_COUNT(rep, v, n) EXPECT_EQ_INT(doctor_count((rep), (v)), (n))
 
 /* The whole program on a tree: its exit code (stdout to /dev/null). */
-static int cli(const char *tree, const char *extra1, const char *extra2,
-	       char *const *envp)
+static int cli_root(const char *root, const char *extra1,
+		    const char *extra2, char *const *envp)
 {
-	char root[PATH_MAX], *argv[8] = { (char *)"ib_doctor",
-					  (char *)"--root", root };
+	char *argv[8] = { (char *)"ib_doctor", (char *)"--root", (char *)root };
 	FILE *out = fopen("/dev/null", "w");
 	int argc = 3, code;
 
-	tree_path(tree, root, sizeof(root));
 	if (extra1)
 		argv[argc++] = (char *)extra1;
 	if (extra2)
@@ -88,6 +88,15 @@ static int cli(const char *tree, const char *extra1, const char *extra2,
 	if (out)
 		fclose(out);
 	return code;
+}
+
+static int cli(const char *tree, const char *extra1, const char *extra2,
+	       char *const *envp)
+{
+	char root[PATH_MAX];
+
+	return cli_root(tree_path(tree, root, sizeof(root)), extra1, extra2,
+			envp);
 }
 
 static void test_healthy(void)
@@ -349,6 +358,27 @@ static void test_pod_default_only(void)
 	unlink(path);
 }
 
+/* Field of the first finding of check in a parsed --json document. */
+static const char *json_finding(const char *js, const struct djson_tok *tok,
+				int n, const char *check, const char *field)
+{
+	static char val[256];
+	char name[64];
+	int list = djson_get(js, tok, n, 0, "findings"), f, v;
+	unsigned int k;
+
+	for (k = 0; list > 0 && (f = djson_elem(tok, n, list, k)) > 0; k++) {
+		v = djson_get(js, tok, n, f, "check");
+		if (v < 0 || !djson_str(js, &tok[v], name, sizeof(name)) ||
+		    strcmp(name, check))
+			continue;
+		v = djson_get(js, tok, n, f, field);
+		return v > 0 && djson_str(js, &tok[v], val, sizeof(val)) ?
+		       val : "";
+	}
+	return "";
+}
+
 /* --json FILE: written whole, parseable, with the exit code in it. */
 static void test_json_file(void)
 {
@@ -374,12 +404,87 @@ static void test_json_file(void)
 	EXPECT_TRUE(ntok > 0);
 	v = djson_get(buf, tok, ntok, 0, "exit_code");
 	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "6", 1));
-	EXPECT_TRUE(strstr(buf, "\"check\": \"mtu\", \"subject\": "
-			   "\"mlx5_0/1\", \"verdict\": \"WARN\"") != NULL);
+	EXPECT_STREQ(json_finding(buf, tok, ntok, "mtu", "subject"),
+		     "mlx5_0/1");
+	EXPECT_STREQ(json_finding(buf, tok, ntok, "mtu", "verdict"), "WARN");
 	unlink(path);
 	/* an unwritable place: exit 1, never a half-written file */
 	EXPECT_EQ_INT(cli("healthy", "--json", "/nonexistent/dir/x.json",
 			  NULL), 1);
+}
+
+/* Write text to root/rel, making the folders on the way. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	EXPECT_TRUE(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Every byte of js is part of a valid UTF-8 sequence. */
+static bool utf8_ok(const char *js, size_t n)
+{
+	size_t i, l;
+
+	for (i = 0; i < n; i += l) {
+		l = json_utf8_len((const unsigned char *)js + i, n - i);
+		if (!l)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A device and a netdev whose names are not UTF-8 (sysfs names are bytes):
+ * --json is still valid JSON, the bad bytes written as U+FFFD.
+ */
+static void test_json_bad_utf8(void)
+{
+	char root[] = "/tmp/test_doctor_utf8.XXXXXX", path[PATH_MAX];
+	char buf[32768], cmd[PATH_MAX + 16];
+	struct djson_tok tok[2048];
+	const char *ib = "sys/class/infiniband/rxe\xff\xc3(/ports/1/";
+	char rel[256];
+	size_t n = 0;
+	FILE *f;
+
+	EXPECT_TRUE(mkdtemp(root) != NULL);
+	snprintf(rel, sizeof(rel), "%sstate", ib);
+	put(root, rel, "4: ACTIVE\n");
+	snprintf(rel, sizeof(rel), "%slink_layer", ib);
+	put(root, rel, "Ethernet\n");
+	snprintf(rel, sizeof(rel), "%sgids/0", ib);
+	put(root, rel, "fe80:0000:0000:0000:0000:00ff:fe00:0001\n");
+	snprintf(rel, sizeof(rel), "%sgid_attrs/ndevs/0", ib);
+	put(root, rel, "eth\xfe\x80\x01\n");
+	put(root, "sys/class/net/eth\xfe\x80\x01/mtu", "1500\n");
+	snprintf(path, sizeof(path), "%s/out.json", root);
+	EXPECT_EQ_INT(cli_root(root, "--json", path, NULL) == 1, 0);
+	f = fopen(path, "r");
+	EXPECT_TRUE(f != NULL);
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	EXPECT_TRUE(djson_parse(buf, n, tok, 2048) > 0);
+	EXPECT_TRUE(utf8_ok(buf, n));
+	EXPECT_TRUE(strstr(buf, "rxe\\ufffd\\ufffd(") != NULL);
+	EXPECT_TRUE(strstr(buf, "eth\\ufffd\\ufffd\\u0001") != NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	EXPECT_EQ_INT(system(cmd), 0);
 }
 
 static void test_usage(void)
@@ -406,6 +511,7 @@ int main(void)
 	test_pod();
 	test_pod_default_only();
 	test_json_file();
+	test_json_bad_utf8();
 	test_usage();
 	return test_finish("test_doctor");
 }

@@ -7,6 +7,7 @@
  * (tests/test_results_validate.sh checks the goldens against it).
  */
 #include "report/results.h"
+#include "lib/afile.h"
 #include "lib/json.h"
 #include "lib/log.h"
 
@@ -443,112 +444,28 @@ int results_write_json(const struct results_doc *d, FILE *out)
 
 /* ---- files ---- */
 
-/* fsync the folder holding path, so the rename itself survives a crash. */
-static int results_sync_dir(const char *path)
+/* afile's render callback over a results renderer and its document. */
+struct results_job {
+	int (*render)(const struct results_doc *d, FILE *out);
+	const struct results_doc *d;
+};
+
+static int results_render(const void *arg, FILE *out)
 {
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int fd, ret = 0;
+	const struct results_job *j = arg;
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) && errno != EINVAL)	/* some fs cannot, harmless */
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/*
- * Render into the open temporary file and make it durable. Closes fd.
- * Messages name the destination: that is the name the user gave.
- */
-static int results_fill(int fd, const char *path,
-			int (*render)(const struct results_doc *, FILE *),
-			const struct results_doc *d)
-{
-	FILE *f = fdopen(fd, "w");
-	int ret;
-
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		bench_err("%s: fdopen: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = render(d, f);
-	if (ret) {
-		bench_err("%s: rendering: %s", path, strerror(-ret));
-		fclose(f);
-		return ret;
-	}
-	/* ENOSPC and EIO often surface only at flush or fsync */
-	if (fflush(f) || fsync(fileno(f))) {
-		ret = -errno;
-		fclose(f);
-		bench_err("%s: writing: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (fclose(f)) {
-		ret = -errno;
-		bench_err("%s: closing: %s", path, strerror(-ret));
-		return ret;
-	}
-	return 0;
+	return j->render(j->d, out);
 }
 
 int results_save_atomic(const char *path,
 			int (*render)(const struct results_doc *, FILE *),
 			const struct results_doc *d)
 {
-	char tmp[PATH_MAX];
-	int fd, ret;
+	struct results_job job = { render, d };
 
-	if (!path || !path[0] || !render || !d)
+	if (!render || !d)
 		return -EINVAL;
-	/* same folder: rename() is atomic only within one filesystem */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
-	    sizeof(tmp)) {
-		bench_err("%s: file name too long", path);
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		bench_err("%s: cannot create a temporary file next to it: %s",
-			  path, strerror(-ret));
-		return ret;
-	}
-	/* mkstemp gives 0600; collectors run as other users and must read */
-	if (fchmod(fd, 0644)) {
-		ret = -errno;
-		close(fd);
-		bench_err("%s: fchmod(%s): %s", path, tmp, strerror(-ret));
-		goto err_unlink;
-	}
-	ret = results_fill(fd, path, render, d);
-	if (ret)
-		goto err_unlink;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		bench_err("%s: rename(%s): %s", path, tmp, strerror(-ret));
-		goto err_unlink;
-	}
-	ret = results_sync_dir(path);
-	if (ret)
-		bench_warn("fsync of the folder of %s: %s", path,
-			   strerror(-ret));
-	return 0;
-
-err_unlink:
-	unlink(tmp);
-	return ret;
+	return afile_write(path, results_render, &job);
 }
 
 int results_format_path(char *buf, size_t len, const char *dir,
