@@ -14,13 +14,11 @@
 #include <unistd.h>
 
 #include "doctor/chk.h"
+#include "host/place.h"
 #include "spec/wire.h"
 
-#define CAP_IPC_LOCK_BIT 14
 #define KIB 1024ULL
 #define MIB (1024ULL * 1024ULL)
-#define CPUS_MAX 4096
-#define CPU_WORDS (CPUS_MAX / 64)
 
 /* What a bandwidth test registers, per side, at message size size_bytes:
  * the data region 2 x size plus a 64 B FIN slot (conn.c), and the control
@@ -45,63 +43,6 @@ static const char *host_bytes_str(uint64_t n, char *buf, size_t len)
 	return buf;
 }
 
-struct host_facts {
-	bool limit_unlimited;
-	uint64_t limit_bytes;      /* soft RLIMIT_MEMLOCK */
-	long uid;                  /* effective */
-	bool has_ipc_lock;         /* CapEff bit 14 */
-};
-
-/* "Max locked memory   8388608   8388608   bytes" (soft limit first). */
-static int host_read_limit(const char *root, struct host_facts *h)
-{
-	char buf[4096], soft[32], *line;
-
-	if (fs_read(root, buf, sizeof(buf), "/proc/self/limits"))
-		return -ENOENT;
-	line = strstr(buf, "Max locked memory");
-	if (!line || sscanf(line + 17, "%31s", soft) != 1)
-		return -EINVAL;
-	h->limit_unlimited = !strcmp(soft, "unlimited");
-	h->limit_bytes = strtoull(soft, NULL, 10);
-	return 0;
-}
-
-static int host_read_status(const char *root, const char *key, char *out,
-			    size_t len)
-{
-	char buf[8192], *line, *end;
-
-	if (fs_read(root, buf, sizeof(buf), "/proc/self/status"))
-		return -ENOENT;
-	line = strstr(buf, key);
-	if (!line || (line != buf && line[-1] != '\n'))
-		return -EINVAL;
-	line += strlen(key);
-	while (*line == '\t' || *line == ' ')
-		line++;
-	end = strchr(line, '\n');
-	if (end)
-		*end = '\0';
-	fs_copy(out, len, line);
-	return 0;
-}
-
-static int host_read_facts(const char *root, struct host_facts *h)
-{
-	char buf[64];
-	long ruid;
-
-	memset(h, 0, sizeof(*h));
-	if (host_read_limit(root, h) ||
-	    host_read_status(root, "Uid:", buf, sizeof(buf)) ||
-	    sscanf(buf, "%ld %ld", &ruid, &h->uid) != 2 ||
-	    host_read_status(root, "CapEff:", buf, sizeof(buf)))
-		return -ENOENT;
-	h->has_ipc_lock = (strtoull(buf, NULL, 16) >> CAP_IPC_LOCK_BIT) & 1;
-	return 0;
-}
-
 static bool host_has_siw(const struct doctor_ctx *c)
 {
 	size_t i;
@@ -112,9 +53,9 @@ static bool host_has_siw(const struct doctor_ctx *c)
 	return false;
 }
 
-static void host_memlock_fix(struct doctor_ctx *c, const struct host_facts *h)
+static void host_memlock_fix(struct doctor_ctx *c, const struct place_memlock *m)
 {
-	if (h->uid == 0)
+	if (m->uid == 0)
 		doctor_fix(&c->rep, "give the process CAP_IPC_LOCK (pod: "
 			   "securityContext.capabilities.add: [IPC_LOCK]) or "
 			   "raise the limit: ulimit -l unlimited (systemd/"
@@ -123,7 +64,15 @@ static void host_memlock_fix(struct doctor_ctx *c, const struct host_facts *h)
 		doctor_fix(&c->rep, "uid %ld: non-root containers lose "
 			   "IPC_LOCK; run as root with IPC_LOCK, or setcap "
 			   "cap_ipc_lock+ep on the binaries, or raise the "
-			   "runtime's LimitMEMLOCK=infinity", h->uid);
+			   "runtime's LimitMEMLOCK=infinity", m->uid);
+}
+
+/* Can the process pin bytes? place.h's rule, as the benches apply it. */
+static bool host_fits(const struct place_memlock *m, uint64_t bytes)
+{
+	char why[PLACE_MSG_MAX];
+
+	return !place_memlock_check(m, bytes, why, sizeof(why));
 }
 
 void doctor_check_memlock(struct doctor_ctx *c)
@@ -132,86 +81,59 @@ void doctor_check_memlock(struct doctor_ctx *c)
 	uint64_t need = host_pin_bytes(65536, page);
 	uint64_t sweep = host_pin_bytes(8 * MIB, page);
 	char lim[32] = "unlimited", n1[32], n2[32];
-	struct host_facts h;
+	struct place_memlock m, no_cap;
+	bool unlimited;
 
-	if (host_read_facts(c->root, &h)) {
+	if (place_memlock_read(c->root, &m)) {
 		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_SKIP,
 			   "/proc/self/limits or /proc/self/status unreadable");
 		return;
 	}
-	if (!h.limit_unlimited)
-		host_bytes_str(h.limit_bytes, lim, sizeof(lim));
+	/* the doctor itself pinned nothing: judge a fresh test process */
+	m.pinned_bytes = 0;
+	no_cap = m;
+	no_cap.has_ipc_lock = false;    /* siw applies the limit even so */
+	unlimited = m.limit_bytes == UINT64_MAX;
+	if (!unlimited)
+		host_bytes_str(m.limit_bytes, lim, sizeof(lim));
 	host_bytes_str(need, n1, sizeof(n1));
 	host_bytes_str(sweep, n2, sizeof(n2));
-	if (h.has_ipc_lock && !h.limit_unlimited && h.limit_bytes < sweep &&
-	    host_has_siw(c)) {
+	if (m.has_ipc_lock && !host_fits(&no_cap, sweep) && host_has_siw(c)) {
 		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_WARN,
 			   "uid %ld with CAP_IPC_LOCK, RLIMIT_MEMLOCK %s: siw "
 			   "checks the limit even so, and -a needs %s",
-			   h.uid, lim, n2);
+			   m.uid, lim, n2);
 		doctor_fix(&c->rep, "ulimit -l unlimited before tests on siw");
-	} else if (h.has_ipc_lock || h.limit_unlimited) {
+	} else if (m.has_ipc_lock || unlimited) {
 		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_PASS,
 			   "uid %ld, RLIMIT_MEMLOCK %s, CAP_IPC_LOCK %s: %s "
-			   "(a default bandwidth test pins %s)", h.uid, lim,
-			   h.has_ipc_lock ? "yes" : "no", h.has_ipc_lock ?
+			   "(a default bandwidth test pins %s)", m.uid, lim,
+			   m.has_ipc_lock ? "yes" : "no", m.has_ipc_lock ?
 			   "the limit does not apply" : "no limit", n1);
-	} else if (h.limit_bytes < need) {
+	} else if (!host_fits(&m, need)) {
 		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_FAIL,
 			   "RLIMIT_MEMLOCK %s < the %s a default bandwidth "
 			   "test pins (2 x 64 KiB + control), uid %ld without "
 			   "CAP_IPC_LOCK: ibv_reg_mr fails with ENOMEM", lim,
-			   n1, h.uid);
-		host_memlock_fix(c, &h);
-	} else if (h.limit_bytes < sweep) {
+			   n1, m.uid);
+		host_memlock_fix(c, &m);
+	} else if (!host_fits(&m, sweep)) {
 		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_WARN,
 			   "RLIMIT_MEMLOCK %s, uid %ld without CAP_IPC_LOCK: "
 			   "fits a default test (%s) but not -a (%s), larger "
-			   "-s or NCCL", lim, h.uid, n1, n2);
-		host_memlock_fix(c, &h);
+			   "-s or NCCL", lim, m.uid, n1, n2);
+		host_memlock_fix(c, &m);
 	} else {
 		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_PASS,
 			   "RLIMIT_MEMLOCK %s, uid %ld without CAP_IPC_LOCK: "
-			   "enough for -a (%s)", lim, h.uid, n2);
+			   "enough for -a (%s)", lim, m.uid, n2);
 	}
-}
-
-/* "0-3,8,10-11" into a bitmap of CPUS_MAX bits. 0 or -EINVAL. */
-static int host_cpulist(const char *s, uint64_t *mask)
-{
-	char *end;
-	unsigned long a, b, i;
-
-	memset(mask, 0, CPU_WORDS * sizeof(*mask));
-	while (*s) {
-		a = strtoul(s, &end, 10);
-		if (end == s)
-			return -EINVAL;
-		b = a;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		for (i = a; i <= b && i < CPUS_MAX; i++)
-			mask[i / 64] |= 1ULL << (i % 64);
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static unsigned int host_overlap(const uint64_t *a, const uint64_t *b)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < CPU_WORDS; i++)
-		n += (unsigned int)__builtin_popcountll(a[i] & b[i]);
-	return n;
 }
 
 struct host_cpus {
 	char allowed_text[256];
-	uint64_t allowed[CPU_WORDS];
-	uint64_t node[CPU_WORDS];
+	struct place_set allowed;
+	struct place_set node;
 	char node_text[256];
 };
 
@@ -219,11 +141,15 @@ struct host_cpus {
 static int host_node_cpus(const struct doctor_ctx *c, int numa_node,
 			  struct host_cpus *hc)
 {
+	struct place_set both;
+	char err[128];
+
 	if (fs_read(c->root, hc->node_text, sizeof(hc->node_text),
 		     "/sys/devices/system/node/node%d/cpulist", numa_node) ||
-	    host_cpulist(hc->node_text, hc->node))
+	    place_cpulist_parse(hc->node_text, &hc->node, err, sizeof(err)))
 		return -ENOENT;
-	return host_overlap(hc->allowed, hc->node) > 0;
+	place_set_and(&both, &hc->allowed, &hc->node);
+	return place_set_count(&both) > 0;
 }
 
 static void host_numa_one(struct doctor_ctx *c, const char *sub,
@@ -296,16 +222,17 @@ static bool host_gpu_alone(struct doctor_ctx *c, const struct doctor_gpu *g)
 void doctor_check_numa(struct doctor_ctx *c)
 {
 	struct host_cpus *hc = calloc(1, sizeof(*hc));
-	char what[DOCTOR_SUBJECT_LEN];
+	char what[DOCTOR_SUBJECT_LEN], err[128];
 	size_t i;
 
 	if (!hc) {
 		c->rep.lost = true;
 		return;
 	}
-	if (host_read_status(c->root, "Cpus_allowed_list:", hc->allowed_text,
-			     sizeof(hc->allowed_text)) ||
-	    host_cpulist(hc->allowed_text, hc->allowed)) {
+	if (fs_read_field(c->root, "Cpus_allowed_list", hc->allowed_text,
+			  sizeof(hc->allowed_text), "/proc/self/status") ||
+	    place_cpulist_parse(hc->allowed_text, &hc->allowed, err,
+				sizeof(err))) {
 		doctor_add(&c->rep, 7, "numa", "host", DOCTOR_SKIP,
 			   "Cpus_allowed_list unreadable in /proc/self/status");
 		free(hc);

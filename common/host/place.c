@@ -511,28 +511,54 @@ int place_apply(const struct place_plan *p)
 	return 0;
 }
 
-int place_memlock_read(const char *proc_status, struct place_memlock *out)
+/* "Max locked memory   8388608   8388608   bytes": the soft limit. */
+static int place_memlock_limit(const char *root, uint64_t *out)
+{
+	char buf[4096], soft[32], *line;
+	struct rlimit rl;
+
+	if (fs_read(root, buf, sizeof(buf), "/proc/self/limits")) {
+		if ((root[0] && strcmp(root, "/")) ||
+		    getrlimit(RLIMIT_MEMLOCK, &rl))
+			return -ENOENT;
+		*out = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX :
+		       (uint64_t)rl.rlim_cur;
+		return 0;
+	}
+	line = strstr(buf, "Max locked memory");
+	if (!line || sscanf(line + 17, "%31s", soft) != 1)
+		return -EINVAL;
+	*out = strcmp(soft, "unlimited") ? strtoull(soft, NULL, 10) :
+					   UINT64_MAX;
+	return 0;
+}
+
+int place_memlock_read(const char *root, struct place_memlock *out)
 {
 	unsigned long long v;
-	struct rlimit rl;
 	char field[64];
+	long ruid, euid;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (getrlimit(RLIMIT_MEMLOCK, &rl)) {
-		ret = -errno;
-		bench_err("getrlimit(RLIMIT_MEMLOCK): %s", strerror(-ret));
+	out->uid = -1;
+	ret = place_memlock_limit(root, &out->limit_bytes);
+	if (ret)
 		return ret;
-	}
-	out->limit_bytes = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX :
-			   (uint64_t)rl.rlim_cur;
-	if (!place_status_field(proc_status, "CapEff", field, sizeof(field)) &&
-	    sscanf(field, "%llx", &v) == 1)
+	if (fs_read_field(root, "CapEff", field, sizeof(field),
+			  "/proc/self/status"))
+		return -ENOENT;
+	if (sscanf(field, "%llx", &v) == 1)
 		out->has_ipc_lock = (v >> PLACE_CAP_IPC_LOCK) & 1;
 	/* "VmPin:  1024 kB": registered memory counts here (pinned_vm) */
-	if (!place_status_field(proc_status, "VmPin", field, sizeof(field)) &&
+	if (!fs_read_field(root, "VmPin", field, sizeof(field),
+			   "/proc/self/status") &&
 	    sscanf(field, "%llu", &v) == 1)
 		out->pinned_bytes = (uint64_t)v * 1024;
+	if (!fs_read_field(root, "Uid", field, sizeof(field),
+			   "/proc/self/status") &&
+	    sscanf(field, "%ld %ld", &ruid, &euid) == 2)
+		out->uid = euid;
 	return 0;
 }
 
