@@ -129,19 +129,13 @@ static int net_gid_of(const struct gid_entry *g, size_t n,
 
 /*
  * Is ifname the port's netdev, a netdev of its GID table, or a device
- * stacked on the netdev (bridge, bond, macvlan: "upper_X")? An IP on the
- * last kind has no GID unless the kernel ties it to the port.
+ * stacked on the netdev (bridge, bond, macvlan)? An IP on the last kind
+ * has no GID unless the kernel ties it to the port.
  */
 static bool net_on_port(const struct doctor_ctx *c,
 			const struct doctor_port *p, const char *ifname)
 {
-	unsigned int k;
-
-	for (k = 0; k < p->n_ndevs; k++)
-		if (!strcmp(p->ndevs[k], ifname))
-			return true;
-	return p->netdev[0] && fs_exists(c->root, "/sys/class/net/%s/upper_%s",
-					  p->netdev, ifname);
+	return doctor_inv_port_of(&c->inv, ifname, NULL) == p;
 }
 
 /* Go through the port's addresses; ok/bad lists; returns how many. */

@@ -4,11 +4,13 @@
  * once from sysfs (doctor_inv.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "doctor/inv.h"
+#include "host/netdev.h"
 #include "host/rate.h"
 
 #define IB "/sys/class/infiniband"
@@ -45,74 +47,41 @@ static void inv_add_ndev(struct doctor_port *p, const char *name)
 		fs_copy(p->ndevs[p->n_ndevs++], DOCTOR_IFNAME_LEN, name);
 }
 
-/* RoCE: every netdev the GID table names; the first is the port's own. */
-static void inv_gid_ndevs(const char *root, const char *dev,
-			  struct doctor_port *p)
+/* SYSFS/class/net/IF/attr as a positive int, else -1. */
+static int inv_net_long(const char *sysfs, const char *ifname,
+			const char *attr)
 {
-	char **gids, name[DOCTOR_IFNAME_LEN];
-	size_t n, i;
+	long v;
 
-	fs_list(root, &gids, &n, IB "/%s/ports/%u/gids", dev, p->num);
-	for (i = 0; i < n; i++)
-		/* unused entries answer EINVAL */
-		if (!fs_read(root, name, sizeof(name),
-			      IB "/%s/ports/%u/gid_attrs/ndevs/%s", dev,
-			      p->num, gids[i]) && name[0])
-			inv_add_ndev(p, name);
-	free(gids);
+	if (fs_read_long(sysfs, &v, "/class/net/%s/%s", ifname, attr) ||
+	    v <= 0 || v > INT_MAX)
+		return -1;
+	return (int)v;
 }
 
-/* A PCI device's netdevs: the one whose dev_port matches the port. */
-static void inv_pci_netdev(const char *root, const struct doctor_dev *d,
-			   struct doctor_port *p)
-{
-	char **nets;
-	size_t n, i;
-	long dev_port;
-
-	fs_list(root, &nets, &n, IB "/%s/device/net", d->name);
-	for (i = 0; i < n; i++) {
-		if (fs_read_long(root, &dev_port, "/sys/class/net/%s/dev_port",
-				  nets[i]))
-			dev_port = 0;
-		if (n == 1 || dev_port == (long)p->num - 1) {
-			fs_copy(p->netdev, sizeof(p->netdev), nets[i]);
-			break;
-		}
-	}
-	free(nets);
-}
-
-static void inv_port_netdev(const char *root, const struct doctor_probe *pr,
+static void inv_port_netdev(const char *sysfs, const struct doctor_probe *pr,
 			    const struct doctor_dev *d, struct doctor_port *p)
 {
-	if (p->xport == DOCTOR_XPORT_ROCE)
-		inv_gid_ndevs(root, d->name, p);
-	/* link_read's pick: lowest GID's netdev, else class/net's match */
-	fs_copy(p->netdev, sizeof(p->netdev), p->link.netdev);
-	/* rxe names its netdev in "parent" */
-	if (!p->netdev[0])
-		fs_read(root, p->netdev, sizeof(p->netdev), IB "/%s/parent",
-			 d->name);
-	if (!p->netdev[0] && d->bdf[0])
-		inv_pci_netdev(root, d, p);
+	struct netdev_list l;
+	unsigned int i;
+
+	/* host/netdev.h's rule, as link_read and --netdev apply it */
+	if (!netdev_list(sysfs, d->name, p->num, &l))
+		for (i = 0; i < l.n; i++)
+			inv_add_ndev(p, l.names[i]);
+	if (p->n_ndevs)
+		fs_copy(p->netdev, sizeof(p->netdev), p->ndevs[0]);
 	/* siw and other iWARP devices: only RDMA netlink knows */
 	if (!p->netdev[0] && pr->port_netdev &&
 	    pr->port_netdev(pr->priv, d->name, p->num, p->netdev,
 			    sizeof(p->netdev)))
 		p->netdev[0] = '\0';
-	if (!p->netdev[0])
+	if (!p->netdev[0] || !strcmp(p->netdev, p->link.netdev))
 		return;
 	inv_add_ndev(p, p->netdev);
-	/* link_read's netdev facts are of its netdev; ours may be another */
-	if (strcmp(p->netdev, p->link.netdev)) {
-		long v;
-
-		p->link.netdev_speed_mbps = fs_read_long(root, &v,
-			"/sys/class/net/%s/speed", p->netdev) ? -1 : (int)v;
-		p->link.netdev_mtu = fs_read_long(root, &v,
-			"/sys/class/net/%s/mtu", p->netdev) ? -1 : (int)v;
-	}
+	/* link_read's netdev facts are of its netdev: none here */
+	p->link.netdev_speed_mbps = inv_net_long(sysfs, p->netdev, "speed");
+	p->link.netdev_mtu = inv_net_long(sysfs, p->netdev, "mtu");
 }
 
 static void inv_port(const char *root, const char *sysfs,
@@ -147,7 +116,7 @@ static void inv_port(const char *root, const char *sysfs,
 		p->xport = DOCTOR_XPORT_IB;
 	else
 		p->xport = DOCTOR_XPORT_ROCE;
-	inv_port_netdev(root, pr, d, p);
+	inv_port_netdev(sysfs, pr, d, p);
 }
 
 static void inv_dev(const char *root, const char *sysfs,
@@ -245,12 +214,12 @@ static int inv_gpus(const char *root, struct doctor_inv *inv)
 int doctor_inventory(const char *root, const struct doctor_probe *probe,
 		     struct doctor_inv *inv)
 {
-	char **names, sysfs[FS_PATH_MAX];
+	char **names;
 	size_t n, i;
 	int ret;
 
 	memset(inv, 0, sizeof(*inv));
-	ret = fs_path(root, sysfs, sizeof(sysfs), "/sys");
+	ret = fs_path(root, inv->sysfs, sizeof(inv->sysfs), "/sys");
 	if (ret)
 		return ret;
 	fs_list(root, &names, &n, IB);
@@ -260,7 +229,8 @@ int doctor_inventory(const char *root, const struct doctor_probe *probe,
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
-		inv_dev(root, sysfs, probe, names[i], &inv->devs[inv->ndev++]);
+		inv_dev(root, inv->sysfs, probe, names[i],
+			&inv->devs[inv->ndev++]);
 	free(names);
 	inv_uverbs(root, inv);
 	if (probe->addrs &&
@@ -279,23 +249,39 @@ void doctor_inv_free(struct doctor_inv *inv)
 	memset(inv, 0, sizeof(*inv));
 }
 
+/* Port number num of the device named name, or NULL. */
+static const struct doctor_port *inv_find(const struct doctor_inv *inv,
+					  const char *name, unsigned int num,
+					  const struct doctor_dev **dev)
+{
+	size_t i;
+	unsigned int p;
+
+	for (i = 0; i < inv->ndev; i++)
+		for (p = 0; p < inv->devs[i].nports; p++)
+			if (!strcmp(inv->devs[i].name, name) &&
+			    inv->devs[i].ports[p].num == num) {
+				if (dev)
+					*dev = &inv->devs[i];
+				return &inv->devs[i].ports[p];
+			}
+	return NULL;
+}
+
 const struct doctor_port *doctor_inv_port_of(const struct doctor_inv *inv,
 					     const char *ifname,
 					     const struct doctor_dev **dev)
 {
+	char name[DOCTOR_NAME_LEN];
+	unsigned int num, p;
 	size_t i;
-	unsigned int p, k;
 
+	if (!netdev_find_port(inv->sysfs, ifname, name, sizeof(name), &num))
+		return inv_find(inv, name, num, dev);
 	for (i = 0; i < inv->ndev; i++)
-		for (p = 0; p < inv->devs[i].nports; p++) {
-			const struct doctor_port *port = &inv->devs[i].ports[p];
-
-			for (k = 0; k < port->n_ndevs; k++)
-				if (!strcmp(port->ndevs[k], ifname)) {
-					if (dev)
-						*dev = &inv->devs[i];
-					return port;
-				}
-		}
+		for (p = 0; p < inv->devs[i].nports; p++)
+			if (!strcmp(inv->devs[i].ports[p].netdev, ifname))
+				return inv_find(inv, inv->devs[i].name,
+						inv->devs[i].ports[p].num, dev);
 	return NULL;
 }

@@ -62,6 +62,7 @@ struct doctor_gpu {
 };
 
 struct doctor_inv {
+	char sysfs[FS_PATH_MAX];        /* ROOT/sys */
 	struct doctor_dev *devs;        /* every device, sorted by name */
 	size_t ndev;
 	struct doctor_gpu *gpus;
@@ -77,8 +78,9 @@ int doctor_inventory(const char *root, const struct doctor_probe *probe,
 void doctor_inv_free(struct doctor_inv *inv);
 
 /*
- * The device port whose netdev, or one of whose GID-table netdevs, is
- * ifname; NULL if no RDMA port uses it.
+ * The device port that carries ifname by host/netdev.h's rule
+ * (netdev_find_port, as ib_write_bw --netdev finds it), else the port
+ * whose netdev RDMA netlink named (siw); NULL if no RDMA port uses it.
  */
 const struct doctor_port *doctor_inv_port_of(const struct doctor_inv *inv,
 					     const char *ifname,

@@ -12,6 +12,7 @@
  *   ROOT/class/net/IF/{speed,mtu,dev_port}, IF/device/infiniband/DEV
  */
 #include "host/link.h"
+#include "host/netdev.h"
 #include "host/rate.h"
 #include "lib/fs.h"
 
@@ -22,9 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A GID table has at most a few thousand entries (rxe: 1024). */
-#define LINK_MAX_GIDS 4096
 
 struct link_ctx {
 	const char *root;
@@ -53,65 +51,17 @@ static void read_rate(const struct link_ctx *c, struct link_facts *f)
 		f->rate_gbps = 0.0;
 }
 
-/* The lowest GID index with a netdev: index 0 is the port's own MAC GID. */
-static bool netdev_from_gids(const struct link_ctx *c, char *name,
-			     size_t len)
-{
-	int i, ret;
-
-	for (i = 0; i < LINK_MAX_GIDS; i++) {
-		ret = fs_read(c->root, name, len,
-			      "/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
-			      c->dev, c->port, i);
-		if (ret == -ENOENT || ret == -ENAMETOOLONG)
-			return false;
-		/* A name that filled the buffer may be cut: not trusted. */
-		if (!ret && name[0] && strlen(name) < len - 1)
-			return true;
-	}
-	return false;
-}
-
-/* Does class/net/IF belong to DEV's port? (multi-port mlx4: dev_port) */
-static bool netdev_matches(const struct link_ctx *c, const char *ifname)
-{
-	long dev_port;
-
-	if (!fs_exists(c->root, "/class/net/%s/device/infiniband/%s", ifname,
-		       c->dev))
-		return false;
-	if (fs_read_long(c->root, &dev_port, "/class/net/%s/dev_port", ifname))
-		return true;
-	return dev_port == (long)c->port - 1;
-}
-
-/*
- * IB ports and some drivers fill no GID ndevs. Then look from the netdev
- * side; of several matches the first in version order wins, so the answer
- * does not depend on readdir() order.
- */
-static void netdev_from_class_net(const struct link_ctx *c, char *name,
-				  size_t len)
-{
-	char **nets;
-	size_t n, i;
-
-	name[0] = '\0';
-	fs_list(c->root, &nets, &n, "/class/net");
-	for (i = 0; i < n && !name[0]; i++)
-		if (strlen(nets[i]) < len && netdev_matches(c, nets[i]))
-			fs_copy(name, len, nets[i]);
-	free(nets);
-}
-
 static void read_netdev(const struct link_ctx *c, struct link_facts *f)
 {
+	struct netdev_list l;
 	long v;
 
-	if (!netdev_from_gids(c, f->netdev, sizeof(f->netdev)))
-		netdev_from_class_net(c, f->netdev, sizeof(f->netdev));
-	if (!f->netdev[0])
+	/* a name that does not fit is not trusted (a cut name is another) */
+	if (netdev_list(c->root, c->dev, c->port, &l) || !l.n ||
+	    !fs_copy(f->netdev, sizeof(f->netdev), l.names[0])) {
+		f->netdev[0] = '\0';
 		return;
+	}
 	/* Link down reports -1 (SPEED_UNKNOWN); dummy devices EINVAL. */
 	if (!fs_read_long(c->root, &v, "/class/net/%s/speed", f->netdev) &&
 	    v > 0 && v <= INT_MAX)
