@@ -57,22 +57,28 @@ static void test_find_port(void)
 
 static void test_list(void)
 {
+	/* ports with one netdev: from the GIDs, "parent", dev_port */
+	static const struct {
+		const char *dev;
+		unsigned int port;
+		const char *netdev;
+	} one[] = {
+		{ "rxe1", 1, "veth1" }, { "rxe2", 1, "eth5" },
+		{ "mlx5_0", 1, "net0" }, { "mlx5_0", 2, "net1" },
+	};
 	struct netdev_list l;
+	unsigned int i;
 
 	EXPECT_EQ_INT(netdev_list(root, "rxe0", 1, &l), 0);
 	EXPECT_EQ_INT(l.n, 3);
 	EXPECT_STREQ(l.names[0], "rxe_if");
 	EXPECT_STREQ(l.names[1], "rxe_if.10");
 	EXPECT_STREQ(l.names[2], "mv0");
-	EXPECT_EQ_INT(netdev_list(root, "rxe1", 1, &l), 0);
-	EXPECT_EQ_INT(l.n, 1);
-	EXPECT_STREQ(l.names[0], "veth1");
-	EXPECT_EQ_INT(netdev_list(root, "rxe2", 1, &l), 0);
-	EXPECT_EQ_INT(l.n, 1);
-	EXPECT_STREQ(l.names[0], "eth5");
-	EXPECT_EQ_INT(netdev_list(root, "mlx5_0", 2, &l), 0);
-	EXPECT_EQ_INT(l.n, 1);
-	EXPECT_STREQ(l.names[0], "net1");
+	for (i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
+		EXPECT_EQ_INT(netdev_list(root, one[i].dev, one[i].port, &l), 0);
+		EXPECT_EQ_INT(l.n, 1);
+		EXPECT_STREQ(l.names[0], one[i].netdev);
+	}
 	EXPECT_EQ_INT(netdev_list(root, "mlx5_9", 1, &l), 0);
 	EXPECT_EQ_INT(l.n, 0);
 	EXPECT_EQ_INT(netdev_list(root, "..", 1, &l), -EINVAL);

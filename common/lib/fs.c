@@ -88,33 +88,41 @@ static int fs_read_path(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+/* fs_read with a va_list: the one place that formats a path and reads. */
+static int fs_vread(const char *root, char *buf, size_t len, const char *fmt,
+		    va_list ap)
 {
 	char path[FS_PATH_MAX];
-	va_list ap;
 	int ret;
 
 	if (!len)
 		return -EINVAL;
 	buf[0] = '\0';
-	va_start(ap, fmt);
 	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
 	return ret ? ret : fs_read_path(path, buf, len);
+}
+
+int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = fs_vread(root, buf, len, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 int fs_read_long(const char *root, long *out, const char *fmt, ...)
 {
-	char path[FS_PATH_MAX], buf[64], *end;
+	char buf[64], *end;
 	va_list ap;
 	long v;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
+	ret = fs_vread(root, buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (!ret)
-		ret = fs_read_path(path, buf, sizeof(buf));
 	if (ret)
 		return ret;
 	errno = 0;
@@ -128,16 +136,14 @@ int fs_read_long(const char *root, long *out, const char *fmt, ...)
 int fs_read_field(const char *root, const char *key, char *out, size_t len,
 		  const char *fmt, ...)
 {
-	char path[FS_PATH_MAX], buf[8192], *line;
+	char buf[8192], *line;
 	size_t klen = strlen(key);
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
+	ret = fs_vread(root, buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (!ret)
-		ret = fs_read_path(path, buf, sizeof(buf));
 	if (ret)
 		return ret;
 	for (line = buf; strncmp(line, key, klen) || line[klen] != ':';) {
