@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_chk_host - steps 6-7 of ib_doctor: whether this process may pin
+ * chk_host - steps 6-7 of ib_doctor: whether this process may pin
  * the memory a test registers (RLIMIT_MEMLOCK, CAP_IPC_LOCK, uid), and
  * whether the CPUs it may run on sit on the NUMA node of each NIC and GPU.
  * Everything comes from /proc/self and sysfs below the root.
@@ -43,7 +43,7 @@ static const char *host_bytes_str(uint64_t n, char *buf, size_t len)
 	return buf;
 }
 
-static bool host_has_siw(const struct doctor_ctx *c)
+static bool host_has_siw(const struct chk_ctx *c)
 {
 	size_t i;
 
@@ -53,15 +53,15 @@ static bool host_has_siw(const struct doctor_ctx *c)
 	return false;
 }
 
-static void host_memlock_fix(struct doctor_ctx *c, const struct place_memlock *m)
+static void host_memlock_fix(struct chk_ctx *c, const struct place_memlock *m)
 {
 	if (m->uid == 0)
-		doctor_fix(&c->rep, "give the process CAP_IPC_LOCK (pod: "
+		findings_fix(&c->rep, "give the process CAP_IPC_LOCK (pod: "
 			   "securityContext.capabilities.add: [IPC_LOCK]) or "
 			   "raise the limit: ulimit -l unlimited (systemd/"
 			   "containerd: LimitMEMLOCK=infinity)");
 	else
-		doctor_fix(&c->rep, "uid %ld: non-root containers lose "
+		findings_fix(&c->rep, "uid %ld: non-root containers lose "
 			   "IPC_LOCK; run as root with IPC_LOCK, or setcap "
 			   "cap_ipc_lock+ep on the binaries, or raise the "
 			   "runtime's LimitMEMLOCK=infinity", m->uid);
@@ -75,7 +75,7 @@ static bool host_fits(const struct place_memlock *m, uint64_t bytes)
 	return !place_memlock_check(m, bytes, why, sizeof(why));
 }
 
-void doctor_check_memlock(struct doctor_ctx *c)
+void chk_host_memlock(struct chk_ctx *c)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t need = host_pin_bytes(65536, page);
@@ -85,7 +85,7 @@ void doctor_check_memlock(struct doctor_ctx *c)
 	bool unlimited;
 
 	if (place_memlock_read(c->root, &m)) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_SKIP,
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_SKIP,
 			   "/proc/self/limits or /proc/self/status unreadable");
 		return;
 	}
@@ -99,32 +99,32 @@ void doctor_check_memlock(struct doctor_ctx *c)
 	host_bytes_str(need, n1, sizeof(n1));
 	host_bytes_str(sweep, n2, sizeof(n2));
 	if (m.has_ipc_lock && !host_fits(&no_cap, sweep) && host_has_siw(c)) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_WARN,
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_WARN,
 			   "uid %ld with CAP_IPC_LOCK, RLIMIT_MEMLOCK %s: siw "
 			   "checks the limit even so, and -a needs %s",
 			   m.uid, lim, n2);
-		doctor_fix(&c->rep, "ulimit -l unlimited before tests on siw");
+		findings_fix(&c->rep, "ulimit -l unlimited before tests on siw");
 	} else if (m.has_ipc_lock || unlimited) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_PASS,
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_PASS,
 			   "uid %ld, RLIMIT_MEMLOCK %s, CAP_IPC_LOCK %s: %s "
 			   "(a default bandwidth test pins %s)", m.uid, lim,
 			   m.has_ipc_lock ? "yes" : "no", m.has_ipc_lock ?
 			   "the limit does not apply" : "no limit", n1);
 	} else if (!host_fits(&m, need)) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_FAIL,
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_FAIL,
 			   "RLIMIT_MEMLOCK %s < the %s a default bandwidth "
 			   "test pins (2 x 64 KiB + control), uid %ld without "
 			   "CAP_IPC_LOCK: ibv_reg_mr fails with ENOMEM", lim,
 			   n1, m.uid);
 		host_memlock_fix(c, &m);
 	} else if (!host_fits(&m, sweep)) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_WARN,
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_WARN,
 			   "RLIMIT_MEMLOCK %s, uid %ld without CAP_IPC_LOCK: "
 			   "fits a default test (%s) but not -a (%s), larger "
 			   "-s or NCCL", lim, m.uid, n1, n2);
 		host_memlock_fix(c, &m);
 	} else {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_PASS,
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_PASS,
 			   "RLIMIT_MEMLOCK %s, uid %ld without CAP_IPC_LOCK: "
 			   "enough for -a (%s)", lim, m.uid, n2);
 	}
@@ -138,7 +138,7 @@ struct host_cpus {
 };
 
 /* Does the process's CPU set meet numa_node's CPUs? 1 yes, 0 no, <0 ?. */
-static int host_node_cpus(const struct doctor_ctx *c, int numa_node,
+static int host_node_cpus(const struct chk_ctx *c, int numa_node,
 			  struct host_cpus *hc)
 {
 	struct place_set both;
@@ -152,34 +152,34 @@ static int host_node_cpus(const struct doctor_ctx *c, int numa_node,
 	return place_set_count(&both) > 0;
 }
 
-static void host_numa_one(struct doctor_ctx *c, const char *sub,
+static void host_numa_one(struct chk_ctx *c, const char *sub,
 			  const char *what, int numa_node, struct host_cpus *hc)
 {
 	int ret;
 
 	if (numa_node < 0) {
-		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_PASS,
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_PASS,
 			   "%s reports no NUMA node (a one-node machine)",
 			   what);
 		return;
 	}
 	ret = host_node_cpus(c, numa_node, hc);
 	if (ret < 0) {
-		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_SKIP,
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_SKIP,
 			   "%s is on node %d, whose CPU list is unreadable",
 			   what, numa_node);
 	} else if (ret) {
-		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_PASS,
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_PASS,
 			   "%s on node %d (CPUs %s); allowed CPUs %s include "
 			   "some", what, numa_node, hc->node_text,
 			   hc->allowed_text);
 	} else {
-		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_WARN,
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_WARN,
 			   "%s is on node %d (CPUs %s), but this process may "
 			   "only run on CPUs %s: every completion crosses the "
 			   "socket link", what, numa_node, hc->node_text,
 			   hc->allowed_text);
-		doctor_fix(&c->rep, "numactl -N %d -m %d CMD (or taskset -c "
+		findings_fix(&c->rep, "numactl -N %d -m %d CMD (or taskset -c "
 			   "%s); in Kubernetes, the Topology Manager's "
 			   "single-numa-node policy", numa_node, numa_node,
 			   hc->node_text);
@@ -187,7 +187,7 @@ static void host_numa_one(struct doctor_ctx *c, const char *sub,
 }
 
 /* A GPU with no RDMA NIC on its node: GPUDirect crosses the sockets. */
-static bool host_gpu_alone(struct doctor_ctx *c, const struct doctor_gpu *g)
+static bool host_gpu_alone(struct chk_ctx *c, const struct inv_gpu *g)
 {
 	char nics[160] = "";
 	size_t i, off = 0;
@@ -195,9 +195,9 @@ static bool host_gpu_alone(struct doctor_ctx *c, const struct doctor_gpu *g)
 	if (g->numa_node < 0)
 		return false;
 	for (i = 0; i < c->inv.ndev; i++) {
-		const struct doctor_dev *d = &c->inv.devs[i];
+		const struct inv_dev *d = &c->inv.devs[i];
 
-		if (doctor_skip_dev(c, d) || !d->bdf[0])
+		if (chk_skip_dev(c, d) || !d->bdf[0])
 			continue;
 		if (d->numa_node == g->numa_node || d->numa_node < 0)
 			return false;
@@ -210,19 +210,19 @@ static bool host_gpu_alone(struct doctor_ctx *c, const struct doctor_gpu *g)
 	}
 	if (!off)
 		return false;
-	doctor_add(&c->rep, 7, "numa", g->bdf, DOCTOR_WARN,
+	findings_add(&c->rep, 7, "numa", g->bdf, VERDICT_WARN,
 		   "GPU %s is on node %d, no RDMA NIC is (%s): GPU memory "
 		   "traffic crosses the socket link", g->bdf, g->numa_node,
 		   nics);
-	doctor_fix(&c->rep, "run GPU tests with a GPU and a NIC of one node "
+	findings_fix(&c->rep, "run GPU tests with a GPU and a NIC of one node "
 		   "(nvidia-smi topo -m shows the pairs)");
 	return true;
 }
 
-void doctor_check_numa(struct doctor_ctx *c)
+void chk_host_numa(struct chk_ctx *c)
 {
 	struct host_cpus *hc = calloc(1, sizeof(*hc));
-	char what[DOCTOR_SUBJECT_LEN], err[128];
+	char what[FINDING_SUBJECT_LEN], err[128];
 	size_t i;
 
 	if (!hc) {
@@ -233,24 +233,24 @@ void doctor_check_numa(struct doctor_ctx *c)
 			  sizeof(hc->allowed_text), "/proc/self/status") ||
 	    place_cpulist_parse(hc->allowed_text, &hc->allowed, err,
 				sizeof(err))) {
-		doctor_add(&c->rep, 7, "numa", "host", DOCTOR_SKIP,
+		findings_add(&c->rep, 7, "numa", "host", VERDICT_SKIP,
 			   "Cpus_allowed_list unreadable in /proc/self/status");
 		free(hc);
 		return;
 	}
 	for (i = 0; i < c->inv.ndev; i++) {
-		const struct doctor_dev *d = &c->inv.devs[i];
+		const struct inv_dev *d = &c->inv.devs[i];
 
-		if (doctor_skip_dev(c, d))
+		if (chk_skip_dev(c, d))
 			continue;
 		if (!d->bdf[0])
-			doctor_add(&c->rep, 7, "numa", d->name, DOCTOR_SKIP,
+			findings_add(&c->rep, 7, "numa", d->name, VERDICT_SKIP,
 				   "software device: no NUMA node");
 		else
 			host_numa_one(c, d->name, d->name, d->numa_node, hc);
 	}
 	for (i = 0; i < c->inv.ngpu; i++) {
-		const struct doctor_gpu *g = &c->inv.gpus[i];
+		const struct inv_gpu *g = &c->inv.gpus[i];
 
 		snprintf(what, sizeof(what), "GPU %s", g->bdf);
 		if (!host_gpu_alone(c, g))

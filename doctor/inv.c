@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_inv - the host's RDMA devices, ports, GPUs and addresses, read
- * once from sysfs (doctor_inv.h).
+ * inv - the host's RDMA devices, ports, GPUs and addresses, read
+ * once from sysfs (inv.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,7 +15,7 @@
 
 #define IB "/sys/class/infiniband"
 
-int doctor_parse_state(const char *text, long *num, char *name, size_t len)
+int inv_parse_state(const char *text, long *num, char *name, size_t len)
 {
 	char *end;
 	long v = strtol(text, &end, 10);
@@ -30,21 +30,21 @@ int doctor_parse_state(const char *text, long *num, char *name, size_t len)
 	return 0;
 }
 
-const char *doctor_xport_str(enum doctor_xport x)
+const char *inv_xport_str(enum inv_xport x)
 {
-	return x == DOCTOR_XPORT_IB ? "IB" :
-	       x == DOCTOR_XPORT_ROCE ? "RoCE" : "iWARP";
+	return x == INV_XPORT_IB ? "IB" :
+	       x == INV_XPORT_ROCE ? "RoCE" : "iWARP";
 }
 
-static void inv_add_ndev(struct doctor_port *p, const char *name)
+static void inv_add_ndev(struct inv_port *p, const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < p->n_ndevs; i++)
 		if (!strcmp(p->ndevs[i], name))
 			return;
-	if (p->n_ndevs < DOCTOR_NDEVS_MAX)
-		fs_copy(p->ndevs[p->n_ndevs++], DOCTOR_IFNAME_LEN, name);
+	if (p->n_ndevs < INV_NDEVS_MAX)
+		fs_copy(p->ndevs[p->n_ndevs++], PROBE_IFNAME_LEN, name);
 }
 
 /* SYSFS/class/net/IF/attr as a positive int, else -1. */
@@ -59,8 +59,8 @@ static int inv_net_long(const char *sysfs, const char *ifname,
 	return (int)v;
 }
 
-static void inv_port_netdev(const char *sysfs, const struct doctor_probe *pr,
-			    const struct doctor_dev *d, struct doctor_port *p)
+static void inv_port_netdev(const char *sysfs, const struct probe *pr,
+			    const struct inv_dev *d, struct inv_port *p)
 {
 	struct netdev_list l;
 	unsigned int i;
@@ -84,9 +84,9 @@ static void inv_port_netdev(const char *sysfs, const struct doctor_probe *pr,
 	p->link.netdev_mtu = inv_net_long(sysfs, p->netdev, "mtu");
 }
 
-static void inv_port(const char *root, const char *sysfs,
-		     const struct doctor_probe *pr, const struct doctor_dev *d,
-		     struct doctor_port *p)
+static void inv_read_port(const char *root, const char *sysfs,
+		     const struct probe *pr, const struct inv_dev *d,
+		     struct inv_port *p)
 {
 	struct rate_link rl;
 	char buf[64];
@@ -94,11 +94,11 @@ static void inv_port(const char *root, const char *sysfs,
 	p->state = p->phys = -1;
 	if (!fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/state",
 		      d->name, p->num))
-		doctor_parse_state(buf, &p->state, p->state_text,
+		inv_parse_state(buf, &p->state, p->state_text,
 				   sizeof(p->state_text));
 	if (!fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/phys_state",
 		      d->name, p->num))
-		doctor_parse_state(buf, &p->phys, p->phys_text,
+		inv_parse_state(buf, &p->phys, p->phys_text,
 				   sizeof(p->phys_text));
 	if (link_read(sysfs, d->name, p->num, &p->link))
 		p->link = (struct link_facts){ .netdev_speed_mbps = -1,
@@ -111,17 +111,17 @@ static void inv_port(const char *root, const char *sysfs,
 	fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/link_layer",
 		 d->name, p->num);
 	if (d->is_rnic)
-		p->xport = DOCTOR_XPORT_IWARP;
+		p->xport = INV_XPORT_IWARP;
 	else if (!strcmp(buf, "InfiniBand"))
-		p->xport = DOCTOR_XPORT_IB;
+		p->xport = INV_XPORT_IB;
 	else
-		p->xport = DOCTOR_XPORT_ROCE;
+		p->xport = INV_XPORT_ROCE;
 	inv_port_netdev(sysfs, pr, d, p);
 }
 
-static void inv_dev(const char *root, const char *sysfs,
-		    const struct doctor_probe *pr, const char *name,
-		    struct doctor_dev *d)
+static void inv_read_dev(const char *root, const char *sysfs,
+		    const struct probe *pr, const char *name,
+		    struct inv_dev *d)
 {
 	char buf[64], **ports;
 	const struct link_facts *l = &d->ports[0].link;
@@ -141,11 +141,11 @@ static void inv_dev(const char *root, const char *sysfs,
 			      IB "/%s/device/driver", name);
 	}
 	fs_list(root, &ports, &n, IB "/%s/ports", name);
-	for (i = 0; i < n && d->nports < DOCTOR_PORTS_MAX; i++) {
-		struct doctor_port *p = &d->ports[d->nports++];
+	for (i = 0; i < n && d->nports < INV_PORTS_MAX; i++) {
+		struct inv_port *p = &d->ports[d->nports++];
 
 		p->num = (unsigned int)strtoul(ports[i], NULL, 10);
-		inv_port(root, sysfs, pr, d, p);
+		inv_read_port(root, sysfs, pr, d, p);
 	}
 	free(ports);
 	/* the device's PCI facts are the same in every port's */
@@ -157,9 +157,9 @@ static void inv_dev(const char *root, const char *sysfs,
 }
 
 /* /dev/infiniband/uverbsN of each device, from the uverbs class. */
-static void inv_uverbs(const char *root, struct doctor_inv *inv)
+static void inv_uverbs(const char *root, struct inv *inv)
 {
-	char **uv, ibdev[DOCTOR_NAME_LEN];
+	char **uv, ibdev[INV_NAME_LEN];
 	size_t n, i, k;
 
 	fs_list(root, &uv, &n, "/sys/class/infiniband_verbs");
@@ -176,20 +176,20 @@ static void inv_uverbs(const char *root, struct doctor_inv *inv)
 }
 
 /* NVIDIA GPUs: PCI class 0x0300xx (VGA) or 0x0302xx (3D), vendor 0x10de. */
-static int inv_gpus(const char *root, struct doctor_inv *inv)
+static int inv_gpus(const char *root, struct inv *inv)
 {
 	char **pci, cls[16], vendor[16];
-	struct doctor_gpu *g;
+	struct inv_gpu *g;
 	size_t n, i;
 	long v;
 
 	fs_list(root, &pci, &n, "/sys/bus/pci/devices");
-	inv->gpus = calloc(DOCTOR_GPUS_MAX, sizeof(*inv->gpus));
+	inv->gpus = calloc(INV_GPUS_MAX, sizeof(*inv->gpus));
 	if (!inv->gpus) {
 		free(pci);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n && inv->ngpu < DOCTOR_GPUS_MAX; i++) {
+	for (i = 0; i < n && inv->ngpu < INV_GPUS_MAX; i++) {
 		if (fs_read(root, cls, sizeof(cls),
 			     "/sys/bus/pci/devices/%s/class", pci[i]) ||
 		    fs_read(root, vendor, sizeof(vendor),
@@ -211,8 +211,8 @@ static int inv_gpus(const char *root, struct doctor_inv *inv)
 	return 0;
 }
 
-int doctor_inventory(const char *root, const struct doctor_probe *probe,
-		     struct doctor_inv *inv)
+int inv_read(const char *root, const struct probe *probe,
+		     struct inv *inv)
 {
 	char **names;
 	size_t n, i;
@@ -229,7 +229,7 @@ int doctor_inventory(const char *root, const struct doctor_probe *probe,
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
-		inv_dev(root, inv->sysfs, probe, names[i],
+		inv_read_dev(root, inv->sysfs, probe, names[i],
 			&inv->devs[inv->ndev++]);
 	free(names);
 	inv_uverbs(root, inv);
@@ -241,7 +241,7 @@ int doctor_inventory(const char *root, const struct doctor_probe *probe,
 	return inv_gpus(root, inv);
 }
 
-void doctor_inv_free(struct doctor_inv *inv)
+void inv_free(struct inv *inv)
 {
 	free(inv->devs);
 	free(inv->gpus);
@@ -250,9 +250,9 @@ void doctor_inv_free(struct doctor_inv *inv)
 }
 
 /* Port number num of the device named name, or NULL. */
-static const struct doctor_port *inv_find(const struct doctor_inv *inv,
+static const struct inv_port *inv_find(const struct inv *inv,
 					  const char *name, unsigned int num,
-					  const struct doctor_dev **dev)
+					  const struct inv_dev **dev)
 {
 	size_t i;
 	unsigned int p;
@@ -268,11 +268,11 @@ static const struct doctor_port *inv_find(const struct doctor_inv *inv,
 	return NULL;
 }
 
-const struct doctor_port *doctor_inv_port_of(const struct doctor_inv *inv,
+const struct inv_port *inv_port_of(const struct inv *inv,
 					     const char *ifname,
-					     const struct doctor_dev **dev)
+					     const struct inv_dev **dev)
 {
-	char name[DOCTOR_NAME_LEN];
+	char name[INV_NAME_LEN];
 	unsigned int num, p;
 	size_t i;
 

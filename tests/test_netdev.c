@@ -105,18 +105,18 @@ static void test_doctor_agrees(void)
 		"rxe_if", "rxe_if.10", "mv0", "veth1", "mv1", "eth5", "net0",
 		"net1", "net1.5", "br0",
 	};
-	const struct doctor_probe probe = { 0 };
-	const struct doctor_port *p;
-	const struct doctor_dev *d;
-	struct doctor_inv inv;
+	const struct probe probe = { 0 };
+	const struct inv_port *p;
+	const struct inv_dev *d;
+	struct inv inv;
 	unsigned int port, i;
 	char dev[64];
 	int ret;
 
-	EXPECT_EQ_INT(doctor_inventory(host, &probe, &inv), 0);
+	EXPECT_EQ_INT(inv_read(host, &probe, &inv), 0);
 	for (i = 0; i < sizeof(nets) / sizeof(nets[0]); i++) {
 		d = NULL;
-		p = doctor_inv_port_of(&inv, nets[i], &d);
+		p = inv_port_of(&inv, nets[i], &d);
 		ret = netdev_find_port(root, nets[i], dev, sizeof(dev), &port);
 		TEST_CHECK_(!ret == !!p, "same answer", "%s: %d vs %s",
 			    nets[i], ret, p ? "a port" : "none");
@@ -126,9 +126,9 @@ static void test_doctor_agrees(void)
 		}
 	}
 	/* the doctor's own netdev of each port is the rule's too */
-	p = doctor_inv_port_of(&inv, "net1", &d);
+	p = inv_port_of(&inv, "net1", &d);
 	EXPECT_TRUE(p && !strcmp(p->netdev, "net1"));
-	doctor_inv_free(&inv);
+	inv_free(&inv);
 }
 
 int main(void)

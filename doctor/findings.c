@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_report - findings, exit code, text table and JSON (doctor_report.h).
+ * findings - findings, exit code, text table and JSON (findings.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,13 +12,13 @@
 #include "lib/afile.h"
 #include "lib/fs.h"
 #include "lib/json.h"
-#include "doctor/report.h"
+#include "doctor/findings.h"
 
-void doctor_add(struct doctor_report *rep, unsigned int step,
+void findings_add(struct findings *rep, unsigned int step,
 		const char *check, const char *subject,
-		enum doctor_verdict verdict, const char *fmt, ...)
+		enum verdict verdict, const char *fmt, ...)
 {
-	struct doctor_finding *f;
+	struct finding *f;
 	va_list ap;
 
 	if (rep->n == rep->cap) {
@@ -44,7 +44,7 @@ void doctor_add(struct doctor_report *rep, unsigned int step,
 	va_end(ap);
 }
 
-void doctor_fix(struct doctor_report *rep, const char *fmt, ...)
+void findings_fix(struct findings *rep, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -52,17 +52,17 @@ void doctor_fix(struct doctor_report *rep, const char *fmt, ...)
 	if (!rep->n || rep->dropped)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(rep->items[rep->n - 1].fix, DOCTOR_TEXT_LEN, fmt, ap);
+	vsnprintf(rep->items[rep->n - 1].fix, FINDING_TEXT_LEN, fmt, ap);
 	va_end(ap);
 }
 
-void doctor_report_free(struct doctor_report *rep)
+void findings_free(struct findings *rep)
 {
 	free(rep->items);
 	memset(rep, 0, sizeof(*rep));
 }
 
-size_t doctor_count(const struct doctor_report *rep, enum doctor_verdict v)
+size_t findings_count(const struct findings *rep, enum verdict v)
 {
 	size_t i, n = 0;
 
@@ -71,25 +71,25 @@ size_t doctor_count(const struct doctor_report *rep, enum doctor_verdict v)
 	return n;
 }
 
-int doctor_exit_code(const struct doctor_report *rep)
+int findings_exit_code(const struct findings *rep)
 {
 	if (rep->lost)
-		return DOCTOR_EXIT_RUNTIME;
-	if (doctor_count(rep, DOCTOR_FAIL))
-		return DOCTOR_EXIT_FAIL;
-	if (doctor_count(rep, DOCTOR_WARN))
-		return DOCTOR_EXIT_WARN;
-	return DOCTOR_EXIT_OK;
+		return FINDINGS_EXIT_RUNTIME;
+	if (findings_count(rep, VERDICT_FAIL))
+		return FINDINGS_EXIT_FAIL;
+	if (findings_count(rep, VERDICT_WARN))
+		return FINDINGS_EXIT_WARN;
+	return FINDINGS_EXIT_OK;
 }
 
-const char *doctor_verdict_str(enum doctor_verdict v)
+const char *findings_verdict_str(enum verdict v)
 {
 	static const char *const s[] = { "PASS", "SKIP", "WARN", "FAIL" };
 
 	return (unsigned int)v < 4 ? s[v] : "?";
 }
 
-const struct doctor_finding *doctor_find(const struct doctor_report *rep,
+const struct finding *findings_find(const struct findings *rep,
 					 const char *check,
 					 const char *subject)
 {
@@ -102,68 +102,68 @@ const struct doctor_finding *doctor_find(const struct doctor_report *rep,
 	return NULL;
 }
 
-static const char *doctor_exit_word(int code)
+static const char *findings_exit_word(int code)
 {
 	switch (code) {
-	case DOCTOR_EXIT_OK:
+	case FINDINGS_EXIT_OK:
 		return "all passed";
-	case DOCTOR_EXIT_WARN:
+	case FINDINGS_EXIT_WARN:
 		return "warnings";
-	case DOCTOR_EXIT_FAIL:
+	case FINDINGS_EXIT_FAIL:
 		return "failures";
 	default:
 		return "findings lost (out of memory)";
 	}
 }
 
-void doctor_print_text(const struct doctor_report *rep, FILE *out)
+void findings_print_text(const struct findings *rep, FILE *out)
 {
-	const struct doctor_finding *f;
+	const struct finding *f;
 	size_t i;
-	int code = doctor_exit_code(rep);
+	int code = findings_exit_code(rep);
 
 	fprintf(out, "# %-6s %-4s %-13s %-15s %s\n", "result", "step",
 		"check", "subject", "finding");
 	for (i = 0; i < rep->n; i++) {
 		f = &rep->items[i];
 		fprintf(out, "  %-6s %-4u %-13s %-15s %s\n",
-			doctor_verdict_str(f->verdict), f->step, f->check,
+			findings_verdict_str(f->verdict), f->step, f->check,
 			f->subject, f->detail);
 		if (f->fix[0])
 			fprintf(out, "%14sfix: %s\n", "", f->fix);
 	}
 	fprintf(out, "# %zu PASS, %zu WARN, %zu FAIL, %zu SKIP: exit %d (%s)\n",
-		doctor_count(rep, DOCTOR_PASS), doctor_count(rep, DOCTOR_WARN),
-		doctor_count(rep, DOCTOR_FAIL), doctor_count(rep, DOCTOR_SKIP),
-		code, doctor_exit_word(code));
+		findings_count(rep, VERDICT_PASS), findings_count(rep, VERDICT_WARN),
+		findings_count(rep, VERDICT_FAIL), findings_count(rep, VERDICT_SKIP),
+		code, findings_exit_word(code));
 }
 
-static void report_json_finding(struct json_writer *w,
-				const struct doctor_finding *f)
+static void findings_json_finding(struct json_writer *w,
+				const struct finding *f)
 {
 	json_object_begin(w);
 	json_kv_u64(w, "step", f->step);
 	json_kv_string(w, "check", f->check);
 	json_kv_string(w, "subject", f->subject);
-	json_kv_string(w, "verdict", doctor_verdict_str(f->verdict));
+	json_kv_string(w, "verdict", findings_verdict_str(f->verdict));
 	json_kv_string(w, "detail", f->detail);
 	json_kv_string(w, "fix", f->fix[0] ? f->fix : NULL);
 	json_object_end(w);
 }
 
-static void report_json_summary(struct json_writer *w,
-				const struct doctor_report *rep)
+static void findings_json_summary(struct json_writer *w,
+				const struct findings *rep)
 {
 	json_key(w, "summary");
 	json_object_begin(w);
-	json_kv_u64(w, "pass", doctor_count(rep, DOCTOR_PASS));
-	json_kv_u64(w, "warn", doctor_count(rep, DOCTOR_WARN));
-	json_kv_u64(w, "fail", doctor_count(rep, DOCTOR_FAIL));
-	json_kv_u64(w, "skip", doctor_count(rep, DOCTOR_SKIP));
+	json_kv_u64(w, "pass", findings_count(rep, VERDICT_PASS));
+	json_kv_u64(w, "warn", findings_count(rep, VERDICT_WARN));
+	json_kv_u64(w, "fail", findings_count(rep, VERDICT_FAIL));
+	json_kv_u64(w, "skip", findings_count(rep, VERDICT_SKIP));
 	json_object_end(w);
 }
 
-int doctor_print_json(const struct doctor_report *rep, const char *host,
+int findings_print_json(const struct findings *rep, const char *host,
 		      const char *peer, FILE *out)
 {
 	struct json_writer w;
@@ -175,34 +175,34 @@ int doctor_print_json(const struct doctor_report *rep, const char *host,
 	json_kv_string(&w, "tool", "ib_doctor");
 	json_kv_string(&w, "host", host);
 	json_kv_string(&w, "peer", peer);
-	json_kv_i64(&w, "exit_code", doctor_exit_code(rep));
-	report_json_summary(&w, rep);
+	json_kv_i64(&w, "exit_code", findings_exit_code(rep));
+	findings_json_summary(&w, rep);
 	json_key(&w, "findings");
 	json_array_begin(&w);
 	for (i = 0; i < rep->n; i++)
-		report_json_finding(&w, &rep->items[i]);
+		findings_json_finding(&w, &rep->items[i]);
 	json_array_end(&w);
 	json_object_end(&w);
 	return json_finish(&w);
 }
 
 /* afile's render callback: the document of one report. */
-struct report_job {
-	const struct doctor_report *rep;
+struct findings_job {
+	const struct findings *rep;
 	const char *host, *peer;
 };
 
-static int report_render(const void *arg, FILE *out)
+static int findings_render(const void *arg, FILE *out)
 {
-	const struct report_job *j = arg;
+	const struct findings_job *j = arg;
 
-	return doctor_print_json(j->rep, j->host, j->peer, out);
+	return findings_print_json(j->rep, j->host, j->peer, out);
 }
 
-int doctor_write_json(const struct doctor_report *rep, const char *host,
+int findings_write_json(const struct findings *rep, const char *host,
 		      const char *peer, const char *path)
 {
-	struct report_job job = { rep, host, peer };
+	struct findings_job job = { rep, host, peer };
 
-	return afile_write(path, report_render, &job);
+	return afile_write(path, findings_render, &job);
 }
