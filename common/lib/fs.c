@@ -59,6 +59,19 @@ int fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 	return ret;
 }
 
+/*
+ * ret = root + the caller's fmt and arguments, formatted into the array
+ * path: the one expansion of the variable arguments of every reader.
+ */
+#define FS_FORMAT(root, path, fmt, ret)					\
+	do {								\
+		va_list ap_;						\
+									\
+		va_start(ap_, fmt);					\
+		ret = fs_vpath(root, path, sizeof(path), fmt, ap_);	\
+		va_end(ap_);						\
+	} while (0)
+
 static int fs_read_path(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
@@ -88,9 +101,7 @@ static int fs_read_path(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* fs_read with a va_list: the one place that formats a path and reads. */
-static int fs_vread(const char *root, char *buf, size_t len, const char *fmt,
-		    va_list ap)
+int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 {
 	char path[FS_PATH_MAX];
 	int ret;
@@ -98,32 +109,18 @@ static int fs_vread(const char *root, char *buf, size_t len, const char *fmt,
 	if (!len)
 		return -EINVAL;
 	buf[0] = '\0';
-	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
+	FS_FORMAT(root, path, fmt, ret);
 	return ret ? ret : fs_read_path(path, buf, len);
-}
-
-int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = fs_vread(root, buf, len, fmt, ap);
-	va_end(ap);
-	return ret;
 }
 
 int fs_read_long(const char *root, long *out, const char *fmt, ...)
 {
-	char buf[64], *end;
-	va_list ap;
+	char path[FS_PATH_MAX], buf[64], *end;
 	long v;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = fs_vread(root, buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (ret)
+	FS_FORMAT(root, path, fmt, ret);
+	if (ret || (ret = fs_read_path(path, buf, sizeof(buf))))
 		return ret;
 	errno = 0;
 	v = strtol(buf, &end, 0);
@@ -136,15 +133,12 @@ int fs_read_long(const char *root, long *out, const char *fmt, ...)
 int fs_read_field(const char *root, const char *key, char *out, size_t len,
 		  const char *fmt, ...)
 {
-	char buf[8192], *line;
+	char path[FS_PATH_MAX], buf[8192], *line;
 	size_t klen = strlen(key);
-	va_list ap;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = fs_vread(root, buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (ret)
+	FS_FORMAT(root, path, fmt, ret);
+	if (ret || (ret = fs_read_path(path, buf, sizeof(buf))))
 		return ret;
 	for (line = buf; strncmp(line, key, klen) || line[klen] != ':';) {
 		line = strchr(line, '\n');
@@ -161,12 +155,9 @@ int fs_read_field(const char *root, const char *key, char *out, size_t len,
 bool fs_exists(const char *root, const char *fmt, ...)
 {
 	char path[FS_PATH_MAX];
-	va_list ap;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	return !ret && !access(path, F_OK);
 }
 
@@ -174,12 +165,9 @@ int fs_resolve(const char *root, char *out, size_t len, const char *fmt, ...)
 {
 	char path[FS_PATH_MAX], real[PATH_MAX], rroot[PATH_MAX];
 	size_t rlen;
-	va_list ap;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	if (ret)
 		return ret;
 	if (!realpath(path, real) || !realpath(*root ? root : "/", rroot))
@@ -198,13 +186,10 @@ int fs_link_name(const char *root, char *out, size_t len, const char *fmt,
 {
 	char path[FS_PATH_MAX], target[FS_PATH_MAX];
 	const char *base;
-	va_list ap;
 	ssize_t n;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	if (ret)
 		return ret;
 	n = readlink(path, target, sizeof(target) - 1);
@@ -254,15 +239,12 @@ int fs_list(const char *root, char ***names_out, size_t *n_out,
 	char path[FS_PATH_MAX], **names;
 	size_t n = 0, bytes = 0;
 	struct dirent *de;
-	va_list ap;
 	DIR *d;
 	int ret;
 
 	*names_out = NULL;
 	*n_out = 0;
-	va_start(ap, fmt);
-	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	if (ret)
 		return ret;
 	d = opendir(path);
@@ -291,12 +273,9 @@ int fs_list(const char *root, char ***names_out, size_t *n_out,
 int fs_try_open(const char *root, const char *fmt, ...)
 {
 	char path[FS_PATH_MAX];
-	va_list ap;
 	int fd, ret;
 
-	va_start(ap, fmt);
-	ret = fs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	if (ret)
 		return ret;
 	/* what a verbs program does first: a device cgroup or a missing
