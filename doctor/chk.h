@@ -36,6 +36,10 @@ static inline bool chk_skip_dev(const struct chk_ctx *c,
 }
 
 /* "rxe0/1" */
+/* fn(c, d) for every device that -d leaves in, in name order. */
+void chk_dev_each(struct chk_ctx *c,
+		  void (*fn)(struct chk_ctx *c, const struct inv_dev *d));
+
 void chk_dev_port_subject(char *out, size_t len, const struct inv_dev *d,
 			 const struct inv_port *p);
 

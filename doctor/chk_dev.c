@@ -9,6 +9,16 @@
 
 #include "doctor/chk.h"
 
+void chk_dev_each(struct chk_ctx *c,
+		  void (*fn)(struct chk_ctx *c, const struct inv_dev *d))
+{
+	size_t i;
+
+	for (i = 0; i < c->inv.ndev; i++)
+		if (!chk_skip_dev(c, &c->inv.devs[i]))
+			fn(c, &c->inv.devs[i]);
+}
+
 void chk_dev_port_subject(char *out, size_t len, const struct inv_dev *d,
 			 const struct inv_port *p)
 {

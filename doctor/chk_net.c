@@ -197,26 +197,28 @@ static void chk_gids_port(struct chk_ctx *c, const struct inv_dev *d,
 	}
 }
 
-void chk_net_netdevs(struct chk_ctx *c)
+static void chk_netdevs_dev(struct chk_ctx *c, const struct inv_dev *d)
 {
-	struct gid_entry *g = calloc(GIDS_MAX, sizeof(*g));
-	size_t i;
+	struct gid_entry *g = NULL;
 	unsigned int p;
 
-	for (i = 0; i < c->inv.ndev; i++) {
-		const struct inv_dev *d = &c->inv.devs[i];
-
-		if (chk_skip_dev(c, d))
+	for (p = 0; p < d->nports; p++)
+		chk_netdev_port(c, d, &d->ports[p]);
+	for (p = 0; p < d->nports; p++) {
+		if (d->ports[p].xport != INV_XPORT_ROCE)
 			continue;
-		for (p = 0; p < d->nports; p++)
-			chk_netdev_port(c, d, &d->ports[p]);
-		for (p = 0; p < d->nports && g; p++)
-			if (d->ports[p].xport == INV_XPORT_ROCE)
-				chk_gids_port(c, d, &d->ports[p], g);
+		if (!g && !(g = calloc(GIDS_MAX, sizeof(*g)))) {
+			c->rep.lost = true;
+			return;
+		}
+		chk_gids_port(c, d, &d->ports[p], g);
 	}
-	if (!g)
-		c->rep.lost = true;
 	free(g);
+}
+
+void chk_net_netdevs(struct chk_ctx *c)
+{
+	chk_dev_each(c, chk_netdevs_dev);
 }
 
 /* The RDMA netdevs, for a fix line: "rxe_if (rxe0), siw_if (siw0)". */

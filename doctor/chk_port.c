@@ -253,22 +253,20 @@ static void chk_pcie(struct chk_ctx *c, const struct inv_dev *d)
 	chk_pcie_verdict(c, d, bdf, &l);
 }
 
-void chk_port_check(struct chk_ctx *c)
+static void chk_port_dev(struct chk_ctx *c, const struct inv_dev *d)
 {
-	size_t i;
 	unsigned int p;
 
-	for (i = 0; i < c->inv.ndev; i++) {
-		const struct inv_dev *d = &c->inv.devs[i];
+	for (p = 0; p < d->nports; p++)
+		chk_port_state(c, d, &d->ports[p]);
+	for (p = 0; p < d->nports; p++)
+		chk_link_speed(c, d, &d->ports[p]);
+	chk_pcie(c, d);
+}
 
-		if (chk_skip_dev(c, d))
-			continue;
-		for (p = 0; p < d->nports; p++)
-			chk_port_state(c, d, &d->ports[p]);
-		for (p = 0; p < d->nports; p++)
-			chk_link_speed(c, d, &d->ports[p]);
-		chk_pcie(c, d);
-	}
+void chk_port_check(struct chk_ctx *c)
+{
+	chk_dev_each(c, chk_port_dev);
 }
 
 /* RoCE: the RDMA MTU follows the netdev's MTU (minus 96 header bytes). */

@@ -64,56 +64,62 @@ static bool net_prefix_match(const unsigned char *a, const unsigned char *b,
 	return !rest || !((a[full] ^ b[full]) & (0xff00u >> rest));
 }
 
+/* One route of a procfs table: destination, prefix length, interface. */
+struct net_route {
+	unsigned char dst[16];
+	unsigned int plen;
+	char dev[PROBE_IFNAME_LEN];
+};
+
 /* /proc/net/route: Iface Destination Gateway Flags ... Mask (hex, host
- * order as the kernel stores it, i.e. network bytes read little-endian). */
-static int net_route4(FILE *f, const struct probe_addr *peer, char *ifname,
-		       size_t len)
+ * order as the kernel stores it, i.e. network bytes read little-endian).
+ * False for the header and routes not RTF_UP. */
+static bool net_route4_line(const char *line, struct net_route *r)
 {
-	char line[256], dev[PROBE_IFNAME_LEN];
-	unsigned int dst, gw, flags, mask, best_plen = 0;
-	bool found = false;
+	unsigned int dst, gw, flags, mask;
 
-	while (fgets(line, sizeof(line), f)) {
-		unsigned int plen, m;
-
-		if (sscanf(line, "%15s %x %x %x %*d %*d %*d %x", dev, &dst, &gw,
-			   &flags, &mask) != 5 || !(flags & 0x1))
-			continue;       /* the header, or a route not RTF_UP */
-		m = ntohl(mask);
-		plen = (unsigned int)__builtin_popcount(m);
-		if (!net_prefix_match((const unsigned char *)&dst,
-				       peer->bytes, plen))
-			continue;
-		if (!found || plen > best_plen) {
-			fs_copy(ifname, len, dev);
-			best_plen = plen;
-			found = true;
-		}
-	}
-	return found ? 0 : -ENETUNREACH;
+	if (sscanf(line, "%15s %x %x %x %*d %*d %*d %x", r->dev, &dst, &gw,
+		   &flags, &mask) != 5 || !(flags & 0x1))
+		return false;
+	memcpy(r->dst, &dst, 4);
+	r->plen = (unsigned int)__builtin_popcount(ntohl(mask));
+	return true;
 }
 
-/* /proc/net/ipv6_route: dest plen src splen nexthop metric ref use flags dev */
-static int net_route6(FILE *f, const struct probe_addr *peer, char *ifname,
-		       size_t len)
+/* /proc/net/ipv6_route: dest plen src splen nexthop metric ref use flags
+ * dev. False for routes not RTF_UP, and local/reject ones (lo). */
+static bool net_route6_line(const char *line, struct net_route *r)
 {
-	char line[512], hex[33], dev[PROBE_IFNAME_LEN];
-	unsigned char dst[16];
-	unsigned int plen, flags, i, best_plen = 0;
+	unsigned int flags, i;
+	char hex[33];
+
+	if (sscanf(line, "%32s %x %*s %*s %*s %*s %*s %*s %x %15s", hex,
+		   &r->plen, &flags, r->dev) != 4 || !(flags & 0x1) ||
+	    r->plen > 128 || !strcmp(r->dev, "lo"))
+		return false;
+	for (i = 0; i < 16; i++)
+		sscanf(hex + 2 * i, "%2hhx", &r->dst[i]);
+	return true;
+}
+
+/* The interface of the longest prefix that holds peer, of either table. */
+static int net_route_best(FILE *f, bool (*parse)(const char *,
+						  struct net_route *),
+			  const struct probe_addr *peer, char *ifname,
+			  size_t len)
+{
+	char line[512];
+	struct net_route r;
+	unsigned int best_plen = 0;
 	bool found = false;
 
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%32s %x %*s %*s %*s %*s %*s %*s %x %15s",
-			   hex, &plen, &flags, dev) != 4 || !(flags & 0x1) ||
-		    plen > 128 || !strcmp(dev, "lo"))
-			continue;       /* not RTF_UP, or local/reject */
-		for (i = 0; i < 16; i++)
-			sscanf(hex + 2 * i, "%2hhx", &dst[i]);
-		if (!net_prefix_match(dst, peer->bytes, plen))
+		if (!parse(line, &r) ||
+		    !net_prefix_match(r.dst, peer->bytes, r.plen))
 			continue;
-		if (!found || plen > best_plen) {
-			fs_copy(ifname, len, dev);
-			best_plen = plen;
+		if (!found || r.plen > best_plen) {
+			fs_copy(ifname, len, r.dev);
+			best_plen = r.plen;
 			found = true;
 		}
 	}
@@ -134,8 +140,8 @@ int net_route_proc(const char *root, const struct probe_addr *peer,
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	ret = peer->family == AF_INET ? net_route4(f, peer, ifname, len) :
-					net_route6(f, peer, ifname, len);
+	ret = net_route_best(f, peer->family == AF_INET ? net_route4_line :
+			     net_route6_line, peer, ifname, len);
 	fclose(f);
 	return ret;
 }
