@@ -104,16 +104,10 @@ const struct finding *findings_find(const struct findings *rep,
 
 static const char *findings_exit_word(int code)
 {
-	switch (code) {
-	case FINDINGS_EXIT_OK:
-		return "all passed";
-	case FINDINGS_EXIT_WARN:
-		return "warnings";
-	case FINDINGS_EXIT_FAIL:
-		return "failures";
-	default:
-		return "findings lost (out of memory)";
-	}
+	return code == FINDINGS_EXIT_OK ? "all passed" :
+	       code == FINDINGS_EXIT_WARN ? "warnings" :
+	       code == FINDINGS_EXIT_FAIL ? "failures" :
+	       "findings lost (out of memory)";
 }
 
 void findings_print_text(const struct findings *rep, FILE *out)
