@@ -166,58 +166,57 @@ static bool topo_better(enum topo_link link, const char *name,
 	return link == best && strcmp(name, best_name) < 0;
 }
 
-/* The GPU nearest to the NIC at nic_path (node nic_node). */
-static void topo_find_gpu(const char *sysfs_root, const char *nic_path,
-			  int nic_node, struct topo_rel *r)
+/* NVIDIA GPUs only: the place of a PCI function that is one. */
+static int topo_gpu_path(const char *sysfs_root, const char *bdf, char *out,
+			 size_t len)
 {
-	char place[TOPO_PATH_MAX], **pci;
-	enum topo_link l;
-	size_t n, i;
-
-	fs_list(sysfs_root, &pci, &n, "/bus/pci/devices");
-	for (i = 0; i < n; i++) {
-		if (!topo_name_ok(pci[i]) ||
-		    strlen(pci[i]) >= sizeof(r->best_gpu) ||
-		    !topo_is_gpu(sysfs_root, pci[i]) ||
-		    topo_pci_path(sysfs_root, pci[i], place, sizeof(place)))
-			continue;
-		l = topo_classify(place, topo_pci_numa_node(sysfs_root, pci[i]),
-				  nic_path, nic_node);
-		if (topo_better(l, pci[i], r->best_gpu_link, r->best_gpu)) {
-			r->best_gpu_link = l;
-			strcpy(r->best_gpu, pci[i]);
-		}
-	}
-	free(pci);
+	if (!topo_is_gpu(sysfs_root, bdf))
+		return -ENOENT;
+	return topo_pci_path(sysfs_root, bdf, out, len);
 }
 
-/* The RDMA device nearest to the GPU at gpu_path. */
-static void topo_find_nic(const char *sysfs_root, const char *gpu_path,
-			  struct topo_rel *r)
+/* What topo_nearest looks through: GPUs or RDMA devices. */
+struct topo_kind {
+	const char *folder;     /* below the sysfs root */
+	int (*place)(const char *sysfs_root, const char *name, char *out,
+		     size_t len);
+	int (*node)(const char *sysfs_root, const char *name);
+};
+
+static const struct topo_kind topo_gpus = {
+	"/bus/pci/devices", topo_gpu_path, topo_pci_numa_node,
+};
+static const struct topo_kind topo_nics = {
+	"/class/infiniband", topo_rdma_path, topo_rdma_numa_node,
+};
+
+/* The device of kind k nearest to the one at path (node): into best. */
+static void topo_nearest(const char *sysfs_root, const struct topo_kind *k,
+			 const char *path, int node, char *best, size_t len,
+			 enum topo_link *best_link)
 {
-	char place[TOPO_PATH_MAX], **devs;
+	char place[TOPO_PATH_MAX], **names;
 	enum topo_link l;
 	size_t n, i;
 
-	fs_list(sysfs_root, &devs, &n, "/class/infiniband");
+	fs_list(sysfs_root, &names, &n, "%s", k->folder);
 	for (i = 0; i < n; i++) {
-		if (!topo_name_ok(devs[i]) ||
-		    strlen(devs[i]) >= sizeof(r->best_nic) ||
-		    topo_rdma_path(sysfs_root, devs[i], place, sizeof(place)))
+		if (!topo_name_ok(names[i]) || strlen(names[i]) >= len ||
+		    k->place(sysfs_root, names[i], place, sizeof(place)))
 			continue;
-		l = topo_classify(gpu_path, r->gpu_node, place,
-				  topo_rdma_numa_node(sysfs_root, devs[i]));
-		if (topo_better(l, devs[i], r->best_nic_link, r->best_nic)) {
-			r->best_nic_link = l;
-			strcpy(r->best_nic, devs[i]);
+		l = topo_classify(place, k->node(sysfs_root, names[i]), path,
+				  node);
+		if (topo_better(l, names[i], *best_link, best)) {
+			*best_link = l;
+			strcpy(best, names[i]);
 		}
 	}
-	free(devs);
+	free(names);
 }
 
 static void topo_warn(struct topo_rel *r, const char *rdma_dev)
 {
-	char gpu_tip[160] = "", nic_tip[160] = "";
+	char gpu_tip[160] = "", nic_tip[224] = "";
 
 	if (r->best_gpu[0] && r->best_gpu_link < r->link)
 		snprintf(gpu_tip, sizeof(gpu_tip), "; use GPU %s instead "
@@ -248,7 +247,8 @@ int topo_gpu_nic(const char *sysfs_root, const char *gpu_bdf,
 	snprintf(r.gpu_bdf, sizeof(r.gpu_bdf), "%s", gpu_bdf);
 	r.gpu_node = topo_pci_numa_node(sysfs_root, gpu_bdf);
 	r.nic_node = -1;
-	topo_find_nic(sysfs_root, gpu_path, &r);
+	topo_nearest(sysfs_root, &topo_nics, gpu_path, r.gpu_node, r.best_nic,
+		     sizeof(r.best_nic), &r.best_nic_link);
 	if (!topo_rdma_path(sysfs_root, rdma_dev, nic_path, sizeof(nic_path))) {
 		slash = strrchr(nic_path, '/');
 		snprintf(r.nic_bdf, sizeof(r.nic_bdf), "%.31s",
@@ -256,7 +256,8 @@ int topo_gpu_nic(const char *sysfs_root, const char *gpu_bdf,
 		r.nic_node = topo_rdma_numa_node(sysfs_root, rdma_dev);
 		r.link = topo_classify(gpu_path, r.gpu_node, nic_path,
 				       r.nic_node);
-		topo_find_gpu(sysfs_root, nic_path, r.nic_node, &r);
+		topo_nearest(sysfs_root, &topo_gpus, nic_path, r.nic_node,
+			     r.best_gpu, sizeof(r.best_gpu), &r.best_gpu_link);
 	}
 	if (r.link > TOPO_PXB)
 		topo_warn(&r, rdma_dev);
