@@ -148,8 +148,7 @@ static void findings_json_finding(struct json_writer *w,
 static void findings_json_summary(struct json_writer *w,
 				const struct findings *rep)
 {
-	json_key(w, "summary");
-	json_object_begin(w);
+	json_kv_object_begin(w, "summary");
 	json_kv_u64(w, "pass", findings_count(rep, VERDICT_PASS));
 	json_kv_u64(w, "warn", findings_count(rep, VERDICT_WARN));
 	json_kv_u64(w, "fail", findings_count(rep, VERDICT_FAIL));
@@ -171,8 +170,7 @@ int findings_print_json(const struct findings *rep, const char *host,
 	json_kv_string(&w, "peer", peer);
 	json_kv_i64(&w, "exit_code", findings_exit_code(rep));
 	findings_json_summary(&w, rep);
-	json_key(&w, "findings");
-	json_array_begin(&w);
+	json_kv_array_begin(&w, "findings");
 	for (i = 0; i < rep->n; i++)
 		findings_json_finding(&w, &rep->items[i]);
 	json_array_end(&w);

@@ -182,16 +182,23 @@ static void rj_text(struct json_writer *w, const char *key, const char *s)
 	json_kv_string(w, key, s[0] ? s : NULL);
 }
 
+/* A count where 0 means "not known": null then. */
+static void rj_known(struct json_writer *w, const char *key, uint64_t v)
+{
+	if (v)
+		json_kv_u64(w, key, v);
+	else
+		json_kv_null(w, key);
+}
+
 static void rj_time(struct json_writer *w, const char *key_utc,
 		    const char *key_ns, uint64_t unix_ns)
 {
 	char utc[32];
 
 	if (!unix_ns) {
-		json_key(w, key_utc);
-		json_null(w);
-		json_key(w, key_ns);
-		json_null(w);
+		json_kv_null(w, key_utc);
+		json_kv_null(w, key_ns);
 		return;
 	}
 	results_format_utc(unix_ns, utc, sizeof(utc));
@@ -206,8 +213,7 @@ static void rj_header(struct json_writer *w, const struct results_doc *d)
 	json_kv_i64(w, "schema_version", d->schema_version);
 	rj_text(w, "tool", d->tool);
 	rj_text(w, "tool_version", d->tool_version);
-	json_key(w, "command_line");
-	json_array_begin(w);
+	json_kv_array_begin(w, "command_line");
 	for (i = 0; i < d->argc; i++)
 		json_string(w, d->argv[i] ? d->argv[i] : "");
 	json_array_end(w);
@@ -235,35 +241,24 @@ static void rj_device(struct json_writer *w, const struct results_device *dev)
 {
 	size_t i;
 
-	json_key(w, "device");
-	json_object_begin(w);
+	json_kv_object_begin(w, "device");
 	for (i = 0; i < ARRAY_SIZE(rj_device_text); i++)
 		rj_text(w, rj_device_text[i].key,
 			(const char *)dev + rj_device_text[i].off);
 	/* 0 is no valid port or MTU: it can only mean "not known" */
-	json_key(w, "port");
-	if (dev->port)
-		json_u64(w, dev->port);
-	else
-		json_null(w);
-	json_key(w, "active_mtu_bytes");
-	if (dev->active_mtu_bytes)
-		json_u64(w, dev->active_mtu_bytes);
-	else
-		json_null(w);
+	rj_known(w, "port", dev->port);
+	rj_known(w, "active_mtu_bytes", dev->active_mtu_bytes);
 	json_object_end(w);
 }
 
 static void rj_placement(struct json_writer *w, const struct results_doc *d)
 {
-	json_key(w, "placement");
-	json_object_begin(w);
+	json_kv_object_begin(w, "placement");
 	json_kv_i64(w, "numa_node", d->placement.numa_node);
 	rj_text(w, "cpus", d->placement.cpus);
 	rj_text(w, "mem_policy", d->placement.mem_policy);
 	json_object_end(w);
-	json_key(w, "memory");
-	json_object_begin(w);
+	json_kv_object_begin(w, "memory");
 	json_kv_string(w, "type", results_mem_name(d->memory.type));
 	rj_text(w, "gpu", d->memory.gpu);
 	json_object_end(w);
@@ -273,13 +268,11 @@ static void rj_test(struct json_writer *w, const struct results_test *t)
 {
 	unsigned int i;
 
-	json_key(w, "test");
-	json_object_begin(w);
+	json_kv_object_begin(w, "test");
 	rj_text(w, "verb", t->verb);
 	rj_text(w, "measure", t->measure);
 	rj_text(w, "connection", t->connection);
-	json_key(w, "sizes_bytes");
-	json_array_begin(w);
+	json_kv_array_begin(w, "sizes_bytes");
 	for (i = 0; i < t->n_sizes; i++)
 		json_u64(w, t->sizes_bytes[i]);
 	json_array_end(w);
@@ -294,8 +287,7 @@ static void rj_test(struct json_writer *w, const struct results_test *t)
 
 static void rj_lat(struct json_writer *w, const struct results_lat *l)
 {
-	json_key(w, "latency");
-	json_object_begin(w);
+	json_kv_object_begin(w, "latency");
 	json_kv_string(w, "lat_kind", results_lat_kind_name(l->kind));
 	json_kv_u64(w, "samples", l->samples);
 	json_kv_double(w, "min_us", l->min_us);
@@ -330,12 +322,10 @@ static void rj_side(struct json_writer *w, const char *key,
 	json_kv_double(w, "bw_mibps", s->bw_mibps);
 	json_kv_double(w, "msg_rate_mpps", s->msg_rate_mpps);
 	json_kv_double(w, "peak_gbps", s->peak_gbps);
-	if (s->has_lat) {
+	if (s->has_lat)
 		rj_lat(w, &s->lat);
-	} else {
-		json_key(w, "latency");
-		json_null(w);
-	}
+	else
+		json_kv_null(w, "latency");
 	json_object_end(w);
 }
 
@@ -343,8 +333,7 @@ static void rj_rows(struct json_writer *w, const struct results_doc *d)
 {
 	unsigned int i;
 
-	json_key(w, "results");
-	json_array_begin(w);
+	json_kv_array_begin(w, "results");
 	for (i = 0; i < d->n_rows; i++) {
 		const struct results_row *r = &d->rows[i];
 
@@ -363,12 +352,10 @@ static void rj_line_rate(struct json_writer *w,
 {
 	unsigned int i;
 
-	json_key(w, "line_rate");
-	json_object_begin(w);
+	json_kv_object_begin(w, "line_rate");
 	json_kv_double(w, "achievable_gbps", lr->achievable_gbps);
 	rj_text(w, "formula", lr->formula);
-	json_key(w, "warnings");
-	json_array_begin(w);
+	json_kv_array_begin(w, "warnings");
 	for (i = 0; i < lr->n_warnings; i++)
 		json_string(w, lr->warnings[i]);
 	json_array_end(w);
@@ -379,8 +366,7 @@ static void rj_gates(struct json_writer *w, const struct results_doc *d)
 {
 	unsigned int i;
 
-	json_key(w, "gates");
-	json_array_begin(w);
+	json_kv_array_begin(w, "gates");
 	for (i = 0; i < d->n_gates; i++) {
 		const struct results_gate *g = &d->gates[i];
 
