@@ -53,42 +53,24 @@ static const struct width_row widths[] = {
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct speed_row *speed_by_code(unsigned code)
+/* The speed of verbs code code, or (name not NULL) of that name. */
+static const struct speed_row *speed_find(unsigned code, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(speeds); i++)
-		if (speeds[i].code == code)
+		if (name ? !strcmp(speeds[i].name, name) : speeds[i].code == code)
 			return &speeds[i];
 	return NULL;
 }
 
-static const struct speed_row *speed_by_name(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(speeds); i++)
-		if (!strcmp(speeds[i].name, name))
-			return &speeds[i];
-	return NULL;
-}
-
-static const struct width_row *width_by_code(unsigned code)
+/* The width of verbs code code, or (lanes not 0) of that many lanes. */
+static const struct width_row *width_find(unsigned code, unsigned lanes)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(widths); i++)
-		if (widths[i].code == code)
-			return &widths[i];
-	return NULL;
-}
-
-static const struct width_row *width_by_lanes(unsigned lanes)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(widths); i++)
-		if (widths[i].lanes == lanes)
+		if (lanes ? widths[i].lanes == lanes : widths[i].code == code)
 			return &widths[i];
 	return NULL;
 }
@@ -109,8 +91,9 @@ int rate_from_port(unsigned active_speed, unsigned active_speed_ex,
 {
 	/* active_speed is 8 bits wide and cannot hold XDR; _ex can. */
 	const struct speed_row *s =
-		speed_by_code(active_speed_ex ? active_speed_ex : active_speed);
-	const struct width_row *w = width_by_code(active_width);
+		speed_find(active_speed_ex ? active_speed_ex : active_speed,
+			   NULL);
+	const struct width_row *w = width_find(active_width, 0);
 
 	if (!s || !w || !out)
 		return -EINVAL;
@@ -179,8 +162,8 @@ int rate_parse_sysfs(const char *text, struct rate_link *out)
 		return -EINVAL;
 	memcpy(name, p, n);
 	name[n] = '\0';
-	s = speed_by_name(name);
-	w = lanes <= 12 ? width_by_lanes((unsigned)lanes) : NULL;
+	s = speed_find(0, name);
+	w = lanes <= 12 ? width_find(0, (unsigned)lanes) : NULL;
 	if (!s || !w)
 		return -EINVAL;
 	link_fill(s, w, out);
@@ -251,13 +234,7 @@ double rate_wire_efficiency(unsigned mtu_bytes, enum rate_transport t)
 
 const char *rate_transport_name(enum rate_transport t)
 {
-	switch (t) {
-	case RATE_IB:
-		return "IB";
-	case RATE_ROCE_V2:
-		return "RoCEv2";
-	}
-	return "?";
+	return t == RATE_IB ? "IB" : t == RATE_ROCE_V2 ? "RoCEv2" : "?";
 }
 
 /* A bounded text builder: output is cut, never overrun, on overflow. */
