@@ -75,13 +75,23 @@ static bool host_fits(const struct place_memlock *m, uint64_t bytes)
 	return !place_memlock_check(m, bytes, why, sizeof(why));
 }
 
+/* CAP_IPC_LOCK, but siw applies the limit even so, and -a needs more. */
+static bool host_siw_short(const struct chk_ctx *c,
+			   const struct place_memlock *m, uint64_t sweep)
+{
+	struct place_memlock no_cap = *m;
+
+	no_cap.has_ipc_lock = false;
+	return m->has_ipc_lock && !host_fits(&no_cap, sweep) && host_has_siw(c);
+}
+
 void chk_host_memlock(struct chk_ctx *c)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t need = host_pin_bytes(65536, page);
 	uint64_t sweep = host_pin_bytes(8 * MIB, page);
 	char lim[32] = "unlimited", n1[32], n2[32];
-	struct place_memlock m, no_cap;
+	struct place_memlock m;
 	bool unlimited;
 
 	if (place_memlock_read(c->root, &m)) {
@@ -91,14 +101,12 @@ void chk_host_memlock(struct chk_ctx *c)
 	}
 	/* the doctor itself pinned nothing: judge a fresh test process */
 	m.pinned_bytes = 0;
-	no_cap = m;
-	no_cap.has_ipc_lock = false;    /* siw applies the limit even so */
 	unlimited = m.limit_bytes == UINT64_MAX;
 	if (!unlimited)
 		host_bytes_str(m.limit_bytes, lim, sizeof(lim));
 	host_bytes_str(need, n1, sizeof(n1));
 	host_bytes_str(sweep, n2, sizeof(n2));
-	if (m.has_ipc_lock && !host_fits(&no_cap, sweep) && host_has_siw(c)) {
+	if (host_siw_short(c, &m, sweep)) {
 		findings_add(&c->rep, 6, "memlock", "host", VERDICT_WARN,
 			   "uid %ld with CAP_IPC_LOCK, RLIMIT_MEMLOCK %s: siw "
 			   "checks the limit even so, and -a needs %s",
