@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_chk_gpu - step 8 of ib_doctor: GPUDirect RDMA. Whether GPU memory
+ * chk_gpu - step 8 of ib_doctor: GPUDirect RDMA. Whether GPU memory
  * can be registered at all (nvidia_peermem, or dmabuf: kernel >= 5.12 with
  * the nvidia module), and how far each GPU sits from its nearest RDMA NIC
  * on PCIe, in nvidia-smi topo's words (topo.h). NCCL quietly stages
@@ -26,55 +26,55 @@ static int gpu_kernel_ge(const char *root, int major, int minor)
 	char buf[64];
 	int ma, mi;
 
-	if (dfs_read(root, buf, sizeof(buf), "/proc/sys/kernel/osrelease") ||
+	if (fs_read(root, buf, sizeof(buf), "/proc/sys/kernel/osrelease") ||
 	    sscanf(buf, "%d.%d", &ma, &mi) != 2)
 		return -1;
 	return ma > major || (ma == major && mi >= minor);
 }
 
-static void chk_gpudirect(struct doctor_ctx *c)
+static void chk_gpudirect(struct chk_ctx *c)
 {
-	bool peermem = dfs_exists(c->root, "/sys/module/nvidia_peermem");
-	bool nvidia = dfs_exists(c->root, "/sys/module/nvidia");
+	bool peermem = fs_exists(c->root, "/sys/module/nvidia_peermem");
+	bool nvidia = fs_exists(c->root, "/sys/module/nvidia");
 	int dmabuf_kernel = gpu_kernel_ge(c->root, 5, 12);
 
 	if (!nvidia) {
-		doctor_add(&c->rep, 8, "gpudirect", "host", DOCTOR_FAIL,
+		findings_add(&c->rep, 8, "gpudirect", "host", VERDICT_FAIL,
 			   "%zu NVIDIA GPU(s), but the nvidia kernel module is "
 			   "not loaded", c->inv.ngpu);
-		doctor_fix(&c->rep, "install/load the NVIDIA driver "
+		findings_fix(&c->rep, "install/load the NVIDIA driver "
 			   "(nvidia-smi must work)");
 	} else if (peermem) {
-		doctor_add(&c->rep, 8, "gpudirect", "host", DOCTOR_PASS,
+		findings_add(&c->rep, 8, "gpudirect", "host", VERDICT_PASS,
 			   "%zu GPU(s); nvidia_peermem loaded%s", c->inv.ngpu,
 			   dmabuf_kernel > 0 ? ", dmabuf possible too" : "");
 	} else if (dmabuf_kernel > 0) {
-		doctor_add(&c->rep, 8, "gpudirect", "host", DOCTOR_PASS,
+		findings_add(&c->rep, 8, "gpudirect", "host", VERDICT_PASS,
 			   "%zu GPU(s); dmabuf (kernel >= 5.12, nvidia loaded; "
 			   "the open kernel modules are needed); "
 			   "nvidia_peermem not loaded, so tools that need it "
 			   "fail",
 			   c->inv.ngpu);
 	} else {
-		doctor_add(&c->rep, 8, "gpudirect", "host", DOCTOR_FAIL,
+		findings_add(&c->rep, 8, "gpudirect", "host", VERDICT_FAIL,
 			   "%zu GPU(s), neither nvidia_peermem nor dmabuf "
 			   "(kernel < 5.12): GPU memory cannot be registered, "
 			   "NCCL stages through host memory", c->inv.ngpu);
-		doctor_fix(&c->rep, "modprobe nvidia_peermem (and load it at "
+		findings_fix(&c->rep, "modprobe nvidia_peermem (and load it at "
 			   "boot: /etc/modules-load.d)");
 	}
 }
 
-static void chk_gpu_path(struct doctor_ctx *c, const struct doctor_gpu *g)
+static void chk_gpu_path(struct chk_ctx *c, const struct inv_gpu *g)
 {
-	const struct doctor_dev *best = NULL;
+	const struct inv_dev *best = NULL;
 	enum topo_link r, best_rel = TOPO_UNKNOWN;
 	size_t i;
 
 	for (i = 0; i < c->inv.ndev && g->pci_path[0]; i++) {
-		const struct doctor_dev *d = &c->inv.devs[i];
+		const struct inv_dev *d = &c->inv.devs[i];
 
-		if (doctor_skip_dev(c, d) || !d->pci_path[0])
+		if (chk_skip_dev(c, d) || !d->pci_path[0])
 			continue;
 		r = topo_classify(gpu_place(g->pci_path), g->numa_node,
 				  gpu_place(d->pci_path), d->numa_node);
@@ -84,28 +84,28 @@ static void chk_gpu_path(struct doctor_ctx *c, const struct doctor_gpu *g)
 		}
 	}
 	if (!best) {
-		doctor_add(&c->rep, 8, "gpu_nic_path", g->bdf, DOCTOR_SKIP,
+		findings_add(&c->rep, 8, "gpu_nic_path", g->bdf, VERDICT_SKIP,
 			   "no PCI RDMA NIC to pair GPU %s with", g->bdf);
 		return;
 	}
-	doctor_add(&c->rep, 8, "gpu_nic_path", g->bdf,
-		   best_rel <= TOPO_PXB ? DOCTOR_PASS : DOCTOR_WARN,
+	findings_add(&c->rep, 8, "gpu_nic_path", g->bdf,
+		   best_rel <= TOPO_PXB ? VERDICT_PASS : VERDICT_WARN,
 		   "GPU %s - nearest NIC %s (%s): %s (through %s)%s", g->bdf,
 		   best->name, best->bdf, topo_link_name(best_rel),
 		   topo_link_desc(best_rel), best_rel <= TOPO_PXB ? "" :
 		   "; NCCL uses GPUDirect RDMA only up to PXB by default");
 	if (best_rel > TOPO_PXB)
-		doctor_fix(&c->rep, "pair the GPU with a NIC under its PCIe "
+		findings_fix(&c->rep, "pair the GPU with a NIC under its PCIe "
 			   "switch (nvidia-smi topo -m); else move a card, or "
 			   "accept it with NCCL_NET_GDR_LEVEL");
 }
 
-void doctor_check_gpu(struct doctor_ctx *c)
+void chk_gpu_check(struct chk_ctx *c)
 {
 	size_t i;
 
 	if (!c->inv.ngpu) {
-		doctor_add(&c->rep, 8, "gpudirect", "host", DOCTOR_SKIP,
+		findings_add(&c->rep, 8, "gpudirect", "host", VERDICT_SKIP,
 			   "no NVIDIA GPU (PCI class 0x0300/0x0302, vendor "
 			   "0x10de)");
 		return;

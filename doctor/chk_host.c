@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_chk_host - steps 6-7 of ib_doctor: whether this process may pin
+ * chk_host - steps 6-7 of ib_doctor: whether this process may pin
  * the memory a test registers (RLIMIT_MEMLOCK, CAP_IPC_LOCK, uid), and
  * whether the CPUs it may run on sit on the NUMA node of each NIC and GPU.
  * Everything comes from /proc/self and sysfs below the root.
@@ -14,13 +14,11 @@
 #include <unistd.h>
 
 #include "doctor/chk.h"
+#include "host/place.h"
 #include "spec/wire.h"
 
-#define CAP_IPC_LOCK_BIT 14
 #define KIB 1024ULL
 #define MIB (1024ULL * 1024ULL)
-#define CPUS_MAX 4096
-#define CPU_WORDS (CPUS_MAX / 64)
 
 /* What a bandwidth test registers, per side, at message size size_bytes:
  * the data region 2 x size plus a 64 B FIN slot (conn.c), and the control
@@ -45,64 +43,7 @@ static const char *host_bytes_str(uint64_t n, char *buf, size_t len)
 	return buf;
 }
 
-struct host_facts {
-	bool limit_unlimited;
-	uint64_t limit_bytes;      /* soft RLIMIT_MEMLOCK */
-	long uid;                  /* effective */
-	bool has_ipc_lock;         /* CapEff bit 14 */
-};
-
-/* "Max locked memory   8388608   8388608   bytes" (soft limit first). */
-static int host_read_limit(const char *root, struct host_facts *h)
-{
-	char buf[4096], soft[32], *line;
-
-	if (dfs_read(root, buf, sizeof(buf), "/proc/self/limits"))
-		return -ENOENT;
-	line = strstr(buf, "Max locked memory");
-	if (!line || sscanf(line + 17, "%31s", soft) != 1)
-		return -EINVAL;
-	h->limit_unlimited = !strcmp(soft, "unlimited");
-	h->limit_bytes = strtoull(soft, NULL, 10);
-	return 0;
-}
-
-static int host_read_status(const char *root, const char *key, char *out,
-			    size_t len)
-{
-	char buf[8192], *line, *end;
-
-	if (dfs_read(root, buf, sizeof(buf), "/proc/self/status"))
-		return -ENOENT;
-	line = strstr(buf, key);
-	if (!line || (line != buf && line[-1] != '\n'))
-		return -EINVAL;
-	line += strlen(key);
-	while (*line == '\t' || *line == ' ')
-		line++;
-	end = strchr(line, '\n');
-	if (end)
-		*end = '\0';
-	dfs_copy(out, len, line);
-	return 0;
-}
-
-static int host_read_facts(const char *root, struct host_facts *h)
-{
-	char buf[64];
-	long ruid;
-
-	memset(h, 0, sizeof(*h));
-	if (host_read_limit(root, h) ||
-	    host_read_status(root, "Uid:", buf, sizeof(buf)) ||
-	    sscanf(buf, "%ld %ld", &ruid, &h->uid) != 2 ||
-	    host_read_status(root, "CapEff:", buf, sizeof(buf)))
-		return -ENOENT;
-	h->has_ipc_lock = (strtoull(buf, NULL, 16) >> CAP_IPC_LOCK_BIT) & 1;
-	return 0;
-}
-
-static bool host_has_siw(const struct doctor_ctx *c)
+static bool host_has_siw(const struct chk_ctx *c)
 {
 	size_t i;
 
@@ -112,148 +53,141 @@ static bool host_has_siw(const struct doctor_ctx *c)
 	return false;
 }
 
-static void host_memlock_fix(struct doctor_ctx *c, const struct host_facts *h)
+static void host_memlock_fix(struct chk_ctx *c, const struct place_memlock *m)
 {
-	if (h->uid == 0)
-		doctor_fix(&c->rep, "give the process CAP_IPC_LOCK (pod: "
+	if (m->uid == 0)
+		findings_fix(&c->rep, "give the process CAP_IPC_LOCK (pod: "
 			   "securityContext.capabilities.add: [IPC_LOCK]) or "
 			   "raise the limit: ulimit -l unlimited (systemd/"
 			   "containerd: LimitMEMLOCK=infinity)");
 	else
-		doctor_fix(&c->rep, "uid %ld: non-root containers lose "
+		findings_fix(&c->rep, "uid %ld: non-root containers lose "
 			   "IPC_LOCK; run as root with IPC_LOCK, or setcap "
 			   "cap_ipc_lock+ep on the binaries, or raise the "
-			   "runtime's LimitMEMLOCK=infinity", h->uid);
+			   "runtime's LimitMEMLOCK=infinity", m->uid);
 }
 
-void doctor_check_memlock(struct doctor_ctx *c)
+/* Can the process pin bytes? place.h's rule, as the benches apply it. */
+static bool host_fits(const struct place_memlock *m, uint64_t bytes)
+{
+	char why[PLACE_MSG_MAX];
+
+	return !place_memlock_check(m, bytes, why, sizeof(why));
+}
+
+/* CAP_IPC_LOCK, but siw applies the limit even so, and -a needs more. */
+static bool host_siw_short(const struct chk_ctx *c,
+			   const struct place_memlock *m, uint64_t sweep)
+{
+	struct place_memlock no_cap = *m;
+
+	no_cap.has_ipc_lock = false;
+	return m->has_ipc_lock && !host_fits(&no_cap, sweep) && host_has_siw(c);
+}
+
+void chk_host_memlock(struct chk_ctx *c)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t need = host_pin_bytes(65536, page);
 	uint64_t sweep = host_pin_bytes(8 * MIB, page);
 	char lim[32] = "unlimited", n1[32], n2[32];
-	struct host_facts h;
+	struct place_memlock m;
+	bool unlimited;
 
-	if (host_read_facts(c->root, &h)) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_SKIP,
+	if (place_memlock_read(c->root, &m)) {
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_SKIP,
 			   "/proc/self/limits or /proc/self/status unreadable");
 		return;
 	}
-	if (!h.limit_unlimited)
-		host_bytes_str(h.limit_bytes, lim, sizeof(lim));
+	/* the doctor itself pinned nothing: judge a fresh test process */
+	m.pinned_bytes = 0;
+	unlimited = m.limit_bytes == UINT64_MAX;
+	if (!unlimited)
+		host_bytes_str(m.limit_bytes, lim, sizeof(lim));
 	host_bytes_str(need, n1, sizeof(n1));
 	host_bytes_str(sweep, n2, sizeof(n2));
-	if (h.has_ipc_lock && !h.limit_unlimited && h.limit_bytes < sweep &&
-	    host_has_siw(c)) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_WARN,
+	if (host_siw_short(c, &m, sweep)) {
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_WARN,
 			   "uid %ld with CAP_IPC_LOCK, RLIMIT_MEMLOCK %s: siw "
 			   "checks the limit even so, and -a needs %s",
-			   h.uid, lim, n2);
-		doctor_fix(&c->rep, "ulimit -l unlimited before tests on siw");
-	} else if (h.has_ipc_lock || h.limit_unlimited) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_PASS,
+			   m.uid, lim, n2);
+		findings_fix(&c->rep, "ulimit -l unlimited before tests on siw");
+	} else if (m.has_ipc_lock || unlimited) {
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_PASS,
 			   "uid %ld, RLIMIT_MEMLOCK %s, CAP_IPC_LOCK %s: %s "
-			   "(a default bandwidth test pins %s)", h.uid, lim,
-			   h.has_ipc_lock ? "yes" : "no", h.has_ipc_lock ?
+			   "(a default bandwidth test pins %s)", m.uid, lim,
+			   m.has_ipc_lock ? "yes" : "no", m.has_ipc_lock ?
 			   "the limit does not apply" : "no limit", n1);
-	} else if (h.limit_bytes < need) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_FAIL,
+	} else if (!host_fits(&m, need)) {
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_FAIL,
 			   "RLIMIT_MEMLOCK %s < the %s a default bandwidth "
 			   "test pins (2 x 64 KiB + control), uid %ld without "
 			   "CAP_IPC_LOCK: ibv_reg_mr fails with ENOMEM", lim,
-			   n1, h.uid);
-		host_memlock_fix(c, &h);
-	} else if (h.limit_bytes < sweep) {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_WARN,
+			   n1, m.uid);
+		host_memlock_fix(c, &m);
+	} else if (!host_fits(&m, sweep)) {
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_WARN,
 			   "RLIMIT_MEMLOCK %s, uid %ld without CAP_IPC_LOCK: "
 			   "fits a default test (%s) but not -a (%s), larger "
-			   "-s or NCCL", lim, h.uid, n1, n2);
-		host_memlock_fix(c, &h);
+			   "-s or NCCL", lim, m.uid, n1, n2);
+		host_memlock_fix(c, &m);
 	} else {
-		doctor_add(&c->rep, 6, "memlock", "host", DOCTOR_PASS,
+		findings_add(&c->rep, 6, "memlock", "host", VERDICT_PASS,
 			   "RLIMIT_MEMLOCK %s, uid %ld without CAP_IPC_LOCK: "
-			   "enough for -a (%s)", lim, h.uid, n2);
+			   "enough for -a (%s)", lim, m.uid, n2);
 	}
-}
-
-/* "0-3,8,10-11" into a bitmap of CPUS_MAX bits. 0 or -EINVAL. */
-static int host_cpulist(const char *s, uint64_t *mask)
-{
-	char *end;
-	unsigned long a, b, i;
-
-	memset(mask, 0, CPU_WORDS * sizeof(*mask));
-	while (*s) {
-		a = strtoul(s, &end, 10);
-		if (end == s)
-			return -EINVAL;
-		b = a;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		for (i = a; i <= b && i < CPUS_MAX; i++)
-			mask[i / 64] |= 1ULL << (i % 64);
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static unsigned int host_overlap(const uint64_t *a, const uint64_t *b)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < CPU_WORDS; i++)
-		n += (unsigned int)__builtin_popcountll(a[i] & b[i]);
-	return n;
 }
 
 struct host_cpus {
 	char allowed_text[256];
-	uint64_t allowed[CPU_WORDS];
-	uint64_t node[CPU_WORDS];
+	struct place_set allowed;
+	struct place_set node;
 	char node_text[256];
 };
 
 /* Does the process's CPU set meet numa_node's CPUs? 1 yes, 0 no, <0 ?. */
-static int host_node_cpus(const struct doctor_ctx *c, int numa_node,
+static int host_node_cpus(const struct chk_ctx *c, int numa_node,
 			  struct host_cpus *hc)
 {
-	if (dfs_read(c->root, hc->node_text, sizeof(hc->node_text),
+	struct place_set both;
+	char err[128];
+
+	if (fs_read(c->root, hc->node_text, sizeof(hc->node_text),
 		     "/sys/devices/system/node/node%d/cpulist", numa_node) ||
-	    host_cpulist(hc->node_text, hc->node))
+	    place_cpulist_parse(hc->node_text, &hc->node, err, sizeof(err)))
 		return -ENOENT;
-	return host_overlap(hc->allowed, hc->node) > 0;
+	place_set_and(&both, &hc->allowed, &hc->node);
+	return place_set_count(&both) > 0;
 }
 
-static void host_numa_one(struct doctor_ctx *c, const char *sub,
+static void host_numa_one(struct chk_ctx *c, const char *sub,
 			  const char *what, int numa_node, struct host_cpus *hc)
 {
 	int ret;
 
 	if (numa_node < 0) {
-		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_PASS,
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_PASS,
 			   "%s reports no NUMA node (a one-node machine)",
 			   what);
 		return;
 	}
 	ret = host_node_cpus(c, numa_node, hc);
 	if (ret < 0) {
-		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_SKIP,
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_SKIP,
 			   "%s is on node %d, whose CPU list is unreadable",
 			   what, numa_node);
 	} else if (ret) {
-		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_PASS,
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_PASS,
 			   "%s on node %d (CPUs %s); allowed CPUs %s include "
 			   "some", what, numa_node, hc->node_text,
 			   hc->allowed_text);
 	} else {
-		doctor_add(&c->rep, 7, "numa", sub, DOCTOR_WARN,
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_WARN,
 			   "%s is on node %d (CPUs %s), but this process may "
 			   "only run on CPUs %s: every completion crosses the "
 			   "socket link", what, numa_node, hc->node_text,
 			   hc->allowed_text);
-		doctor_fix(&c->rep, "numactl -N %d -m %d CMD (or taskset -c "
+		findings_fix(&c->rep, "numactl -N %d -m %d CMD (or taskset -c "
 			   "%s); in Kubernetes, the Topology Manager's "
 			   "single-numa-node policy", numa_node, numa_node,
 			   hc->node_text);
@@ -261,7 +195,7 @@ static void host_numa_one(struct doctor_ctx *c, const char *sub,
 }
 
 /* A GPU with no RDMA NIC on its node: GPUDirect crosses the sockets. */
-static bool host_gpu_alone(struct doctor_ctx *c, const struct doctor_gpu *g)
+static bool host_gpu_alone(struct chk_ctx *c, const struct inv_gpu *g)
 {
 	char nics[160] = "";
 	size_t i, off = 0;
@@ -269,9 +203,9 @@ static bool host_gpu_alone(struct doctor_ctx *c, const struct doctor_gpu *g)
 	if (g->numa_node < 0)
 		return false;
 	for (i = 0; i < c->inv.ndev; i++) {
-		const struct doctor_dev *d = &c->inv.devs[i];
+		const struct inv_dev *d = &c->inv.devs[i];
 
-		if (doctor_skip_dev(c, d) || !d->bdf[0])
+		if (chk_skip_dev(c, d) || !d->bdf[0])
 			continue;
 		if (d->numa_node == g->numa_node || d->numa_node < 0)
 			return false;
@@ -284,46 +218,47 @@ static bool host_gpu_alone(struct doctor_ctx *c, const struct doctor_gpu *g)
 	}
 	if (!off)
 		return false;
-	doctor_add(&c->rep, 7, "numa", g->bdf, DOCTOR_WARN,
+	findings_add(&c->rep, 7, "numa", g->bdf, VERDICT_WARN,
 		   "GPU %s is on node %d, no RDMA NIC is (%s): GPU memory "
 		   "traffic crosses the socket link", g->bdf, g->numa_node,
 		   nics);
-	doctor_fix(&c->rep, "run GPU tests with a GPU and a NIC of one node "
+	findings_fix(&c->rep, "run GPU tests with a GPU and a NIC of one node "
 		   "(nvidia-smi topo -m shows the pairs)");
 	return true;
 }
 
-void doctor_check_numa(struct doctor_ctx *c)
+void chk_host_numa(struct chk_ctx *c)
 {
 	struct host_cpus *hc = calloc(1, sizeof(*hc));
-	char what[DOCTOR_SUBJECT_LEN];
+	char what[FINDING_SUBJECT_LEN], err[128];
 	size_t i;
 
 	if (!hc) {
 		c->rep.lost = true;
 		return;
 	}
-	if (host_read_status(c->root, "Cpus_allowed_list:", hc->allowed_text,
-			     sizeof(hc->allowed_text)) ||
-	    host_cpulist(hc->allowed_text, hc->allowed)) {
-		doctor_add(&c->rep, 7, "numa", "host", DOCTOR_SKIP,
+	if (fs_read_field(c->root, "Cpus_allowed_list", hc->allowed_text,
+			  sizeof(hc->allowed_text), "/proc/self/status") ||
+	    place_cpulist_parse(hc->allowed_text, &hc->allowed, err,
+				sizeof(err))) {
+		findings_add(&c->rep, 7, "numa", "host", VERDICT_SKIP,
 			   "Cpus_allowed_list unreadable in /proc/self/status");
 		free(hc);
 		return;
 	}
 	for (i = 0; i < c->inv.ndev; i++) {
-		const struct doctor_dev *d = &c->inv.devs[i];
+		const struct inv_dev *d = &c->inv.devs[i];
 
-		if (doctor_skip_dev(c, d))
+		if (chk_skip_dev(c, d))
 			continue;
 		if (!d->bdf[0])
-			doctor_add(&c->rep, 7, "numa", d->name, DOCTOR_SKIP,
+			findings_add(&c->rep, 7, "numa", d->name, VERDICT_SKIP,
 				   "software device: no NUMA node");
 		else
 			host_numa_one(c, d->name, d->name, d->numa_node, hc);
 	}
 	for (i = 0; i < c->inv.ngpu; i++) {
-		const struct doctor_gpu *g = &c->inv.gpus[i];
+		const struct inv_gpu *g = &c->inv.gpus[i];
 
 		snprintf(what, sizeof(what), "GPU %s", g->bdf);
 		if (!host_gpu_alone(c, g))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_chk_pod - step 9 of ib_doctor: inside a Kubernetes pod, which
+ * chk_pod - step 9 of ib_doctor: inside a Kubernetes pod, which
  * interface is the RDMA one. Multus writes the pod's networks into the
  * k8s.v1.cni.cncf.io/network-status annotation (seen in the pod through a
  * downward-API file); the SR-IOV device plugin passes the allocated PCI
@@ -20,7 +20,7 @@
 #define POD_FILE_MAX (64 * 1024)
 #define POD_TOKENS_MAX 2048
 
-static const char *pod_env(const struct doctor_ctx *c, const char *name)
+static const char *pod_env(const struct chk_ctx *c, const char *name)
 {
 	size_t len = strlen(name);
 	char *const *e;
@@ -31,7 +31,7 @@ static const char *pod_env(const struct doctor_ctx *c, const char *name)
 	return NULL;
 }
 
-static bool pod_has_pcidevice(const struct doctor_ctx *c)
+static bool pod_has_pcidevice(const struct chk_ctx *c)
 {
 	char *const *e;
 
@@ -66,13 +66,13 @@ static char *pod_json_text(char *buf)
 }
 
 struct pod_net {
-	char name[96], ifname[DOCTOR_IFNAME_LEN], rdma_dev[DOCTOR_NAME_LEN];
+	char name[96], ifname[PROBE_IFNAME_LEN], rdma_dev[INV_NAME_LEN];
 	char ips[160];
 	bool is_default;
 };
 
 /* The fields of network-status entry tok[e] that matter here. */
-static void pod_net_read(const char *js, const struct djson_tok *t, int n,
+static void pod_net_read(const char *js, const struct json_read_tok *t, int n,
 			 int e, struct pod_net *pn)
 {
 	int v, ips, di, pci;
@@ -81,26 +81,26 @@ static void pod_net_read(const char *js, const struct djson_tok *t, int n,
 	char ip[64];
 
 	memset(pn, 0, sizeof(*pn));
-	if ((v = djson_get(js, t, n, e, "name")) >= 0)
-		djson_str(js, &t[v], pn->name, sizeof(pn->name));
-	if ((v = djson_get(js, t, n, e, "interface")) >= 0)
-		djson_str(js, &t[v], pn->ifname, sizeof(pn->ifname));
-	if ((v = djson_get(js, t, n, e, "default")) >= 0)
-		pn->is_default = djson_true(js, &t[v]);
-	ips = djson_get(js, t, n, e, "ips");
-	for (k = 0; ips >= 0 && (v = djson_elem(t, n, ips, k)) >= 0; k++)
-		if (djson_str(js, &t[v], ip, sizeof(ip)) &&
+	if ((v = json_read_get(js, t, n, e, "name")) >= 0)
+		json_read_str(js, &t[v], pn->name, sizeof(pn->name));
+	if ((v = json_read_get(js, t, n, e, "interface")) >= 0)
+		json_read_str(js, &t[v], pn->ifname, sizeof(pn->ifname));
+	if ((v = json_read_get(js, t, n, e, "default")) >= 0)
+		pn->is_default = json_read_true(js, &t[v]);
+	ips = json_read_get(js, t, n, e, "ips");
+	for (k = 0; ips >= 0 && (v = json_read_elem(t, n, ips, k)) >= 0; k++)
+		if (json_read_str(js, &t[v], ip, sizeof(ip)) &&
 		    off < sizeof(pn->ips))
 			off += (size_t)snprintf(pn->ips + off,
 						sizeof(pn->ips) - off, "%s%s",
 						k ? ", " : "", ip);
-	di = djson_get(js, t, n, e, "device-info");
-	pci = djson_get(js, t, n, di, "pci");
-	if ((v = djson_get(js, t, n, pci, "rdma-device")) >= 0)
-		djson_str(js, &t[v], pn->rdma_dev, sizeof(pn->rdma_dev));
+	di = json_read_get(js, t, n, e, "device-info");
+	pci = json_read_get(js, t, n, di, "pci");
+	if ((v = json_read_get(js, t, n, pci, "rdma-device")) >= 0)
+		json_read_str(js, &t[v], pn->rdma_dev, sizeof(pn->rdma_dev));
 }
 
-static bool pod_have_dev(const struct doctor_ctx *c, const char *name)
+static bool pod_have_dev(const struct chk_ctx *c, const char *name)
 {
 	size_t i;
 
@@ -111,43 +111,43 @@ static bool pod_have_dev(const struct doctor_ctx *c, const char *name)
 }
 
 /* One secondary network: is there an RDMA device behind its interface? */
-static void pod_net_verdict(struct doctor_ctx *c, const struct pod_net *pn)
+static void pod_net_verdict(struct chk_ctx *c, const struct pod_net *pn)
 {
-	const struct doctor_dev *d = NULL;
-	const struct doctor_port *p = doctor_inv_port_of(&c->inv, pn->ifname,
+	const struct inv_dev *d = NULL;
+	const struct inv_port *p = inv_port_of(&c->inv, pn->ifname,
 							 &d);
 	const char *sub = pn->ifname[0] ? pn->ifname : "?";
 
 	if (pn->rdma_dev[0] && !pod_have_dev(c, pn->rdma_dev)) {
-		doctor_add(&c->rep, 9, "pod_network", sub, DOCTOR_FAIL,
+		findings_add(&c->rep, 9, "pod_network", sub, VERDICT_FAIL,
 			   "network %s names RDMA device %s for %s, but the "
 			   "pod does not see it", pn->name, pn->rdma_dev, sub);
-		doctor_fix(&c->rep, "request the device plugin resource of "
+		findings_fix(&c->rep, "request the device plugin resource of "
 			   "this network in resources.limits (the NAD's "
 			   "k8s.v1.cni.cncf.io/resourceName)");
 	} else if (p) {
-		doctor_add(&c->rep, 9, "pod_network", sub, DOCTOR_PASS,
+		findings_add(&c->rep, 9, "pod_network", sub, VERDICT_PASS,
 			   "%s (%s, network %s) is the RDMA interface: %s port "
 			   "%u; connect rdma_cm to this IP", sub, pn->ips,
 			   pn->name, d->name, p->num);
 	} else {
-		doctor_add(&c->rep, 9, "pod_network", sub, DOCTOR_WARN,
+		findings_add(&c->rep, 9, "pod_network", sub, VERDICT_WARN,
 			   "%s (%s, network %s) has no RDMA device: rdma_cm "
 			   "over it fails", sub, pn->ips, pn->name);
-		doctor_fix(&c->rep, "attach an RDMA network (SR-IOV with "
+		findings_fix(&c->rep, "attach an RDMA network (SR-IOV with "
 			   "isRdma, host-device, or macvlan with the RDMA "
 			   "shared device plugin) and request its resource");
 	}
 }
 
-static void pod_nets(struct doctor_ctx *c, const char *js,
-		     const struct djson_tok *t, int n)
+static void pod_nets(struct chk_ctx *c, const char *js,
+		     const struct json_read_tok *t, int n)
 {
 	struct pod_net pn;
 	unsigned int k, secondary = 0;
 	int e;
 
-	for (k = 0; (e = djson_elem(t, n, 0, k)) >= 0; k++) {
+	for (k = 0; (e = json_read_elem(t, n, 0, k)) >= 0; k++) {
 		pod_net_read(js, t, n, e, &pn);
 		if (pn.is_default)
 			continue;
@@ -155,40 +155,40 @@ static void pod_nets(struct doctor_ctx *c, const char *js,
 		pod_net_verdict(c, &pn);
 	}
 	if (!secondary) {
-		doctor_add(&c->rep, 9, "pod_network", "pod", DOCTOR_WARN,
+		findings_add(&c->rep, 9, "pod_network", "pod", VERDICT_WARN,
 			   "only the default pod network: rdma_cm needs the "
 			   "IP of an RDMA netdev, and a Service name resolves "
 			   "to the default one");
-		doctor_fix(&c->rep, "add the RDMA network to the pod: "
+		findings_fix(&c->rep, "add the RDMA network to the pod: "
 			   "annotation k8s.v1.cni.cncf.io/networks: <NAD>");
 	}
 }
 
 /* Read, unwrap and tokenize the network-status file; findings on error. */
-static void pod_status_file(struct doctor_ctx *c, const char *path,
+static void pod_status_file(struct chk_ctx *c, const char *path,
 			    bool explicit_path)
 {
 	char *buf = malloc(POD_FILE_MAX), *js;
-	struct djson_tok *t = calloc(POD_TOKENS_MAX, sizeof(*t));
+	struct json_read_tok *t = calloc(POD_TOKENS_MAX, sizeof(*t));
 	int n, ret;
 
 	ret = buf && t ? 0 : -ENOMEM;
 	if (!ret)
-		ret = dfs_read(explicit_path ? "" : c->root, buf, POD_FILE_MAX,
+		ret = fs_read(explicit_path ? "" : c->root, buf, POD_FILE_MAX,
 			       "%s", path);
 	if (ret) {
-		doctor_add(&c->rep, 9, "pod_network", "pod", DOCTOR_FAIL,
+		findings_add(&c->rep, 9, "pod_network", "pod", VERDICT_FAIL,
 			   "cannot read %s: %s", path, strerror(-ret));
-		doctor_fix(&c->rep, "mount the network-status annotation with "
+		findings_fix(&c->rep, "mount the network-status annotation with "
 			   "a downward-API volume, or fix --network-status");
 		goto out;
 	}
 	js = pod_json_text(buf);
-	n = djson_parse(js, strlen(js), t, POD_TOKENS_MAX);
-	if (n <= 0 || t[0].type != DJSON_ARRAY) {
-		doctor_add(&c->rep, 9, "pod_network", "pod", DOCTOR_WARN,
+	n = json_read_parse(js, strlen(js), t, POD_TOKENS_MAX);
+	if (n <= 0 || t[0].type != JSON_READ_ARRAY) {
+		findings_add(&c->rep, 9, "pod_network", "pod", VERDICT_WARN,
 			   "%s is not a network-status JSON list", path);
-		doctor_fix(&c->rep, "the downward-API item must be "
+		findings_fix(&c->rep, "the downward-API item must be "
 			   "metadata.annotations['k8s.v1.cni.cncf.io/"
 			   "network-status']");
 		goto out;
@@ -200,25 +200,25 @@ out:
 }
 
 /* One PCI function from PCIDEVICE_*: its RDMA device and netdev. */
-static void pod_vf(struct doctor_ctx *c, const char *var, const char *bdf)
+static void pod_vf(struct chk_ctx *c, const char *var, const char *bdf)
 {
 	char **ib;
 	size_t n, i;
 	unsigned int p;
 
-	if (!dfs_exists(c->root, "/sys/bus/pci/devices/%s", bdf)) {
-		doctor_add(&c->rep, 9, "sriov", bdf, DOCTOR_WARN,
+	if (!fs_exists(c->root, "/sys/bus/pci/devices/%s", bdf)) {
+		findings_add(&c->rep, 9, "sriov", bdf, VERDICT_WARN,
 			   "%s names %s, which /sys/bus/pci/devices does not "
 			   "show", var, bdf);
-		doctor_fix(&c->rep, "mount /sys from the host (the default), "
+		findings_fix(&c->rep, "mount /sys from the host (the default), "
 			   "or check the device plugin's config");
 		return;
 	}
-	dfs_list(c->root, &ib, &n, "/sys/bus/pci/devices/%s/infiniband", bdf);
+	fs_list(c->root, &ib, &n, "/sys/bus/pci/devices/%s/infiniband", bdf);
 	if (!n) {
-		doctor_add(&c->rep, 9, "sriov", bdf, DOCTOR_FAIL,
+		findings_add(&c->rep, 9, "sriov", bdf, VERDICT_FAIL,
 			   "%s: %s has no RDMA device", var, bdf);
-		doctor_fix(&c->rep, "set \"isRdma\": true in the SR-IOV device "
+		findings_fix(&c->rep, "set \"isRdma\": true in the SR-IOV device "
 			   "plugin's selector for this resource (and enable "
 			   "RoCE on the VFs)");
 	}
@@ -229,14 +229,14 @@ static void pod_vf(struct doctor_ctx *c, const char *var, const char *bdf)
 			if (!strcmp(c->inv.devs[p].name, ib[i]) &&
 			    c->inv.devs[p].nports)
 				nd = c->inv.devs[p].ports[0].netdev;
-		doctor_add(&c->rep, 9, "sriov", bdf, DOCTOR_PASS,
+		findings_add(&c->rep, 9, "sriov", bdf, VERDICT_PASS,
 			   "%s: %s is RDMA device %s%s%s", var, bdf, ib[i],
 			   nd[0] ? ", netdev " : "", nd);
 	}
 	free(ib);
 }
 
-static void pod_pcidevices(struct doctor_ctx *c)
+static void pod_pcidevices(struct chk_ctx *c)
 {
 	char var[128], list[512], *save, *bdf;
 	char *const *e;
@@ -251,22 +251,22 @@ static void pod_pcidevices(struct doctor_ctx *c)
 		/* PCIDEVICE_X_INFO is the JSON twin of PCIDEVICE_X */
 		if (strlen(var) > 5 && !strcmp(var + strlen(var) - 5, "_INFO"))
 			continue;
-		dfs_copy(list, sizeof(list), eq + 1);
+		fs_copy(list, sizeof(list), eq + 1);
 		for (bdf = strtok_r(list, ",", &save); bdf;
 		     bdf = strtok_r(NULL, ",", &save))
 			pod_vf(c, var, bdf);
 	}
 }
 
-void doctor_check_pod(struct doctor_ctx *c)
+void chk_pod_check(struct chk_ctx *c)
 {
 	const char *path = c->netstatus ? c->netstatus : POD_STATUS_DEFAULT;
-	bool have_file = c->netstatus || dfs_exists(c->root, "%s", path);
+	bool have_file = c->netstatus || fs_exists(c->root, "%s", path);
 	bool in_pod = pod_env(c, "KUBERNETES_SERVICE_HOST") || have_file ||
 		      pod_has_pcidevice(c);
 
 	if (!in_pod) {
-		doctor_add(&c->rep, 9, "pod_network", "-", DOCTOR_SKIP,
+		findings_add(&c->rep, 9, "pod_network", "-", VERDICT_SKIP,
 			   "not in a Kubernetes pod (no "
 			   "KUBERNETES_SERVICE_HOST, %s or PCIDEVICE_*)",
 			   POD_STATUS_DEFAULT);
@@ -275,7 +275,7 @@ void doctor_check_pod(struct doctor_ctx *c)
 	if (have_file)
 		pod_status_file(c, path, c->netstatus != NULL);
 	else
-		doctor_add(&c->rep, 9, "pod_network", "pod", DOCTOR_SKIP,
+		findings_add(&c->rep, 9, "pod_network", "pod", VERDICT_SKIP,
 			   "in a pod, but no %s to tell the RDMA interface by "
 			   "(mount the network-status annotation there with "
 			   "the downward API, or pass --network-status FILE)",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_chk_port - steps 2-3 of ib_doctor: each port's state, its link
+ * chk_port - steps 2-3 of ib_doctor: each port's state, its link
  * speed against what it supports, the PCIe link behind the device, and the
  * RDMA MTU against the netdev's (RoCE at MTU 1024 silently costs ~7%).
  */
@@ -13,69 +13,69 @@
 #include "host/rate.h"
 
 /* The fix for a port that is not ACTIVE, by link layer and state. */
-static void chk_state_fix(struct doctor_ctx *c, const struct doctor_port *p)
+static void chk_state_fix(struct chk_ctx *c, const struct inv_port *p)
 {
 	long flags = 0;
 
-	if (p->xport != DOCTOR_XPORT_IB && p->netdev[0] &&
-	    !dfs_read_long(c->root, &flags, "/sys/class/net/%s/flags",
+	if (p->xport != INV_XPORT_IB && p->netdev[0] &&
+	    !fs_read_long(c->root, &flags, "/sys/class/net/%s/flags",
 			   p->netdev) && !(flags & 0x1))
-		doctor_fix(&c->rep, "its netdev %s is down: ip link set %s up",
+		findings_fix(&c->rep, "its netdev %s is down: ip link set %s up",
 			   p->netdev, p->netdev);
-	else if (p->xport == DOCTOR_XPORT_IB && p->state == 2)
-		doctor_fix(&c->rep, "INIT with the link up means no subnet "
+	else if (p->xport == INV_XPORT_IB && p->state == 2)
+		findings_fix(&c->rep, "INIT with the link up means no subnet "
 			   "manager configured the port: run opensm on a node "
 			   "of this fabric or enable the switch's SM");
 	else if (p->phys == 3)
-		doctor_fix(&c->rep, "the port is disabled: enable it on the "
+		findings_fix(&c->rep, "the port is disabled: enable it on the "
 			   "switch (or ibportstate ... enable on IB)");
 	else
-		doctor_fix(&c->rep, "no link: check the cable/transceiver and "
+		findings_fix(&c->rep, "no link: check the cable/transceiver and "
 			   "the switch port%s%s",
 			   p->netdev[0] ? "; netdev " : "", p->netdev);
 }
 
-static void chk_port_state(struct doctor_ctx *c, const struct doctor_dev *d,
-			   const struct doctor_port *p)
+static void chk_port_state(struct chk_ctx *c, const struct inv_dev *d,
+			   const struct inv_port *p)
 {
-	char sub[DOCTOR_SUBJECT_LEN];
+	char sub[FINDING_SUBJECT_LEN];
 
-	doctor_port_subject(sub, sizeof(sub), d, p);
+	chk_dev_port_subject(sub, sizeof(sub), d, p);
 	if (p->state == 4 && p->phys == 5) {
-		doctor_add(&c->rep, 2, "port_state", sub, DOCTOR_PASS,
-			   "ACTIVE, LinkUp (%s)", doctor_xport_str(p->xport));
+		findings_add(&c->rep, 2, "port_state", sub, VERDICT_PASS,
+			   "ACTIVE, LinkUp (%s)", inv_xport_str(p->xport));
 		return;
 	}
-	doctor_add(&c->rep, 2, "port_state", sub, DOCTOR_FAIL,
+	findings_add(&c->rep, 2, "port_state", sub, VERDICT_FAIL,
 		   "port is %s, physical state %s (want ACTIVE, LinkUp)",
 		   p->state_text[0] ? p->state_text : "unknown",
 		   p->phys_text[0] ? p->phys_text : "unknown");
 	chk_state_fix(c, p);
 }
 
-static void chk_speed_ib(struct doctor_ctx *c, const char *sub,
-			 const struct doctor_dev *d,
-			 const struct doctor_port *p)
+static void chk_speed_ib(struct chk_ctx *c, const char *sub,
+			 const struct inv_dev *d,
+			 const struct inv_port *p)
 {
 	if (p->width_lanes != 1) {
-		doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_PASS,
+		findings_add(&c->rep, 2, "link_speed", sub, VERDICT_PASS,
 			   "%s (the widths it supports need MADs: mlxlink)",
 			   p->link.rate_text);
 		return;
 	}
-	doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_WARN,
+	findings_add(&c->rep, 2, "link_speed", sub, VERDICT_WARN,
 		   "%s: HCA ports are 4X (or 2X split), 1X means lanes did "
 		   "not train", p->link.rate_text);
-	doctor_fix(&c->rep, "reseat or replace the cable; mlxlink -d %s shows "
+	findings_fix(&c->rep, "reseat or replace the cable; mlxlink -d %s shows "
 		   "the failing lanes", d->bdf);
 }
 
 /* Ethernet: the netdev's speed against the fastest mode it supports. */
-static void chk_speed_eth(struct doctor_ctx *c, const char *sub,
-			  const struct doctor_port *p)
+static void chk_speed_eth(struct chk_ctx *c, const char *sub,
+			  const struct inv_port *p)
 {
-	const struct doctor_probe *pr = c->probe;
-	struct doctor_netdev_link nl = { 0 };
+	const struct probe *pr = c->probe;
+	struct probe_netdev_link nl = { 0 };
 	char speed[32] = "speed unknown", max[40] = "maximum not known";
 	long mbps = p->link.netdev_speed_mbps;
 
@@ -86,30 +86,30 @@ static void chk_speed_eth(struct doctor_ctx *c, const char *sub,
 		snprintf(max, sizeof(max), "supports %lu Gb/s",
 			 nl.max_speed_mbps / 1000);
 	if (mbps > 0 && nl.max_speed_mbps > (unsigned long)mbps) {
-		doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_WARN,
+		findings_add(&c->rep, 2, "link_speed", sub, VERDICT_WARN,
 			   "%s runs %s but %s (rate %s): the link trained down",
 			   p->netdev, speed, max, p->link.rate_text);
-		doctor_fix(&c->rep, "check the cable/transceiver and the "
+		findings_fix(&c->rep, "check the cable/transceiver and the "
 			   "switch port's speed (ethtool %s, and the switch "
 			   "side); a reseat usually tells", p->netdev);
 		return;
 	}
-	doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_PASS, "%s; %s %s, %s",
+	findings_add(&c->rep, 2, "link_speed", sub, VERDICT_PASS, "%s; %s %s, %s",
 		   p->link.rate_text, p->netdev[0] ? p->netdev : "no netdev",
 		   speed, max);
 }
 
-static void chk_link_speed(struct doctor_ctx *c, const struct doctor_dev *d,
-			   const struct doctor_port *p)
+static void chk_link_speed(struct chk_ctx *c, const struct inv_dev *d,
+			   const struct inv_port *p)
 {
-	char sub[DOCTOR_SUBJECT_LEN];
+	char sub[FINDING_SUBJECT_LEN];
 
-	doctor_port_subject(sub, sizeof(sub), d, p);
+	chk_dev_port_subject(sub, sizeof(sub), d, p);
 	if (!d->bdf[0])
-		doctor_add(&c->rep, 2, "link_speed", sub, DOCTOR_SKIP,
+		findings_add(&c->rep, 2, "link_speed", sub, VERDICT_SKIP,
 			   "software device: no physical link (rate %s)",
 			   p->link.rate_text);
-	else if (p->xport == DOCTOR_XPORT_IB)
+	else if (p->xport == INV_XPORT_IB)
 		chk_speed_ib(c, sub, d, p);
 	else
 		chk_speed_eth(c, sub, p);
@@ -126,12 +126,12 @@ static int pcie_read(const char *root, const char *path, struct pcie_link *l)
 	char buf[32];
 
 	/* "16.0 GT/s PCIe"; a VF or a virtual function says "Unknown" */
-	if (dfs_read(root, buf, sizeof(buf), "%s/current_link_speed", path) ||
+	if (fs_read(root, buf, sizeof(buf), "%s/current_link_speed", path) ||
 	    sscanf(buf, "%lf", &l->cur_gts) != 1 ||
-	    dfs_read(root, buf, sizeof(buf), "%s/max_link_speed", path) ||
+	    fs_read(root, buf, sizeof(buf), "%s/max_link_speed", path) ||
 	    sscanf(buf, "%lf", &l->max_gts) != 1 ||
-	    dfs_read_long(root, &l->cur_w, "%s/current_link_width", path) ||
-	    dfs_read_long(root, &l->max_w, "%s/max_link_width", path) ||
+	    fs_read_long(root, &l->cur_w, "%s/current_link_width", path) ||
+	    fs_read_long(root, &l->max_w, "%s/max_link_width", path) ||
 	    l->cur_w <= 0)
 		return -ENOENT;
 	return 0;
@@ -159,10 +159,10 @@ static double pcie_gbps(double gts, long width)
 static bool pcie_upstream_down(const char *root, const char *pci_path,
 			       char *bdf, size_t len, struct pcie_link *l)
 {
-	char p[DFS_PATH_MAX], *s, *next;
+	char p[FS_PATH_MAX], *s, *next;
 	unsigned int depth = 0;
 
-	dfs_copy(p, sizeof(p), pci_path);
+	fs_copy(p, sizeof(p), pci_path);
 	s = strstr(p, "/pci");
 	s = s ? strchr(s + 1, '/') : NULL;
 	for (; s && (next = strchr(s + 1, '/')); s = next, depth++) {
@@ -170,7 +170,7 @@ static bool pcie_upstream_down(const char *root, const char *pci_path,
 			continue;
 		*next = '\0';
 		if (!pcie_read(root, p, l) && pcie_down(l)) {
-			dfs_copy(bdf, len, s + 1);
+			fs_copy(bdf, len, s + 1);
 			return true;
 		}
 		*next = '/';
@@ -178,7 +178,7 @@ static bool pcie_upstream_down(const char *root, const char *pci_path,
 	return false;
 }
 
-static double dev_rate_gbps(const struct doctor_dev *d)
+static double dev_rate_gbps(const struct inv_dev *d)
 {
 	double r = 0;
 	unsigned int i;
@@ -189,62 +189,62 @@ static double dev_rate_gbps(const struct doctor_dev *d)
 	return r;
 }
 
-static void chk_pcie_verdict(struct doctor_ctx *c, const struct doctor_dev *d,
+static void chk_pcie_verdict(struct chk_ctx *c, const struct inv_dev *d,
 			     const char *bdf, const struct pcie_link *l)
 {
 	struct pcie_link up;
-	char upbdf[DOCTOR_BDF_LEN];
+	char upbdf[INV_BDF_LEN];
 	double rate = dev_rate_gbps(d), gbps = pcie_gbps(l->cur_gts, l->cur_w);
 
 	if (pcie_down(l)) {
-		doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_WARN,
+		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_WARN,
 			   "%s runs PCIe %.1f GT/s x%ld of %.1f GT/s x%ld: "
 			   "~%.0f Gb/s for a %.0f Gb/s port", bdf, l->cur_gts,
 			   l->cur_w, l->max_gts, l->max_w, gbps, rate);
-		doctor_fix(&c->rep, "reseat the card, or move it to a full "
+		findings_fix(&c->rep, "reseat the card, or move it to a full "
 			   "x%ld slot (check riser and BIOS bifurcation); "
 			   "lspci -vv -s %s shows LnkSta/LnkCap", l->max_w,
 			   bdf);
 	} else if (pcie_upstream_down(c->root, d->pci_path, upbdf,
 				      sizeof(upbdf), &up)) {
-		doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_WARN,
+		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_WARN,
 			   "the PCIe switch port %s above %s runs %.1f GT/s "
 			   "x%ld of %.1f GT/s x%ld", upbdf, bdf, up.cur_gts,
 			   up.cur_w, up.max_gts, up.max_w);
-		doctor_fix(&c->rep, "the switch's uplink trained down: reseat "
+		findings_fix(&c->rep, "the switch's uplink trained down: reseat "
 			   "the board/riser; lspci -vv -s %s", upbdf);
 	} else if (rate > 0 && gbps < rate) {
-		doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_WARN,
+		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_WARN,
 			   "%s PCIe %.1f GT/s x%ld carries ~%.0f Gb/s: less "
 			   "than the %.0f Gb/s port", bdf, l->cur_gts, l->cur_w,
 			   gbps, rate);
-		doctor_fix(&c->rep, "use a slot of the NIC's generation "
+		findings_fix(&c->rep, "use a slot of the NIC's generation "
 			   "(%.0f Gb/s needs Gen5 x16 for 400G)", rate);
 	} else {
-		doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_PASS,
+		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_PASS,
 			   "%s PCIe %.1f GT/s x%ld (its maximum), ~%.0f Gb/s "
 			   "for a %.0f Gb/s port", bdf, l->cur_gts, l->cur_w,
 			   gbps, rate);
 	}
 }
 
-static void chk_pcie(struct doctor_ctx *c, const struct doctor_dev *d)
+static void chk_pcie(struct chk_ctx *c, const struct inv_dev *d)
 {
 	struct pcie_link l = { d->pcie_cur_gts, d->pcie_max_gts,
 			       d->pcie_cur_width, d->pcie_max_width };
-	char path[DFS_PATH_MAX];
+	char path[FS_PATH_MAX];
 	const char *bdf = d->bdf;
 
 	if (!d->bdf[0]) {
-		doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_SKIP,
+		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_SKIP,
 			   "software device: no PCIe link");
 		return;
 	}
 	/* an SR-IOV VF has no link of its own: its PF's is the one */
 	if (!l.cur_w || l.cur_gts <= 0) {
-		if (dfs_resolve(c->root, path, sizeof(path), "%s/physfn",
+		if (fs_resolve(c->root, path, sizeof(path), "%s/physfn",
 				d->pci_path) || pcie_read(c->root, path, &l)) {
-			doctor_add(&c->rep, 2, "pcie", d->name, DOCTOR_SKIP,
+			findings_add(&c->rep, 2, "pcie", d->name, VERDICT_SKIP,
 				   "%s shows no PCIe link attributes", d->bdf);
 			return;
 		}
@@ -253,101 +253,99 @@ static void chk_pcie(struct doctor_ctx *c, const struct doctor_dev *d)
 	chk_pcie_verdict(c, d, bdf, &l);
 }
 
-void doctor_check_ports(struct doctor_ctx *c)
+static void chk_port_dev(struct chk_ctx *c, const struct inv_dev *d)
 {
-	size_t i;
 	unsigned int p;
 
-	for (i = 0; i < c->inv.ndev; i++) {
-		const struct doctor_dev *d = &c->inv.devs[i];
+	for (p = 0; p < d->nports; p++)
+		chk_port_state(c, d, &d->ports[p]);
+	for (p = 0; p < d->nports; p++)
+		chk_link_speed(c, d, &d->ports[p]);
+	chk_pcie(c, d);
+}
 
-		if (doctor_skip_dev(c, d))
-			continue;
-		for (p = 0; p < d->nports; p++)
-			chk_port_state(c, d, &d->ports[p]);
-		for (p = 0; p < d->nports; p++)
-			chk_link_speed(c, d, &d->ports[p]);
-		chk_pcie(c, d);
-	}
+void chk_port_check(struct chk_ctx *c)
+{
+	chk_dev_each(c, chk_port_dev);
 }
 
 /* RoCE: the RDMA MTU follows the netdev's MTU (minus 96 header bytes). */
-static void chk_mtu_roce(struct doctor_ctx *c, const char *sub,
-			 const struct doctor_port *p,
-			 const struct doctor_port_attr *pa, bool probed)
+static void chk_mtu_roce(struct chk_ctx *c, const char *sub,
+			 const struct inv_port *p,
+			 const struct probe_port_attr *pa, bool probed)
 {
 	long nd_mtu = p->link.netdev_mtu;
 	unsigned int allowed, active, max;
 
 	if (!p->netdev[0] || nd_mtu <= 0) {
-		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_SKIP,
+		findings_add(&c->rep, 3, "mtu", sub, VERDICT_SKIP,
 			   "no netdev MTU to compare with (see netdev_map)");
 		return;
 	}
-	allowed = dnet_roce_mtu(nd_mtu);
+	allowed = net_roce_mtu(nd_mtu);
 	active = probed ? pa->active_mtu_bytes : allowed;
 	max = probed && pa->max_mtu_bytes ? pa->max_mtu_bytes : 4096;
 	if (active >= 4096 || active >= max) {
-		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_PASS,
+		findings_add(&c->rep, 3, "mtu", sub, VERDICT_PASS,
 			   "active MTU %u%s; %s MTU %ld allows %u", active,
 			   active < 4096 ? " (the device's maximum)" : "",
 			   p->netdev, nd_mtu, allowed);
 		return;
 	}
-	doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_WARN,
+	findings_add(&c->rep, 3, "mtu", sub, VERDICT_WARN,
 		   "RoCEv2 at MTU %u caps payload at ~%.1f%% of line rate "
 		   "(%s MTU %ld allows %u%s)", active,
 		   100.0 * rate_wire_efficiency(active, RATE_ROCE_V2),
 		   p->netdev, nd_mtu, allowed,
 		   active < allowed ? ", yet the port reports less" : "");
-	doctor_fix(&c->rep, "set the netdev MTU to 4200 or 9000: ip link set "
+	findings_fix(&c->rep, "set the netdev MTU to 4200 or 9000: ip link set "
 		   "%s mtu 9000, here and on the peer, and allow it on every "
 		   "switch port", p->netdev);
 }
 
-static void chk_mtu_port(struct doctor_ctx *c, const struct doctor_dev *d,
-			 const struct doctor_port *p)
+static void chk_mtu_port(struct chk_ctx *c, const struct inv_dev *d,
+			 const struct inv_port *p)
 {
-	const struct doctor_probe *pr = c->probe;
-	struct doctor_port_attr pa = { 0 };
-	char sub[DOCTOR_SUBJECT_LEN];
+	const struct probe *pr = c->probe;
+	struct probe_port_attr pa = { 0 };
+	char sub[FINDING_SUBJECT_LEN];
 	bool probed;
 
-	doctor_port_subject(sub, sizeof(sub), d, p);
+	chk_dev_port_subject(sub, sizeof(sub), d, p);
 	probed = pr->port_query &&
 		 !pr->port_query(pr->priv, d->name, p->num, &pa) &&
 		 pa.active_mtu_bytes;
-	if (p->xport == DOCTOR_XPORT_IWARP) {
-		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_SKIP,
+	if (p->xport == INV_XPORT_IWARP) {
+		findings_add(&c->rep, 3, "mtu", sub, VERDICT_SKIP,
 			   "iWARP runs over TCP: its segments follow the "
 			   "netdev MTU, there is no RoCE MTU");
-	} else if (p->xport == DOCTOR_XPORT_ROCE) {
+	} else if (p->xport == INV_XPORT_ROCE) {
 		chk_mtu_roce(c, sub, p, &pa, probed);
 	} else if (!probed) {
-		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_SKIP,
+		findings_add(&c->rep, 3, "mtu", sub, VERDICT_SKIP,
 			   "the IB MTU needs ibv_query_port (not tried here)");
 	} else if (pa.active_mtu_bytes < pa.max_mtu_bytes) {
-		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_WARN,
+		findings_add(&c->rep, 3, "mtu", sub, VERDICT_WARN,
 			   "IB MTU %u on a %u-capable port caps payload at "
 			   "~%.1f%%", pa.active_mtu_bytes, pa.max_mtu_bytes,
 			   100.0 * rate_wire_efficiency(pa.active_mtu_bytes,
 							RATE_IB));
-		doctor_fix(&c->rep, "raise the partition MTU in the subnet "
+		findings_fix(&c->rep, "raise the partition MTU in the subnet "
 			   "manager (opensm partitions.conf: mtu=5 is 4096)");
 	} else {
-		doctor_add(&c->rep, 3, "mtu", sub, DOCTOR_PASS,
+		findings_add(&c->rep, 3, "mtu", sub, VERDICT_PASS,
 			   "IB MTU %u (the port's maximum)",
 			   pa.active_mtu_bytes);
 	}
 }
 
-void doctor_check_mtu(struct doctor_ctx *c)
+void chk_port_mtu(struct chk_ctx *c)
 {
 	size_t i;
 	unsigned int p;
 
 	for (i = 0; i < c->inv.ndev; i++)
-		if (!doctor_skip_dev(c, &c->inv.devs[i]))
+		if (!chk_skip_dev(c, &c->inv.devs[i]))
 			for (p = 0; p < c->inv.devs[i].nports; p++)
 				chk_mtu_port(c, &c->inv.devs[i],
 					     &c->inv.devs[i].ports[p]);

@@ -14,7 +14,7 @@
 #include "doctor/net.h"
 #include "lib/log.h"
 
-struct doctor_opts {
+struct cli_opts {
 	const char *json_path;
 	const char *peer;
 	const char *dev;
@@ -23,7 +23,7 @@ struct doctor_opts {
 	bool help;
 };
 
-static const struct option doctor_longopts[] = {
+static const struct option cli_longopts[] = {
 	{ "json", required_argument, NULL, 'j' },
 	{ "peer", required_argument, NULL, 'P' },
 	{ "ib-dev", required_argument, NULL, 'd' },
@@ -33,7 +33,7 @@ static const struct option doctor_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static void doctor_usage(FILE *out)
+static void cli_usage(FILE *out)
 {
 	fputs("ib_doctor - RDMA preflight: finds the settings that make "
 	      "traffic silently fall\nback or slow down, with a one-line fix "
@@ -60,9 +60,9 @@ static void doctor_usage(FILE *out)
 	      "written).\n", out);
 }
 
-static int doctor_opt(struct doctor_opts *o, int c, char *err, size_t len)
+static int cli_opt(struct cli_opts *o, int c, char *err, size_t len)
 {
-	struct doctor_addr a;
+	struct probe_addr a;
 	struct stat st;
 
 	switch (c) {
@@ -71,7 +71,7 @@ static int doctor_opt(struct doctor_opts *o, int c, char *err, size_t len)
 		return 0;
 	case 'P':
 		o->peer = optarg;
-		if (!dnet_addr_parse(optarg, &a))
+		if (!net_addr_parse(optarg, &a))
 			return 0;
 		snprintf(err, len, "--peer '%s': not an IPv4/IPv6 address; "
 			 "give the peer's IP on the RDMA network", optarg);
@@ -97,7 +97,7 @@ static int doctor_opt(struct doctor_opts *o, int c, char *err, size_t len)
 }
 
 /* Name the option getopt stumbled on: a long one as typed. */
-static void doctor_bad_opt(int c, const char *arg, char *err, size_t len)
+static void cli_bad_opt(int c, const char *arg, char *err, size_t len)
 {
 	char flag[3] = { '-', (char)optopt, '\0' };
 	const char *what = arg && !strncmp(arg, "--", 2) ? arg : flag;
@@ -106,7 +106,7 @@ static void doctor_bad_opt(int c, const char *arg, char *err, size_t len)
 		 "a value is needed after", what);
 }
 
-static int doctor_args(int argc, char **argv, struct doctor_opts *o,
+static int cli_args(int argc, char **argv, struct cli_opts *o,
 		       char *err, size_t len)
 {
 	int c, ret;
@@ -114,13 +114,13 @@ static int doctor_args(int argc, char **argv, struct doctor_opts *o,
 	memset(o, 0, sizeof(*o));
 	optind = 0;     /* 0, not 1: glibc re-initialises getopt fully */
 	opterr = 0;     /* we word the messages ourselves */
-	while ((c = getopt_long(argc, argv, ":d:h", doctor_longopts,
+	while ((c = getopt_long(argc, argv, ":d:h", cli_longopts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			doctor_bad_opt(c, argv[optind - 1], err, len);
+			cli_bad_opt(c, argv[optind - 1], err, len);
 			return -EINVAL;
 		}
-		ret = doctor_opt(o, c, err, len);
+		ret = cli_opt(o, c, err, len);
 		if (ret)
 			return ret;
 	}
@@ -133,10 +133,10 @@ static int doctor_args(int argc, char **argv, struct doctor_opts *o,
 }
 
 /* Run the checks and write both outputs; the exit code. */
-static int doctor_go(const struct doctor_opts *o, char *const *envp,
-		     const struct doctor_probe *probe, FILE *out)
+static int cli_go(const struct cli_opts *o, char *const *envp,
+		     const struct probe *probe, FILE *out)
 {
-	struct doctor_ctx c = {
+	struct chk_ctx c = {
 		.root = o->root ? o->root : "/", .only_dev = o->dev,
 		.peer = o->peer, .netstatus = o->netstatus, .envp = envp,
 		.probe = probe,
@@ -144,70 +144,68 @@ static int doctor_go(const struct doctor_opts *o, char *const *envp,
 	char host[128] = "";
 	int code, ret;
 
-	doctor_run(&c);
-	dfs_read(c.root, host, sizeof(host), "/proc/sys/kernel/hostname");
+	cli_run(&c);
+	fs_read(c.root, host, sizeof(host), "/proc/sys/kernel/hostname");
 	fprintf(out, "# ib_doctor: RDMA preflight of %s%s%s\n",
 		host[0] ? host : "this host", o->root ? ", root " : "",
 		o->root ? o->root : "");
-	doctor_print_text(&c.rep, out);
+	findings_print_text(&c.rep, out);
 	fflush(out);
-	code = doctor_exit_code(&c.rep);
+	code = findings_exit_code(&c.rep);
 	if (o->json_path) {
-		ret = doctor_write_json(&c.rep, host, o->peer, o->json_path);
-		if (ret) {
-			bench_err("cannot write --json %s: %s", o->json_path,
-				  strerror(-ret));
-			code = DOCTOR_EXIT_RUNTIME;
-		}
+		/* afile_write said why, naming the file */
+		ret = findings_write_json(&c.rep, host, o->peer, o->json_path);
+		if (ret)
+			code = FINDINGS_EXIT_RUNTIME;
 	}
-	doctor_ctx_free(&c);
+	cli_ctx_free(&c);
 	return code;
 }
 
 int doctor_cli(int argc, char **argv, char *const *envp,
-	       const struct doctor_probe *real, FILE *out)
+	       const struct probe *real, FILE *out)
 {
-	struct doctor_probe fake, none = { 0 };
-	struct doctor_opts o;
+	struct probe fake, none = { 0 };
+	struct cli_opts o;
 	char err[256];
 
-	if (doctor_args(argc, argv, &o, err, sizeof(err))) {
+	if (cli_args(argc, argv, &o, err, sizeof(err))) {
 		bench_err("%s; ib_doctor -h lists the options", err);
-		return DOCTOR_EXIT_USAGE;
+		return FINDINGS_EXIT_USAGE;
 	}
 	if (o.help) {
-		doctor_usage(out);
-		return DOCTOR_EXIT_OK;
+		cli_usage(out);
+		return FINDINGS_EXIT_OK;
 	}
 	if (o.root)
-		doctor_fake_probe(o.root, &fake);
+		fake_probe(o.root, &fake);
 	/* no probes at all: every probed check SKIPs */
-	return doctor_go(&o, envp, o.root ? &fake : real ? real : &none,
+	return cli_go(&o, envp, o.root ? &fake : real ? real : &none,
 			 out);
 }
 
-int doctor_run(struct doctor_ctx *c)
+int cli_run(struct chk_ctx *c)
 {
-	int ret = doctor_inventory(c->root, c->probe, &c->inv);
+	int ret = inv_read(c->root, c->probe, &c->inv);
 
 	if (ret) {
 		c->rep.lost = true;
 		return ret;
 	}
-	doctor_check_devices(c);
-	doctor_check_ports(c);
-	doctor_check_mtu(c);
-	doctor_check_netdevs(c);
-	doctor_check_peer(c);
-	doctor_check_memlock(c);
-	doctor_check_numa(c);
-	doctor_check_gpu(c);
-	doctor_check_pod(c);
+	chk_dev_check(c);
+	chk_port_check(c);
+	chk_port_mtu(c);
+	chk_net_netdevs(c);
+	chk_net_peer(c);
+	chk_host_memlock(c);
+	chk_host_numa(c);
+	chk_gpu_check(c);
+	chk_pod_check(c);
 	return c->rep.lost ? -ENOMEM : 0;
 }
 
-void doctor_ctx_free(struct doctor_ctx *c)
+void cli_ctx_free(struct chk_ctx *c)
 {
-	doctor_inv_free(&c->inv);
-	doctor_report_free(&c->rep);
+	inv_free(&c->inv);
+	findings_free(&c->rep);
 }

@@ -23,9 +23,9 @@ int doctor_main(int argc, char **argv);
  * answers come from DIR/probe). Returns the exit code.
  */
 int doctor_cli(int argc, char **argv, char *const *envp,
-	       const struct doctor_probe *real, FILE *out);
+	       const struct probe *real, FILE *out);
 
-/* The real probes: verbs, rdma_cm, netlink, ethtool (doctor_verbs.c). */
-void doctor_real_probe(struct doctor_probe *out);
+/* The real probes: verbs, rdma_cm, netlink, ethtool (verbs.c). */
+void doctor_real_probe(struct probe *out);
 
 #endif

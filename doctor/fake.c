@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_fake - probe answers read from a fake tree's "probe" file, so that
+ * fake - probe answers read from a fake tree's "probe" file, so that
  * unit tests (and ib_doctor --root) exercise every check without verbs,
- * rdma_cm or netlink. Format in doctor_probe.h. Pure.
+ * rdma_cm or netlink. Format in probe.h. Pure.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,11 +22,11 @@
 static int fake_line(const char *root, const char *key, const char *a1,
 		     const char *a2, char w[FAKE_WORDS][64])
 {
-	char path[DFS_PATH_MAX], line[512];
+	char path[FS_PATH_MAX], line[512];
 	FILE *f;
 	int n, ret = -EOPNOTSUPP;
 
-	if (dfs_path(root, path, sizeof(path), "/probe"))
+	if (fs_path(root, path, sizeof(path), "/probe"))
 		return ret;
 	f = fopen(path, "re");
 	if (!f)
@@ -58,7 +58,7 @@ static int fake_dev_open(void *priv, const char *dev)
 }
 
 static int fake_port_query(void *priv, const char *dev, unsigned int port,
-			   struct doctor_port_attr *out)
+			   struct probe_port_attr *out)
 {
 	char w[FAKE_WORDS][64], num[16];
 	int ret;
@@ -81,12 +81,12 @@ static int fake_port_netdev(void *priv, const char *dev, unsigned int port,
 	snprintf(num, sizeof(num), "%u", port);
 	ret = fake_line(priv, "port_netdev", dev, num, w);
 	if (!ret)
-		dfs_copy(ifname, len, w[3]);
+		fs_copy(ifname, len, w[3]);
 	return ret;
 }
 
 static int fake_netdev_link(void *priv, const char *ifname,
-			    struct doctor_netdev_link *out)
+			    struct probe_netdev_link *out)
 {
 	char w[FAKE_WORDS][64];
 	int ret = fake_line(priv, "netdev_link", ifname, NULL, w);
@@ -98,16 +98,16 @@ static int fake_netdev_link(void *priv, const char *ifname,
 	return 0;
 }
 
-static int fake_addrs(void *priv, struct doctor_addr **out, size_t *n)
+static int fake_addrs(void *priv, struct probe_addr **out, size_t *n)
 {
-	char path[DFS_PATH_MAX], line[256], ifname[64], ip[64];
-	struct doctor_addr *a;
+	char path[FS_PATH_MAX], line[256], ifname[64], ip[64];
+	struct probe_addr *a;
 	FILE *f;
 	size_t cap = 64;
 
 	*out = NULL;
 	*n = 0;
-	if (dfs_path(priv, path, sizeof(path), "/probe"))
+	if (fs_path(priv, path, sizeof(path), "/probe"))
 		return -EOPNOTSUPP;
 	f = fopen(path, "re");
 	if (!f)
@@ -115,16 +115,16 @@ static int fake_addrs(void *priv, struct doctor_addr **out, size_t *n)
 	a = calloc(cap, sizeof(*a));
 	while (a && *n < cap && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "addr %63s %63s", ifname, ip) != 2 ||
-		    dnet_addr_parse(ip, &a[*n]))
+		    net_addr_parse(ip, &a[*n]))
 			continue;
-		dfs_copy(a[(*n)++].ifname, DOCTOR_IFNAME_LEN, ifname);
+		fs_copy(a[(*n)++].ifname, PROBE_IFNAME_LEN, ifname);
 	}
 	fclose(f);
 	*out = a;
 	return a ? 0 : -ENOMEM;
 }
 
-static int fake_route(void *priv, const struct doctor_addr *peer,
+static int fake_route(void *priv, const struct probe_addr *peer,
 		      char *ifname, size_t len)
 {
 	char w[FAKE_WORDS][64];
@@ -134,7 +134,7 @@ static int fake_route(void *priv, const struct doctor_addr *peer,
 		return ret;
 	ret = fake_err(w[2]);
 	if (!ret)
-		dfs_copy(ifname, len, w[2]);
+		fs_copy(ifname, len, w[2]);
 	return ret;
 }
 
@@ -151,14 +151,14 @@ static int fake_cm_resolve(void *priv, const char *peer,
 	ret = fake_err(w[2]);
 	if (ret)
 		return ret;
-	dfs_copy(dev, len, w[2]);
+	fs_copy(dev, len, w[2]);
 	*port = (unsigned int)strtoul(w[3], NULL, 10);
 	return 0;
 }
 
-void doctor_fake_probe(const char *root, struct doctor_probe *out)
+void fake_probe(const char *root, struct probe *out)
 {
-	*out = (struct doctor_probe){
+	*out = (struct probe){
 		.priv = (void *)root,
 		.dev_open = fake_dev_open,
 		.port_query = fake_port_query,

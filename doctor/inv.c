@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_inv - the host's RDMA devices, ports, GPUs and addresses, read
- * once from sysfs (doctor_inv.h).
+ * inv - the host's RDMA devices, ports, GPUs and addresses, read
+ * once from sysfs (inv.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "doctor/inv.h"
+#include "host/netdev.h"
 #include "host/rate.h"
 
 #define IB "/sys/class/infiniband"
 
-int doctor_parse_state(const char *text, long *num, char *name, size_t len)
+int inv_parse_state(const char *text, long *num, char *name, size_t len)
 {
 	char *end;
 	long v = strtol(text, &end, 10);
@@ -24,112 +26,79 @@ int doctor_parse_state(const char *text, long *num, char *name, size_t len)
 	while (*end == ' ')
 		end++;
 	*num = v;
-	dfs_copy(name, len, end);
+	fs_copy(name, len, end);
 	return 0;
 }
 
-const char *doctor_xport_str(enum doctor_xport x)
+const char *inv_xport_str(enum inv_xport x)
 {
-	return x == DOCTOR_XPORT_IB ? "IB" :
-	       x == DOCTOR_XPORT_ROCE ? "RoCE" : "iWARP";
+	return x == INV_XPORT_IB ? "IB" :
+	       x == INV_XPORT_ROCE ? "RoCE" : "iWARP";
 }
 
-static void inv_add_ndev(struct doctor_port *p, const char *name)
+static void inv_add_ndev(struct inv_port *p, const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < p->n_ndevs; i++)
 		if (!strcmp(p->ndevs[i], name))
 			return;
-	if (p->n_ndevs < DOCTOR_NDEVS_MAX)
-		dfs_copy(p->ndevs[p->n_ndevs++], DOCTOR_IFNAME_LEN, name);
+	if (p->n_ndevs < INV_NDEVS_MAX)
+		fs_copy(p->ndevs[p->n_ndevs++], PROBE_IFNAME_LEN, name);
 }
 
-/* RoCE: every netdev the GID table names; the first is the port's own. */
-static void inv_gid_ndevs(const char *root, const char *dev,
-			  struct doctor_port *p)
+/* SYSFS/class/net/IF/attr as a positive int, else -1. */
+static int inv_net_long(const char *sysfs, const char *ifname,
+			const char *attr)
 {
-	char **gids, name[DOCTOR_IFNAME_LEN];
-	size_t n, i;
+	long v;
 
-	dfs_list(root, &gids, &n, IB "/%s/ports/%u/gids", dev, p->num);
-	for (i = 0; i < n; i++)
-		/* unused entries answer EINVAL */
-		if (!dfs_read(root, name, sizeof(name),
-			      IB "/%s/ports/%u/gid_attrs/ndevs/%s", dev,
-			      p->num, gids[i]) && name[0])
-			inv_add_ndev(p, name);
-	free(gids);
+	if (fs_read_long(sysfs, &v, "/class/net/%s/%s", ifname, attr) ||
+	    v <= 0 || v > INT_MAX)
+		return -1;
+	return (int)v;
 }
 
-/* A PCI device's netdevs: the one whose dev_port matches the port. */
-static void inv_pci_netdev(const char *root, const struct doctor_dev *d,
-			   struct doctor_port *p)
+static void inv_port_netdev(const char *sysfs, const struct probe *pr,
+			    const struct inv_dev *d, struct inv_port *p)
 {
-	char **nets;
-	size_t n, i;
-	long dev_port;
+	struct netdev_list l;
+	unsigned int i;
 
-	dfs_list(root, &nets, &n, IB "/%s/device/net", d->name);
-	for (i = 0; i < n; i++) {
-		if (dfs_read_long(root, &dev_port, "/sys/class/net/%s/dev_port",
-				  nets[i]))
-			dev_port = 0;
-		if (n == 1 || dev_port == (long)p->num - 1) {
-			dfs_copy(p->netdev, sizeof(p->netdev), nets[i]);
-			break;
-		}
-	}
-	free(nets);
-}
-
-static void inv_port_netdev(const char *root, const struct doctor_probe *pr,
-			    const struct doctor_dev *d, struct doctor_port *p)
-{
-	if (p->xport == DOCTOR_XPORT_ROCE)
-		inv_gid_ndevs(root, d->name, p);
-	/* link_read's pick: lowest GID's netdev, else class/net's match */
-	dfs_copy(p->netdev, sizeof(p->netdev), p->link.netdev);
-	/* rxe names its netdev in "parent" */
-	if (!p->netdev[0])
-		dfs_read(root, p->netdev, sizeof(p->netdev), IB "/%s/parent",
-			 d->name);
-	if (!p->netdev[0] && d->bdf[0])
-		inv_pci_netdev(root, d, p);
+	/* host/netdev.h's rule, as link_read and --netdev apply it */
+	if (!netdev_list(sysfs, d->name, p->num, &l))
+		for (i = 0; i < l.n; i++)
+			inv_add_ndev(p, l.names[i]);
+	if (p->n_ndevs)
+		fs_copy(p->netdev, sizeof(p->netdev), p->ndevs[0]);
 	/* siw and other iWARP devices: only RDMA netlink knows */
 	if (!p->netdev[0] && pr->port_netdev &&
 	    pr->port_netdev(pr->priv, d->name, p->num, p->netdev,
 			    sizeof(p->netdev)))
 		p->netdev[0] = '\0';
-	if (!p->netdev[0])
+	if (!p->netdev[0] || !strcmp(p->netdev, p->link.netdev))
 		return;
 	inv_add_ndev(p, p->netdev);
-	/* link_read's netdev facts are of its netdev; ours may be another */
-	if (strcmp(p->netdev, p->link.netdev)) {
-		long v;
-
-		p->link.netdev_speed_mbps = dfs_read_long(root, &v,
-			"/sys/class/net/%s/speed", p->netdev) ? -1 : (int)v;
-		p->link.netdev_mtu = dfs_read_long(root, &v,
-			"/sys/class/net/%s/mtu", p->netdev) ? -1 : (int)v;
-	}
+	/* link_read's netdev facts are of its netdev: none here */
+	p->link.netdev_speed_mbps = inv_net_long(sysfs, p->netdev, "speed");
+	p->link.netdev_mtu = inv_net_long(sysfs, p->netdev, "mtu");
 }
 
-static void inv_port(const char *root, const char *sysfs,
-		     const struct doctor_probe *pr, const struct doctor_dev *d,
-		     struct doctor_port *p)
+static void inv_read_port(const char *root, const char *sysfs,
+		     const struct probe *pr, const struct inv_dev *d,
+		     struct inv_port *p)
 {
 	struct rate_link rl;
 	char buf[64];
 
 	p->state = p->phys = -1;
-	if (!dfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/state",
+	if (!fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/state",
 		      d->name, p->num))
-		doctor_parse_state(buf, &p->state, p->state_text,
+		inv_parse_state(buf, &p->state, p->state_text,
 				   sizeof(p->state_text));
-	if (!dfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/phys_state",
+	if (!fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/phys_state",
 		      d->name, p->num))
-		doctor_parse_state(buf, &p->phys, p->phys_text,
+		inv_parse_state(buf, &p->phys, p->phys_text,
 				   sizeof(p->phys_text));
 	if (link_read(sysfs, d->name, p->num, &p->link))
 		p->link = (struct link_facts){ .netdev_speed_mbps = -1,
@@ -137,22 +106,22 @@ static void inv_port(const char *root, const char *sysfs,
 					       .numa_node = -1 };
 	if (!rate_parse_sysfs(p->link.rate_text, &rl)) {
 		p->width_lanes = rl.lanes;
-		dfs_copy(p->speed_name, sizeof(p->speed_name), rl.speed_name);
+		fs_copy(p->speed_name, sizeof(p->speed_name), rl.speed_name);
 	}
-	dfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/link_layer",
+	fs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/link_layer",
 		 d->name, p->num);
 	if (d->is_rnic)
-		p->xport = DOCTOR_XPORT_IWARP;
+		p->xport = INV_XPORT_IWARP;
 	else if (!strcmp(buf, "InfiniBand"))
-		p->xport = DOCTOR_XPORT_IB;
+		p->xport = INV_XPORT_IB;
 	else
-		p->xport = DOCTOR_XPORT_ROCE;
-	inv_port_netdev(root, pr, d, p);
+		p->xport = INV_XPORT_ROCE;
+	inv_port_netdev(sysfs, pr, d, p);
 }
 
-static void inv_dev(const char *root, const char *sysfs,
-		    const struct doctor_probe *pr, const char *name,
-		    struct doctor_dev *d)
+static void inv_read_dev(const char *root, const char *sysfs,
+		    const struct probe *pr, const char *name,
+		    struct inv_dev *d)
 {
 	char buf[64], **ports;
 	const struct link_facts *l = &d->ports[0].link;
@@ -160,23 +129,23 @@ static void inv_dev(const char *root, const char *sysfs,
 	size_t n, i;
 
 	memset(d, 0, sizeof(*d));
-	dfs_copy(d->name, sizeof(d->name), name);
-	if (!dfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name))
+	fs_copy(d->name, sizeof(d->name), name);
+	if (!fs_read(root, buf, sizeof(buf), IB "/%s/node_type", name))
 		d->is_rnic = !strncmp(buf, "4:", 2);
 	/* software devices (rxe, siw) have no "device" link */
-	if (!dfs_resolve(root, d->pci_path, sizeof(d->pci_path),
+	if (!fs_resolve(root, d->pci_path, sizeof(d->pci_path),
 			 IB "/%s/device", name)) {
 		base = strrchr(d->pci_path, '/');
-		dfs_copy(d->bdf, sizeof(d->bdf), base ? base + 1 : "");
-		dfs_link_name(root, d->driver, sizeof(d->driver),
+		fs_copy(d->bdf, sizeof(d->bdf), base ? base + 1 : "");
+		fs_link_name(root, d->driver, sizeof(d->driver),
 			      IB "/%s/device/driver", name);
 	}
-	dfs_list(root, &ports, &n, IB "/%s/ports", name);
-	for (i = 0; i < n && d->nports < DOCTOR_PORTS_MAX; i++) {
-		struct doctor_port *p = &d->ports[d->nports++];
+	fs_list(root, &ports, &n, IB "/%s/ports", name);
+	for (i = 0; i < n && d->nports < INV_PORTS_MAX; i++) {
+		struct inv_port *p = &d->ports[d->nports++];
 
 		p->num = (unsigned int)strtoul(ports[i], NULL, 10);
-		inv_port(root, sysfs, pr, d, p);
+		inv_read_port(root, sysfs, pr, d, p);
 	}
 	free(ports);
 	/* the device's PCI facts are the same in every port's */
@@ -188,53 +157,53 @@ static void inv_dev(const char *root, const char *sysfs,
 }
 
 /* /dev/infiniband/uverbsN of each device, from the uverbs class. */
-static void inv_uverbs(const char *root, struct doctor_inv *inv)
+static void inv_uverbs(const char *root, struct inv *inv)
 {
-	char **uv, ibdev[DOCTOR_NAME_LEN];
+	char **uv, ibdev[INV_NAME_LEN];
 	size_t n, i, k;
 
-	dfs_list(root, &uv, &n, "/sys/class/infiniband_verbs");
+	fs_list(root, &uv, &n, "/sys/class/infiniband_verbs");
 	for (i = 0; i < n; i++) {
-		if (dfs_read(root, ibdev, sizeof(ibdev),
+		if (fs_read(root, ibdev, sizeof(ibdev),
 			     "/sys/class/infiniband_verbs/%s/ibdev", uv[i]))
 			continue;
 		for (k = 0; k < inv->ndev; k++)
 			if (!strcmp(inv->devs[k].name, ibdev))
-				dfs_copy(inv->devs[k].uverbs,
+				fs_copy(inv->devs[k].uverbs,
 					 sizeof(inv->devs[k].uverbs), uv[i]);
 	}
 	free(uv);
 }
 
 /* NVIDIA GPUs: PCI class 0x0300xx (VGA) or 0x0302xx (3D), vendor 0x10de. */
-static int inv_gpus(const char *root, struct doctor_inv *inv)
+static int inv_gpus(const char *root, struct inv *inv)
 {
 	char **pci, cls[16], vendor[16];
-	struct doctor_gpu *g;
+	struct inv_gpu *g;
 	size_t n, i;
 	long v;
 
-	dfs_list(root, &pci, &n, "/sys/bus/pci/devices");
-	inv->gpus = calloc(DOCTOR_GPUS_MAX, sizeof(*inv->gpus));
+	fs_list(root, &pci, &n, "/sys/bus/pci/devices");
+	inv->gpus = calloc(INV_GPUS_MAX, sizeof(*inv->gpus));
 	if (!inv->gpus) {
 		free(pci);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n && inv->ngpu < DOCTOR_GPUS_MAX; i++) {
-		if (dfs_read(root, cls, sizeof(cls),
+	for (i = 0; i < n && inv->ngpu < INV_GPUS_MAX; i++) {
+		if (fs_read(root, cls, sizeof(cls),
 			     "/sys/bus/pci/devices/%s/class", pci[i]) ||
-		    dfs_read(root, vendor, sizeof(vendor),
+		    fs_read(root, vendor, sizeof(vendor),
 			     "/sys/bus/pci/devices/%s/vendor", pci[i]) ||
 		    strcmp(vendor, "0x10de") ||
 		    (strncmp(cls, "0x0302", 6) && strncmp(cls, "0x0300", 6)))
 			continue;
 		g = &inv->gpus[inv->ngpu++];
-		dfs_copy(g->bdf, sizeof(g->bdf), pci[i]);
-		if (dfs_resolve(root, g->pci_path, sizeof(g->pci_path),
+		fs_copy(g->bdf, sizeof(g->bdf), pci[i]);
+		if (fs_resolve(root, g->pci_path, sizeof(g->pci_path),
 				"/sys/bus/pci/devices/%s", pci[i]))
 			g->pci_path[0] = '\0';
 		g->numa_node = -1;
-		if (!dfs_read_long(root, &v,
+		if (!fs_read_long(root, &v,
 				   "/sys/bus/pci/devices/%s/numa_node", pci[i]))
 			g->numa_node = (int)v;
 	}
@@ -242,25 +211,26 @@ static int inv_gpus(const char *root, struct doctor_inv *inv)
 	return 0;
 }
 
-int doctor_inventory(const char *root, const struct doctor_probe *probe,
-		     struct doctor_inv *inv)
+int inv_read(const char *root, const struct probe *probe,
+		     struct inv *inv)
 {
-	char **names, sysfs[DFS_PATH_MAX];
+	char **names;
 	size_t n, i;
 	int ret;
 
 	memset(inv, 0, sizeof(*inv));
-	ret = dfs_path(root, sysfs, sizeof(sysfs), "/sys");
+	ret = fs_path(root, inv->sysfs, sizeof(inv->sysfs), "/sys");
 	if (ret)
 		return ret;
-	dfs_list(root, &names, &n, IB);
+	fs_list(root, &names, &n, IB);
 	inv->devs = calloc(n ? n : 1, sizeof(*inv->devs));
 	if (!inv->devs) {
 		free(names);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
-		inv_dev(root, sysfs, probe, names[i], &inv->devs[inv->ndev++]);
+		inv_read_dev(root, inv->sysfs, probe, names[i],
+			&inv->devs[inv->ndev++]);
 	free(names);
 	inv_uverbs(root, inv);
 	if (probe->addrs &&
@@ -271,7 +241,7 @@ int doctor_inventory(const char *root, const struct doctor_probe *probe,
 	return inv_gpus(root, inv);
 }
 
-void doctor_inv_free(struct doctor_inv *inv)
+void inv_free(struct inv *inv)
 {
 	free(inv->devs);
 	free(inv->gpus);
@@ -279,23 +249,39 @@ void doctor_inv_free(struct doctor_inv *inv)
 	memset(inv, 0, sizeof(*inv));
 }
 
-const struct doctor_port *doctor_inv_port_of(const struct doctor_inv *inv,
-					     const char *ifname,
-					     const struct doctor_dev **dev)
+/* Port number num of the device named name, or NULL. */
+static const struct inv_port *inv_find(const struct inv *inv,
+					  const char *name, unsigned int num,
+					  const struct inv_dev **dev)
 {
 	size_t i;
-	unsigned int p, k;
+	unsigned int p;
 
 	for (i = 0; i < inv->ndev; i++)
-		for (p = 0; p < inv->devs[i].nports; p++) {
-			const struct doctor_port *port = &inv->devs[i].ports[p];
+		for (p = 0; p < inv->devs[i].nports; p++)
+			if (!strcmp(inv->devs[i].name, name) &&
+			    inv->devs[i].ports[p].num == num) {
+				if (dev)
+					*dev = &inv->devs[i];
+				return &inv->devs[i].ports[p];
+			}
+	return NULL;
+}
 
-			for (k = 0; k < port->n_ndevs; k++)
-				if (!strcmp(port->ndevs[k], ifname)) {
-					if (dev)
-						*dev = &inv->devs[i];
-					return port;
-				}
-		}
+const struct inv_port *inv_port_of(const struct inv *inv,
+					     const char *ifname,
+					     const struct inv_dev **dev)
+{
+	char name[INV_NAME_LEN];
+	unsigned int num, p;
+	size_t i;
+
+	if (!netdev_find_port(inv->sysfs, ifname, name, sizeof(name), &num))
+		return inv_find(inv, name, num, dev);
+	for (i = 0; i < inv->ndev; i++)
+		for (p = 0; p < inv->devs[i].nports; p++)
+			if (!strcmp(inv->devs[i].ports[p].netdev, ifname))
+				return inv_find(inv, inv->devs[i].name,
+						inv->devs[i].ports[p].num, dev);
 	return NULL;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * doctor_inv - what the host has, read once from sysfs (below a root) before
+ * inv - what the host has, read once from sysfs (below a root) before
  * the checks run: RDMA devices and their ports, the netdev of each port,
  * the PCI function behind each device, NVIDIA GPUs, interface addresses.
  * Pure: no verbs headers (the addresses and iWARP netdevs come from the
@@ -16,17 +16,17 @@
 #include "doctor/probe.h"
 #include "host/link.h"
 
-#define DOCTOR_PORTS_MAX 4
-#define DOCTOR_NDEVS_MAX 8
-#define DOCTOR_NAME_LEN 64
-#define DOCTOR_BDF_LEN 16
-#define DOCTOR_GPUS_MAX 64
+#define INV_PORTS_MAX 4
+#define INV_NDEVS_MAX 8
+#define INV_NAME_LEN 64
+#define INV_BDF_LEN 16
+#define INV_GPUS_MAX 64
 
-enum doctor_xport { DOCTOR_XPORT_IB, DOCTOR_XPORT_ROCE, DOCTOR_XPORT_IWARP };
+enum inv_xport { INV_XPORT_IB, INV_XPORT_ROCE, INV_XPORT_IWARP };
 
-struct doctor_port {
+struct inv_port {
 	unsigned int num;
-	enum doctor_xport xport;
+	enum inv_xport xport;
 	long state;                     /* 4 = ACTIVE */
 	char state_text[24];
 	long phys;                      /* 5 = LinkUp */
@@ -34,16 +34,16 @@ struct doctor_port {
 	struct link_facts link;         /* link_read(): rate, netdev, PCIe */
 	unsigned int width_lanes;       /* from link.rate_text */
 	char speed_name[16];            /* "NDR" */
-	char netdev[DOCTOR_IFNAME_LEN]; /* "" when none was found */
+	char netdev[PROBE_IFNAME_LEN]; /* "" when none was found */
 	/* every netdev the GID table names (VLANs, macvlans on top) */
-	char ndevs[DOCTOR_NDEVS_MAX][DOCTOR_IFNAME_LEN];
+	char ndevs[INV_NDEVS_MAX][PROBE_IFNAME_LEN];
 	unsigned int n_ndevs;
 };
 
-struct doctor_dev {
-	char name[DOCTOR_NAME_LEN];
-	char bdf[DOCTOR_BDF_LEN];       /* "" for software devices (rxe, siw) */
-	char pci_path[DFS_PATH_MAX];    /* "/sys/devices/pci0000:00/..." */
+struct inv_dev {
+	char name[INV_NAME_LEN];
+	char bdf[INV_BDF_LEN];       /* "" for software devices (rxe, siw) */
+	char pci_path[FS_PATH_MAX];    /* "/sys/devices/pci0000:00/..." */
 	char driver[32];                /* of the PCI function: "mlx5_core" */
 	int numa_node;                  /* -1: none reported */
 	/* the PCIe link of the function (link_read of the first port) */
@@ -52,42 +52,44 @@ struct doctor_dev {
 	char uverbs[16];                /* "uverbs0", "" when none */
 	bool is_rnic;                   /* node_type 4: iWARP */
 	unsigned int nports;
-	struct doctor_port ports[DOCTOR_PORTS_MAX];
+	struct inv_port ports[INV_PORTS_MAX];
 };
 
-struct doctor_gpu {
-	char bdf[DOCTOR_BDF_LEN];
-	char pci_path[DFS_PATH_MAX];
+struct inv_gpu {
+	char bdf[INV_BDF_LEN];
+	char pci_path[FS_PATH_MAX];
 	int numa_node;
 };
 
-struct doctor_inv {
-	struct doctor_dev *devs;        /* every device, sorted by name */
+struct inv {
+	char sysfs[FS_PATH_MAX];        /* ROOT/sys */
+	struct inv_dev *devs;        /* every device, sorted by name */
 	size_t ndev;
-	struct doctor_gpu *gpus;
+	struct inv_gpu *gpus;
 	size_t ngpu;
-	struct doctor_addr *addrs;      /* from the probe; may be none */
+	struct probe_addr *addrs;      /* from the probe; may be none */
 	size_t naddr;
 };
 
 /* Fill *inv from the tree below root and the probe. 0 or -ENOMEM. */
-int doctor_inventory(const char *root, const struct doctor_probe *probe,
-		     struct doctor_inv *inv);
+int inv_read(const char *root, const struct probe *probe,
+		     struct inv *inv);
 
-void doctor_inv_free(struct doctor_inv *inv);
+void inv_free(struct inv *inv);
 
 /*
- * The device port whose netdev, or one of whose GID-table netdevs, is
- * ifname; NULL if no RDMA port uses it.
+ * The device port that carries ifname by host/netdev.h's rule
+ * (netdev_find_port, as ib_write_bw --netdev finds it), else the port
+ * whose netdev RDMA netlink named (siw); NULL if no RDMA port uses it.
  */
-const struct doctor_port *doctor_inv_port_of(const struct doctor_inv *inv,
+const struct inv_port *inv_port_of(const struct inv *inv,
 					     const char *ifname,
-					     const struct doctor_dev **dev);
+					     const struct inv_dev **dev);
 
 /* "4: ACTIVE" -> 4, "ACTIVE". 0 or -EINVAL. */
-int doctor_parse_state(const char *text, long *num, char *name, size_t len);
+int inv_parse_state(const char *text, long *num, char *name, size_t len);
 
 /* "IB", "RoCE", "iWARP". */
-const char *doctor_xport_str(enum doctor_xport x);
+const char *inv_xport_str(enum inv_xport x);
 
 #endif

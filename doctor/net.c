@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_net - addresses, GIDs and procfs routes (doctor_net.h).
+ * net - addresses, GIDs and procfs routes (net.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include "lib/fs.h"
 #include "doctor/net.h"
 
-int dnet_addr_parse(const char *text, struct doctor_addr *out)
+int net_addr_parse(const char *text, struct probe_addr *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (inet_pton(AF_INET, text, out->bytes) == 1)
@@ -24,7 +24,7 @@ int dnet_addr_parse(const char *text, struct doctor_addr *out)
 	return 0;
 }
 
-void dnet_addr_gid(const struct doctor_addr *a, unsigned char gid[16])
+void net_addr_gid(const struct probe_addr *a, unsigned char gid[16])
 {
 	if (a->family == AF_INET6) {
 		memcpy(gid, a->bytes, 16);
@@ -35,26 +35,26 @@ void dnet_addr_gid(const struct doctor_addr *a, unsigned char gid[16])
 	memcpy(gid + 12, a->bytes, 4);
 }
 
-int dnet_gid_parse(const char *text, unsigned char gid[16])
+int net_gid_parse(const char *text, unsigned char gid[16])
 {
 	/* sysfs prints eight 4-digit groups: a valid IPv6 literal */
 	return inet_pton(AF_INET6, text, gid) == 1 ? 0 : -EINVAL;
 }
 
-bool dnet_addr_link_local(const struct doctor_addr *a)
+bool net_addr_link_local(const struct probe_addr *a)
 {
 	return a->family == AF_INET6 && a->bytes[0] == 0xfe &&
 	       (a->bytes[1] & 0xc0) == 0x80;
 }
 
-bool dnet_addr_equal(const struct doctor_addr *a, const struct doctor_addr *b)
+bool net_addr_equal(const struct probe_addr *a, const struct probe_addr *b)
 {
 	return a->family == b->family &&
 	       !memcmp(a->bytes, b->bytes, a->family == AF_INET ? 4 : 16);
 }
 
 /* Do the first plen bits of a and b agree? */
-static bool dnet_prefix_match(const unsigned char *a, const unsigned char *b,
+static bool net_prefix_match(const unsigned char *a, const unsigned char *b,
 			      unsigned int plen)
 {
 	unsigned int full = plen / 8, rest = plen % 8;
@@ -64,83 +64,89 @@ static bool dnet_prefix_match(const unsigned char *a, const unsigned char *b,
 	return !rest || !((a[full] ^ b[full]) & (0xff00u >> rest));
 }
 
-/* /proc/net/route: Iface Destination Gateway Flags ... Mask (hex, host
- * order as the kernel stores it, i.e. network bytes read little-endian). */
-static int dnet_route4(FILE *f, const struct doctor_addr *peer, char *ifname,
-		       size_t len)
-{
-	char line[256], dev[DOCTOR_IFNAME_LEN];
-	unsigned int dst, gw, flags, mask, best_plen = 0;
-	bool found = false;
-
-	while (fgets(line, sizeof(line), f)) {
-		unsigned int plen, m;
-
-		if (sscanf(line, "%15s %x %x %x %*d %*d %*d %x", dev, &dst, &gw,
-			   &flags, &mask) != 5 || !(flags & 0x1))
-			continue;       /* the header, or a route not RTF_UP */
-		m = ntohl(mask);
-		plen = (unsigned int)__builtin_popcount(m);
-		if (!dnet_prefix_match((const unsigned char *)&dst,
-				       peer->bytes, plen))
-			continue;
-		if (!found || plen > best_plen) {
-			dfs_copy(ifname, len, dev);
-			best_plen = plen;
-			found = true;
-		}
-	}
-	return found ? 0 : -ENETUNREACH;
-}
-
-/* /proc/net/ipv6_route: dest plen src splen nexthop metric ref use flags dev */
-static int dnet_route6(FILE *f, const struct doctor_addr *peer, char *ifname,
-		       size_t len)
-{
-	char line[512], hex[33], dev[DOCTOR_IFNAME_LEN];
+/* One route of a procfs table: destination, prefix length, interface. */
+struct net_route {
 	unsigned char dst[16];
-	unsigned int plen, flags, i, best_plen = 0;
+	unsigned int plen;
+	char dev[PROBE_IFNAME_LEN];
+};
+
+/* /proc/net/route: Iface Destination Gateway Flags ... Mask (hex, host
+ * order as the kernel stores it, i.e. network bytes read little-endian).
+ * False for the header and routes not RTF_UP. */
+static bool net_route4_line(const char *line, struct net_route *r)
+{
+	unsigned int dst, gw, flags, mask;
+
+	if (sscanf(line, "%15s %x %x %x %*d %*d %*d %x", r->dev, &dst, &gw,
+		   &flags, &mask) != 5 || !(flags & 0x1))
+		return false;
+	memcpy(r->dst, &dst, 4);
+	r->plen = (unsigned int)__builtin_popcount(ntohl(mask));
+	return true;
+}
+
+/* /proc/net/ipv6_route: dest plen src splen nexthop metric ref use flags
+ * dev. False for routes not RTF_UP, and local/reject ones (lo). */
+static bool net_route6_line(const char *line, struct net_route *r)
+{
+	unsigned int flags, i;
+	char hex[33];
+
+	if (sscanf(line, "%32s %x %*s %*s %*s %*s %*s %*s %x %15s", hex,
+		   &r->plen, &flags, r->dev) != 4 || !(flags & 0x1) ||
+	    r->plen > 128 || !strcmp(r->dev, "lo"))
+		return false;
+	for (i = 0; i < 16; i++)
+		sscanf(hex + 2 * i, "%2hhx", &r->dst[i]);
+	return true;
+}
+
+/* The interface of the longest prefix that holds peer, of either table. */
+static int net_route_best(FILE *f, bool (*parse)(const char *,
+						  struct net_route *),
+			  const struct probe_addr *peer, char *ifname,
+			  size_t len)
+{
+	char line[512];
+	struct net_route r;
+	unsigned int best_plen = 0;
 	bool found = false;
 
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%32s %x %*s %*s %*s %*s %*s %*s %x %15s",
-			   hex, &plen, &flags, dev) != 4 || !(flags & 0x1) ||
-		    plen > 128 || !strcmp(dev, "lo"))
-			continue;       /* not RTF_UP, or local/reject */
-		for (i = 0; i < 16; i++)
-			sscanf(hex + 2 * i, "%2hhx", &dst[i]);
-		if (!dnet_prefix_match(dst, peer->bytes, plen))
+		if (!parse(line, &r) ||
+		    !net_prefix_match(r.dst, peer->bytes, r.plen))
 			continue;
-		if (!found || plen > best_plen) {
-			dfs_copy(ifname, len, dev);
-			best_plen = plen;
+		if (!found || r.plen > best_plen) {
+			fs_copy(ifname, len, r.dev);
+			best_plen = r.plen;
 			found = true;
 		}
 	}
 	return found ? 0 : -ENETUNREACH;
 }
 
-int dnet_route_proc(const char *root, const struct doctor_addr *peer,
+int net_route_proc(const char *root, const struct probe_addr *peer,
 		    char *ifname, size_t len)
 {
-	char path[DFS_PATH_MAX];
+	char path[FS_PATH_MAX];
 	FILE *f;
 	int ret;
 
-	ret = dfs_path(root, path, sizeof(path), "/proc/net/%s",
+	ret = fs_path(root, path, sizeof(path), "/proc/net/%s",
 		       peer->family == AF_INET ? "route" : "ipv6_route");
 	if (ret)
 		return ret;
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	ret = peer->family == AF_INET ? dnet_route4(f, peer, ifname, len) :
-					dnet_route6(f, peer, ifname, len);
+	ret = net_route_best(f, peer->family == AF_INET ? net_route4_line :
+			     net_route6_line, peer, ifname, len);
 	fclose(f);
 	return ret;
 }
 
-unsigned int dnet_roce_mtu(long netdev_mtu)
+unsigned int net_roce_mtu(long netdev_mtu)
 {
 	long payload = netdev_mtu - (40 + 8 + 12 + 4 + 28 + 4);
 	unsigned int mtu;

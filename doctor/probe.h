@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * doctor_probe - the few facts ib_doctor cannot read from files: they need
+ * probe - the few facts ib_doctor cannot read from files: they need
  * verbs, rdma_cm, netlink or an ioctl. The checks (pure) call them through
- * this table; doctor_verbs.c fills it with the real calls, doctor_fake.c
+ * this table; verbs.c fills it with the real calls, fake.c
  * with answers read from a fake tree's "probe" file (unit tests, --root).
  *
  * Every op returns 0 or -errno; -EOPNOTSUPP means "cannot tell here" and
@@ -14,45 +14,45 @@
 
 #include <stddef.h>
 
-#define DOCTOR_IFNAME_LEN 16    /* IFNAMSIZ */
-#define DOCTOR_ADDR_TEXT_LEN 46 /* INET6_ADDRSTRLEN */
+#define PROBE_IFNAME_LEN 16    /* IFNAMSIZ */
+#define PROBE_ADDR_TEXT_LEN 46 /* INET6_ADDRSTRLEN */
 
-struct doctor_port_attr {
+struct probe_port_attr {
 	unsigned int active_mtu_bytes;  /* ibv_port_attr.active_mtu */
 	unsigned int max_mtu_bytes;
 };
 
-struct doctor_netdev_link {
+struct probe_netdev_link {
 	unsigned long max_speed_mbps;   /* fastest supported link mode */
 	unsigned int max_lanes;         /* its lane count, 0: unknown */
 };
 
 /* One IP address of one interface. */
-struct doctor_addr {
-	char ifname[DOCTOR_IFNAME_LEN];
+struct probe_addr {
+	char ifname[PROBE_IFNAME_LEN];
 	int family;                     /* AF_INET or AF_INET6 */
 	unsigned char bytes[16];        /* network order; IPv4 in the first 4 */
-	char text[DOCTOR_ADDR_TEXT_LEN];
+	char text[PROBE_ADDR_TEXT_LEN];
 };
 
-struct doctor_probe {
+struct probe {
 	void *priv;
 	/* ibv_open_device on dev: -ENODEV when no provider lists it */
 	int (*dev_open)(void *priv, const char *dev);
 	/* ibv_query_port */
 	int (*port_query)(void *priv, const char *dev, unsigned int port,
-			  struct doctor_port_attr *out);
+			  struct probe_port_attr *out);
 	/* the netdev of a port by RDMA netlink (iWARP shows it nowhere else) */
 	int (*port_netdev)(void *priv, const char *dev, unsigned int port,
 			   char *ifname, size_t len);
 	/* ethtool: the fastest link mode the netdev supports */
 	int (*netdev_link)(void *priv, const char *ifname,
-			   struct doctor_netdev_link *out);
+			   struct probe_netdev_link *out);
 	/* every interface address (getifaddrs); *out is malloc'd */
-	int (*addrs)(void *priv, struct doctor_addr **out, size_t *n);
+	int (*addrs)(void *priv, struct probe_addr **out, size_t *n);
 	/* the interface the route to peer leaves through (RTM_GETROUTE);
 	 * -ENETUNREACH when there is none */
-	int (*route)(void *priv, const struct doctor_addr *peer, char *ifname,
+	int (*route)(void *priv, const struct probe_addr *peer, char *ifname,
 		     size_t len);
 	/* rdma_resolve_addr + rdma_resolve_route to peer within timeout_ms:
 	 * the device and port rdma_cm picked */
@@ -71,6 +71,6 @@ struct doctor_probe {
  *   cm IP DEV PORT | cm IP -ERRNO
  * A fact with no line gives -EOPNOTSUPP. priv must stay valid (the root).
  */
-void doctor_fake_probe(const char *root, struct doctor_probe *out);
+void fake_probe(const char *root, struct probe *out);
 
 #endif

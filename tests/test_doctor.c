@@ -8,17 +8,19 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "doctor/doctor.h"
 #include "doctor/chk.h"
+#include "lib/json.h"
 #include "lib/json_read.h"
 #include "test.h"
 
 struct scenario {
 	char root[PATH_MAX];
-	struct doctor_probe probe;
-	struct doctor_ctx c;
+	struct probe probe;
+	struct chk_ctx c;
 };
 
 static const char *tree_path(const char *tree, char *buf, size_t len)
@@ -31,36 +33,36 @@ static const char *tree_path(const char *tree, char *buf, size_t len)
 }
 
 /* Run every check on a tree; peer, dev and envp may be NULL. */
-static const struct doctor_report *run(struct scenario *s, const char *tree,
+static const struct findings *run(struct scenario *s, const char *tree,
 				       const char *peer, const char *dev,
 				       char *const *envp)
 {
 	tree_path(tree, s->root, sizeof(s->root));
-	doctor_fake_probe(s->root, &s->probe);
-	s->c = (struct doctor_ctx){ .root = s->root, .peer = peer,
+	fake_probe(s->root, &s->probe);
+	s->c = (struct chk_ctx){ .root = s->root, .peer = peer,
 				    .only_dev = dev, .envp = envp,
 				    .probe = &s->probe };
-	EXPECT_EQ_INT(doctor_run(&s->c), 0);
+	EXPECT_EQ_INT(cli_run(&s->c), 0);
 	return &s->c.rep;
 }
 
 #define EXPECT_VERDICT(rep, check, subject, want)			\
 	do {								\
-		const struct doctor_finding *f_ =			\
-			doctor_find((rep), (check), (subject));		\
+		const struct finding *f_ =			\
+			findings_find((rep), (check), (subject));		\
 		TEST_CHECK_(f_ && f_->verdict == (want),		\
 			    "EXPECT_VERDICT(" #check ", " #subject ")",	\
 			    "got %s (%s), want %s",			\
-			    f_ ? doctor_verdict_str(f_->verdict) : "none", \
+			    f_ ? findings_verdict_str(f_->verdict) : "none", \
 			    f_ ? f_->detail : "",			\
-			    doctor_verdict_str(want));			\
+			    findings_verdict_str(want));			\
 	} while (0)
 
 /* The finding's detail (its fix, with in_fix = 1) contains text. */
 #define EXPECT_TEXT(rep, check, subject, in_fix, text)			\
 	do {								\
-		const struct doctor_finding *f_ =			\
-			doctor_find((rep), (check), (subject));		\
+		const struct finding *f_ =			\
+			findings_find((rep), (check), (subject));		\
 		const char *t_ = f_ ? ((in_fix) ? f_->fix : f_->detail) : ""; \
 		TEST_CHECK_(f_ && strstr(t_, (text)),			\
 			    "EXPECT_TEXT(" #check ", " #text ")",	\
@@ -68,18 +70,16 @@ static const struct doctor_report *run(struct scenario *s, const char *tree,
 	} while (0)
 
 /* Count findings with verdict v. */
-#define EXPECT_COUNT(rep, v, n) EXPECT_EQ_INT(doctor_count((rep), (v)), (n))
+#define EXPECT_COUNT(rep, v, n) EXPECT_EQ_INT(findings_count((rep), (v)), (n))
 
 /* The whole program on a tree: its exit code (stdout to /dev/null). */
-static int cli(const char *tree, const char *extra1, const char *extra2,
-	       char *const *envp)
+static int cli_root(const char *root, const char *extra1,
+		    const char *extra2, char *const *envp)
 {
-	char root[PATH_MAX], *argv[8] = { (char *)"ib_doctor",
-					  (char *)"--root", root };
+	char *argv[8] = { (char *)"ib_doctor", (char *)"--root", (char *)root };
 	FILE *out = fopen("/dev/null", "w");
 	int argc = 3, code;
 
-	tree_path(tree, root, sizeof(root));
 	if (extra1)
 		argv[argc++] = (char *)extra1;
 	if (extra2)
@@ -90,66 +90,75 @@ static int cli(const char *tree, const char *extra1, const char *extra2,
 	return code;
 }
 
+static int cli(const char *tree, const char *extra1, const char *extra2,
+	       char *const *envp)
+{
+	char root[PATH_MAX];
+
+	return cli_root(tree_path(tree, root, sizeof(root)), extra1, extra2,
+			envp);
+}
+
 static void test_healthy(void)
 {
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "healthy", NULL, NULL, NULL);
+	const struct findings *r = run(&s, "healthy", NULL, NULL, NULL);
 
-	EXPECT_VERDICT(r, "devices", "host", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "uverbs", "mlx5_0", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "rdma_cm", "host", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "provider", "mlx5_0", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "port_state", "mlx5_0/1", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "link_speed", "mlx5_0/1", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "pcie", "mlx5_0", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "devices", "host", VERDICT_PASS);
+	EXPECT_VERDICT(r, "uverbs", "mlx5_0", VERDICT_PASS);
+	EXPECT_VERDICT(r, "rdma_cm", "host", VERDICT_PASS);
+	EXPECT_VERDICT(r, "provider", "mlx5_0", VERDICT_PASS);
+	EXPECT_VERDICT(r, "port_state", "mlx5_0/1", VERDICT_PASS);
+	EXPECT_VERDICT(r, "link_speed", "mlx5_0/1", VERDICT_PASS);
+	EXPECT_VERDICT(r, "pcie", "mlx5_0", VERDICT_PASS);
 	EXPECT_TEXT(r, "pcie", "mlx5_0", 0, "32.0 GT/s x16");
-	EXPECT_VERDICT(r, "mtu", "mlx5_0/1", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "netdev_map", "mlx5_0/1", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "mtu", "mlx5_0/1", VERDICT_PASS);
+	EXPECT_VERDICT(r, "netdev_map", "mlx5_0/1", VERDICT_PASS);
 	EXPECT_TEXT(r, "netdev_map", "mlx5_0/1", 0, "ens1np0");
-	EXPECT_VERDICT(r, "roce_gid", "mlx5_0/1", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "roce_gid", "mlx5_0/1", VERDICT_PASS);
 	EXPECT_TEXT(r, "roce_gid", "mlx5_0/1", 0, "10.0.0.1 GID 3");
-	EXPECT_VERDICT(r, "route", "-", DOCTOR_SKIP);
-	EXPECT_VERDICT(r, "memlock", "host", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "route", "-", VERDICT_SKIP);
+	EXPECT_VERDICT(r, "memlock", "host", VERDICT_PASS);
 	EXPECT_TEXT(r, "memlock", "host", 0, "the limit does not apply");
-	EXPECT_VERDICT(r, "numa", "mlx5_0", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "numa", "0000:18:00.0", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "gpudirect", "host", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "gpu_nic_path", "0000:18:00.0", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "numa", "mlx5_0", VERDICT_PASS);
+	EXPECT_VERDICT(r, "numa", "0000:18:00.0", VERDICT_PASS);
+	EXPECT_VERDICT(r, "gpudirect", "host", VERDICT_PASS);
+	EXPECT_VERDICT(r, "gpu_nic_path", "0000:18:00.0", VERDICT_PASS);
 	EXPECT_TEXT(r, "gpu_nic_path", "0000:18:00.0", 0, "PIX");
-	EXPECT_VERDICT(r, "pod_network", "-", DOCTOR_SKIP);
-	EXPECT_COUNT(r, DOCTOR_WARN, 0);
-	EXPECT_COUNT(r, DOCTOR_FAIL, 0);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_OK);
-	doctor_ctx_free(&s.c);
+	EXPECT_VERDICT(r, "pod_network", "-", VERDICT_SKIP);
+	EXPECT_COUNT(r, VERDICT_WARN, 0);
+	EXPECT_COUNT(r, VERDICT_FAIL, 0);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_OK);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("healthy", NULL, NULL, NULL), 0);
 }
 
 static void test_peer(void)
 {
 	struct scenario s;
-	const struct doctor_report *r;
+	const struct findings *r;
 
 	/* routed through the RDMA netdev (/proc/net/route), cm resolves */
 	r = run(&s, "healthy", "10.0.0.2", NULL, NULL);
-	EXPECT_VERDICT(r, "route", "10.0.0.2", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "route", "10.0.0.2", VERDICT_PASS);
 	EXPECT_TEXT(r, "route", "10.0.0.2", 0, "ens1np0, mlx5_0 port 1");
-	EXPECT_VERDICT(r, "cm_resolve", "10.0.0.2", DOCTOR_PASS);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_OK);
-	doctor_ctx_free(&s.c);
+	EXPECT_VERDICT(r, "cm_resolve", "10.0.0.2", VERDICT_PASS);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_OK);
+	cli_ctx_free(&s.c);
 
 	/* the default route: out through eth0, no RDMA */
 	r = run(&s, "healthy", "192.168.0.99", NULL, NULL);
-	EXPECT_VERDICT(r, "route", "192.168.0.99", DOCTOR_FAIL);
+	EXPECT_VERDICT(r, "route", "192.168.0.99", VERDICT_FAIL);
 	EXPECT_TEXT(r, "route", "192.168.0.99", 0, "leaves through eth0");
 	EXPECT_TEXT(r, "route", "192.168.0.99", 1, "ens1np0 (mlx5_0)");
-	EXPECT_VERDICT(r, "cm_resolve", "192.168.0.99", DOCTOR_FAIL);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_FAIL);
-	doctor_ctx_free(&s.c);
+	EXPECT_VERDICT(r, "cm_resolve", "192.168.0.99", VERDICT_FAIL);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_FAIL);
+	cli_ctx_free(&s.c);
 
 	/* our own address: loopback through the device */
 	r = run(&s, "healthy", "10.0.0.1", NULL, NULL);
 	EXPECT_TEXT(r, "route", "10.0.0.1", 0, "a local address on ens1np0");
-	doctor_ctx_free(&s.c);
+	cli_ctx_free(&s.c);
 
 	EXPECT_EQ_INT(cli("healthy", "--peer", "192.168.0.99", NULL), 7);
 	EXPECT_EQ_INT(cli("healthy", "--peer", "10.0.0.2", NULL), 0);
@@ -158,73 +167,73 @@ static void test_peer(void)
 static void test_downtrained(void)
 {
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "downtrained", NULL, NULL,
+	const struct findings *r = run(&s, "downtrained", NULL, NULL,
 					    NULL);
 
-	EXPECT_VERDICT(r, "pcie", "mlx5_0", DOCTOR_WARN);
+	EXPECT_VERDICT(r, "pcie", "mlx5_0", VERDICT_WARN);
 	EXPECT_TEXT(r, "pcie", "mlx5_0", 0, "x8 of 32.0 GT/s x16");
 	EXPECT_TEXT(r, "pcie", "mlx5_0", 1, "x16 slot");
-	EXPECT_VERDICT(r, "link_speed", "mlx5_0/1", DOCTOR_WARN);
+	EXPECT_VERDICT(r, "link_speed", "mlx5_0/1", VERDICT_WARN);
 	EXPECT_TEXT(r, "link_speed", "mlx5_0/1", 0,
 		    "runs at 200 Gb/s but supports 400 Gb/s");
-	EXPECT_COUNT(r, DOCTOR_WARN, 2);
-	EXPECT_COUNT(r, DOCTOR_FAIL, 0);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_WARN);
-	doctor_ctx_free(&s.c);
+	EXPECT_COUNT(r, VERDICT_WARN, 2);
+	EXPECT_COUNT(r, VERDICT_FAIL, 0);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_WARN);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("downtrained", NULL, NULL, NULL), 6);
 }
 
 static void test_mtu1024(void)
 {
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "mtu1024", NULL, NULL, NULL);
+	const struct findings *r = run(&s, "mtu1024", NULL, NULL, NULL);
 
-	EXPECT_VERDICT(r, "mtu", "mlx5_0/1", DOCTOR_WARN);
+	EXPECT_VERDICT(r, "mtu", "mlx5_0/1", VERDICT_WARN);
 	EXPECT_TEXT(r, "mtu", "mlx5_0/1", 0,
 		    "RoCEv2 at MTU 1024 caps payload at ~92.6% of line rate");
 	EXPECT_TEXT(r, "mtu", "mlx5_0/1", 0, "ens1np0 MTU 1500");
 	EXPECT_TEXT(r, "mtu", "mlx5_0/1", 1, "ip link set ens1np0 mtu 9000");
-	EXPECT_COUNT(r, DOCTOR_WARN, 1);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_WARN);
-	doctor_ctx_free(&s.c);
+	EXPECT_COUNT(r, VERDICT_WARN, 1);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_WARN);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("mtu1024", NULL, NULL, NULL), 6);
 }
 
 static void test_nogid(void)
 {
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "nogid", NULL, NULL, NULL);
+	const struct findings *r = run(&s, "nogid", NULL, NULL, NULL);
 
-	EXPECT_VERDICT(r, "roce_gid", "mlx5_0/1", DOCTOR_FAIL);
+	EXPECT_VERDICT(r, "roce_gid", "mlx5_0/1", VERDICT_FAIL);
 	EXPECT_TEXT(r, "roce_gid", "mlx5_0/1", 0,
 		    "no RoCEv2 GID carries 10.0.0.5 on ens1np0");
 	EXPECT_TEXT(r, "roce_gid", "mlx5_0/1", 0, "10.0.0.1 GID 3");
-	EXPECT_COUNT(r, DOCTOR_FAIL, 1);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_FAIL);
-	doctor_ctx_free(&s.c);
+	EXPECT_COUNT(r, VERDICT_FAIL, 1);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_FAIL);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("nogid", NULL, NULL, NULL), 7);
 }
 
 static void test_memlock(void)
 {
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "memlock", NULL, NULL, NULL);
+	const struct findings *r = run(&s, "memlock", NULL, NULL, NULL);
 
 	/* 8 MiB holds a default test (140 KiB), not an -a sweep */
-	EXPECT_VERDICT(r, "memlock", "host", DOCTOR_WARN);
+	EXPECT_VERDICT(r, "memlock", "host", VERDICT_WARN);
 	EXPECT_TEXT(r, "memlock", "host", 0, "RLIMIT_MEMLOCK 8 MiB, uid 1000 "
 		    "without CAP_IPC_LOCK");
 	EXPECT_TEXT(r, "memlock", "host", 1, "non-root containers lose "
 		    "IPC_LOCK");
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_WARN);
-	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_WARN);
+	cli_ctx_free(&s.c);
 
 	r = run(&s, "memlock64k", NULL, NULL, NULL);
-	EXPECT_VERDICT(r, "memlock", "host", DOCTOR_FAIL);
+	EXPECT_VERDICT(r, "memlock", "host", VERDICT_FAIL);
 	EXPECT_TEXT(r, "memlock", "host", 0, "RLIMIT_MEMLOCK 64 KiB < the");
 	EXPECT_TEXT(r, "memlock", "host", 0, "ENOMEM");
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_FAIL);
-	doctor_ctx_free(&s.c);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_FAIL);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("memlock", NULL, NULL, NULL), 6);
 	EXPECT_EQ_INT(cli("memlock64k", NULL, NULL, NULL), 7);
 }
@@ -232,36 +241,36 @@ static void test_memlock(void)
 static void test_numa(void)
 {
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "numa", NULL, NULL, NULL);
+	const struct findings *r = run(&s, "numa", NULL, NULL, NULL);
 
-	EXPECT_VERDICT(r, "numa", "mlx5_0", DOCTOR_PASS);
-	EXPECT_VERDICT(r, "numa", "0000:cb:00.0", DOCTOR_WARN);
+	EXPECT_VERDICT(r, "numa", "mlx5_0", VERDICT_PASS);
+	EXPECT_VERDICT(r, "numa", "0000:cb:00.0", VERDICT_WARN);
 	EXPECT_TEXT(r, "numa", "0000:cb:00.0", 0, "is on node 1, no RDMA NIC "
 		    "is (mlx5_0: node 0)");
-	EXPECT_VERDICT(r, "gpu_nic_path", "0000:cb:00.0", DOCTOR_WARN);
+	EXPECT_VERDICT(r, "gpu_nic_path", "0000:cb:00.0", VERDICT_WARN);
 	EXPECT_TEXT(r, "gpu_nic_path", "0000:cb:00.0", 0, "SYS");
-	EXPECT_COUNT(r, DOCTOR_WARN, 2);
-	EXPECT_COUNT(r, DOCTOR_FAIL, 0);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_WARN);
-	doctor_ctx_free(&s.c);
+	EXPECT_COUNT(r, VERDICT_WARN, 2);
+	EXPECT_COUNT(r, VERDICT_FAIL, 0);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_WARN);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("numa", NULL, NULL, NULL), 6);
 }
 
 static void test_nodevices(void)
 {
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "nodevices", NULL, NULL,
+	const struct findings *r = run(&s, "nodevices", NULL, NULL,
 					    NULL);
 
-	EXPECT_VERDICT(r, "devices", "host", DOCTOR_FAIL);
+	EXPECT_VERDICT(r, "devices", "host", VERDICT_FAIL);
 	EXPECT_TEXT(r, "devices", "host", 1, "modprobe");
 	EXPECT_TEXT(r, "devices", "host", 1, "rdma_rxe");
-	EXPECT_VERDICT(r, "rdma_cm", "host", DOCTOR_SKIP);
-	EXPECT_VERDICT(r, "gpudirect", "host", DOCTOR_SKIP);
-	EXPECT_TRUE(!doctor_find(r, "port_state", NULL));
-	EXPECT_COUNT(r, DOCTOR_FAIL, 1);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_FAIL);
-	doctor_ctx_free(&s.c);
+	EXPECT_VERDICT(r, "rdma_cm", "host", VERDICT_SKIP);
+	EXPECT_VERDICT(r, "gpudirect", "host", VERDICT_SKIP);
+	EXPECT_TRUE(!findings_find(r, "port_state", NULL));
+	EXPECT_COUNT(r, VERDICT_FAIL, 1);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_FAIL);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("nodevices", NULL, NULL, NULL), 7);
 }
 
@@ -269,15 +278,15 @@ static void test_nodevices(void)
 static void test_only_dev(void)
 {
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "pod", NULL, "mlx5_3", NULL);
+	const struct findings *r = run(&s, "pod", NULL, "mlx5_3", NULL);
 
-	EXPECT_TRUE(!doctor_find(r, "port_state", "mlx5_0/1"));
-	EXPECT_VERDICT(r, "port_state", "mlx5_3/1", DOCTOR_PASS);
-	doctor_ctx_free(&s.c);
+	EXPECT_TRUE(!findings_find(r, "port_state", "mlx5_0/1"));
+	EXPECT_VERDICT(r, "port_state", "mlx5_3/1", VERDICT_PASS);
+	cli_ctx_free(&s.c);
 	r = run(&s, "healthy", NULL, "mlx5_9", NULL);
-	EXPECT_VERDICT(r, "devices", "host", DOCTOR_FAIL);
+	EXPECT_VERDICT(r, "devices", "host", VERDICT_FAIL);
 	EXPECT_TEXT(r, "devices", "host", 0, "-d mlx5_9: no such RDMA device");
-	doctor_ctx_free(&s.c);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("healthy", "-d", "mlx5_9", NULL), 7);
 }
 
@@ -292,29 +301,29 @@ static void test_pod(void)
 	char *env_gpu[] = { (char *)"PCIDEVICE_NVIDIA_COM_VF=0000:18:00.0",
 			    NULL };
 	struct scenario s;
-	const struct doctor_report *r = run(&s, "pod", NULL, NULL, env_ok);
+	const struct findings *r = run(&s, "pod", NULL, NULL, env_ok);
 
-	EXPECT_VERDICT(r, "pod_network", "net1", DOCTOR_PASS);
+	EXPECT_VERDICT(r, "pod_network", "net1", VERDICT_PASS);
 	EXPECT_TEXT(r, "pod_network", "net1", 0, "10.56.217.5");
 	EXPECT_TEXT(r, "pod_network", "net1", 0, "mlx5_3 port 1");
-	EXPECT_TRUE(!doctor_find(r, "pod_network", "eth0"));
-	EXPECT_VERDICT(r, "sriov", "0000:19:00.3", DOCTOR_PASS);
+	EXPECT_TRUE(!findings_find(r, "pod_network", "eth0"));
+	EXPECT_VERDICT(r, "sriov", "0000:19:00.3", VERDICT_PASS);
 	EXPECT_TEXT(r, "sriov", "0000:19:00.3", 0, "RDMA device mlx5_3, "
 		    "netdev net1");
-	EXPECT_VERDICT(r, "pcie", "mlx5_3", DOCTOR_PASS);
-	EXPECT_EQ_INT(doctor_exit_code(r), DOCTOR_EXIT_OK);
-	doctor_ctx_free(&s.c);
+	EXPECT_VERDICT(r, "pcie", "mlx5_3", VERDICT_PASS);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_OK);
+	cli_ctx_free(&s.c);
 
 	/* a VF without RDMA (here: the GPU's address) */
 	r = run(&s, "healthy", NULL, NULL, env_gpu);
-	EXPECT_VERDICT(r, "sriov", "0000:18:00.0", DOCTOR_FAIL);
+	EXPECT_VERDICT(r, "sriov", "0000:18:00.0", VERDICT_FAIL);
 	EXPECT_TEXT(r, "sriov", "0000:18:00.0", 1, "isRdma");
-	doctor_ctx_free(&s.c);
+	cli_ctx_free(&s.c);
 
 	/* in a pod with no network-status file: say how to mount one */
 	r = run(&s, "healthy", NULL, NULL, env_ok);
-	EXPECT_VERDICT(r, "pod_network", "pod", DOCTOR_SKIP);
-	doctor_ctx_free(&s.c);
+	EXPECT_VERDICT(r, "pod_network", "pod", VERDICT_SKIP);
+	cli_ctx_free(&s.c);
 	EXPECT_EQ_INT(cli("pod", NULL, NULL, env_ok), 0);
 }
 
@@ -328,8 +337,8 @@ static void test_pod_default_only(void)
 		"\\\"cbr0\\\",\\n    \\\"interface\\\": \\\"eth0\\\",\\n    "
 		"\\\"ips\\\": [\\\"10.244.1.7\\\"],\\n    \\\"default\\\": "
 		"true\\n}]\"\n";
-	struct doctor_probe probe;
-	struct doctor_ctx c;
+	struct probe probe;
+	struct chk_ctx c;
 	int fd = mkstemp(path);
 
 	EXPECT_TRUE(fd >= 0);
@@ -338,22 +347,43 @@ static void test_pod_default_only(void)
 	EXPECT_EQ_INT(write(fd, text, strlen(text)), (long long)strlen(text));
 	close(fd);
 	tree_path("healthy", root, sizeof(root));
-	doctor_fake_probe(root, &probe);
-	c = (struct doctor_ctx){ .root = root, .netstatus = path,
+	fake_probe(root, &probe);
+	c = (struct chk_ctx){ .root = root, .netstatus = path,
 				 .probe = &probe };
-	doctor_run(&c);
-	EXPECT_VERDICT(&c.rep, "pod_network", "pod", DOCTOR_WARN);
+	cli_run(&c);
+	EXPECT_VERDICT(&c.rep, "pod_network", "pod", VERDICT_WARN);
 	EXPECT_TEXT(&c.rep, "pod_network", "pod", 1,
 		    "k8s.v1.cni.cncf.io/networks");
-	doctor_ctx_free(&c);
+	cli_ctx_free(&c);
 	unlink(path);
+}
+
+/* Field of the first finding of check in a parsed --json document. */
+static const char *json_finding(const char *js, const struct json_read_tok *tok,
+				int n, const char *check, const char *field)
+{
+	static char val[256];
+	char name[64];
+	int list = json_read_get(js, tok, n, 0, "findings"), f, v;
+	unsigned int k;
+
+	for (k = 0; list > 0 && (f = json_read_elem(tok, n, list, k)) > 0; k++) {
+		v = json_read_get(js, tok, n, f, "check");
+		if (v < 0 || !json_read_str(js, &tok[v], name, sizeof(name)) ||
+		    strcmp(name, check))
+			continue;
+		v = json_read_get(js, tok, n, f, field);
+		return v > 0 && json_read_str(js, &tok[v], val, sizeof(val)) ?
+		       val : "";
+	}
+	return "";
 }
 
 /* --json FILE: written whole, parseable, with the exit code in it. */
 static void test_json_file(void)
 {
 	char path[] = "/tmp/test_doctor_json.XXXXXX", buf[16384];
-	struct djson_tok tok[1024];
+	struct json_read_tok tok[1024];
 	FILE *f;
 	size_t n;
 	int fd = mkstemp(path), ntok, v;
@@ -370,16 +400,91 @@ static void test_json_file(void)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	ntok = djson_parse(buf, n, tok, 1024);
+	ntok = json_read_parse(buf, n, tok, 1024);
 	EXPECT_TRUE(ntok > 0);
-	v = djson_get(buf, tok, ntok, 0, "exit_code");
+	v = json_read_get(buf, tok, ntok, 0, "exit_code");
 	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "6", 1));
-	EXPECT_TRUE(strstr(buf, "\"check\": \"mtu\", \"subject\": "
-			   "\"mlx5_0/1\", \"verdict\": \"WARN\"") != NULL);
+	EXPECT_STREQ(json_finding(buf, tok, ntok, "mtu", "subject"),
+		     "mlx5_0/1");
+	EXPECT_STREQ(json_finding(buf, tok, ntok, "mtu", "verdict"), "WARN");
 	unlink(path);
 	/* an unwritable place: exit 1, never a half-written file */
 	EXPECT_EQ_INT(cli("healthy", "--json", "/nonexistent/dir/x.json",
 			  NULL), 1);
+}
+
+/* Write text to root/rel, making the folders on the way. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	EXPECT_TRUE(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Every byte of js is part of a valid UTF-8 sequence. */
+static bool utf8_ok(const char *js, size_t n)
+{
+	size_t i, l;
+
+	for (i = 0; i < n; i += l) {
+		l = json_utf8_len((const unsigned char *)js + i, n - i);
+		if (!l)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A device and a netdev whose names are not UTF-8 (sysfs names are bytes):
+ * --json is still valid JSON, the bad bytes written as U+FFFD.
+ */
+static void test_json_bad_utf8(void)
+{
+	char root[] = "/tmp/test_doctor_utf8.XXXXXX", path[PATH_MAX];
+	char buf[32768], cmd[PATH_MAX + 16];
+	struct json_read_tok tok[2048];
+	const char *ib = "sys/class/infiniband/rxe\xff\xc3(/ports/1/";
+	char rel[256];
+	size_t n = 0;
+	FILE *f;
+
+	EXPECT_TRUE(mkdtemp(root) != NULL);
+	snprintf(rel, sizeof(rel), "%sstate", ib);
+	put(root, rel, "4: ACTIVE\n");
+	snprintf(rel, sizeof(rel), "%slink_layer", ib);
+	put(root, rel, "Ethernet\n");
+	snprintf(rel, sizeof(rel), "%sgids/0", ib);
+	put(root, rel, "fe80:0000:0000:0000:0000:00ff:fe00:0001\n");
+	snprintf(rel, sizeof(rel), "%sgid_attrs/ndevs/0", ib);
+	put(root, rel, "eth\xfe\x80\x01\n");
+	put(root, "sys/class/net/eth\xfe\x80\x01/mtu", "1500\n");
+	snprintf(path, sizeof(path), "%s/out.json", root);
+	EXPECT_EQ_INT(cli_root(root, "--json", path, NULL) == 1, 0);
+	f = fopen(path, "r");
+	EXPECT_TRUE(f != NULL);
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	EXPECT_TRUE(json_read_parse(buf, n, tok, 2048) > 0);
+	EXPECT_TRUE(utf8_ok(buf, n));
+	EXPECT_TRUE(strstr(buf, "rxe\\ufffd\\ufffd(") != NULL);
+	EXPECT_TRUE(strstr(buf, "eth\\ufffd\\ufffd\\u0001") != NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	EXPECT_EQ_INT(system(cmd), 0);
 }
 
 static void test_usage(void)
@@ -406,6 +511,7 @@ int main(void)
 	test_pod();
 	test_pod_default_only();
 	test_json_file();
+	test_json_bad_utf8();
 	test_usage();
 	return test_finish("test_doctor");
 }

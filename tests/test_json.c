@@ -71,20 +71,17 @@ static void build_sample(struct json_writer *w)
 	json_object_begin(w);
 	json_kv_string(w, "name", "ib_write_bw");
 	json_kv_u64(w, "size_bytes", 65536);
-	json_key(w, "sizes");
-	json_array_begin(w);
+	json_kv_array_begin(w, "sizes");
 	json_u64(w, 2);
 	json_u64(w, 4);
 	json_array_end(w);
 	json_key(w, "empty_array");
 	json_array_begin(w);
 	json_array_end(w);
-	json_key(w, "empty_object");
-	json_object_begin(w);
+	json_kv_object_begin(w, "empty_object");
 	json_object_end(w);
 	json_kv_bool(w, "ok", true);
-	json_key(w, "none");
-	json_null(w);
+	json_kv_null(w, "none");
 	json_kv_i64(w, "neg", -3);
 	json_object_end(w);
 }

@@ -255,15 +255,24 @@ static void test_memlock(void)
 	m = (struct place_memlock){ .limit_bytes = UINT64_MAX };
 	EXPECT_EQ_INT(place_memlock_check(&m, UINT64_MAX / 2, why,
 					  sizeof(why)), 0);
-	/* reading a status file: capability bit 14, VmPin in kB */
-	snprintf(path, sizeof(path), "%s/status-user", fixtures);
+	/* a fake /proc/self: the soft limit, capability bit 14, VmPin in kB */
+	snprintf(path, sizeof(path), "%s/user", fixtures);
 	EXPECT_EQ_INT(place_memlock_read(path, &m), 0);
 	EXPECT_TRUE(!m.has_ipc_lock);
+	EXPECT_EQ_U64(m.limit_bytes, 8 << 20);
 	EXPECT_EQ_U64(m.pinned_bytes, 2 << 20);
-	snprintf(path, sizeof(path), "%s/status-root", fixtures);
+	EXPECT_EQ_INT(m.uid, 1000);
+	snprintf(path, sizeof(path), "%s/root", fixtures);
 	EXPECT_EQ_INT(place_memlock_read(path, &m), 0);
 	EXPECT_TRUE(m.has_ipc_lock);
+	EXPECT_EQ_U64(m.limit_bytes, UINT64_MAX);
 	EXPECT_EQ_U64(m.pinned_bytes, 0);
+	EXPECT_EQ_INT(m.uid, 0);
+	snprintf(path, sizeof(path), "%s/none", fixtures);
+	EXPECT_EQ_INT(place_memlock_read(path, &m), -ENOENT);
+	/* the real process */
+	EXPECT_EQ_INT(place_memlock_read("/", &m), 0);
+	EXPECT_TRUE(m.uid >= 0);
 }
 
 /* The real process: read what it may use, pin to one of those CPUs. */
@@ -288,7 +297,7 @@ static void test_apply_here(void)
 	/* give the rest back, as a later test would expect */
 	p.cpus = a.cpus;
 	EXPECT_EQ_INT(place_apply(&p), 0);
-	snprintf(path, sizeof(path), "%s/status-user", fixtures);
+	snprintf(path, sizeof(path), "%s/user/proc/self/status", fixtures);
 	EXPECT_EQ_INT(place_allowed_read(path, &a), 0);
 	EXPECT_TRUE(a.has_mems && place_set_count(&a.mems) == 1);
 }

@@ -12,84 +12,23 @@
  *   ROOT/class/net/IF/{speed,mtu,dev_port}, IF/device/infiniband/DEV
  */
 #include "host/link.h"
+#include "host/netdev.h"
 #include "host/rate.h"
+#include "lib/fs.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-/* A GID table has at most a few thousand entries (rxe: 1024). */
-#define LINK_MAX_GIDS 4096
 
 struct link_ctx {
 	const char *root;
 	const char *dev;
 	unsigned port;
 };
-
-__attribute__((format(printf, 2, 3)))
-static int path_fmt(char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(path, PATH_MAX, fmt, ap);
-	va_end(ap);
-	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
-}
-
-/*
- * Read a small sysfs file, without its trailing newline. sysfs answers
- * EINVAL (not ENOENT) for attributes that exist but mean nothing here (a
- * dummy netdev's speed, an unused GID's ndev): callers treat every error
- * alike, as "unknown". An empty file is -ENODATA.
- */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		ret = -errno;
-	close(fd);
-	if (ret)
-		return ret;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return n ? 0 : -ENODATA;
-}
-
-/* A decimal integer file such as speed, mtu or numa_node; -EINVAL else. */
-static int read_long(const char *path, long *value_out)
-{
-	char buf[32], *end;
-	long v;
-	int ret;
-
-	ret = read_text(path, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || end == buf || *end)
-		return -EINVAL;
-	*value_out = v;
-	return 0;
-}
 
 /* "16.0 GT/s PCIe" (6.x kernels), "8 GT/s" (older); "Unknown" -> 0. */
 static double parse_gts(const char *text)
@@ -105,98 +44,30 @@ static double parse_gts(const char *text)
 
 static void read_rate(const struct link_ctx *c, struct link_facts *f)
 {
-	char path[PATH_MAX];
-
-	if (path_fmt(path, "%s/class/infiniband/%s/ports/%u/rate", c->root,
-		     c->dev, c->port) ||
-	    read_text(path, f->rate_text, sizeof(f->rate_text)))
+	if (fs_read(c->root, f->rate_text, sizeof(f->rate_text),
+		    "/class/infiniband/%s/ports/%u/rate", c->dev, c->port))
 		f->rate_text[0] = '\0';
 	else if (rate_parse_sysfs_gbps(f->rate_text, &f->rate_gbps))
 		f->rate_gbps = 0.0;
 }
 
-/* The lowest GID index with a netdev: index 0 is the port's own MAC GID. */
-static bool netdev_from_gids(const struct link_ctx *c, char *name,
-			     size_t len)
-{
-	char path[PATH_MAX];
-	int i, ret;
-
-	for (i = 0; i < LINK_MAX_GIDS; i++) {
-		if (path_fmt(path,
-			     "%s/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
-			     c->root, c->dev, c->port, i))
-			return false;
-		ret = read_text(path, name, len);
-		if (ret == -ENOENT)
-			return false;
-		/* A name that filled the buffer may be cut: not trusted. */
-		if (!ret && strlen(name) < len - 1)
-			return true;
-	}
-	return false;
-}
-
-/* Does class/net/IF belong to DEV's port? (multi-port mlx4: dev_port) */
-static bool netdev_matches(const struct link_ctx *c, const char *ifname)
-{
-	char path[PATH_MAX];
-	struct stat st;
-	long dev_port;
-
-	if (path_fmt(path, "%s/class/net/%s/device/infiniband/%s", c->root,
-		     ifname, c->dev) || stat(path, &st))
-		return false;
-	if (path_fmt(path, "%s/class/net/%s/dev_port", c->root, ifname) ||
-	    read_long(path, &dev_port))
-		return true;
-	return dev_port == (long)c->port - 1;
-}
-
-/*
- * IB ports and some drivers fill no GID ndevs. Then look from the netdev
- * side; of several matches the smallest name wins, so the answer does not
- * depend on readdir() order.
- */
-static void netdev_from_class_net(const struct link_ctx *c, char *name,
-				  size_t len)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *dir;
-
-	name[0] = '\0';
-	if (path_fmt(path, "%s/class/net", c->root))
-		return;
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= len)
-			continue;
-		if (name[0] && strcmp(de->d_name, name) >= 0)
-			continue;
-		if (netdev_matches(c, de->d_name))
-			strcpy(name, de->d_name);
-	}
-	closedir(dir);
-}
-
 static void read_netdev(const struct link_ctx *c, struct link_facts *f)
 {
-	char path[PATH_MAX];
+	struct netdev_list l;
 	long v;
 
-	if (!netdev_from_gids(c, f->netdev, sizeof(f->netdev)))
-		netdev_from_class_net(c, f->netdev, sizeof(f->netdev));
-	if (!f->netdev[0])
+	/* a name that does not fit is not trusted (a cut name is another) */
+	if (netdev_list(c->root, c->dev, c->port, &l) || !l.n ||
+	    !fs_copy(f->netdev, sizeof(f->netdev), l.names[0])) {
+		f->netdev[0] = '\0';
 		return;
+	}
 	/* Link down reports -1 (SPEED_UNKNOWN); dummy devices EINVAL. */
-	if (!path_fmt(path, "%s/class/net/%s/speed", c->root, f->netdev) &&
-	    !read_long(path, &v) && v > 0 && v <= INT_MAX)
+	if (!fs_read_long(c->root, &v, "/class/net/%s/speed", f->netdev) &&
+	    v > 0 && v <= INT_MAX)
 		f->netdev_speed_mbps = (int)v;
-	if (!path_fmt(path, "%s/class/net/%s/mtu", c->root, f->netdev) &&
-	    !read_long(path, &v) && v > 0 && v <= INT_MAX)
+	if (!fs_read_long(c->root, &v, "/class/net/%s/mtu", f->netdev) &&
+	    v > 0 && v <= INT_MAX)
 		f->netdev_mtu = (int)v;
 }
 
@@ -218,31 +89,21 @@ static bool is_pci_addr(const char *s)
 
 static void read_pci_addr(const struct link_ctx *c, struct link_facts *f)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	const char *base;
-	ssize_t n;
+	char base[64];
 
-	if (path_fmt(path, "%s/class/infiniband/%s/device", c->root, c->dev))
-		return;
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
-		return;		/* virtual: rxe and siw have no device link */
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (is_pci_addr(base) && strlen(base) < sizeof(f->pci_addr))
-		strcpy(f->pci_addr, base);
+	/* virtual: rxe and siw have no device link */
+	if (!fs_link_name(c->root, base, sizeof(base),
+			  "/class/infiniband/%s/device", c->dev) &&
+	    is_pci_addr(base))
+		fs_copy(f->pci_addr, sizeof(f->pci_addr), base);
 }
 
 /* Read DEV/device/<attr> into buf; false when absent or unreadable. */
 static bool read_dev_attr(const struct link_ctx *c, const char *attr,
 			  char *buf, size_t len)
 {
-	char path[PATH_MAX];
-
-	return !path_fmt(path, "%s/class/infiniband/%s/device/%s", c->root,
-			 c->dev, attr) &&
-	       !read_text(path, buf, len);
+	return !fs_read(c->root, buf, len, "/class/infiniband/%s/device/%s",
+			c->dev, attr) && buf[0];
 }
 
 static unsigned parse_width(const char *text)
@@ -293,21 +154,18 @@ int link_read(const char *sysfs_root, const char *dev, unsigned port,
 	struct link_facts f = {
 		.netdev_speed_mbps = -1, .netdev_mtu = -1, .numa_node = -1,
 	};
-	char path[PATH_MAX];
-	struct stat st;
+	char path[FS_PATH_MAX];
 
 	if (!is_dev_name(dev) || !port || !out)
 		return -EINVAL;
 	if (!c.root || !c.root[0])
 		c.root = "/sys";
-	if (path_fmt(path, "%s/class/infiniband/%s", c.root, dev))
+	if (fs_path(c.root, path, sizeof(path), "/class/infiniband/%s/ports/%u",
+		    dev, port))
 		return -ENAMETOOLONG;
-	if (stat(path, &st))
+	if (!fs_exists(c.root, "/class/infiniband/%s", dev))
 		return -ENODEV;
-	if (path_fmt(path, "%s/class/infiniband/%s/ports/%u", c.root, dev,
-		     port))
-		return -ENAMETOOLONG;
-	if (stat(path, &st))
+	if (!fs_exists(c.root, "/class/infiniband/%s/ports/%u", dev, port))
 		return -ENOENT;
 	read_rate(&c, &f);
 	read_netdev(&c, &f);

@@ -14,11 +14,7 @@ struct link_facts {
 	/* /sys/class/infiniband/DEV/ports/N/rate, "" if absent */
 	char rate_text[64];
 	double rate_gbps;	/* parsed from rate_text, 0 if unknown */
-	/*
-	 * First netdev of the port: ports/N/gid_attrs/ndevs/<lowest index>
-	 * that reads, else the /sys/class/net/IF whose device/infiniband/DEV
-	 * exists (and whose dev_port is N - 1, when it has one); "" if none.
-	 */
+	/* the port's own netdev, host/netdev.h's names[0]; "" if none */
 	char netdev[32];
 	int netdev_speed_mbps;	/* /sys/class/net/IF/speed, -1 unknown */
 	int netdev_mtu;		/* /sys/class/net/IF/mtu, -1 unknown */

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/fs.h"
 #include "lib/log.h"
 #include "host/place.h"
 
@@ -130,45 +131,11 @@ void place_cpulist_format(const struct place_set *set, char *out, size_t len)
 	}
 }
 
-/* The first line of path, without its newline, into buf. */
-static int place_read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char *nl;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return 0;
-}
-
 /* The value of "key:\t..." in a /proc/PID/status file, into buf. */
 static int place_status_field(const char *proc_status, const char *key,
 			      char *buf, size_t len)
 {
-	char line[512];
-	size_t n = strlen(key);
-	FILE *f = fopen(proc_status, "r");
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, n) || line[n] != ':')
-			continue;
-		snprintf(buf, len, "%s", line + n + 1 + strspn(line + n + 1,
-								" \t"));
-		buf[strcspn(buf, "\n")] = '\0';
-		ret = 0;
-		break;
-	}
-	fclose(f);
-	return ret;
+	return fs_read_field("", key, buf, len, "%s", proc_status);
 }
 
 int place_allowed_read(const char *proc_status, struct place_allowed *out)
@@ -196,14 +163,13 @@ int place_allowed_read(const char *proc_status, struct place_allowed *out)
 
 int place_node_cpus(const char *sysfs_root, int node, struct place_set *out)
 {
-	char path[PATH_MAX], list[4096], err[128];
+	char list[4096], err[128];
 
 	memset(out, 0, sizeof(*out));
 	if (node < 0)
 		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
-		 sysfs_root, node);
-	if (place_read_line(path, list, sizeof(list)))
+	if (fs_read(sysfs_root, list, sizeof(list),
+		    "/devices/system/node/node%d/cpulist", node))
 		return -ENOENT;
 	/* a memory-only node has an empty list */
 	return list[0] ? place_cpulist_parse(list, out, err, sizeof(err)) : 0;
@@ -211,15 +177,13 @@ int place_node_cpus(const char *sysfs_root, int node, struct place_set *out)
 
 int place_nic_node(const char *sysfs_root, const char *rdma_dev)
 {
-	char path[PATH_MAX], line[32];
+	long node;
 
-	if (!rdma_dev || !rdma_dev[0] || strchr(rdma_dev, '/'))
+	if (!rdma_dev || !rdma_dev[0] || strchr(rdma_dev, '/') ||
+	    fs_read_long(sysfs_root, &node, "/class/infiniband/%s/device/numa_node",
+			 rdma_dev))
 		return -1;
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node",
-		 sysfs_root, rdma_dev);
-	if (place_read_line(path, line, sizeof(line)) || !line[0])
-		return -1;
-	return atoi(line) >= 0 ? atoi(line) : -1;
+	return node >= 0 && node < PLACE_SET_MAX ? (int)node : -1;
 }
 
 static void __attribute__((format(printf, 2, 3)))
@@ -248,12 +212,10 @@ place_fail(struct place_plan *p, const char *fmt, ...)
 /* The host's nodes as a list ("0-1"), and how many. */
 static int place_online_nodes(const char *sysfs_root, char *list, size_t len)
 {
-	char path[PATH_MAX], err[128];
+	char err[128];
 	struct place_set nodes;
 
-	snprintf(path, sizeof(path), "%s/devices/system/node/online",
-		 sysfs_root);
-	if (place_read_line(path, list, len) ||
+	if (fs_read(sysfs_root, list, len, "/devices/system/node/online") ||
 	    place_cpulist_parse(list, &nodes, err, sizeof(err))) {
 		snprintf(list, len, "none known");
 		return 0;
@@ -305,17 +267,16 @@ static int place_take_cpu_list(struct place_plan *p, const char *list,
 static void place_auto_unknown(struct place_plan *p, const char *root,
 			       const char *dev)
 {
-	char path[PATH_MAX], nodes[PLACE_LIST_MAX];
+	char nodes[PLACE_LIST_MAX];
 	int n = place_online_nodes(root, nodes, sizeof(nodes));
 
 	if (p->gpu_node >= 0) {
 		p->node = p->gpu_node;
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node",
-		 root, dev ? dev : "");
 	/* a PCI NIC without locality on a multi-socket host: firmware */
-	if (dev && n > 1 && access(path, F_OK) == 0)
+	if (dev && n > 1 &&
+	    fs_exists(root, "/class/infiniband/%s/device/numa_node", dev))
 		place_warn(p, "%s reports no NUMA node (numa_node is -1) "
 			   "although this host has %d nodes (%s): the firmware "
 			   "gives no PCIe locality, so nothing is pinned; give "
@@ -550,28 +511,54 @@ int place_apply(const struct place_plan *p)
 	return 0;
 }
 
-int place_memlock_read(const char *proc_status, struct place_memlock *out)
+/* "Max locked memory   8388608   8388608   bytes": the soft limit. */
+static int place_memlock_limit(const char *root, uint64_t *out)
+{
+	char buf[4096], soft[32], *line;
+	struct rlimit rl;
+
+	if (fs_read(root, buf, sizeof(buf), "/proc/self/limits")) {
+		if ((root[0] && strcmp(root, "/")) ||
+		    getrlimit(RLIMIT_MEMLOCK, &rl))
+			return -ENOENT;
+		*out = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX :
+		       (uint64_t)rl.rlim_cur;
+		return 0;
+	}
+	line = strstr(buf, "Max locked memory");
+	if (!line || sscanf(line + 17, "%31s", soft) != 1)
+		return -EINVAL;
+	*out = strcmp(soft, "unlimited") ? strtoull(soft, NULL, 10) :
+					   UINT64_MAX;
+	return 0;
+}
+
+int place_memlock_read(const char *root, struct place_memlock *out)
 {
 	unsigned long long v;
-	struct rlimit rl;
 	char field[64];
+	long ruid, euid;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (getrlimit(RLIMIT_MEMLOCK, &rl)) {
-		ret = -errno;
-		bench_err("getrlimit(RLIMIT_MEMLOCK): %s", strerror(-ret));
+	out->uid = -1;
+	ret = place_memlock_limit(root, &out->limit_bytes);
+	if (ret)
 		return ret;
-	}
-	out->limit_bytes = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX :
-			   (uint64_t)rl.rlim_cur;
-	if (!place_status_field(proc_status, "CapEff", field, sizeof(field)) &&
-	    sscanf(field, "%llx", &v) == 1)
+	if (fs_read_field(root, "CapEff", field, sizeof(field),
+			  "/proc/self/status"))
+		return -ENOENT;
+	if (sscanf(field, "%llx", &v) == 1)
 		out->has_ipc_lock = (v >> PLACE_CAP_IPC_LOCK) & 1;
 	/* "VmPin:  1024 kB": registered memory counts here (pinned_vm) */
-	if (!place_status_field(proc_status, "VmPin", field, sizeof(field)) &&
+	if (!fs_read_field(root, "VmPin", field, sizeof(field),
+			   "/proc/self/status") &&
 	    sscanf(field, "%llu", &v) == 1)
 		out->pinned_bytes = (uint64_t)v * 1024;
+	if (!fs_read_field(root, "Uid", field, sizeof(field),
+			   "/proc/self/status") &&
+	    sscanf(field, "%ld %ld", &ruid, &euid) == 2)
+		out->uid = euid;
 	return 0;
 }
 

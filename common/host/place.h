@@ -131,9 +131,17 @@ struct place_memlock {
 	uint64_t limit_bytes;  /* RLIMIT_MEMLOCK (soft); UINT64_MAX: none */
 	uint64_t pinned_bytes; /* VmPin: what this process pinned already */
 	bool has_ipc_lock;     /* CAP_IPC_LOCK effective: the limit is moot */
+	long uid;              /* effective uid, -1 unknown */
 };
 
-int place_memlock_read(const char *proc_status, struct place_memlock *out);
+/*
+ * The memlock facts of this process from ROOT/proc/self/limits ("Max
+ * locked memory", the soft limit) and ROOT/proc/self/status (CapEff,
+ * VmPin, Uid); root "" or "/" is the real one, where getrlimit() stands in
+ * for an unreadable limits file. A fake root (ib_doctor --root, tests)
+ * must have both files. Returns 0 or -errno (not logged).
+ */
+int place_memlock_read(const char *root, struct place_memlock *out);
 
 /*
  * Can need_bytes more be pinned? 0, or -ENOMEM with the numbers and the

@@ -53,42 +53,24 @@ static const struct width_row widths[] = {
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct speed_row *speed_by_code(unsigned code)
+/* The speed of verbs code code, or (name not NULL) of that name. */
+static const struct speed_row *speed_find(unsigned code, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(speeds); i++)
-		if (speeds[i].code == code)
+		if (name ? !strcmp(speeds[i].name, name) : speeds[i].code == code)
 			return &speeds[i];
 	return NULL;
 }
 
-static const struct speed_row *speed_by_name(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(speeds); i++)
-		if (!strcmp(speeds[i].name, name))
-			return &speeds[i];
-	return NULL;
-}
-
-static const struct width_row *width_by_code(unsigned code)
+/* The width of verbs code code, or (lanes not 0) of that many lanes. */
+static const struct width_row *width_find(unsigned code, unsigned lanes)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(widths); i++)
-		if (widths[i].code == code)
-			return &widths[i];
-	return NULL;
-}
-
-static const struct width_row *width_by_lanes(unsigned lanes)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(widths); i++)
-		if (widths[i].lanes == lanes)
+		if (lanes ? widths[i].lanes == lanes : widths[i].code == code)
 			return &widths[i];
 	return NULL;
 }
@@ -109,8 +91,9 @@ int rate_from_port(unsigned active_speed, unsigned active_speed_ex,
 {
 	/* active_speed is 8 bits wide and cannot hold XDR; _ex can. */
 	const struct speed_row *s =
-		speed_by_code(active_speed_ex ? active_speed_ex : active_speed);
-	const struct width_row *w = width_by_code(active_width);
+		speed_find(active_speed_ex ? active_speed_ex : active_speed,
+			   NULL);
+	const struct width_row *w = width_find(active_width, 0);
 
 	if (!s || !w || !out)
 		return -EINVAL;
@@ -179,8 +162,8 @@ int rate_parse_sysfs(const char *text, struct rate_link *out)
 		return -EINVAL;
 	memcpy(name, p, n);
 	name[n] = '\0';
-	s = speed_by_name(name);
-	w = lanes <= 12 ? width_by_lanes((unsigned)lanes) : NULL;
+	s = speed_find(0, name);
+	w = lanes <= 12 ? width_find(0, (unsigned)lanes) : NULL;
 	if (!s || !w)
 		return -EINVAL;
 	link_fill(s, w, out);
@@ -251,13 +234,7 @@ double rate_wire_efficiency(unsigned mtu_bytes, enum rate_transport t)
 
 const char *rate_transport_name(enum rate_transport t)
 {
-	switch (t) {
-	case RATE_IB:
-		return "IB";
-	case RATE_ROCE_V2:
-		return "RoCEv2";
-	}
-	return "?";
+	return t == RATE_IB ? "IB" : t == RATE_ROCE_V2 ? "RoCEv2" : "?";
 }
 
 /* A bounded text builder: output is cut, never overrun, on overflow. */
@@ -267,26 +244,39 @@ struct sbuf {
 	size_t used;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void sb_printf(struct sbuf *sb, const char *fmt, ...)
+__attribute__((format(printf, 2, 0)))
+static void sb_vprintf(struct sbuf *sb, const char *fmt, va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (sb->used >= sb->len)
 		return;
-	va_start(ap, fmt);
 	n = vsnprintf(sb->buf + sb->used, sb->len - sb->used, fmt, ap);
-	va_end(ap);
 	if (n > 0)
 		sb->used += (size_t)n;
 }
 
-/* Start another "; "-separated clause of a warning list. */
-static void sb_clause(struct sbuf *sb)
+__attribute__((format(printf, 2, 3)))
+static void sb_printf(struct sbuf *sb, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+/* Another "; "-separated clause of a warning list. */
+__attribute__((format(printf, 2, 3)))
+static void sb_clause(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
 	if (sb->used)
 		sb_printf(sb, "; ");
+	va_start(ap, fmt);
+	sb_vprintf(sb, fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -361,6 +351,18 @@ static int pick_link(struct rate_work *w)
 	return 0;
 }
 
+/* "WHAT disagrees with verbs 4X HDR (N Gb/s); using USING". */
+static void warn_disagree(struct rate_work *w, const char *what,
+			  double verbs_gbps, const char *using)
+{
+	const struct rate_link *l = &w->res.link;
+	char b[32];
+
+	sb_clause(&w->warning, "%s disagrees with verbs %s %s (%s Gb/s); using %s",
+		  what, l->width_name, l->speed_name,
+		  fmt_num(b, verbs_gbps, 1), using);
+}
+
 /*
  * The kernel derives ports/N/rate from the same active_speed/width, so a
  * disagreement means the two were read at different times (the link
@@ -372,7 +374,7 @@ static void check_sysfs(struct rate_work *w)
 	const struct rate_inputs *in = w->in;
 	const struct rate_link *l = &w->res.link;
 	struct rate_link text_link;
-	char b[32];
+	char what[96];
 	double gbps;
 
 	if (!in->sysfs_rate || !in->sysfs_rate[0] ||
@@ -380,8 +382,7 @@ static void check_sysfs(struct rate_work *w)
 		return;
 	if (rate_parse_sysfs_gbps(in->sysfs_rate, &gbps) ||
 	    rate_parse_sysfs(in->sysfs_rate, &text_link)) {
-		sb_clause(&w->warning);
-		sb_printf(&w->warning,
+		sb_clause(&w->warning,
 			  "sysfs rate \"%.63s\" is not \"N Gb/sec (WX SPEED)\" with a known WX and SPEED; ignored",
 			  in->sysfs_rate);
 		return;
@@ -390,11 +391,9 @@ static void check_sysfs(struct rate_work *w)
 	    !strcmp(text_link.speed_name, l->speed_name) &&
 	    text_link.lanes == l->lanes)
 		return;
-	sb_clause(&w->warning);
-	sb_printf(&w->warning,
-		  "sysfs rate \"%.63s\" disagrees with verbs %s %s (%s Gb/s); using verbs (if the link just retrained, run again)",
-		  in->sysfs_rate, l->width_name, l->speed_name,
-		  fmt_num(b, l->sysfs_gbps, 1));
+	snprintf(what, sizeof(what), "sysfs rate \"%.63s\"", in->sysfs_rate);
+	warn_disagree(w, what, l->sysfs_gbps,
+		      "verbs (if the link just retrained, run again)");
 }
 
 /*
@@ -412,7 +411,7 @@ static void check_netdev(struct rate_work *w)
 	const struct rate_inputs *in = w->in;
 	const struct rate_link *l = &w->res.link;
 	double netdev_gbps = in->netdev_speed_mbps / 1000.0;
-	char b[32];
+	char what[96];
 
 	w->res.line_gbps = w->has_link ? l->link_gbps : 0.0;
 	if (in->transport != RATE_ROCE_V2 || in->netdev_speed_mbps <= 0)
@@ -423,11 +422,10 @@ static void check_netdev(struct rate_work *w)
 	w->res.line_gbps = netdev_gbps;
 	if (!w->has_link || is_close(netdev_gbps, l->sysfs_gbps))
 		return;
-	sb_clause(&w->warning);
-	sb_printf(&w->warning,
-		  "netdev speed %d Mb/s disagrees with verbs %s %s (%s Gb/s); using the netdev's (Ethernet's own rate)",
-		  in->netdev_speed_mbps, l->width_name, l->speed_name,
-		  fmt_num(b, l->link_gbps, 1));
+	snprintf(what, sizeof(what), "netdev speed %d Mb/s",
+		 in->netdev_speed_mbps);
+	warn_disagree(w, what, l->link_gbps,
+		      "the netdev's (Ethernet's own rate)");
 }
 
 /* "4X HDR: 4 × 50 Gb/s = 200 Gb/s" and its netdev variants. */

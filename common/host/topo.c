@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: BSD-2-Clause
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "host/topo.h"
+#include "lib/fs.h"
 
 #define TOPO_MAX_DEPTH 32
 
@@ -42,72 +42,53 @@ static bool topo_name_ok(const char *name)
 	       strcmp(name, ".");
 }
 
-static int topo_read_int(const char *path, int fallback)
-{
-	FILE *f = fopen(path, "r");
-	int v;
-
-	if (!f)
-		return fallback;
-	if (fscanf(f, "%i", &v) != 1)
-		v = fallback;
-	fclose(f);
-	return v;
-}
-
 int topo_pci_numa_node(const char *sysfs_root, const char *bdf)
 {
-	char path[PATH_MAX];
+	long v;
 
-	if (!topo_name_ok(bdf))
+	if (!topo_name_ok(bdf) ||
+	    fs_read_long(sysfs_root, &v, "/bus/pci/devices/%s/numa_node", bdf))
 		return -1;
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/numa_node",
-		 sysfs_root, bdf);
-	return topo_read_int(path, -1);
+	return v >= 0 && v <= INT_MAX ? (int)v : -1;
 }
 
-/* realpath(link) relative to realpath(ROOT/devices), into out. */
-static int topo_resolve(const char *sysfs_root, const char *link, char *out,
-			size_t len)
+/*
+ * The place of a link's target: its resolved path below ROOT/devices
+ * (fs_resolve gives "/devices/pci..."), PCI places only ("pciDDDD:BB/...",
+ * not virtual/ or platform/).
+ */
+static int topo_place(const char *real, char *out, size_t len)
 {
-	char devices[PATH_MAX], real_root[PATH_MAX], real[PATH_MAX];
-	size_t n;
+	static const char pfx[] = "/devices/pci";
 
-	snprintf(devices, sizeof(devices), "%s/devices", sysfs_root);
-	if (!realpath(devices, real_root) || !realpath(link, real))
+	if (strncmp(real, pfx, sizeof(pfx) - 1))
 		return -ENOENT;
-	n = strlen(real_root);
-	/* only PCI places: "pciDDDD:BB/..." (not virtual/, platform/) */
-	if (strncmp(real, real_root, n) || real[n] != '/' ||
-	    strncmp(real + n + 1, "pci", 3))
-		return -ENOENT;
-	if (strlen(real + n + 1) >= len)
-		return -ENAMETOOLONG;
-	strcpy(out, real + n + 1);
-	return 0;
+	return fs_copy(out, len, real + sizeof("/devices/") - 1) ?
+		0 : -ENAMETOOLONG;
 }
 
 int topo_pci_path(const char *sysfs_root, const char *bdf, char *out,
 		  size_t len)
 {
-	char link[PATH_MAX];
+	char real[FS_PATH_MAX];
 
-	if (!topo_name_ok(bdf))
+	if (!topo_name_ok(bdf) ||
+	    fs_resolve(sysfs_root, real, sizeof(real), "/bus/pci/devices/%s",
+		       bdf))
 		return -ENOENT;
-	snprintf(link, sizeof(link), "%s/bus/pci/devices/%s", sysfs_root, bdf);
-	return topo_resolve(sysfs_root, link, out, len);
+	return topo_place(real, out, len);
 }
 
 int topo_rdma_path(const char *sysfs_root, const char *dev, char *out,
 		   size_t len)
 {
-	char link[PATH_MAX];
+	char real[FS_PATH_MAX];
 
-	if (!topo_name_ok(dev))
+	if (!topo_name_ok(dev) ||
+	    fs_resolve(sysfs_root, real, sizeof(real),
+		       "/class/infiniband/%s/device", dev))
 		return -ENOENT;
-	snprintf(link, sizeof(link), "%s/class/infiniband/%s/device",
-		 sysfs_root, dev);
-	return topo_resolve(sysfs_root, link, out, len);
+	return topo_place(real, out, len);
 }
 
 /* Split a place at '/' into at most TOPO_MAX_DEPTH parts; 0 if too deep. */
@@ -155,25 +136,23 @@ enum topo_link topo_classify(const char *path_a, int node_a,
 
 static int topo_rdma_numa_node(const char *sysfs_root, const char *dev)
 {
-	char path[PATH_MAX];
+	long v;
 
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node",
-		 sysfs_root, dev);
-	return topo_read_int(path, -1);
+	if (fs_read_long(sysfs_root, &v, "/class/infiniband/%s/device/numa_node",
+			 dev))
+		return -1;
+	return v >= 0 && v <= INT_MAX ? (int)v : -1;
 }
 
 /* An NVIDIA display or 3D controller (what nvidia-smi lists). */
 static bool topo_is_gpu(const char *sysfs_root, const char *bdf)
 {
-	char path[PATH_MAX];
+	long vendor, cls;
 
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor",
-		 sysfs_root, bdf);
-	if (topo_read_int(path, 0) != 0x10de)
-		return false;
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/class",
-		 sysfs_root, bdf);
-	return (topo_read_int(path, 0) >> 16) == 0x03;
+	return !fs_read_long(sysfs_root, &vendor, "/bus/pci/devices/%s/vendor",
+			     bdf) && vendor == 0x10de &&
+	       !fs_read_long(sysfs_root, &cls, "/bus/pci/devices/%s/class",
+			     bdf) && (cls >> 16) == 0x03;
 }
 
 /* Is (link, name) nearer than (best, best_name)? Ties: lower name. */
@@ -187,67 +166,57 @@ static bool topo_better(enum topo_link link, const char *name,
 	return link == best && strcmp(name, best_name) < 0;
 }
 
-/* The GPU nearest to the NIC at nic_path (node nic_node). */
-static void topo_find_gpu(const char *sysfs_root, const char *nic_path,
-			  int nic_node, struct topo_rel *r)
+/* NVIDIA GPUs only: the place of a PCI function that is one. */
+static int topo_gpu_path(const char *sysfs_root, const char *bdf, char *out,
+			 size_t len)
 {
-	char path[PATH_MAX], place[TOPO_PATH_MAX];
-	struct dirent *e;
-	enum topo_link l;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "%s/bus/pci/devices", sysfs_root);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!topo_name_ok(e->d_name) || e->d_name[0] == '.' ||
-		    strlen(e->d_name) >= sizeof(r->best_gpu) ||
-		    !topo_is_gpu(sysfs_root, e->d_name) ||
-		    topo_pci_path(sysfs_root, e->d_name, place, sizeof(place)))
-			continue;
-		l = topo_classify(place, topo_pci_numa_node(sysfs_root,
-							    e->d_name),
-				  nic_path, nic_node);
-		if (topo_better(l, e->d_name, r->best_gpu_link, r->best_gpu)) {
-			r->best_gpu_link = l;
-			strcpy(r->best_gpu, e->d_name);
-		}
-	}
-	closedir(d);
+	if (!topo_is_gpu(sysfs_root, bdf))
+		return -ENOENT;
+	return topo_pci_path(sysfs_root, bdf, out, len);
 }
 
-/* The RDMA device nearest to the GPU at gpu_path. */
-static void topo_find_nic(const char *sysfs_root, const char *gpu_path,
-			  struct topo_rel *r)
-{
-	char path[PATH_MAX], place[TOPO_PATH_MAX];
-	struct dirent *e;
-	enum topo_link l;
-	DIR *d;
+/* What topo_nearest looks through: GPUs or RDMA devices. */
+struct topo_kind {
+	const char *folder;     /* below the sysfs root */
+	int (*place)(const char *sysfs_root, const char *name, char *out,
+		     size_t len);
+	int (*node)(const char *sysfs_root, const char *name);
+};
 
-	snprintf(path, sizeof(path), "%s/class/infiniband", sysfs_root);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!topo_name_ok(e->d_name) || e->d_name[0] == '.' ||
-		    strlen(e->d_name) >= sizeof(r->best_nic) ||
-		    topo_rdma_path(sysfs_root, e->d_name, place, sizeof(place)))
+static const struct topo_kind topo_gpus = {
+	"/bus/pci/devices", topo_gpu_path, topo_pci_numa_node,
+};
+static const struct topo_kind topo_nics = {
+	"/class/infiniband", topo_rdma_path, topo_rdma_numa_node,
+};
+
+/* The device of kind k nearest to the one at path (node): into best. */
+static void topo_nearest(const char *sysfs_root, const struct topo_kind *k,
+			 const char *path, int node, char *best, size_t len,
+			 enum topo_link *best_link)
+{
+	char place[TOPO_PATH_MAX], **names;
+	enum topo_link l;
+	size_t n, i;
+
+	fs_list(sysfs_root, &names, &n, "%s", k->folder);
+	for (i = 0; i < n; i++) {
+		if (!topo_name_ok(names[i]) || strlen(names[i]) >= len ||
+		    k->place(sysfs_root, names[i], place, sizeof(place)))
 			continue;
-		l = topo_classify(gpu_path, r->gpu_node, place,
-				  topo_rdma_numa_node(sysfs_root, e->d_name));
-		if (topo_better(l, e->d_name, r->best_nic_link, r->best_nic)) {
-			r->best_nic_link = l;
-			strcpy(r->best_nic, e->d_name);
+		l = topo_classify(place, k->node(sysfs_root, names[i]), path,
+				  node);
+		if (topo_better(l, names[i], *best_link, best)) {
+			*best_link = l;
+			strcpy(best, names[i]);
 		}
 	}
-	closedir(d);
+	free(names);
 }
 
 static void topo_warn(struct topo_rel *r, const char *rdma_dev)
 {
-	char gpu_tip[160] = "", nic_tip[160] = "";
+	char gpu_tip[160] = "", nic_tip[224] = "";
 
 	if (r->best_gpu[0] && r->best_gpu_link < r->link)
 		snprintf(gpu_tip, sizeof(gpu_tip), "; use GPU %s instead "
@@ -278,7 +247,8 @@ int topo_gpu_nic(const char *sysfs_root, const char *gpu_bdf,
 	snprintf(r.gpu_bdf, sizeof(r.gpu_bdf), "%s", gpu_bdf);
 	r.gpu_node = topo_pci_numa_node(sysfs_root, gpu_bdf);
 	r.nic_node = -1;
-	topo_find_nic(sysfs_root, gpu_path, &r);
+	topo_nearest(sysfs_root, &topo_nics, gpu_path, r.gpu_node, r.best_nic,
+		     sizeof(r.best_nic), &r.best_nic_link);
 	if (!topo_rdma_path(sysfs_root, rdma_dev, nic_path, sizeof(nic_path))) {
 		slash = strrchr(nic_path, '/');
 		snprintf(r.nic_bdf, sizeof(r.nic_bdf), "%.31s",
@@ -286,7 +256,8 @@ int topo_gpu_nic(const char *sysfs_root, const char *gpu_bdf,
 		r.nic_node = topo_rdma_numa_node(sysfs_root, rdma_dev);
 		r.link = topo_classify(gpu_path, r.gpu_node, nic_path,
 				       r.nic_node);
-		topo_find_gpu(sysfs_root, nic_path, r.nic_node, &r);
+		topo_nearest(sysfs_root, &topo_gpus, nic_path, r.nic_node,
+			     r.best_gpu, sizeof(r.best_gpu), &r.best_gpu_link);
 	}
 	if (r.link > TOPO_PXB)
 		topo_warn(&r, rdma_dev);

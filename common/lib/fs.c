@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_fs - file access below a root folder (see doctor_fs.h). Kept apart
+ * fs - file access below a root folder (see fs.h). Kept apart
  * from the checks so that every one of them works on a fake tree as well as
  * on the real /sys, /proc and /dev.
  */
@@ -17,7 +17,7 @@
 
 #include "lib/fs.h"
 
-bool dfs_copy(char *dst, size_t len, const char *src)
+bool fs_copy(char *dst, size_t len, const char *src)
 {
 	size_t n = strlen(src);
 
@@ -30,7 +30,7 @@ bool dfs_copy(char *dst, size_t len, const char *src)
 	return src[n] == '\0';
 }
 
-static int dfs_vpath(const char *root, char *out, size_t len,
+static int fs_vpath(const char *root, char *out, size_t len,
 		     const char *fmt, va_list ap)
 {
 	size_t rlen = strlen(root);
@@ -48,18 +48,31 @@ static int dfs_vpath(const char *root, char *out, size_t len,
 	return 0;
 }
 
-int dfs_path(const char *root, char *out, size_t len, const char *fmt, ...)
+int fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = dfs_vpath(root, out, len, fmt, ap);
+	ret = fs_vpath(root, out, len, fmt, ap);
 	va_end(ap);
 	return ret;
 }
 
-static int dfs_read_path(const char *path, char *buf, size_t len)
+/*
+ * ret = root + the caller's fmt and arguments, formatted into the array
+ * path: the one expansion of the variable arguments of every reader.
+ */
+#define FS_FORMAT(root, path, fmt, ret)					\
+	do {								\
+		va_list ap_;						\
+									\
+		va_start(ap_, fmt);					\
+		ret = fs_vpath(root, path, sizeof(path), fmt, ap_);	\
+		va_end(ap_);						\
+	} while (0)
+
+static int fs_read_path(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
 	ssize_t n;
@@ -88,65 +101,73 @@ static int dfs_read_path(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int dfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 {
-	char path[DFS_PATH_MAX];
-	va_list ap;
+	char path[FS_PATH_MAX];
 	int ret;
 
 	if (!len)
 		return -EINVAL;
 	buf[0] = '\0';
-	va_start(ap, fmt);
-	ret = dfs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
-	return ret ? ret : dfs_read_path(path, buf, len);
+	FS_FORMAT(root, path, fmt, ret);
+	return ret ? ret : fs_read_path(path, buf, len);
 }
 
-int dfs_read_long(const char *root, long *out, const char *fmt, ...)
+int fs_read_long(const char *root, long *out, const char *fmt, ...)
 {
-	char path[DFS_PATH_MAX], buf[64], *end;
-	va_list ap;
+	char path[FS_PATH_MAX], buf[64], *end;
 	long v;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = dfs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (!ret)
-		ret = dfs_read_path(path, buf, sizeof(buf));
-	if (ret)
+	FS_FORMAT(root, path, fmt, ret);
+	if (ret || (ret = fs_read_path(path, buf, sizeof(buf))))
 		return ret;
 	errno = 0;
 	v = strtol(buf, &end, 0);
-	if (errno || end == buf)
+	if (errno || end == buf || *end)
 		return -EINVAL;
 	*out = v;
 	return 0;
 }
 
-bool dfs_exists(const char *root, const char *fmt, ...)
+int fs_read_field(const char *root, const char *key, char *out, size_t len,
+		  const char *fmt, ...)
 {
-	char path[DFS_PATH_MAX];
-	va_list ap;
+	char path[FS_PATH_MAX], buf[8192], *line;
+	size_t klen = strlen(key);
 	int ret;
 
-	va_start(ap, fmt);
-	ret = dfs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
+	if (ret || (ret = fs_read_path(path, buf, sizeof(buf))))
+		return ret;
+	for (line = buf; strncmp(line, key, klen) || line[klen] != ':';) {
+		line = strchr(line, '\n');
+		if (!line)
+			return -ENOENT;
+		line++;
+	}
+	line += klen + 1;
+	line += strspn(line, " \t");
+	line[strcspn(line, "\n")] = '\0';
+	return fs_copy(out, len, line) ? 0 : -ENAMETOOLONG;
+}
+
+bool fs_exists(const char *root, const char *fmt, ...)
+{
+	char path[FS_PATH_MAX];
+	int ret;
+
+	FS_FORMAT(root, path, fmt, ret);
 	return !ret && !access(path, F_OK);
 }
 
-int dfs_resolve(const char *root, char *out, size_t len, const char *fmt, ...)
+int fs_resolve(const char *root, char *out, size_t len, const char *fmt, ...)
 {
-	char path[DFS_PATH_MAX], real[PATH_MAX], rroot[PATH_MAX];
+	char path[FS_PATH_MAX], real[PATH_MAX], rroot[PATH_MAX];
 	size_t rlen;
-	va_list ap;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = dfs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	if (ret)
 		return ret;
 	if (!realpath(path, real) || !realpath(*root ? root : "/", rroot))
@@ -156,22 +177,19 @@ int dfs_resolve(const char *root, char *out, size_t len, const char *fmt, ...)
 		rlen = 0;               /* the real root: keep the whole path */
 	if (strncmp(real, rroot, rlen) || (real[rlen] && real[rlen] != '/'))
 		return -EXDEV;          /* a link that leaves the tree */
-	return dfs_copy(out, len, real[rlen] ? real + rlen : "/") ?
+	return fs_copy(out, len, real[rlen] ? real + rlen : "/") ?
 		0 : -ENAMETOOLONG;
 }
 
-int dfs_link_name(const char *root, char *out, size_t len, const char *fmt,
+int fs_link_name(const char *root, char *out, size_t len, const char *fmt,
 		  ...)
 {
-	char path[DFS_PATH_MAX], target[DFS_PATH_MAX];
+	char path[FS_PATH_MAX], target[FS_PATH_MAX];
 	const char *base;
-	va_list ap;
 	ssize_t n;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = dfs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	if (ret)
 		return ret;
 	n = readlink(path, target, sizeof(target) - 1);
@@ -179,29 +197,29 @@ int dfs_link_name(const char *root, char *out, size_t len, const char *fmt,
 		return -errno;
 	target[n] = '\0';
 	base = strrchr(target, '/');
-	return dfs_copy(out, len, base ? base + 1 : target) ?
+	return fs_copy(out, len, base ? base + 1 : target) ?
 		0 : -ENAMETOOLONG;
 }
 
-static int dfs_cmp(const void *a, const void *b)
+static int fs_cmp(const void *a, const void *b)
 {
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool dfs_skip(const struct dirent *de)
+static bool fs_skip(const struct dirent *de)
 {
 	return !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
 }
 
-/* Pass 2 of dfs_list: copy at most n names into the block. */
-static size_t dfs_fill(DIR *d, char **names, size_t n, size_t bytes)
+/* Pass 2 of fs_list: copy at most n names into the block. */
+static size_t fs_fill(DIR *d, char **names, size_t n, size_t bytes)
 {
 	char *s = (char *)(names + n + 1);
 	struct dirent *de;
 	size_t i = 0, l;
 
 	while (i < n && (de = readdir(d))) {
-		if (dfs_skip(de))
+		if (fs_skip(de))
 			continue;
 		l = strlen(de->d_name) + 1;
 		if (l > bytes)
@@ -215,21 +233,18 @@ static size_t dfs_fill(DIR *d, char **names, size_t n, size_t bytes)
 	return i;
 }
 
-int dfs_list(const char *root, char ***names_out, size_t *n_out,
+int fs_list(const char *root, char ***names_out, size_t *n_out,
 	     const char *fmt, ...)
 {
-	char path[DFS_PATH_MAX], **names;
+	char path[FS_PATH_MAX], **names;
 	size_t n = 0, bytes = 0;
 	struct dirent *de;
-	va_list ap;
 	DIR *d;
 	int ret;
 
 	*names_out = NULL;
 	*n_out = 0;
-	va_start(ap, fmt);
-	ret = dfs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	if (ret)
 		return ret;
 	d = opendir(path);
@@ -237,7 +252,7 @@ int dfs_list(const char *root, char ***names_out, size_t *n_out,
 		return -errno;
 	/* two passes, so that the names and the array are one block */
 	while ((de = readdir(d)))
-		if (!dfs_skip(de)) {
+		if (!fs_skip(de)) {
 			n++;
 			bytes += strlen(de->d_name) + 1;
 		}
@@ -247,23 +262,20 @@ int dfs_list(const char *root, char ***names_out, size_t *n_out,
 		return -ENOMEM;
 	}
 	rewinddir(d);
-	n = dfs_fill(d, names, n, bytes);
+	n = fs_fill(d, names, n, bytes);
 	closedir(d);
-	qsort(names, n, sizeof(*names), dfs_cmp);
+	qsort(names, n, sizeof(*names), fs_cmp);
 	*names_out = names;
 	*n_out = n;
 	return 0;
 }
 
-int dfs_try_open(const char *root, const char *fmt, ...)
+int fs_try_open(const char *root, const char *fmt, ...)
 {
-	char path[DFS_PATH_MAX];
-	va_list ap;
+	char path[FS_PATH_MAX];
 	int fd, ret;
 
-	va_start(ap, fmt);
-	ret = dfs_vpath(root, path, sizeof(path), fmt, ap);
-	va_end(ap);
+	FS_FORMAT(root, path, fmt, ret);
 	if (ret)
 		return ret;
 	/* what a verbs program does first: a device cgroup or a missing

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * doctor_fs - read sysfs/procfs/devfs files below a root folder: "/" on a
- * real host, a fake tree in the unit tests. Pure: no verbs headers.
+ * fs - read sysfs/procfs/devfs files below a root folder: "/" on a
+ * real host, a fake tree in the unit tests. The one reader of such files
+ * for the benches (host/) and ib_doctor alike. Pure: no verbs headers.
  *
  * Every PATH argument is a printf format for an absolute path ("/sys/...");
  * the root is put in front of it. Returns are 0 or -errno.
  */
-#ifndef RDMABENCH_DOCTOR_FS_H
-#define RDMABENCH_DOCTOR_FS_H
+#ifndef RDMABENCH_LIB_FS_H
+#define RDMABENCH_LIB_FS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define DFS_PATH_MAX 512
+#define FS_PATH_MAX 512
 
 /* root + the formatted path into out. -ENAMETOOLONG if it does not fit. */
-int dfs_path(const char *root, char *out, size_t len, const char *fmt, ...)
+int fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /*
@@ -23,15 +24,26 @@ int dfs_path(const char *root, char *out, size_t len, const char *fmt, ...)
  * newline(s). Truncates to len - 1 bytes. -ENOENT, -EINVAL (sysfs says so
  * for an unset attribute), ... on failure.
  */
-int dfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Read a file holding one integer (decimal or 0x hex) into *out. */
-int dfs_read_long(const char *root, long *out, const char *fmt, ...)
+/*
+ * Read a file holding one integer (decimal or 0x hex, nothing after it)
+ * into *out; -EINVAL for anything else.
+ */
+int fs_read_long(const char *root, long *out, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The value of the "key:" line of a file such as /proc/self/status
+ * ("VmPin:\t  1024 kB" -> "1024 kB"), without the blanks before it.
+ * -ENOENT when no line has that key.
+ */
+int fs_read_field(const char *root, const char *key, char *out, size_t len,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* True if the path exists (a link to nowhere does not). */
-bool dfs_exists(const char *root, const char *fmt, ...)
+bool fs_exists(const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
@@ -39,11 +51,11 @@ bool dfs_exists(const char *root, const char *fmt, ...)
  * inside the root ("/sys/devices/pci0000:00/..."), so that a fake tree
  * behaves like the real one (its links must be relative, as sysfs's are).
  */
-int dfs_resolve(const char *root, char *out, size_t len, const char *fmt, ...)
+int fs_resolve(const char *root, char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* The last component of the link's target (a driver's or device's name). */
-int dfs_link_name(const char *root, char *out, size_t len,
+int fs_link_name(const char *root, char *out, size_t len,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
@@ -52,14 +64,14 @@ int dfs_link_name(const char *root, char *out, size_t len,
  * strings; free(*names_out) frees all. An absent folder gives 0 entries
  * and returns -ENOENT.
  */
-int dfs_list(const char *root, char ***names_out, size_t *n_out,
+int fs_list(const char *root, char ***names_out, size_t *n_out,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Open the path read-write and close it again: 0 if that works. */
-int dfs_try_open(const char *root, const char *fmt, ...)
+int fs_try_open(const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Copy src into dst (always terminated); true if it fit. */
-bool dfs_copy(char *dst, size_t len, const char *src);
+bool fs_copy(char *dst, size_t len, const char *src);
 
 #endif

@@ -368,6 +368,21 @@ int json_kv_bool(struct json_writer *w, const char *key, bool v)
 	return json_key(w, key) ? w->err : json_bool(w, v);
 }
 
+int json_kv_null(struct json_writer *w, const char *key)
+{
+	return json_key(w, key) ? w->err : json_null(w);
+}
+
+int json_kv_object_begin(struct json_writer *w, const char *key)
+{
+	return json_key(w, key) ? w->err : json_object_begin(w);
+}
+
+int json_kv_array_begin(struct json_writer *w, const char *key)
+{
+	return json_key(w, key) ? w->err : json_array_begin(w);
+}
+
 int json_finish(struct json_writer *w)
 {
 	if (w->err)

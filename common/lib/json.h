@@ -67,6 +67,11 @@ int json_kv_i64(struct json_writer *w, const char *key, int64_t v);
 int json_kv_double(struct json_writer *w, const char *key, double v);
 int json_kv_bool(struct json_writer *w, const char *key, bool v);
 
+/* A member whose value is null, an object or an array to be filled. */
+int json_kv_null(struct json_writer *w, const char *key);
+int json_kv_object_begin(struct json_writer *w, const char *key);
+int json_kv_array_begin(struct json_writer *w, const char *key);
+
 /*
  * End the document: newline, flush. Returns the sticky error, -EINVAL when
  * the top-level value is incomplete, -EIO on a write error.

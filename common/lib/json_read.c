@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_json - tokenizer and lookups (doctor_json.h). Recursive descent,
+ * json_read - tokenizer and lookups (json_read.h). Recursive descent,
  * depth-limited, so a hostile file cannot blow the stack.
  */
 #include <errno.h>
@@ -9,12 +9,12 @@
 
 #include "lib/json_read.h"
 
-#define DJSON_DEPTH_MAX 32
+#define JSON_READ_DEPTH_MAX 32
 
 struct djp {
 	const char *s;
 	size_t len, pos;
-	struct djson_tok *tok;
+	struct json_read_tok *tok;
 	unsigned int n, max;
 };
 
@@ -24,17 +24,17 @@ static void dj_ws(struct djp *p)
 		p->pos++;
 }
 
-static int dj_new(struct djp *p, enum djson_type type, size_t start)
+static int dj_new(struct djp *p, enum json_read_type type, size_t start)
 {
 	if (p->n == p->max)
 		return -ENOMEM;
-	p->tok[p->n] = (struct djson_tok){ .type = type, .start = start };
+	p->tok[p->n] = (struct json_read_tok){ .type = type, .start = start };
 	return (int)p->n++;
 }
 
 static int dj_string(struct djp *p)
 {
-	int t = dj_new(p, DJSON_STRING, ++p->pos);
+	int t = dj_new(p, JSON_READ_STRING, ++p->pos);
 
 	if (t < 0)
 		return t;
@@ -48,7 +48,7 @@ static int dj_string(struct djp *p)
 
 static int dj_primitive(struct djp *p)
 {
-	int t = dj_new(p, DJSON_PRIMITIVE, p->pos);
+	int t = dj_new(p, JSON_READ_PRIMITIVE, p->pos);
 
 	if (t < 0)
 		return t;
@@ -66,7 +66,7 @@ static int dj_value(struct djp *p, int depth);
 static int dj_container(struct djp *p, int depth)
 {
 	bool obj = p->s[p->pos] == '{';
-	int t = dj_new(p, obj ? DJSON_OBJECT : DJSON_ARRAY, p->pos), ret;
+	int t = dj_new(p, obj ? JSON_READ_OBJECT : JSON_READ_ARRAY, p->pos), ret;
 
 	if (t < 0)
 		return t;
@@ -103,7 +103,7 @@ static int dj_container(struct djp *p, int depth)
 static int dj_value(struct djp *p, int depth)
 {
 	dj_ws(p);
-	if (p->pos >= p->len || depth > DJSON_DEPTH_MAX)
+	if (p->pos >= p->len || depth > JSON_READ_DEPTH_MAX)
 		return -EINVAL;
 	if (p->s[p->pos] == '{' || p->s[p->pos] == '[')
 		return dj_container(p, depth);
@@ -112,7 +112,7 @@ static int dj_value(struct djp *p, int depth)
 	return dj_primitive(p);
 }
 
-int djson_parse(const char *js, size_t len, struct djson_tok *tok,
+int json_read_parse(const char *js, size_t len, struct json_read_tok *tok,
 		unsigned int max)
 {
 	struct djp p = { .s = js, .len = len, .tok = tok, .max = max };
@@ -124,7 +124,7 @@ int djson_parse(const char *js, size_t len, struct djson_tok *tok,
 	return p.pos == len ? (int)p.n : -EINVAL;
 }
 
-int djson_next(const struct djson_tok *tok, int n, int i)
+int json_read_next(const struct json_read_tok *tok, int n, int i)
 {
 	int j = i + 1;
 
@@ -135,34 +135,34 @@ int djson_next(const struct djson_tok *tok, int n, int i)
 	return j;
 }
 
-int djson_get(const char *js, const struct djson_tok *tok, int n, int obj,
+int json_read_get(const char *js, const struct json_read_tok *tok, int n, int obj,
 	      const char *key)
 {
 	size_t klen = strlen(key);
 	unsigned int k;
 	int j = obj + 1;
 
-	if (obj < 0 || obj >= n || tok[obj].type != DJSON_OBJECT)
+	if (obj < 0 || obj >= n || tok[obj].type != JSON_READ_OBJECT)
 		return -1;
 	for (k = 0; k < tok[obj].size && j + 1 < n; k++) {
 		if (tok[j].end - tok[j].start == klen &&
 		    !memcmp(js + tok[j].start, key, klen))
 			return j + 1;
-		j = djson_next(tok, n, j + 1);
+		j = json_read_next(tok, n, j + 1);
 	}
 	return -1;
 }
 
-int djson_elem(const struct djson_tok *tok, int n, int arr, unsigned int k)
+int json_read_elem(const struct json_read_tok *tok, int n, int arr, unsigned int k)
 {
 	int j = arr + 1;
 	unsigned int i;
 
-	if (arr < 0 || arr >= n || tok[arr].type != DJSON_ARRAY ||
+	if (arr < 0 || arr >= n || tok[arr].type != JSON_READ_ARRAY ||
 	    k >= tok[arr].size)
 		return -1;
 	for (i = 0; i < k; i++)
-		j = djson_next(tok, n, j);
+		j = json_read_next(tok, n, j);
 	return j < n ? j : -1;
 }
 
@@ -184,13 +184,13 @@ static char dj_unescape(char c)
 	}
 }
 
-bool djson_str(const char *js, const struct djson_tok *t, char *out,
+bool json_read_str(const char *js, const struct json_read_tok *t, char *out,
 	       size_t len)
 {
 	size_t i, o = 0;
 	char c;
 
-	if (t->type != DJSON_STRING || !len)
+	if (t->type != JSON_READ_STRING || !len)
 		return false;
 	for (i = t->start; i < t->end && o + 1 < len; i++) {
 		c = js[i];
@@ -213,8 +213,8 @@ bool djson_str(const char *js, const struct djson_tok *t, char *out,
 	return i >= t->end;
 }
 
-bool djson_true(const char *js, const struct djson_tok *t)
+bool json_read_true(const char *js, const struct json_read_tok *t)
 {
-	return t->type == DJSON_PRIMITIVE && t->end - t->start == 4 &&
+	return t->type == JSON_READ_PRIMITIVE && t->end - t->start == 4 &&
 	       !memcmp(js + t->start, "true", 4);
 }

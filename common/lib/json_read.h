@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * doctor_json - a small JSON reader for the documents ib_doctor reads
+ * json_read - a small JSON reader for the documents ib_doctor reads
  * (Multus network-status, SR-IOV device info): the text is split into
  * tokens in document order, each knowing where it starts and ends, so that
  * a lookup is a walk over an array. No allocation. Pure.
  */
-#ifndef RDMABENCH_DOCTOR_JSON_H
-#define RDMABENCH_DOCTOR_JSON_H
+#ifndef RDMABENCH_LIB_JSON_READ_H
+#define RDMABENCH_LIB_JSON_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-enum djson_type { DJSON_OBJECT, DJSON_ARRAY, DJSON_STRING, DJSON_PRIMITIVE };
+enum json_read_type { JSON_READ_OBJECT, JSON_READ_ARRAY, JSON_READ_STRING, JSON_READ_PRIMITIVE };
 
-struct djson_tok {
-	enum djson_type type;
+struct json_read_tok {
+	enum json_read_type type;
 	size_t start, end;      /* strings: inside the quotes */
 	unsigned int size;      /* object: pairs; array: elements */
 };
@@ -24,24 +24,24 @@ struct djson_tok {
  * on malformed JSON, -ENOMEM when max tokens are not enough. An object's
  * tokens are key, value, key, value...
  */
-int djson_parse(const char *js, size_t len, struct djson_tok *tok,
+int json_read_parse(const char *js, size_t len, struct json_read_tok *tok,
 		unsigned int max);
 
 /* The index of the token after tok[i] and all it contains. */
-int djson_next(const struct djson_tok *tok, int n, int i);
+int json_read_next(const struct json_read_tok *tok, int n, int i);
 
 /* The value of key in the object tok[obj], or -1. */
-int djson_get(const char *js, const struct djson_tok *tok, int n, int obj,
+int json_read_get(const char *js, const struct json_read_tok *tok, int n, int obj,
 	      const char *key);
 
 /* Element k of the array tok[arr], or -1. */
-int djson_elem(const struct djson_tok *tok, int n, int arr, unsigned int k);
+int json_read_elem(const struct json_read_tok *tok, int n, int arr, unsigned int k);
 
 /* Copy a string token, escapes resolved (\uXXXX beyond ASCII as '?'). */
-bool djson_str(const char *js, const struct djson_tok *t, char *out,
+bool json_read_str(const char *js, const struct json_read_tok *t, char *out,
 	       size_t len);
 
 /* A primitive token is the literal "true". */
-bool djson_true(const char *js, const struct djson_tok *t);
+bool json_read_true(const char *js, const struct json_read_tok *t);
 
 #endif

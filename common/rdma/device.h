@@ -49,10 +49,14 @@ int dev_qp_path(struct ibv_qp *qp, const struct dev_info *dev,
 
 /*
  * --oob tcp: open the RDMA device named dev, else the one behind the
- * network interface netdev, else the first one. Returns 0 or -errno
- * (logged, naming what was looked for and what exists).
+ * network interface netdev (host/netdev.h's rule, ib_doctor's too: VLANs
+ * and macvlans lead to the port below them), else the first one. With
+ * netdev and no dev, *port (when not NULL) becomes the port that carries
+ * netdev; otherwise it is left as given. Returns 0 or -errno (logged,
+ * naming what was looked for and what exists).
  */
-int dev_open(const char *dev, const char *netdev, struct ibv_context **out);
+int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
+	     uint8_t *port);
 
 /*
  * --oob tcp: the GID index to use on port. want >= 0 is taken as given;

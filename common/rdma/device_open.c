@@ -6,62 +6,46 @@
  * -x, or the best RoCEv2 GID, and the choice is printed.
  */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rdma/device.h"
+#include "host/netdev.h"
 #include "lib/log.h"
 
-/* The RDMA device whose port 1 carries netdev (rxe, mlx5, ...). */
-static int dev_name_of_netdev(const char *netdev, char *name, size_t len)
-{
-	char path[600], buf[64];
-	struct dirent *d;
-	DIR *dir = opendir("/sys/class/infiniband");
-	int ret = -ENODEV;
-	FILE *f;
+#define DEV_SYSFS "/sys"
 
-	if (!dir)
-		return -ENODEV;
-	while (ret && (d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/"
-			 "gid_attrs/ndevs/0", d->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f)) {
-			buf[strcspn(buf, "\n")] = '\0';
-			if (!strcmp(buf, netdev) &&
-			    strlen(d->d_name) < len) {
-				strcpy(name, d->d_name);
-				ret = 0;
-			}
-		}
-		fclose(f);
+/* --netdev: the device and port that carry it (host/netdev.h's rule). */
+static int dev_of_netdev(const char *netdev, char *want, size_t len,
+			 uint8_t *port)
+{
+	unsigned int num;
+
+	if (netdev_find_port(DEV_SYSFS, netdev, want, len, &num) ||
+	    num > UINT8_MAX) {
+		bench_err("--netdev %s: no RDMA device carries this interface "
+			  "(see ib_doctor, or use -d)", netdev);
+		return -EINVAL;
 	}
-	closedir(dir);
-	return ret;
+	if (port)
+		*port = (uint8_t)num;
+	return 0;
 }
 
-int dev_open(const char *dev, const char *netdev, struct ibv_context **out)
+int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
+	     uint8_t *port)
 {
 	struct ibv_device **list;
 	char want[64] = "";
 	int i, n, ret = -ENODEV;
 
-	if (netdev && netdev[0] &&
-	    dev_name_of_netdev(netdev, want, sizeof(want))) {
-		bench_err("--netdev %s: no RDMA device carries this interface "
-			  "(see ib_doctor, or use -d)", netdev);
-		return -EINVAL;
-	}
 	if (dev && dev[0])
 		snprintf(want, sizeof(want), "%s", dev);
+	else if (netdev && netdev[0] &&
+		 dev_of_netdev(netdev, want, sizeof(want), port))
+		return -EINVAL;
 	list = ibv_get_device_list(&n);
 	if (!list || !n) {
 		bench_err("no RDMA device on this host (ibv_get_device_list "

@@ -10,7 +10,7 @@
 #include "rdma/mem.h"
 #include "host/place.h"
 
-#define MEM_PROC_STATUS "/proc/self/status"
+#define MEM_PROC_ROOT "/"
 #define MEM_SYSFS "/sys"
 
 static int mem_host_pages(const struct mem_spec *s, size_t len,
@@ -113,7 +113,7 @@ static void mem_memlock_why(size_t len, char *why, size_t why_len)
 	struct place_memlock ml;
 
 	why[0] = '\0';
-	if (place_memlock_read(MEM_PROC_STATUS, &ml))
+	if (place_memlock_read(MEM_PROC_ROOT, &ml))
 		return;
 	/* some drivers (siw) apply the limit even with CAP_IPC_LOCK */
 	ml.has_ipc_lock = false;
@@ -129,7 +129,7 @@ static int mem_reg_host(struct mem_buf *m, struct ibv_pd *pd, int access)
 	int ret;
 
 	/* fail with the numbers instead of a bare ENOMEM from the driver */
-	if (!place_memlock_read(MEM_PROC_STATUS, &ml) &&
+	if (!place_memlock_read(MEM_PROC_ROOT, &ml) &&
 	    place_memlock_check(&ml, pinned, why, sizeof(why))) {
 		bench_err("%s", why);
 		return -ENOMEM;

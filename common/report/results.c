@@ -7,6 +7,7 @@
  * (tests/test_results_validate.sh checks the goldens against it).
  */
 #include "report/results.h"
+#include "lib/afile.h"
 #include "lib/json.h"
 #include "lib/log.h"
 
@@ -181,16 +182,23 @@ static void rj_text(struct json_writer *w, const char *key, const char *s)
 	json_kv_string(w, key, s[0] ? s : NULL);
 }
 
+/* A count where 0 means "not known": null then. */
+static void rj_known(struct json_writer *w, const char *key, uint64_t v)
+{
+	if (v)
+		json_kv_u64(w, key, v);
+	else
+		json_kv_null(w, key);
+}
+
 static void rj_time(struct json_writer *w, const char *key_utc,
 		    const char *key_ns, uint64_t unix_ns)
 {
 	char utc[32];
 
 	if (!unix_ns) {
-		json_key(w, key_utc);
-		json_null(w);
-		json_key(w, key_ns);
-		json_null(w);
+		json_kv_null(w, key_utc);
+		json_kv_null(w, key_ns);
 		return;
 	}
 	results_format_utc(unix_ns, utc, sizeof(utc));
@@ -205,8 +213,7 @@ static void rj_header(struct json_writer *w, const struct results_doc *d)
 	json_kv_i64(w, "schema_version", d->schema_version);
 	rj_text(w, "tool", d->tool);
 	rj_text(w, "tool_version", d->tool_version);
-	json_key(w, "command_line");
-	json_array_begin(w);
+	json_kv_array_begin(w, "command_line");
 	for (i = 0; i < d->argc; i++)
 		json_string(w, d->argv[i] ? d->argv[i] : "");
 	json_array_end(w);
@@ -216,96 +223,118 @@ static void rj_header(struct json_writer *w, const struct results_doc *d)
 	json_kv_string(w, "role", results_role_name(d->role));
 }
 
-/* The device's text fields, in output order. */
-static const struct {
+/*
+ * A member rendered straight from a struct field: its key, its C type
+ * (found by _Generic, so a table cannot misread a field) and its offset.
+ */
+enum rj_type { RJ_U64, RJ_DOUBLE, RJ_TEXT, RJ_BOOL, RJ_KNOWN, RJ_STRING };
+
+struct rj_field {
 	const char *key;
+	enum rj_type type;
 	size_t off;
-} rj_device_text[] = {
-#define F(key, field) { key, offsetof(struct results_device, field) }
-	F("name", name), F("firmware", firmware), F("pci_addr", pci_addr),
-	F("link_layer", link_layer), F("transport", transport),
-	F("port_state", port_state), F("speed_width", speed_width),
-	F("rate", rate), F("gid", gid), F("gid_type", gid_type),
-	F("local_addr", local_addr), F("peer_addr", peer_addr),
-#undef F
 };
 
-static void rj_device(struct json_writer *w, const struct results_device *dev)
+#define RJ_TYPE(x) _Generic((x), uint64_t: RJ_U64, double: RJ_DOUBLE,	\
+			    char *: RJ_TEXT, bool: RJ_BOOL,		\
+			    unsigned int: RJ_KNOWN)
+#define RJ(st, key, field)						\
+	{ key, RJ_TYPE(((st *)0)->field), offsetof(st, field) }
+/* A text field that is never unknown: "" stays "" (not null). */
+#define RJ_STR(st, key, field)						\
+	{ key, _Generic(((st *)0)->field, char *: RJ_STRING),		\
+	  offsetof(st, field) }
+
+#define RJ_FIELDS(w, base, table) rj_fields(w, base, table, ARRAY_SIZE(table))
+
+/* The members of fields[0..n) of the struct at base, in table order. */
+static void rj_fields(struct json_writer *w, const void *base,
+		      const struct rj_field *f, size_t n)
 {
+	const void *p;
 	size_t i;
 
-	json_key(w, "device");
-	json_object_begin(w);
-	for (i = 0; i < ARRAY_SIZE(rj_device_text); i++)
-		rj_text(w, rj_device_text[i].key,
-			(const char *)dev + rj_device_text[i].off);
-	/* 0 is no valid port or MTU: it can only mean "not known" */
-	json_key(w, "port");
-	if (dev->port)
-		json_u64(w, dev->port);
-	else
-		json_null(w);
-	json_key(w, "active_mtu_bytes");
-	if (dev->active_mtu_bytes)
-		json_u64(w, dev->active_mtu_bytes);
-	else
-		json_null(w);
-	json_object_end(w);
+	for (i = 0; i < n; i++) {
+		p = (const char *)base + f[i].off;
+		if (f[i].type == RJ_U64)
+			json_kv_u64(w, f[i].key, *(const uint64_t *)p);
+		else if (f[i].type == RJ_DOUBLE)
+			json_kv_double(w, f[i].key, *(const double *)p);
+		else if (f[i].type == RJ_BOOL)
+			json_kv_bool(w, f[i].key, *(const bool *)p);
+		else if (f[i].type == RJ_KNOWN)
+			rj_known(w, f[i].key, *(const unsigned int *)p);
+		else if (f[i].type == RJ_STRING)
+			json_kv_string(w, f[i].key, p);
+		else
+			rj_text(w, f[i].key, p);
+	}
 }
+
+#define D(key, field) RJ(struct results_device, key, field)
+static const struct rj_field rj_device_fields[] = {
+	D("name", name), D("firmware", firmware), D("pci_addr", pci_addr),
+	D("link_layer", link_layer), D("transport", transport),
+	D("port_state", port_state), D("speed_width", speed_width),
+	D("rate", rate), D("gid", gid), D("gid_type", gid_type),
+	D("local_addr", local_addr), D("peer_addr", peer_addr),
+	/* 0 is no valid port or MTU: it can only mean "not known" */
+	D("port", port), D("active_mtu_bytes", active_mtu_bytes),
+};
+#undef D
 
 static void rj_placement(struct json_writer *w, const struct results_doc *d)
 {
-	json_key(w, "placement");
-	json_object_begin(w);
+	json_kv_object_begin(w, "placement");
 	json_kv_i64(w, "numa_node", d->placement.numa_node);
 	rj_text(w, "cpus", d->placement.cpus);
 	rj_text(w, "mem_policy", d->placement.mem_policy);
 	json_object_end(w);
-	json_key(w, "memory");
-	json_object_begin(w);
+	json_kv_object_begin(w, "memory");
 	json_kv_string(w, "type", results_mem_name(d->memory.type));
 	rj_text(w, "gpu", d->memory.gpu);
 	json_object_end(w);
 }
 
+#define T(key, field) RJ(struct results_test, key, field)
+static const struct rj_field rj_test_kind[] = {
+	T("verb", verb), T("measure", measure), T("connection", connection),
+};
+static const struct rj_field rj_test_run[] = {
+	T("iterations", iterations), T("tx_depth", tx_depth), T("qps", qps),
+	T("duration_s", duration_s), T("bidirectional", bidirectional),
+	T("rendezvous", rendezvous),
+};
+#undef T
+
 static void rj_test(struct json_writer *w, const struct results_test *t)
 {
 	unsigned int i;
 
-	json_key(w, "test");
-	json_object_begin(w);
-	rj_text(w, "verb", t->verb);
-	rj_text(w, "measure", t->measure);
-	rj_text(w, "connection", t->connection);
-	json_key(w, "sizes_bytes");
-	json_array_begin(w);
+	json_kv_object_begin(w, "test");
+	RJ_FIELDS(w, t, rj_test_kind);
+	json_kv_array_begin(w, "sizes_bytes");
 	for (i = 0; i < t->n_sizes; i++)
 		json_u64(w, t->sizes_bytes[i]);
 	json_array_end(w);
-	json_kv_u64(w, "iterations", t->iterations);
-	json_kv_u64(w, "tx_depth", t->tx_depth);
-	json_kv_u64(w, "qps", t->qps);
-	json_kv_double(w, "duration_s", t->duration_s);
-	json_kv_bool(w, "bidirectional", t->bidirectional);
-	rj_text(w, "rendezvous", t->rendezvous);
+	RJ_FIELDS(w, t, rj_test_run);
 	json_object_end(w);
 }
 
+#define L(key, field) RJ(struct results_lat, key, field)
+static const struct rj_field rj_lat_fields[] = {
+	L("samples", samples), L("min_us", min_us), L("p50_us", p50_us),
+	L("p90_us", p90_us), L("p99_us", p99_us), L("p999_us", p999_us),
+	L("p9999_us", p9999_us), L("avg_us", avg_us),
+	L("stdev_us", stdev_us), L("max_us", max_us),
+};
+#undef L
+
 static void rj_lat(struct json_writer *w, const struct results_lat *l)
 {
-	json_key(w, "latency");
-	json_object_begin(w);
+	json_kv_object_begin(w, "latency");
 	json_kv_string(w, "lat_kind", results_lat_kind_name(l->kind));
-	json_kv_u64(w, "samples", l->samples);
-	json_kv_double(w, "min_us", l->min_us);
-	json_kv_double(w, "p50_us", l->p50_us);
-	json_kv_double(w, "p90_us", l->p90_us);
-	json_kv_double(w, "p99_us", l->p99_us);
-	json_kv_double(w, "p999_us", l->p999_us);
-	json_kv_double(w, "p9999_us", l->p9999_us);
-	json_kv_double(w, "avg_us", l->avg_us);
-	json_kv_double(w, "stdev_us", l->stdev_us);
-	json_kv_double(w, "max_us", l->max_us);
+	RJ_FIELDS(w, l, rj_lat_fields);
 	json_object_end(w);
 }
 
@@ -313,6 +342,14 @@ static void rj_lat(struct json_writer *w, const struct results_lat *l)
  * Every key is always present (null when not measured): readers index
  * .results[].client.latency without first testing for the key.
  */
+#define S(key, field) RJ(struct results_side, key, field)
+static const struct rj_field rj_side_fields[] = {
+	S("bytes", bytes), S("msgs", msgs), S("elapsed_ns", elapsed_ns),
+	S("bw_gbps", bw_gbps), S("bw_mibps", bw_mibps),
+	S("msg_rate_mpps", msg_rate_mpps), S("peak_gbps", peak_gbps),
+};
+#undef S
+
 static void rj_side(struct json_writer *w, const char *key,
 		    const struct results_side *s)
 {
@@ -322,34 +359,29 @@ static void rj_side(struct json_writer *w, const char *key,
 		return;
 	}
 	json_object_begin(w);
-	json_kv_u64(w, "bytes", s->bytes);
-	json_kv_u64(w, "msgs", s->msgs);
-	json_kv_u64(w, "elapsed_ns", s->elapsed_ns);
-	json_kv_double(w, "bw_gbps", s->bw_gbps);
-	json_kv_double(w, "bw_mibps", s->bw_mibps);
-	json_kv_double(w, "msg_rate_mpps", s->msg_rate_mpps);
-	json_kv_double(w, "peak_gbps", s->peak_gbps);
-	if (s->has_lat) {
+	RJ_FIELDS(w, s, rj_side_fields);
+	if (s->has_lat)
 		rj_lat(w, &s->lat);
-	} else {
-		json_key(w, "latency");
-		json_null(w);
-	}
+	else
+		json_kv_null(w, "latency");
 	json_object_end(w);
 }
+
+static const struct rj_field rj_row_fields[] = {
+	RJ(struct results_row, "size_bytes", size_bytes),
+	RJ(struct results_row, "iterations", iterations),
+};
 
 static void rj_rows(struct json_writer *w, const struct results_doc *d)
 {
 	unsigned int i;
 
-	json_key(w, "results");
-	json_array_begin(w);
+	json_kv_array_begin(w, "results");
 	for (i = 0; i < d->n_rows; i++) {
 		const struct results_row *r = &d->rows[i];
 
 		json_object_begin(w);
-		json_kv_u64(w, "size_bytes", r->size_bytes);
-		json_kv_u64(w, "iterations", r->iterations);
+		RJ_FIELDS(w, r, rj_row_fields);
 		rj_side(w, "client", &r->client);
 		rj_side(w, "server", &r->server);
 		json_object_end(w);
@@ -362,33 +394,34 @@ static void rj_line_rate(struct json_writer *w,
 {
 	unsigned int i;
 
-	json_key(w, "line_rate");
-	json_object_begin(w);
+	json_kv_object_begin(w, "line_rate");
 	json_kv_double(w, "achievable_gbps", lr->achievable_gbps);
 	rj_text(w, "formula", lr->formula);
-	json_key(w, "warnings");
-	json_array_begin(w);
+	json_kv_array_begin(w, "warnings");
 	for (i = 0; i < lr->n_warnings; i++)
 		json_string(w, lr->warnings[i]);
 	json_array_end(w);
 	json_object_end(w);
 }
 
+#define G(key, field) RJ(struct results_gate, key, field)
+static const struct rj_field rj_gate_fields[] = {
+	RJ_STR(struct results_gate, "name", name), G("size_bytes", size_bytes),
+	G("figure", figure), G("expected", expected),
+	RJ_STR(struct results_gate, "unit", unit),
+};
+#undef G
+
 static void rj_gates(struct json_writer *w, const struct results_doc *d)
 {
 	unsigned int i;
 
-	json_key(w, "gates");
-	json_array_begin(w);
+	json_kv_array_begin(w, "gates");
 	for (i = 0; i < d->n_gates; i++) {
 		const struct results_gate *g = &d->gates[i];
 
 		json_object_begin(w);
-		json_kv_string(w, "name", g->name);
-		json_kv_u64(w, "size_bytes", g->size_bytes);
-		json_kv_double(w, "figure", g->figure);
-		json_kv_double(w, "expected", g->expected);
-		json_kv_string(w, "unit", g->unit);
+		RJ_FIELDS(w, g, rj_gate_fields);
 		json_kv_string(w, "verdict", g->passed ? "pass" : "fail");
 		rj_text(w, "reason", g->reason);
 		json_object_end(w);
@@ -426,7 +459,9 @@ int results_write_json(const struct results_doc *d, FILE *out)
 	json_init(&w, out, 2);
 	json_object_begin(&w);
 	rj_header(&w, d);
-	rj_device(&w, &d->device);
+	json_kv_object_begin(&w, "device");
+	RJ_FIELDS(&w, &d->device, rj_device_fields);
+	json_object_end(&w);
 	rj_placement(&w, d);
 	rj_test(&w, &d->test);
 	rj_line_rate(&w, &d->line_rate);
@@ -443,112 +478,28 @@ int results_write_json(const struct results_doc *d, FILE *out)
 
 /* ---- files ---- */
 
-/* fsync the folder holding path, so the rename itself survives a crash. */
-static int results_sync_dir(const char *path)
+/* afile's render callback over a results renderer and its document. */
+struct results_job {
+	int (*render)(const struct results_doc *d, FILE *out);
+	const struct results_doc *d;
+};
+
+static int results_render(const void *arg, FILE *out)
 {
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int fd, ret = 0;
+	const struct results_job *j = arg;
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) && errno != EINVAL)	/* some fs cannot, harmless */
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/*
- * Render into the open temporary file and make it durable. Closes fd.
- * Messages name the destination: that is the name the user gave.
- */
-static int results_fill(int fd, const char *path,
-			int (*render)(const struct results_doc *, FILE *),
-			const struct results_doc *d)
-{
-	FILE *f = fdopen(fd, "w");
-	int ret;
-
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		bench_err("%s: fdopen: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = render(d, f);
-	if (ret) {
-		bench_err("%s: rendering: %s", path, strerror(-ret));
-		fclose(f);
-		return ret;
-	}
-	/* ENOSPC and EIO often surface only at flush or fsync */
-	if (fflush(f) || fsync(fileno(f))) {
-		ret = -errno;
-		fclose(f);
-		bench_err("%s: writing: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (fclose(f)) {
-		ret = -errno;
-		bench_err("%s: closing: %s", path, strerror(-ret));
-		return ret;
-	}
-	return 0;
+	return j->render(j->d, out);
 }
 
 int results_save_atomic(const char *path,
 			int (*render)(const struct results_doc *, FILE *),
 			const struct results_doc *d)
 {
-	char tmp[PATH_MAX];
-	int fd, ret;
+	struct results_job job = { render, d };
 
-	if (!path || !path[0] || !render || !d)
+	if (!render || !d)
 		return -EINVAL;
-	/* same folder: rename() is atomic only within one filesystem */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
-	    sizeof(tmp)) {
-		bench_err("%s: file name too long", path);
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		bench_err("%s: cannot create a temporary file next to it: %s",
-			  path, strerror(-ret));
-		return ret;
-	}
-	/* mkstemp gives 0600; collectors run as other users and must read */
-	if (fchmod(fd, 0644)) {
-		ret = -errno;
-		close(fd);
-		bench_err("%s: fchmod(%s): %s", path, tmp, strerror(-ret));
-		goto err_unlink;
-	}
-	ret = results_fill(fd, path, render, d);
-	if (ret)
-		goto err_unlink;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		bench_err("%s: rename(%s): %s", path, tmp, strerror(-ret));
-		goto err_unlink;
-	}
-	ret = results_sync_dir(path);
-	if (ret)
-		bench_warn("fsync of the folder of %s: %s", path,
-			   strerror(-ret));
-	return 0;
-
-err_unlink:
-	unlink(tmp);
-	return ret;
+	return afile_write(path, results_render, &job);
 }
 
 int results_format_path(char *buf, size_t len, const char *dir,

@@ -100,7 +100,7 @@ static int bench_check_dev_name(const struct bench_cfg *c)
 
 	if (!c->dev_name[0])
 		return 0;
-	ret = dev_open(c->dev_name, NULL, &ctx);
+	ret = dev_open(c->dev_name, NULL, &ctx, NULL);
 	if (!ret)
 		ibv_close_device(ctx);
 	return ret;

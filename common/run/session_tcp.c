@@ -27,13 +27,13 @@ static int tcp_device(struct bench_ctx *b)
 	struct ibv_context *verbs;
 	int ret;
 
-	ret = dev_open(b->cfg.dev_name, b->cfg.netdev, &verbs);
+	b->port = (uint8_t)b->cfg.ib_port;
+	ret = dev_open(b->cfg.dev_name, b->cfg.netdev, &verbs, &b->port);
 	if (ret)
 		return ret;
 	ret = ctrl_setup_tcp(&b->ctrl, verbs); /* the ctrl owns verbs now */
 	if (ret)
 		return ret;
-	b->port = (uint8_t)b->cfg.ib_port;
 	if (verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
 		bench_err("%s is iWARP: its QPs connect only through rdma_cm, so "
 			  "it has no TCP out-of-band path: drop --oob tcp",

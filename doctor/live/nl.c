@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_nl - the netlink and ioctl probes of ib_doctor: interface
+ * nl - the netlink and ioctl probes of ib_doctor: interface
  * addresses (getifaddrs), the route to a peer (RTM_GETROUTE: the kernel's
  * own answer, policy routing included, no fork of ip(8)), the netdev of an
  * RDMA port (RDMA netlink, the only place iWARP devices name it) and the
@@ -107,10 +107,10 @@ static int nl_route_answer(const char *buf, ssize_t n, char *ifname,
 	if (!tb[RTA_OIF] ||
 	    !if_indextoname(*(const unsigned int *)nl_data(tb[RTA_OIF]), name))
 		return -ENETUNREACH;
-	return dfs_copy(ifname, len, name) ? 0 : -ENAMETOOLONG;
+	return fs_copy(ifname, len, name) ? 0 : -ENAMETOOLONG;
 }
 
-int dnl_route(void *priv, const struct doctor_addr *peer, char *ifname,
+int nl_route(void *priv, const struct probe_addr *peer, char *ifname,
 	      size_t len)
 {
 	struct {
@@ -237,11 +237,11 @@ static int rnl_port_ndev(int fd, char *buf, uint32_t index, uint32_t port,
 		 RNL_TB_MAX);
 	if (!tb[RDMA_NLDEV_ATTR_NDEV_NAME])
 		return -ENODEV;
-	return dfs_copy(ifname, len, nl_data(tb[RDMA_NLDEV_ATTR_NDEV_NAME])) ?
+	return fs_copy(ifname, len, nl_data(tb[RDMA_NLDEV_ATTR_NDEV_NAME])) ?
 		0 : -ENAMETOOLONG;
 }
 
-int dnl_port_netdev(void *priv, const char *dev, unsigned int port,
+int nl_port_netdev(void *priv, const char *dev, unsigned int port,
 		    char *ifname, size_t len)
 {
 	char *buf = malloc(NL_BUF_BYTES);
@@ -292,8 +292,8 @@ static const struct {
 
 #define ETH_NWORDS_MAX 32
 
-int dnl_netdev_link(void *priv, const char *ifname,
-		    struct doctor_netdev_link *out)
+int nl_netdev_link(void *priv, const char *ifname,
+		    struct probe_netdev_link *out)
 {
 	struct {
 		struct ethtool_link_settings s;
@@ -304,7 +304,7 @@ int dnl_netdev_link(void *priv, const char *ifname,
 	size_t i;
 
 	(void)priv;
-	if (!dfs_copy(ifr.ifr_name, sizeof(ifr.ifr_name), ifname))
+	if (!fs_copy(ifr.ifr_name, sizeof(ifr.ifr_name), ifname))
 		return -EINVAL;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -344,10 +344,10 @@ int dnl_netdev_link(void *priv, const char *ifname,
 
 /* ---- getifaddrs ---- */
 
-int dnl_addrs(void *priv, struct doctor_addr **out, size_t *n)
+int nl_addrs(void *priv, struct probe_addr **out, size_t *n)
 {
 	struct ifaddrs *all, *i;
-	struct doctor_addr *a;
+	struct probe_addr *a;
 	size_t k = 0, cap = 0;
 
 	(void)priv;
@@ -373,7 +373,7 @@ int dnl_addrs(void *priv, struct doctor_addr **out, size_t *n)
 			continue;
 		a[k].family = fam;
 		inet_ntop(fam, a[k].bytes, a[k].text, sizeof(a[k].text));
-		dfs_copy(a[k].ifname, sizeof(a[k].ifname), i->ifa_name);
+		fs_copy(a[k].ifname, sizeof(a[k].ifname), i->ifa_name);
 		k++;
 	}
 	freeifaddrs(all);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_verbs - ib_doctor's verbs and rdma_cm probes, the real probe
+ * verbs - ib_doctor's verbs and rdma_cm probes, the real probe
  * table, and doctor_main(). Everything else ib_doctor does is pure (files
  * below a root); this is the part a fake tree cannot answer.
  */
@@ -57,7 +57,7 @@ static unsigned int dv_mtu_bytes(enum ibv_mtu mtu)
 }
 
 static int dv_port_query(void *priv, const char *dev, unsigned int port,
-			 struct doctor_port_attr *out)
+			 struct probe_port_attr *out)
 {
 	struct ibv_port_attr pa;
 	struct ibv_context *ctx;
@@ -90,7 +90,7 @@ static int dv_cm_resolve(void *priv, const char *peer,
 	if (ret)
 		return ret;
 	if (ep.id->verbs)
-		dfs_copy(dev, len, ibv_get_device_name(ep.id->verbs->device));
+		fs_copy(dev, len, ibv_get_device_name(ep.id->verbs->device));
 	else
 		ret = -ENODEV;
 	*port = ep.id->port_num;
@@ -98,22 +98,22 @@ static int dv_cm_resolve(void *priv, const char *peer,
 	return ret;
 }
 
-void doctor_real_probe(struct doctor_probe *out)
+void doctor_real_probe(struct probe *out)
 {
-	*out = (struct doctor_probe){
+	*out = (struct probe){
 		.dev_open = dv_dev_open,
 		.port_query = dv_port_query,
-		.port_netdev = dnl_port_netdev,
-		.netdev_link = dnl_netdev_link,
-		.addrs = dnl_addrs,
-		.route = dnl_route,
+		.port_netdev = nl_port_netdev,
+		.netdev_link = nl_netdev_link,
+		.addrs = nl_addrs,
+		.route = nl_route,
 		.cm_resolve = dv_cm_resolve,
 	};
 }
 
 int doctor_main(int argc, char **argv)
 {
-	struct doctor_probe real;
+	struct probe real;
 
 	doctor_real_probe(&real);
 	return doctor_cli(argc, argv, environ, &real, stdout);

@@ -66,7 +66,7 @@ else
 	if [ -f "$json" ]; then
 		IFS= read -r -d '' doctor_json < "$json"
 		lab_assert doctor.json '"exit_code": 6,' "$doctor_json"
-		lab_assert doctor.json_mtu '"check": "mtu", "subject": "rxe0/1", "verdict": "WARN"' \
+		lab_assert doctor.json_mtu '"check": "mtu",[[:space:]]+"subject": "rxe0/1",[[:space:]]+"verdict": "WARN"' \
 			"$doctor_json"
 	else
 		lab_fail doctor.json "no $json written"
