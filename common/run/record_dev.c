@@ -227,7 +227,7 @@ static void record_downtrain(struct record *r, const struct bench_ctx *b,
 			 "--strict: downtrained link: %.110s%s", findings[0],
 			 n > 1 ? " (and more)" : "");
 	o.verdict = it->verdict;
-	record_outcome(r, &o);
+	record_doc_outcome(r, &o);
 }
 
 void record_device(struct bench_ctx *b)
@@ -242,7 +242,7 @@ void record_device(struct bench_ctx *b)
 		return;
 	r->has_device = true;
 	/* the server has the client's test by now */
-	record_fill_test(r, b);
+	record_doc_fill_test(r, b);
 	if (qp)
 		dev_qp_path(qp, &b->dev, &path);
 	if (link_read(NULL, b->dev.name, b->dev.port, &f))
@@ -283,10 +283,10 @@ static void record_no_errors(struct record *r, const struct bench_ctx *b)
 			 "port error counters moved: %.110s", moved);
 	}
 	o.verdict = it->verdict;
-	record_outcome(r, &o);
+	record_doc_outcome(r, &o);
 }
 
-void record_counters_end(struct bench_ctx *b)
+void record_dev_counters_end(struct bench_ctx *b)
 {
 	struct record *r = b->rec;
 	struct record_ctr_snap *after;
