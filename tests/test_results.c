@@ -160,7 +160,7 @@ static void add_gate(struct results_doc *d, const char *name, uint64_t size,
 
 static void add_counter(struct results_doc *d, const char *name, int64_t v)
 {
-	struct results_counter *c = &d->counters[d->n_counters++];
+	struct counters_delta *c = &d->counters[d->n_counters++];
 
 	d->has_counters = true;
 	results_copy(c->name, sizeof(c->name), name);

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "host/counters.h"
 #include "lib/stats.h"
 
 #define RESULTS_SCHEMA_VERSION 1
@@ -144,11 +145,6 @@ struct results_gate {
 	char reason[RESULTS_TEXT_LEN];      /* "size 65536: 195.25 Gb/s <.." */
 };
 
-struct results_counter {
-	char name[RESULTS_NAME_LEN];        /* "port_xmit_data" */
-	int64_t delta;                      /* end - start */
-};
-
 struct results_doc {
 	int schema_version;                 /* RESULTS_SCHEMA_VERSION */
 	char tool[RESULTS_NAME_LEN];        /* "ib_write_bw" */
@@ -169,7 +165,7 @@ struct results_doc {
 	struct results_gate gates[RESULTS_MAX_GATES];
 	unsigned int n_gates;
 	bool has_counters;                  /* false: not collected (null) */
-	struct results_counter counters[RESULTS_MAX_COUNTERS];
+	struct counters_delta counters[RESULTS_MAX_COUNTERS]; /* host's */
 	unsigned int n_counters;
 	enum results_verdict verdict;
 	int exit_code;                      /* enum bench_exit */

@@ -10,9 +10,9 @@
 
 #include <stdbool.h>
 
+#include "host/counters.h"
 #include "run/driver.h"
 #include "report/gate.h"
-#include "report/counters.h"
 #include "report/results.h"
 
 struct record {
@@ -24,7 +24,7 @@ struct record {
 	bool has_device;		/* record_device() ran */
 	bool has_ctr_start;		/* ctr_start read at record_device() */
 	bool gates_left_out;		/* more gates than the document holds */
-	struct record_ctr_snap ctr_start;
+	struct counters_snap ctr_start;
 };
 
 /* record_doc.c: */
