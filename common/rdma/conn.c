@@ -69,12 +69,13 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 	c->recv_cq = conn_cq(verbs, p->nqps * (p->recv_depth + 1));
 	if (!c->qps || !c->send_cq || !c->recv_cq)
 		goto err;
-	ret = mem_alloc(&p->mem, 2 * p->nqps * p->region_bytes, &c->mem);
+	ret = mem_alloc(&p->mem, layout_data_bytes(p->nqps, p->region_bytes),
+			&c->mem);
 	if (!ret)
 		ret = mem_register(&c->mem, pd, access);
 	if (!ret)
-		ret = mem_host_alloc(p->nqps * CONN_AUX_COUNT *
-				     CONN_AUX_SLOT_BYTES, p->numa_node, &c->aux);
+		ret = mem_host_alloc(layout_aux_bytes(p->nqps), p->numa_node,
+				     &c->aux);
 	if (!ret)
 		ret = mem_register(&c->aux, pd, 0);
 	if (!ret)
@@ -103,25 +104,6 @@ void conn_local_buf(const struct conn *c, struct wire_buf *out)
 	out->addr = (uint64_t)(uintptr_t)c->mem.addr;
 	out->length = c->region_bytes;
 	out->rkey = c->mem.mr->rkey;
-}
-
-uint8_t *conn_region(const struct conn *c, unsigned int i,
-		     enum bench_region r)
-{
-	return (uint8_t *)c->mem.addr + (2 * i + r) * c->region_bytes;
-}
-
-uint64_t conn_remote_region(const struct conn *c, unsigned int i,
-			    enum bench_region r)
-{
-	return c->remote.addr + (2 * i + r) * c->remote.length;
-}
-
-uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
-		       enum conn_aux which)
-{
-	return (uint8_t *)c->aux.addr +
-	       ((size_t)i * CONN_AUX_COUNT + which) * CONN_AUX_SLOT_BYTES;
 }
 
 void conn_destroy(struct conn *c)

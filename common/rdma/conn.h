@@ -5,9 +5,9 @@
  * of them, and a small host buffer for control slots. rdma_cm moves each
  * QP through INIT -> RTR -> RTS when it connects.
  *
- * Buffer layout: for QP i, [recv region | send region], region_bytes each;
- * the peer writes into (or sends to) our recv regions and reads from our
- * send regions. A region holds `slots` messages of the largest size.
+ * The buffers' layout is spec/layout.h's: for QP i, [recv region | send
+ * region], region_bytes each, and LAYOUT_AUX_COUNT host slots. A region
+ * holds `slots` messages of the largest size.
  */
 #ifndef RDMABENCH_CONN_H
 #define RDMABENCH_CONN_H
@@ -16,14 +16,10 @@
 #include <infiniband/verbs.h>
 
 #include "spec/bench.h"
+#include "spec/layout.h"
 #include "rdma/cm.h"
 #include "rdma/mem.h"
 #include "spec/wire.h"
-
-/* A QP's host slots: an atomic's fetched value, FIN out, FIN in. */
-enum conn_aux { CONN_AUX_ATOMIC, CONN_AUX_FIN_OUT, CONN_AUX_FIN_IN,
-		CONN_AUX_COUNT };
-#define CONN_AUX_SLOT_BYTES 64
 
 struct conn_qp {
 	struct cm_ep ep;         /* rdma_cm: the connection that owns the QP */
@@ -102,15 +98,28 @@ int conn_qp_raw_connect(struct conn *c, unsigned int i,
 /* Our buffer as the peer needs it. */
 void conn_local_buf(const struct conn *c, struct wire_buf *out);
 
-/* QP i's local region r, and the peer's address of its region r. */
-uint8_t *conn_region(const struct conn *c, unsigned int i,
-		     enum bench_region r);
-uint64_t conn_remote_region(const struct conn *c, unsigned int i,
-			    enum bench_region r);
+/*
+ * QP i's local region r, and the peer's address of its region r: inline
+ * (the hot loops call them; hotloop.c links no conn.o).
+ */
+static inline uint8_t *conn_region(const struct conn *c, unsigned int i,
+				   enum bench_region r)
+{
+	return (uint8_t *)c->mem.addr + layout_region(i, r, c->region_bytes);
+}
 
-/* QP i's host slot `which` (CONN_AUX_SLOT_BYTES). */
-uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
-		       enum conn_aux which);
+static inline uint64_t conn_remote_region(const struct conn *c,
+					  unsigned int i, enum bench_region r)
+{
+	return c->remote.addr + layout_region(i, r, c->remote.length);
+}
+
+/* QP i's host slot `which` (LAYOUT_AUX_SLOT_BYTES). */
+static inline uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
+				     enum layout_aux which)
+{
+	return (uint8_t *)c->aux.addr + layout_aux(i, which);
+}
 
 /* Undo everything; accepts a partly built conn. */
 void conn_destroy(struct conn *c);
