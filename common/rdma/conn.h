@@ -3,7 +3,8 @@
  * conn - the data connections: one send CQ and one receive CQ shared by
  * -q QPs (each its own rdma_cm connection), one registered buffer for all
  * of them, and a small host buffer for control slots. rdma_cm moves each
- * QP through INIT -> RTR -> RTS when it connects.
+ * QP through INIT -> RTR -> RTS when it connects (without rdma_cm, with
+ * --oob tcp, rdma/qp_raw.h makes and connects them).
  *
  * The buffers' layout is spec/layout.h's: for QP i, [recv region | send
  * region], region_bytes each, and LAYOUT_AUX_COUNT host slots. A region
@@ -26,23 +27,6 @@ struct conn_qp {
 	struct ibv_qp *qp;       /* the QP (rdma_cm's, or ours with --oob tcp) */
 	uint32_t max_inline;     /* bytes this QP sends inline */
 	uint32_t psn;            /* --oob tcp: our first packet number */
-};
-
-/* What a peer needs to connect a QP without rdma_cm (--oob tcp). */
-struct conn_qp_addr {
-	uint32_t qpn;
-	uint32_t psn;
-	uint16_t lid;
-	uint8_t gid[16];
-};
-
-/* The local end of a raw QP: port, GID index, path MTU. */
-struct conn_path {
-	uint8_t port;
-	int gid_index;           /* -1: no GRH (InfiniBand without -x) */
-	enum ibv_mtu mtu;
-	uint8_t max_rd_atomic;
-	bool uc;                 /* -c UC: unreliable connected */
 };
 
 struct conn {
@@ -84,16 +68,6 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 /* The QP of c->qps[i] on its (resolved or requested) id. */
 int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline);
-
-/* --oob tcp: QP i created with ibv_create_qp; *addr filled for the peer. */
-int conn_qp_raw(struct conn *c, unsigned int i, struct ibv_pd *pd,
-		uint32_t want_inline, const struct conn_path *path,
-		struct conn_qp_addr *addr);
-
-/* --oob tcp: move QP i to RTS towards the peer's address. */
-int conn_qp_raw_connect(struct conn *c, unsigned int i,
-			const struct conn_path *path,
-			const struct conn_qp_addr *peer);
 
 /* Our buffer as the peer needs it. */
 void conn_local_buf(const struct conn *c, struct wire_buf *out);
