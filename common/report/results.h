@@ -223,22 +223,14 @@ int results_check(const struct results_doc *d);
 double results_run_s(const struct results_doc *d);
 
 /*
- * Renderers (results.c, results_junit.c, results_prom.c). Each writes one
- * complete document and returns 0, -EINVAL for a document it cannot render
+ * Renderers: this one, results_junit_write() (report/results_junit.h) and
+ * results_prom_write() (report/results_prom.h). Each writes one complete
+ * document and returns 0, -EINVAL for a document it cannot render
  * (results_check()), or -EIO when out reported a write error.
  *
  * JSON: the schema in results/schema/rdmabench-result-v1.schema.json.
- * JUnit: one testsuite named after the tool; a testcase "<tool>.run"
- * (error element when the run did not finish, failure when corrupt or
- * when the verdict is fail with no failed gate listed), one per gate
- * "<tool>.<size_bytes>.<gate name>" (failure with the reason), and
- * without gates one per measured size "<tool>.<size_bytes>".
- * Prometheus: gauges in base units (bytes/s, s, bytes; rdmabench_* names,
- * labels device, test, size_bytes, side, peer), latency as a summary.
  */
 int results_write_json(const struct results_doc *d, FILE *out);
-int results_write_junit(const struct results_doc *d, FILE *out);
-int results_write_prom(const struct results_doc *d, FILE *out);
 
 /*
  * Render d into path atomically: a temporary file in the same folder,

@@ -5,8 +5,9 @@
  * code at the end, and the files asked for (--json, --out_json, --junit,
  * --prom). The device, the line rate and the port counters are filled in
  * by record_dev.c, the test section and the gates by record_doc.c; which
- * verdict wins is report/verdict.c's rule. Every file is written at the end, once, atomically; a
- * run that failed midway writes them too, with verdict "error".
+ * verdict wins is report/verdict.c's rule. Every file is written at the
+ * end, once, atomically; a run that failed midway writes them too, with
+ * verdict "error".
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "report/results_junit.h"
+#include "report/results_prom.h"
 #include "report/verdict.h"
 #include "run/record_int.h"
 
@@ -215,8 +218,8 @@ int bench_record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 static void record_verdict(struct record *r, int err, int exit_code)
 {
 	struct results_doc *d = &r->doc;
-	struct verdict v = verdict_decide(err, exit_code,
-					  gate_run_verdict(&r->run) == GATE_FAIL);
+	bool gate_failed = gate_run_verdict(&r->run) == GATE_FAIL;
+	struct verdict v = verdict_decide(err, exit_code, gate_failed);
 
 	d->verdict = v.verdict;
 	d->exit_code = v.exit_code;
@@ -275,11 +278,11 @@ static int record_save(const struct bench_cfg *c, const struct results_doc *d)
 		ret = ret ? ret : r;
 	}
 	if (c->junit_path[0]) {
-		r = results_save_atomic(c->junit_path, results_write_junit, d);
+		r = results_save_atomic(c->junit_path, results_junit_write, d);
 		ret = ret ? ret : r;
 	}
 	if (c->prom_path[0]) {
-		r = results_save_atomic(c->prom_path, results_write_prom, d);
+		r = results_save_atomic(c->prom_path, results_prom_write, d);
 		ret = ret ? ret : r;
 	}
 	return ret;
