@@ -51,10 +51,39 @@ struct conn_params {
 	struct mem_spec mem;     /* the data buffer: host or GPU memory */
 };
 
+/* A QP's queues: slots of one SGE each, inline bytes at most. */
+struct conn_qp_caps {
+	uint32_t send_wr;
+	uint32_t recv_wr;
+	uint32_t want_inline;
+};
+
+/*
+ * Make a QP with make(arg, qia), qia holding the CQs and the QP type, the
+ * queues caps. Devices differ in the inline size they allow (rxe, siw,
+ * mlx5): it is halved until one accepts. *inline_out (may be NULL) gets
+ * what was asked, not what the device rounds it up to (rxe grants 16 B
+ * for 0): -I 0 means no inline at all. Returns the QP, or NULL with errno
+ * from the last try (not logged). rdma_cm's QPs and raw ones (qp_raw.h)
+ * both come from here.
+ */
+struct ibv_qp *conn_qp_make(struct ibv_qp *(*make)(void *arg,
+						  struct ibv_qp_init_attr *qia),
+			    void *arg, struct ibv_qp_init_attr *qia,
+			    const struct conn_qp_caps *caps,
+			    uint32_t *inline_out);
+
+/*
+ * A data QP's queues: c's depths, +1 each for the FIN after the last
+ * operation.
+ */
+struct conn_qp_caps conn_qp_data_caps(const struct conn *c,
+				      uint32_t want_inline);
+
 /*
  * Create a RC QP on id: send_wr/recv_wr slots, inline as large as the
- * device allows up to want_inline (granted size in *inline_out).
- * Returns 0 or -errno (logged).
+ * device allows up to want_inline (granted size in *inline_out, which
+ * may be NULL): conn_qp_make(). Returns 0 or -errno (logged).
  */
 int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 		   struct ibv_cq *send_cq, struct ibv_cq *recv_cq,

@@ -9,6 +9,12 @@
 #include "lib/log.h"
 #include "rdma/qp_raw.h"
 
+/* The verbs way: the QP is the protection domain's. */
+static struct ibv_qp *qp_raw_make(void *pd, struct ibv_qp_init_attr *qia)
+{
+	return ibv_create_qp(pd, qia);
+}
+
 int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline, const struct qp_raw_path *path,
 		  struct qp_raw_addr *addr)
@@ -17,29 +23,18 @@ int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
 					.recv_cq = c->recv_cq,
 					.qp_type = path->uc ? IBV_QPT_UC
 							    : IBV_QPT_RC };
+	struct conn_qp_caps caps = conn_qp_data_caps(c, want_inline);
 	struct ibv_port_attr pa;
 	union ibv_gid gid;
 	int ret;
 
-	for (;;) { /* the device's inline limit: halve until it fits */
-		qia.cap = (struct ibv_qp_cap){ .max_send_wr = c->send_depth + 1,
-					       .max_recv_wr = c->recv_depth + 1,
-					       .max_send_sge = 1,
-					       .max_recv_sge = 1,
-					       .max_inline_data = want_inline };
-		c->qps[i].qp = ibv_create_qp(pd, &qia);
-		if (c->qps[i].qp || !want_inline)
-			break;
-		want_inline /= 2;
-	}
+	c->qps[i].qp = conn_qp_make(qp_raw_make, pd, &qia, &caps,
+				    &c->qps[i].max_inline);
 	if (!c->qps[i].qp) {
 		ret = -errno;
 		bench_err("ibv_create_qp: %s", strerror(-ret));
 		return ret;
 	}
-	/* what was asked, not the device's rounding up (see conn.c) */
-	c->qps[i].max_inline = qia.cap.max_inline_data < want_inline ?
-			       qia.cap.max_inline_data : want_inline;
 	memset(addr, 0, sizeof(*addr));
 	addr->qpn = c->qps[i].qp->qp_num;
 	addr->psn = (uint32_t)lrand48() & 0xffffff;
