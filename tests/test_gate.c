@@ -20,6 +20,27 @@ static struct gate_figures lat(uint64_t size, double p50, double p99)
 				      .p99_us = p99, .has_lat = true };
 }
 
+/* gate_check() of f against e succeeds, with verdict v and n items. */
+static void expect_check(const struct gate_expect *e,
+			 const struct gate_figures *f, struct gate_outcome *o,
+			 enum gate_verdict v, unsigned int n)
+{
+	EXPECT_EQ_INT(gate_check(e, f, o), 0);
+	EXPECT_EQ_INT(o->verdict, v);
+	EXPECT_EQ_U64(o->n_items, n);
+}
+
+/* Item k of o: its name, verdict and reason. */
+static void expect_item(const struct gate_outcome *o, unsigned int k,
+			const char *name, enum gate_verdict v,
+			const char *reason)
+{
+	EXPECT_TRUE(k < o->n_items);
+	EXPECT_STREQ(o->items[k].name, name);
+	EXPECT_EQ_INT(o->items[k].verdict, v);
+	EXPECT_STREQ(o->items[k].reason, reason);
+}
+
 static void test_unchecked(void)
 {
 	struct gate_expect e = { 0 };
@@ -46,32 +67,25 @@ static void test_gbps_reasons(void)
 	struct gate_figures f = bw(65536, 195.25, 0.37);
 	struct gate_outcome o;
 
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_FAIL);
-	EXPECT_EQ_U64(o.n_items, 1);
-	EXPECT_STREQ(o.items[0].name, "bw_gbps");
+	expect_check(&e, &f, &o, GATE_FAIL, 1);
+	expect_item(&o, 0, "bw_gbps", GATE_FAIL,
+		    "size 65536: 195.25 Gb/s < expected 200.00 Gb/s");
 	EXPECT_STREQ(o.items[0].unit, "Gb/s");
 	EXPECT_NEAR(o.items[0].figure, 195.25, 0);
 	EXPECT_NEAR(o.items[0].expected, 200.0, 0);
-	EXPECT_STREQ(o.items[0].reason,
-		     "size 65536: 195.25 Gb/s < expected 200.00 Gb/s");
 	f.gbps = 201.0;
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_PASS);
-	EXPECT_STREQ(o.items[0].reason,
-		     "size 65536: 201.00 Gb/s >= expected 200.00 Gb/s");
+	expect_check(&e, &f, &o, GATE_PASS, 1);
+	expect_item(&o, 0, "bw_gbps", GATE_PASS,
+		    "size 65536: 201.00 Gb/s >= expected 200.00 Gb/s");
 	/* Exactly the bound passes; a hair below fails, and says why. */
 	f.gbps = 200.0;
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_PASS);
+	expect_check(&e, &f, &o, GATE_PASS, 1);
 	f.gbps = 199.999;
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_FAIL);
-	EXPECT_STREQ(o.items[0].reason,
-		     "size 65536: 199.999000 Gb/s < expected 200.000000 Gb/s");
+	expect_check(&e, &f, &o, GATE_FAIL, 1);
+	expect_item(&o, 0, "bw_gbps", GATE_FAIL,
+		    "size 65536: 199.999000 Gb/s < expected 200.000000 Gb/s");
 	f.gbps = NAN;
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_FAIL);
+	expect_check(&e, &f, &o, GATE_FAIL, 1);
 }
 
 /* perftest passes an -a run if any size passes; every size must here. */
@@ -125,20 +139,13 @@ static void test_latency(void)
 	struct gate_figures f = lat(2, 1.5, 3.1);
 	struct gate_outcome o;
 
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_FAIL);
-	EXPECT_EQ_U64(o.n_items, 2);
-	EXPECT_STREQ(o.items[0].name, "p50_us");
-	EXPECT_EQ_INT(o.items[0].verdict, GATE_PASS);
-	EXPECT_STREQ(o.items[0].reason,
-		     "size 2: p50 1.50 us <= expected 2.00 us");
-	EXPECT_STREQ(o.items[1].name, "p99_us");
-	EXPECT_EQ_INT(o.items[1].verdict, GATE_FAIL);
-	EXPECT_STREQ(o.items[1].reason,
-		     "size 2: p99 3.10 us > expected 3.00 us");
+	expect_check(&e, &f, &o, GATE_FAIL, 2);
+	expect_item(&o, 0, "p50_us", GATE_PASS,
+		    "size 2: p50 1.50 us <= expected 2.00 us");
+	expect_item(&o, 1, "p99_us", GATE_FAIL,
+		    "size 2: p99 3.10 us > expected 3.00 us");
 	f.p99_us = 3.0;		/* equal is fine: at most */
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_PASS);
+	expect_check(&e, &f, &o, GATE_PASS, 2);
 }
 
 static void test_line_rate(void)
@@ -149,17 +156,14 @@ static void test_line_rate(void)
 	struct gate_figures f = bw(65536, 180.5, 0.34);
 	struct gate_outcome o;
 
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_FAIL);
-	EXPECT_STREQ(o.items[0].name, "line_rate");
+	expect_check(&e, &f, &o, GATE_FAIL, 1);
+	expect_item(&o, 0, "line_rate", GATE_FAIL,
+		    "size 65536: 180.50 Gb/s < expected 180.69 Gb/s (0.95 of 190.20 Gb/s achievable)");
 	EXPECT_NEAR(o.items[0].expected, 180.69, 1e-9);
-	EXPECT_STREQ(o.items[0].reason,
-		     "size 65536: 180.50 Gb/s < expected 180.69 Gb/s (0.95 of 190.20 Gb/s achievable)");
 	f.gbps = 181.0;
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_PASS);
-	EXPECT_STREQ(o.items[0].reason,
-		     "size 65536: 181.00 Gb/s >= expected 180.69 Gb/s (0.95 of 190.20 Gb/s achievable)");
+	expect_check(&e, &f, &o, GATE_PASS, 1);
+	expect_item(&o, 0, "line_rate", GATE_PASS,
+		    "size 65536: 181.00 Gb/s >= expected 180.69 Gb/s (0.95 of 190.20 Gb/s achievable)");
 }
 
 static void test_several_gates(void)
@@ -170,16 +174,12 @@ static void test_several_gates(void)
 	struct gate_outcome o;
 	struct gate_run run;
 
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_U64(o.n_items, 3);
+	expect_check(&e, &f, &o, GATE_FAIL, 3);
 	EXPECT_EQ_INT(o.items[0].verdict, GATE_PASS);
 	EXPECT_EQ_INT(o.items[1].verdict, GATE_PASS);
-	EXPECT_EQ_INT(o.items[2].verdict, GATE_FAIL);
-	EXPECT_STREQ(o.items[2].name, "msg_rate_mpps");
+	expect_item(&o, 2, "msg_rate_mpps", GATE_FAIL,
+		    "size 64: 10.50 Mpps < expected 12.00 Mpps");
 	EXPECT_STREQ(o.items[2].unit, "Mpps");
-	EXPECT_STREQ(o.items[2].reason,
-		     "size 64: 10.50 Mpps < expected 12.00 Mpps");
-	EXPECT_EQ_INT(o.verdict, GATE_FAIL);
 	gate_run_init(&run);
 	gate_run_add(&run, &o);
 	EXPECT_EQ_INT(gate_run_verdict(&run), GATE_FAIL);
@@ -188,8 +188,7 @@ static void test_several_gates(void)
 
 	/* A latency gate on bandwidth figures fails, saying why. */
 	e = (struct gate_expect){ .p99_us = 5.0 };
-	EXPECT_EQ_INT(gate_check(&e, &f, &o), 0);
-	EXPECT_EQ_INT(o.verdict, GATE_FAIL);
+	expect_check(&e, &f, &o, GATE_FAIL, 1);
 	EXPECT_STREQ(o.items[0].reason,
 		     "size 64: --expect-p99-us set, but this run measures no latency");
 	e = (struct gate_expect){ .gbps = 5.0 };

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "report/results.h"
+#include "report/results_junit.h"
+#include "report/results_prom.h"
 #include "lib/stats.h"
 #include "test.h"
 #include "golden.h"
@@ -59,8 +61,8 @@ static void expect_goldens(const struct results_doc *d, const char *sample)
 		const char *ext;
 	} kinds[] = {
 		{ results_write_json, "json" },
-		{ results_write_junit, "xml" },
-		{ results_write_prom, "prom" },
+		{ results_junit_write, "xml" },
+		{ results_prom_write, "prom" },
 	};
 	char name[128];
 	size_t i, len;
@@ -160,7 +162,7 @@ static void add_gate(struct results_doc *d, const char *name, uint64_t size,
 
 static void add_counter(struct results_doc *d, const char *name, int64_t v)
 {
-	struct results_counter *c = &d->counters[d->n_counters++];
+	struct counters_delta *c = &d->counters[d->n_counters++];
 
 	d->has_counters = true;
 	results_copy(c->name, sizeof(c->name), name);
@@ -310,24 +312,24 @@ static void test_semantics(void)
 	if (!d)
 		return;
 	sample_error(d);
-	t = render_text(results_write_junit, d, &len);
+	t = render_text(results_junit_write, d, &len);
 	expect_contains(t, "name=\"ib_write_bw.run\"");
 	expect_contains(t, "<error message=\"size 4: peer &quot;198.18.0.2");
 	expect_contains(t, "errors=\"1\"");
 	free(t);
-	t = render_text(results_write_prom, d, &len);
+	t = render_text(results_prom_write, d, &len);
 	expect_contains(t, "\nrdmabench_verdict{device=\"mlx5_0\",test=\""
 			"ib_write_bw\",peer=\"198.18.0.2\"} 0\n");
 	expect_contains(t, "} 5\n");	/* exit code */
 	free(t);
 	sample_sweep(d);
-	t = render_text(results_write_junit, d, &len);
+	t = render_text(results_junit_write, d, &len);
 	expect_contains(t, "name=\"ib_write_bw.8388608.bw_gbps\"");
 	expect_contains(t, "failures=\"1\" errors=\"0\"");
 	free(t);
 	/* a fail verdict whose gate is missing still fails in JUnit */
 	d->n_gates = 0;
-	t = render_text(results_write_junit, d, &len);
+	t = render_text(results_junit_write, d, &len);
 	expect_contains(t, "tests=\"24\" failures=\"1\"");
 	free(t);
 	free(d);
@@ -350,8 +352,8 @@ static void test_caps(void)
 	EXPECT_EQ_INT(results_check(d), 0);
 	d->n_gates = RESULTS_MAX_GATES + 1;
 	EXPECT_EQ_INT(results_write_json(d, out), -EINVAL);
-	EXPECT_EQ_INT(results_write_junit(d, out), -EINVAL);
-	EXPECT_EQ_INT(results_write_prom(d, out), -EINVAL);
+	EXPECT_EQ_INT(results_junit_write(d, out), -EINVAL);
+	EXPECT_EQ_INT(results_prom_write(d, out), -EINVAL);
 	d->n_gates = 0;
 	d->argc = 2;	/* argv missing */
 	EXPECT_EQ_INT(results_check(d), -EINVAL);
@@ -384,9 +386,9 @@ static void test_write_errors(void)
 	sample_sweep(d);
 	EXPECT_EQ_INT(results_write_json(d, out), -EIO);
 	clearerr(out);
-	EXPECT_EQ_INT(results_write_junit(d, out), -EIO);
+	EXPECT_EQ_INT(results_junit_write(d, out), -EIO);
 	clearerr(out);
-	EXPECT_EQ_INT(results_write_prom(d, out), -EIO);
+	EXPECT_EQ_INT(results_prom_write(d, out), -EIO);
 out:
 	if (out)
 		fclose(out);
@@ -475,7 +477,7 @@ static void test_save_atomic(const char *dir, struct results_doc *d)
 	EXPECT_EQ_INT(count_entries(dir, ".tmp."), 0);
 
 	/* replacing works, in another format */
-	EXPECT_EQ_INT(results_save_atomic(path, results_write_prom, d), 0);
+	EXPECT_EQ_INT(results_save_atomic(path, results_prom_write, d), 0);
 	file = read_file(path, &len_file);
 	EXPECT_TRUE(file && !strncmp(file, "# HELP rdmabench_info", 21));
 	free(file);

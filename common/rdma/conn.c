@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
+/*
+ * conn - the data connections' CQs, buffers and QPs. See conn.h; the
+ * offsets in the buffers are spec/layout.h's.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,42 +10,73 @@
 #include "rdma/conn.h"
 #include "lib/log.h"
 
+struct ibv_qp *conn_qp_make(struct ibv_qp *(*make)(void *arg,
+						  struct ibv_qp_init_attr *qia),
+			    void *arg, struct ibv_qp_init_attr *qia,
+			    const struct conn_qp_caps *caps,
+			    uint32_t *inline_out)
+{
+	uint32_t want_inline = caps->want_inline;
+	struct ibv_qp *qp;
+
+	for (;;) { /* the device's inline limit: halve until one fits */
+		qia->cap = (struct ibv_qp_cap){ .max_send_wr = caps->send_wr,
+						.max_recv_wr = caps->recv_wr,
+						.max_send_sge = 1,
+						.max_recv_sge = 1,
+						.max_inline_data = want_inline };
+		qp = make(arg, qia);
+		if (qp || !want_inline)
+			break;
+		want_inline /= 2;
+	}
+	/* what was asked, not what the device rounds it up to */
+	if (qp && inline_out)
+		*inline_out = qia->cap.max_inline_data < want_inline ?
+			      qia->cap.max_inline_data : want_inline;
+	return qp;
+}
+
+struct conn_qp_caps conn_qp_data_caps(const struct conn *c,
+				      uint32_t want_inline)
+{
+	return (struct conn_qp_caps){ .send_wr = c->send_depth + 1,
+				      .recv_wr = c->recv_depth + 1,
+				      .want_inline = want_inline };
+}
+
+/* rdma_cm's way: the QP belongs to the id. */
+struct conn_cm_qp {
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+};
+
+static struct ibv_qp *conn_cm_make(void *arg, struct ibv_qp_init_attr *qia)
+{
+	struct conn_cm_qp *m = arg;
+
+	return rdma_create_qp(m->id, m->pd, qia) ? NULL : m->id->qp;
+}
+
 int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 		   struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
 		   uint32_t send_wr, uint32_t recv_wr, uint32_t want_inline,
 		   uint32_t *inline_out)
 {
-	struct ibv_qp_init_attr qia = {
-		.send_cq = send_cq,
-		.recv_cq = recv_cq,
-		.qp_type = IBV_QPT_RC,
-	};
+	struct ibv_qp_init_attr qia = { .send_cq = send_cq,
+					.recv_cq = recv_cq,
+					.qp_type = IBV_QPT_RC };
+	struct conn_qp_caps caps = { .send_wr = send_wr, .recv_wr = recv_wr,
+				     .want_inline = want_inline };
+	struct conn_cm_qp m = { .id = id, .pd = pd };
 	int ret;
 
-	/* Devices differ in the inline size they allow: halve until one
-	 * accepts (rxe, siw and mlx5 all differ). */
-	for (;;) {
-		qia.cap = (struct ibv_qp_cap){ .max_send_wr = send_wr,
-					       .max_recv_wr = recv_wr,
-					       .max_send_sge = 1,
-					       .max_recv_sge = 1,
-					       .max_inline_data = want_inline };
-		if (!rdma_create_qp(id, pd, &qia))
-			break;
-		ret = -errno;
-		if (!want_inline) {
-			bench_err("rdma_create_qp(send %u, recv %u): %s",
-				  send_wr, recv_wr, strerror(-ret));
-			return ret;
-		}
-		want_inline /= 2;
-	}
-	/* what was asked, not what the device rounds it up to (rxe grants
-	 * 16 B for 0): -I 0 means no inline at all */
-	if (inline_out)
-		*inline_out = qia.cap.max_inline_data < want_inline ?
-			      qia.cap.max_inline_data : want_inline;
-	return 0;
+	if (conn_qp_make(conn_cm_make, &m, &qia, &caps, inline_out))
+		return 0;
+	ret = -errno;
+	bench_err("rdma_create_qp(send %u, recv %u): %s", send_wr, recv_wr,
+		  strerror(-ret));
+	return ret;
 }
 
 static struct ibv_cq *conn_cq(struct ibv_context *verbs, uint32_t depth)
@@ -69,12 +104,13 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 	c->recv_cq = conn_cq(verbs, p->nqps * (p->recv_depth + 1));
 	if (!c->qps || !c->send_cq || !c->recv_cq)
 		goto err;
-	ret = mem_alloc(&p->mem, 2 * p->nqps * p->region_bytes, &c->mem);
+	ret = mem_alloc(&p->mem, layout_data_bytes(p->nqps, p->region_bytes),
+			&c->mem);
 	if (!ret)
 		ret = mem_register(&c->mem, pd, access);
 	if (!ret)
-		ret = mem_host_alloc(p->nqps * CONN_AUX_COUNT *
-				     CONN_AUX_SLOT_BYTES, p->numa_node, &c->aux);
+		ret = mem_host_alloc(layout_aux_bytes(p->nqps), p->numa_node,
+				     &c->aux);
 	if (!ret)
 		ret = mem_register(&c->aux, pd, 0);
 	if (!ret)
@@ -87,11 +123,11 @@ err:
 int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline)
 {
+	struct conn_qp_caps q = conn_qp_data_caps(c, want_inline);
 	int ret;
 
-	/* +1: the FIN after the last operation */
 	ret = conn_qp_create(c->qps[i].ep.id, pd, c->send_cq, c->recv_cq,
-			     c->send_depth + 1, c->recv_depth + 1, want_inline,
+			     q.send_wr, q.recv_wr, q.want_inline,
 			     &c->qps[i].max_inline);
 	if (!ret)
 		c->qps[i].qp = c->qps[i].ep.id->qp;
@@ -103,25 +139,6 @@ void conn_local_buf(const struct conn *c, struct wire_buf *out)
 	out->addr = (uint64_t)(uintptr_t)c->mem.addr;
 	out->length = c->region_bytes;
 	out->rkey = c->mem.mr->rkey;
-}
-
-uint8_t *conn_region(const struct conn *c, unsigned int i,
-		     enum bench_region r)
-{
-	return (uint8_t *)c->mem.addr + (2 * i + r) * c->region_bytes;
-}
-
-uint64_t conn_remote_region(const struct conn *c, unsigned int i,
-			    enum bench_region r)
-{
-	return c->remote.addr + (2 * i + r) * c->remote.length;
-}
-
-uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
-		       enum conn_aux which)
-{
-	return (uint8_t *)c->aux.addr +
-	       ((size_t)i * CONN_AUX_COUNT + which) * CONN_AUX_SLOT_BYTES;
 }
 
 void conn_destroy(struct conn *c)

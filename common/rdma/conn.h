@@ -3,11 +3,12 @@
  * conn - the data connections: one send CQ and one receive CQ shared by
  * -q QPs (each its own rdma_cm connection), one registered buffer for all
  * of them, and a small host buffer for control slots. rdma_cm moves each
- * QP through INIT -> RTR -> RTS when it connects.
+ * QP through INIT -> RTR -> RTS when it connects (without rdma_cm, with
+ * --oob tcp, rdma/qp_raw.h makes and connects them).
  *
- * Buffer layout: for QP i, [recv region | send region], region_bytes each;
- * the peer writes into (or sends to) our recv regions and reads from our
- * send regions. A region holds `slots` messages of the largest size.
+ * The buffers' layout is spec/layout.h's: for QP i, [recv region | send
+ * region], region_bytes each, and LAYOUT_AUX_COUNT host slots. A region
+ * holds `slots` messages of the largest size.
  */
 #ifndef RDMABENCH_CONN_H
 #define RDMABENCH_CONN_H
@@ -16,37 +17,16 @@
 #include <infiniband/verbs.h>
 
 #include "spec/bench.h"
+#include "spec/layout.h"
 #include "rdma/cm.h"
 #include "rdma/mem.h"
 #include "spec/wire.h"
-
-/* A QP's host slots: an atomic's fetched value, FIN out, FIN in. */
-enum conn_aux { CONN_AUX_ATOMIC, CONN_AUX_FIN_OUT, CONN_AUX_FIN_IN,
-		CONN_AUX_COUNT };
-#define CONN_AUX_SLOT_BYTES 64
 
 struct conn_qp {
 	struct cm_ep ep;         /* rdma_cm: the connection that owns the QP */
 	struct ibv_qp *qp;       /* the QP (rdma_cm's, or ours with --oob tcp) */
 	uint32_t max_inline;     /* bytes this QP sends inline */
 	uint32_t psn;            /* --oob tcp: our first packet number */
-};
-
-/* What a peer needs to connect a QP without rdma_cm (--oob tcp). */
-struct conn_qp_addr {
-	uint32_t qpn;
-	uint32_t psn;
-	uint16_t lid;
-	uint8_t gid[16];
-};
-
-/* The local end of a raw QP: port, GID index, path MTU. */
-struct conn_path {
-	uint8_t port;
-	int gid_index;           /* -1: no GRH (InfiniBand without -x) */
-	enum ibv_mtu mtu;
-	uint8_t max_rd_atomic;
-	bool uc;                 /* -c UC: unreliable connected */
 };
 
 struct conn {
@@ -71,10 +51,39 @@ struct conn_params {
 	struct mem_spec mem;     /* the data buffer: host or GPU memory */
 };
 
+/* A QP's queues: slots of one SGE each, inline bytes at most. */
+struct conn_qp_caps {
+	uint32_t send_wr;
+	uint32_t recv_wr;
+	uint32_t want_inline;
+};
+
+/*
+ * Make a QP with make(arg, qia), qia holding the CQs and the QP type, the
+ * queues caps. Devices differ in the inline size they allow (rxe, siw,
+ * mlx5): it is halved until one accepts. *inline_out (may be NULL) gets
+ * what was asked, not what the device rounds it up to (rxe grants 16 B
+ * for 0): -I 0 means no inline at all. Returns the QP, or NULL with errno
+ * from the last try (not logged). rdma_cm's QPs and raw ones (qp_raw.h)
+ * both come from here.
+ */
+struct ibv_qp *conn_qp_make(struct ibv_qp *(*make)(void *arg,
+						  struct ibv_qp_init_attr *qia),
+			    void *arg, struct ibv_qp_init_attr *qia,
+			    const struct conn_qp_caps *caps,
+			    uint32_t *inline_out);
+
+/*
+ * A data QP's queues: c's depths, +1 each for the FIN after the last
+ * operation.
+ */
+struct conn_qp_caps conn_qp_data_caps(const struct conn *c,
+				      uint32_t want_inline);
+
 /*
  * Create a RC QP on id: send_wr/recv_wr slots, inline as large as the
- * device allows up to want_inline (granted size in *inline_out).
- * Returns 0 or -errno (logged).
+ * device allows up to want_inline (granted size in *inline_out, which
+ * may be NULL): conn_qp_make(). Returns 0 or -errno (logged).
  */
 int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 		   struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
@@ -89,28 +98,31 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline);
 
-/* --oob tcp: QP i created with ibv_create_qp; *addr filled for the peer. */
-int conn_qp_raw(struct conn *c, unsigned int i, struct ibv_pd *pd,
-		uint32_t want_inline, const struct conn_path *path,
-		struct conn_qp_addr *addr);
-
-/* --oob tcp: move QP i to RTS towards the peer's address. */
-int conn_qp_raw_connect(struct conn *c, unsigned int i,
-			const struct conn_path *path,
-			const struct conn_qp_addr *peer);
-
 /* Our buffer as the peer needs it. */
 void conn_local_buf(const struct conn *c, struct wire_buf *out);
 
-/* QP i's local region r, and the peer's address of its region r. */
-uint8_t *conn_region(const struct conn *c, unsigned int i,
-		     enum bench_region r);
-uint64_t conn_remote_region(const struct conn *c, unsigned int i,
-			    enum bench_region r);
+/*
+ * QP i's local region r, and the peer's address of its region r: inline
+ * (the hot loops call them; hotloop.c links no conn.o).
+ */
+static inline uint8_t *conn_region(const struct conn *c, unsigned int i,
+				   enum bench_region r)
+{
+	return (uint8_t *)c->mem.addr + layout_region(i, r, c->region_bytes);
+}
 
-/* QP i's host slot `which` (CONN_AUX_SLOT_BYTES). */
-uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
-		       enum conn_aux which);
+static inline uint64_t conn_remote_region(const struct conn *c,
+					  unsigned int i, enum bench_region r)
+{
+	return c->remote.addr + layout_region(i, r, c->remote.length);
+}
+
+/* QP i's host slot `which` (LAYOUT_AUX_SLOT_BYTES). */
+static inline uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
+				     enum layout_aux which)
+{
+	return (uint8_t *)c->aux.addr + layout_aux(i, which);
+}
 
 /* Undo everything; accepts a partly built conn. */
 void conn_destroy(struct conn *c);

@@ -1,47 +1,40 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * qp_raw - QPs without rdma_cm (--oob tcp): ibv_create_qp, then
- * INIT -> RTR -> RTS by hand with the peer's QP number, PSN and GID (RoCE)
- * or LID (InfiniBand) that came over the control channel.
+ * qp_raw - QPs without rdma_cm (--oob tcp). See qp_raw.h.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rdma/conn.h"
 #include "lib/log.h"
+#include "rdma/qp_raw.h"
 
-int conn_qp_raw(struct conn *c, unsigned int i, struct ibv_pd *pd,
-		uint32_t want_inline, const struct conn_path *path,
-		struct conn_qp_addr *addr)
+/* The verbs way: the QP is the protection domain's. */
+static struct ibv_qp *qp_raw_make(void *pd, struct ibv_qp_init_attr *qia)
+{
+	return ibv_create_qp(pd, qia);
+}
+
+int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
+		  uint32_t want_inline, const struct qp_raw_path *path,
+		  struct qp_raw_addr *addr)
 {
 	struct ibv_qp_init_attr qia = { .send_cq = c->send_cq,
 					.recv_cq = c->recv_cq,
 					.qp_type = path->uc ? IBV_QPT_UC
 							    : IBV_QPT_RC };
+	struct conn_qp_caps caps = conn_qp_data_caps(c, want_inline);
 	struct ibv_port_attr pa;
 	union ibv_gid gid;
 	int ret;
 
-	for (;;) { /* the device's inline limit: halve until it fits */
-		qia.cap = (struct ibv_qp_cap){ .max_send_wr = c->send_depth + 1,
-					       .max_recv_wr = c->recv_depth + 1,
-					       .max_send_sge = 1,
-					       .max_recv_sge = 1,
-					       .max_inline_data = want_inline };
-		c->qps[i].qp = ibv_create_qp(pd, &qia);
-		if (c->qps[i].qp || !want_inline)
-			break;
-		want_inline /= 2;
-	}
+	c->qps[i].qp = conn_qp_make(qp_raw_make, pd, &qia, &caps,
+				    &c->qps[i].max_inline);
 	if (!c->qps[i].qp) {
 		ret = -errno;
 		bench_err("ibv_create_qp: %s", strerror(-ret));
 		return ret;
 	}
-	/* what was asked, not the device's rounding up (see conn.c) */
-	c->qps[i].max_inline = qia.cap.max_inline_data < want_inline ?
-			       qia.cap.max_inline_data : want_inline;
 	memset(addr, 0, sizeof(*addr));
 	addr->qpn = c->qps[i].qp->qp_num;
 	addr->psn = (uint32_t)lrand48() & 0xffffff;
@@ -55,8 +48,8 @@ int conn_qp_raw(struct conn *c, unsigned int i, struct ibv_pd *pd,
 	return 0;
 }
 
-static int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask,
-		     const char *state)
+static int qp_raw_modify(struct ibv_qp *qp, struct ibv_qp_attr *a,
+			 int mask, const char *state)
 {
 	int ret = ibv_modify_qp(qp, a, mask);
 
@@ -65,9 +58,9 @@ static int qp_modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask,
 	return -ret;
 }
 
-int conn_qp_raw_connect(struct conn *c, unsigned int i,
-			const struct conn_path *path,
-			const struct conn_qp_addr *peer)
+int qp_raw_connect(struct conn *c, unsigned int i,
+		   const struct qp_raw_path *path,
+		   const struct qp_raw_addr *peer)
 {
 	struct ibv_qp *qp = c->qps[i].qp;
 	struct ibv_qp_attr a = {
@@ -79,8 +72,8 @@ int conn_qp_raw_connect(struct conn *c, unsigned int i,
 	};
 	int ret;
 
-	ret = qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
+	ret = qp_raw_modify(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
 	if (ret)
 		return ret;
 	a = (struct ibv_qp_attr){
@@ -96,16 +89,18 @@ int conn_qp_raw_connect(struct conn *c, unsigned int i,
 		memcpy(a.ah_attr.grh.dgid.raw, peer->gid, 16);
 	}
 	/* UC has no reads, atomics, acks or retries to set up */
-	ret = qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | (path->uc ? 0 :
-			IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER), "RTR");
+	ret = qp_raw_modify(qp, &a, IBV_QP_STATE | IBV_QP_AV |
+			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			    (path->uc ? 0 : IBV_QP_MAX_DEST_RD_ATOMIC |
+			     IBV_QP_MIN_RNR_TIMER), "RTR");
 	if (ret)
 		return ret;
 	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = 14,
 				  .retry_cnt = 7, .rnr_retry = 7,
 				  .sq_psn = c->qps[i].psn,
 				  .max_rd_atomic = path->max_rd_atomic };
-	return qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN | (path->uc ? 0 :
-			 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			 IBV_QP_MAX_QP_RD_ATOMIC), "RTS");
+	return qp_raw_modify(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+			     (path->uc ? 0 : IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			      IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC),
+			     "RTS");
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "host/counters.h"
 #include "lib/stats.h"
 
 #define RESULTS_SCHEMA_VERSION 1
@@ -144,11 +145,6 @@ struct results_gate {
 	char reason[RESULTS_TEXT_LEN];      /* "size 65536: 195.25 Gb/s <.." */
 };
 
-struct results_counter {
-	char name[RESULTS_NAME_LEN];        /* "port_xmit_data" */
-	int64_t delta;                      /* end - start */
-};
-
 struct results_doc {
 	int schema_version;                 /* RESULTS_SCHEMA_VERSION */
 	char tool[RESULTS_NAME_LEN];        /* "ib_write_bw" */
@@ -169,7 +165,7 @@ struct results_doc {
 	struct results_gate gates[RESULTS_MAX_GATES];
 	unsigned int n_gates;
 	bool has_counters;                  /* false: not collected (null) */
-	struct results_counter counters[RESULTS_MAX_COUNTERS];
+	struct counters_delta counters[RESULTS_MAX_COUNTERS]; /* host's */
 	unsigned int n_counters;
 	enum results_verdict verdict;
 	int exit_code;                      /* enum bench_exit */
@@ -227,22 +223,14 @@ int results_check(const struct results_doc *d);
 double results_run_s(const struct results_doc *d);
 
 /*
- * Renderers (results.c, results_junit.c, results_prom.c). Each writes one
- * complete document and returns 0, -EINVAL for a document it cannot render
+ * Renderers: this one, results_junit_write() (report/results_junit.h) and
+ * results_prom_write() (report/results_prom.h). Each writes one complete
+ * document and returns 0, -EINVAL for a document it cannot render
  * (results_check()), or -EIO when out reported a write error.
  *
  * JSON: the schema in results/schema/rdmabench-result-v1.schema.json.
- * JUnit: one testsuite named after the tool; a testcase "<tool>.run"
- * (error element when the run did not finish, failure when corrupt or
- * when the verdict is fail with no failed gate listed), one per gate
- * "<tool>.<size_bytes>.<gate name>" (failure with the reason), and
- * without gates one per measured size "<tool>.<size_bytes>".
- * Prometheus: gauges in base units (bytes/s, s, bytes; rdmabench_* names,
- * labels device, test, size_bytes, side, peer), latency as a summary.
  */
 int results_write_json(const struct results_doc *d, FILE *out);
-int results_write_junit(const struct results_doc *d, FILE *out);
-int results_write_prom(const struct results_doc *d, FILE *out);
 
 /*
  * Render d into path atomically: a temporary file in the same folder,

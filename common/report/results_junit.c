@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * results_junit - the JUnit XML rendering of a results document (see
- * results.h and results/schema/junit.xsd): what CI systems display. They
+ * results_junit.h and results/schema/junit.xsd): what CI systems display. They
  * do not fail a job on it, the exit code does; so the XML is made never to
  * look greener than that code.
  */
 #include "lib/json.h"
-#include "report/results.h"
+#include "report/results_junit.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The entity for one ASCII byte, or NULL when it goes out as is. */
-static const char *rx_entity(unsigned char c, bool attr)
+static const char *junit_entity(unsigned char c, bool attr)
 {
 	switch (c) {
 	case '&':  return "&amp;";
@@ -35,7 +35,7 @@ static const char *rx_entity(unsigned char c, bool attr)
  * Bytes XML cannot carry (other controls, invalid UTF-8, U+FFFE/U+FFFF)
  * become U+FFFD, so the document always parses.
  */
-static void rx_escape(FILE *out, const char *s, bool attr)
+static void junit_escape(FILE *out, const char *s, bool attr)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s), n;
@@ -48,7 +48,7 @@ static void rx_escape(FILE *out, const char *s, bool attr)
 		    (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
 			fputs("\xef\xbf\xbd", out);
 			n = n ? n : 1;
-		} else if (n == 1 && (ent = rx_entity(*p, attr))) {
+		} else if (n == 1 && (ent = junit_entity(*p, attr))) {
 			fputs(ent, out);
 		} else {
 			fwrite(p, 1, n, out);
@@ -57,21 +57,21 @@ static void rx_escape(FILE *out, const char *s, bool attr)
 }
 
 /* name="value" with a leading space. */
-static void rx_attr(FILE *out, const char *name, const char *value)
+static void junit_attr(FILE *out, const char *name, const char *value)
 {
 	fprintf(out, " %s=\"", name);
-	rx_escape(out, value, true);
+	junit_escape(out, value, true);
 	fputc('"', out);
 }
 
 /* Seconds for a time attribute: xs:decimal, never an exponent. */
-static void rx_time(FILE *out, double secs)
+static void junit_time(FILE *out, double secs)
 {
 	fprintf(out, " time=\"%.6f\"", isfinite(secs) && secs > 0 ? secs : 0.0);
 }
 
 /* Client's elapsed time at a size (the server's without it), in s. */
-static double rx_size_s(const struct results_doc *d, uint64_t size_bytes)
+static double junit_size_s(const struct results_doc *d, uint64_t size_bytes)
 {
 	unsigned int i;
 
@@ -89,31 +89,31 @@ static double rx_size_s(const struct results_doc *d, uint64_t size_bytes)
 }
 
 /* Open a <testcase>; the caller closes it. */
-static void rx_case_open(FILE *out, const struct results_doc *d,
-			 const char *name, double secs)
+static void junit_case_open(FILE *out, const struct results_doc *d,
+			    const char *name, double secs)
 {
 	char classname[RESULTS_NAME_LEN + 16];
 
 	snprintf(classname, sizeof(classname), "rdmabench.%s", d->tool);
 	fputs("    <testcase", out);
-	rx_attr(out, "classname", classname);
-	rx_attr(out, "name", name);
-	rx_time(out, secs);
+	junit_attr(out, "classname", classname);
+	junit_attr(out, "name", name);
+	junit_time(out, secs);
 }
 
 /* <failure> or <error> with message and type; the body repeats it. */
-static void rx_problem(FILE *out, const char *elem, const char *type,
-		       const char *message, const char *body)
+static void junit_problem(FILE *out, const char *elem, const char *type,
+			  const char *message, const char *body)
 {
 	fprintf(out, ">\n      <%s", elem);
-	rx_attr(out, "message", message);
-	rx_attr(out, "type", type);
+	junit_attr(out, "message", message);
+	junit_attr(out, "type", type);
 	fputc('>', out);
-	rx_escape(out, body, false);
+	junit_escape(out, body, false);
 	fprintf(out, "</%s>\n    </testcase>\n", elem);
 }
 
-static unsigned int rx_failed_gates(const struct results_doc *d)
+static unsigned int junit_failed_gates(const struct results_doc *d)
 {
 	unsigned int i, n = 0;
 
@@ -127,33 +127,33 @@ static unsigned int rx_failed_gates(const struct results_doc *d)
  * verdict with no failed gate in the document still fails here, so the
  * JUnit view can never be greener than the exit code.
  */
-static void rx_run_case(FILE *out, const struct results_doc *d)
+static void junit_run_case(FILE *out, const struct results_doc *d)
 {
 	char name[RESULTS_NAME_LEN + 8], type[32];
 	const char *why = d->error[0] ? d->error : "(no reason recorded)";
 
 	snprintf(name, sizeof(name), "%s.run", d->tool);
-	rx_case_open(out, d, name, results_run_s(d));
+	junit_case_open(out, d, name, results_run_s(d));
 	snprintf(type, sizeof(type), "exit_code %d", d->exit_code);
 	if (d->verdict == RESULTS_ERROR)
-		rx_problem(out, "error", type, why, why);
+		junit_problem(out, "error", type, why, why);
 	else if (d->verdict == RESULTS_CORRUPT)
-		rx_problem(out, "failure", "corrupt", why, why);
-	else if (d->verdict == RESULTS_FAIL && !rx_failed_gates(d))
-		rx_problem(out, "failure", type, why, why);
+		junit_problem(out, "failure", "corrupt", why, why);
+	else if (d->verdict == RESULTS_FAIL && !junit_failed_gates(d))
+		junit_problem(out, "failure", type, why, why);
 	else
 		fputs("/>\n", out);
 }
 
-static void rx_gate_case(FILE *out, const struct results_doc *d,
-			 const struct results_gate *g)
+static void junit_gate_case(FILE *out, const struct results_doc *d,
+			    const struct results_gate *g)
 {
 	char name[2 * RESULTS_NAME_LEN + 32], body[RESULTS_TEXT_LEN + 128];
 	char fig[32] = "null", exp[32] = "null";
 
 	snprintf(name, sizeof(name), "%s.%llu.%s", d->tool,
 		 (unsigned long long)g->size_bytes, g->name);
-	rx_case_open(out, d, name, rx_size_s(d, g->size_bytes));
+	junit_case_open(out, d, name, junit_size_s(d, g->size_bytes));
 	if (g->passed) {
 		fputs("/>\n", out);
 		return;
@@ -163,11 +163,11 @@ static void rx_gate_case(FILE *out, const struct results_doc *d,
 	snprintf(body, sizeof(body), "%s at %llu bytes: measured %s %s, "
 		 "expected %s %s", g->name, (unsigned long long)g->size_bytes,
 		 fig, g->unit, exp, g->unit);
-	rx_problem(out, "failure", "gate", g->reason[0] ? g->reason : body,
-		   body);
+	junit_problem(out, "failure", "gate", g->reason[0] ? g->reason : body,
+		      body);
 }
 
-static void rx_properties(FILE *out, const struct results_doc *d)
+static void junit_properties(FILE *out, const struct results_doc *d)
 {
 	const char *names[] = { "device", "peer", "role", "verdict",
 				"tool_version" };
@@ -180,49 +180,49 @@ static void rx_properties(FILE *out, const struct results_doc *d)
 	fputs("    <properties>\n", out);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		fputs("      <property", out);
-		rx_attr(out, "name", names[i]);
-		rx_attr(out, "value", values[i]);
+		junit_attr(out, "name", names[i]);
+		junit_attr(out, "value", values[i]);
 		fputs("/>\n", out);
 	}
 	fputs("    </properties>\n", out);
 }
 
 /* tests="" failures="" errors="" for both the suites and the suite. */
-static void rx_counts(FILE *out, const struct results_doc *d)
+static void junit_counts(FILE *out, const struct results_doc *d)
 {
 	unsigned int tests = 1 + (d->n_gates ? d->n_gates : d->n_rows);
-	unsigned int failures = rx_failed_gates(d);
+	unsigned int failures = junit_failed_gates(d);
 
 	if (d->verdict == RESULTS_CORRUPT ||
 	    (d->verdict == RESULTS_FAIL && !failures))
 		failures++;
 	fprintf(out, " tests=\"%u\" failures=\"%u\" errors=\"%u\"", tests,
 		failures, d->verdict == RESULTS_ERROR ? 1u : 0u);
-	rx_time(out, results_run_s(d));
+	junit_time(out, results_run_s(d));
 }
 
-static void rx_suite_open(FILE *out, const struct results_doc *d)
+static void junit_suite_open(FILE *out, const struct results_doc *d)
 {
 	char utc[32];
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", out);
-	rx_attr(out, "name", "rdmabench");
-	rx_counts(out, d);
+	junit_attr(out, "name", "rdmabench");
+	junit_counts(out, d);
 	fputs(">\n  <testsuite", out);
-	rx_attr(out, "name", d->tool);
-	rx_counts(out, d);
+	junit_attr(out, "name", d->tool);
+	junit_counts(out, d);
 	fputs(" skipped=\"0\"", out);
 	if (d->start_unix_ns) {
 		results_format_utc(d->start_unix_ns, utc, sizeof(utc));
-		rx_attr(out, "timestamp", utc);
+		junit_attr(out, "timestamp", utc);
 	}
 	if (d->host[0])
-		rx_attr(out, "hostname", d->host);
+		junit_attr(out, "hostname", d->host);
 	fputs(">\n", out);
-	rx_properties(out, d);
+	junit_properties(out, d);
 }
 
-int results_write_junit(const struct results_doc *d, FILE *out)
+int results_junit_write(const struct results_doc *d, FILE *out)
 {
 	char name[RESULTS_NAME_LEN + 32];
 	unsigned int i;
@@ -230,15 +230,16 @@ int results_write_junit(const struct results_doc *d, FILE *out)
 
 	if (ret)
 		return ret;
-	rx_suite_open(out, d);
-	rx_run_case(out, d);
+	junit_suite_open(out, d);
+	junit_run_case(out, d);
 	for (i = 0; i < d->n_gates; i++)
-		rx_gate_case(out, d, &d->gates[i]);
+		junit_gate_case(out, d, &d->gates[i]);
 	/* without gates, each measured size still shows as a test */
 	for (i = 0; !d->n_gates && i < d->n_rows; i++) {
 		snprintf(name, sizeof(name), "%s.%llu", d->tool,
 			 (unsigned long long)d->rows[i].size_bytes);
-		rx_case_open(out, d, name, rx_size_s(d, d->rows[i].size_bytes));
+		junit_case_open(out, d, name,
+				junit_size_s(d, d->rows[i].size_bytes));
 		fputs("/>\n", out);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", out);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * results_prom - the Prometheus text-format rendering of a results
- * document (see results.h), for node_exporter's textfile collector.
+ * document (see results_prom.h), for node_exporter's textfile collector.
  * Base units (byte/s, s, bytes: bytes, not bits, as Prometheus naming
  * asks and promtool's lint enforces); one family per
  * metric name, HELP and TYPE once, families contiguous; NaN figures are
  * left out rather than exported, so an alert never fires on "not measured".
  */
 #include "lib/json.h"
-#include "report/results.h"
+#include "report/results_prom.h"
 
 #include <errno.h>
 #include <math.h>
@@ -26,7 +26,7 @@ struct prom_ctx {
 };
 
 /* A label value: backslash, quote and newline escaped, valid UTF-8. */
-static void rp_escape(char *dst, size_t len, const char *s)
+static void prom_escape(char *dst, size_t len, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s), n, used = 0;
@@ -52,7 +52,7 @@ static void rp_escape(char *dst, size_t len, const char *s)
  * The peer without its port: a client's rdma_cm source port changes on
  * every run, and a label that changes makes a new series each time.
  */
-static void rp_peer_host(char *dst, size_t len, const char *addr)
+static void prom_peer_host(char *dst, size_t len, const char *addr)
 {
 	const char *colon = strrchr(addr, ':');
 	size_t n = strlen(addr);
@@ -71,8 +71,8 @@ static void rp_peer_host(char *dst, size_t len, const char *addr)
 	snprintf(dst, len, "%.*s", (int)n, addr);
 }
 
-static void rp_init(struct prom_ctx *c, FILE *out,
-		    const struct results_doc *d)
+static void prom_init(struct prom_ctx *c, FILE *out,
+		      const struct results_doc *d)
 {
 	char dev[RESULTS_NAME_LEN * 2], test[RESULTS_NAME_LEN * 2];
 	char peer[RESULTS_NAME_LEN], peer_esc[RESULTS_NAME_LEN * 2];
@@ -80,10 +80,10 @@ static void rp_init(struct prom_ctx *c, FILE *out,
 	c->out = out;
 	c->d = d;
 	c->header_done = NULL;
-	rp_escape(dev, sizeof(dev), d->device.name);
-	rp_escape(test, sizeof(test), d->tool);
-	rp_peer_host(peer, sizeof(peer), d->device.peer_addr);
-	rp_escape(peer_esc, sizeof(peer_esc), peer);
+	prom_escape(dev, sizeof(dev), d->device.name);
+	prom_escape(test, sizeof(test), d->tool);
+	prom_peer_host(peer, sizeof(peer), d->device.peer_addr);
+	prom_escape(peer_esc, sizeof(peer_esc), peer);
 	snprintf(c->base, sizeof(c->base), "device=\"%s\",test=\"%s\","
 		 "peer=\"%s\"", dev, test, peer_esc);
 }
@@ -93,8 +93,8 @@ static void rp_init(struct prom_ctx *c, FILE *out,
  * refuses a second TYPE line, and a family without samples is noise.
  * Names are compared by pointer: every family passes its one literal.
  */
-static void rp_head(struct prom_ctx *c, const char *name, const char *type,
-		    const char *help)
+static void prom_head(struct prom_ctx *c, const char *name, const char *type,
+		      const char *help)
 {
 	if (c->header_done == name)
 		return;
@@ -104,8 +104,8 @@ static void rp_head(struct prom_ctx *c, const char *name, const char *type,
 }
 
 /* One sample; extra labels (already escaped) may be "". Skips NaN. */
-static void rp_sample(struct prom_ctx *c, const char *name,
-		      const char *extra, double v)
+static void prom_sample(struct prom_ctx *c, const char *name,
+			const char *extra, double v)
 {
 	char num[32];
 
@@ -116,70 +116,71 @@ static void rp_sample(struct prom_ctx *c, const char *name,
 }
 
 /* Per size and side: the figure in base units, NaN when not measured. */
-struct rp_side_metric {
+struct prom_side_metric {
 	const char *name;
 	const char *help;
 	double (*value)(const struct results_side *s);
 };
 
 /* Gb/s to byte/s: Prometheus wants bytes even where bits are usual */
-static double rp_bw_bytes_ps(const struct results_side *s)
+static double prom_bw_bytes_ps(const struct results_side *s)
 {
 	return s->elapsed_ns ? s->bw_gbps * 1e9 / 8 : NAN;
 }
 
-static double rp_peak_bytes_ps(const struct results_side *s)
+static double prom_peak_bytes_ps(const struct results_side *s)
 {
 	return s->elapsed_ns ? s->peak_gbps * 1e9 / 8 : NAN;
 }
 
-static double rp_msg_rate(const struct results_side *s)
+static double prom_msg_rate(const struct results_side *s)
 {
 	return s->elapsed_ns ? s->msg_rate_mpps * 1e6 : NAN;
 }
 
-static double rp_bytes(const struct results_side *s)
+static double prom_bytes(const struct results_side *s)
 {
 	return s->elapsed_ns ? (double)s->bytes : NAN;
 }
 
-static double rp_elapsed_s(const struct results_side *s)
+static double prom_elapsed_s(const struct results_side *s)
 {
 	return s->elapsed_ns ? (double)s->elapsed_ns / 1e9 : NAN;
 }
 
 /* stdev is no quantile, so it cannot live in the summary: own gauge */
-static double rp_stdev_s(const struct results_side *s)
+static double prom_stdev_s(const struct results_side *s)
 {
 	return s->has_lat ? s->lat.stdev_us / 1e6 : NAN;
 }
 
-static const struct rp_side_metric rp_side_metrics[] = {
+static const struct prom_side_metric prom_side_metrics[] = {
 	{ "rdmabench_bandwidth_bytes_per_second", "Average payload bandwidth, "
 	  "payload bytes / elapsed seconds (x 8 / 1e9 = Gb/s).",
-	  rp_bw_bytes_ps },
+	  prom_bw_bytes_ps },
 	{ "rdmabench_peak_bandwidth_bytes_per_second", "Fastest of up to 16 "
 	  "equal slices of the run, payload bytes per second.",
-	  rp_peak_bytes_ps },
+	  prom_peak_bytes_ps },
 	{ "rdmabench_message_rate_per_second", "Messages per second.",
-	  rp_msg_rate },
+	  prom_msg_rate },
 	{ "rdmabench_payload_bytes", "Payload bytes moved at this size.",
-	  rp_bytes },
+	  prom_bytes },
 	{ "rdmabench_elapsed_seconds", "Measured window at this size, "
-	  "seconds.", rp_elapsed_s },
+	  "seconds.", prom_elapsed_s },
 	{ "rdmabench_latency_stdev_seconds", "Population standard deviation "
-	  "of the latency samples, seconds.", rp_stdev_s },
+	  "of the latency samples, seconds.", prom_stdev_s },
 };
 
 /* size_bytes="N",side="client" */
-static void rp_row_labels(char *buf, size_t len, const struct results_row *r,
-			  const char *side)
+static void prom_row_labels(char *buf, size_t len, const struct results_row *r,
+			    const char *side)
 {
 	snprintf(buf, len, "size_bytes=\"%llu\",side=\"%s\"",
 		 (unsigned long long)r->size_bytes, side);
 }
 
-static void rp_side_family(struct prom_ctx *c, const struct rp_side_metric *m)
+static void prom_side_family(struct prom_ctx *c,
+			     const struct prom_side_metric *m)
 {
 	char labels[64];
 	unsigned int i, k;
@@ -193,16 +194,16 @@ static void rp_side_family(struct prom_ctx *c, const struct rp_side_metric *m)
 
 			if (!isfinite(v))
 				continue;
-			rp_head(c, m->name, "gauge", m->help);
-			rp_row_labels(labels, sizeof(labels), r,
-				      k ? "server" : "client");
-			rp_sample(c, m->name, labels, v);
+			prom_head(c, m->name, "gauge", m->help);
+			prom_row_labels(labels, sizeof(labels), r,
+					k ? "server" : "client");
+			prom_sample(c, m->name, labels, v);
 		}
 	}
 }
 
-static void rp_latency_side(struct prom_ctx *c, const struct results_row *r,
-			    const struct results_side *s, const char *side)
+static void prom_latency_side(struct prom_ctx *c, const struct results_row *r,
+			      const struct results_side *s, const char *side)
 {
 	static const char name[] = "rdmabench_latency_seconds";
 	const double q[] = { 0, 0.5, 0.9, 0.99, 0.999, 0.9999, 1 };
@@ -212,25 +213,25 @@ static void rp_latency_side(struct prom_ctx *c, const struct results_row *r,
 	char labels[128], ql[160], num[32];
 	size_t i;
 
-	rp_head(c, name, "summary", "Latency samples in seconds, nearest-"
-		"rank quantiles (0 = min, 1 = max); lat_kind says whether a "
-		"sample is half a round trip or a full one.");
-	rp_row_labels(labels, sizeof(labels), r, side);
+	prom_head(c, name, "summary", "Latency samples in seconds, nearest-"
+		  "rank quantiles (0 = min, 1 = max); lat_kind says whether a "
+		  "sample is half a round trip or a full one.");
+	prom_row_labels(labels, sizeof(labels), r, side);
 	snprintf(labels + strlen(labels), sizeof(labels) - strlen(labels),
 		 ",lat_kind=\"%s\"", results_lat_kind_name(s->lat.kind));
 	for (i = 0; i < ARRAY_SIZE(q); i++) {
 		json_format_double(q[i], num, sizeof(num));
 		snprintf(ql, sizeof(ql), "%s,quantile=\"%s\"", labels, num);
-		rp_sample(c, name, ql, us[i] / 1e6);
+		prom_sample(c, name, ql, us[i] / 1e6);
 	}
 	/* _sum and _count make it a proper summary: rate() and avg work */
-	rp_sample(c, "rdmabench_latency_seconds_sum", labels,
-		  s->lat.avg_us * (double)s->lat.samples / 1e6);
-	rp_sample(c, "rdmabench_latency_seconds_count", labels,
-		  (double)s->lat.samples);
+	prom_sample(c, "rdmabench_latency_seconds_sum", labels,
+		    s->lat.avg_us * (double)s->lat.samples / 1e6);
+	prom_sample(c, "rdmabench_latency_seconds_count", labels,
+		    (double)s->lat.samples);
 }
 
-static void rp_latency(struct prom_ctx *c)
+static void prom_latency(struct prom_ctx *c)
 {
 	unsigned int i;
 
@@ -238,43 +239,43 @@ static void rp_latency(struct prom_ctx *c)
 		const struct results_row *r = &c->d->rows[i];
 
 		if (r->client.present && r->client.has_lat)
-			rp_latency_side(c, r, &r->client, "client");
+			prom_latency_side(c, r, &r->client, "client");
 		if (r->server.present && r->server.has_lat)
-			rp_latency_side(c, r, &r->server, "server");
+			prom_latency_side(c, r, &r->server, "server");
 	}
 }
 
 /* One unlabelled-beyond-base gauge with its header. */
-static void rp_gauge(struct prom_ctx *c, const char *name, const char *help,
-		     double v)
+static void prom_gauge(struct prom_ctx *c, const char *name, const char *help,
+		       double v)
 {
 	if (!isfinite(v))
 		return;
-	rp_head(c, name, "gauge", help);
-	rp_sample(c, name, "", v);
+	prom_head(c, name, "gauge", help);
+	prom_sample(c, name, "", v);
 }
 
-static void rp_info(struct prom_ctx *c)
+static void prom_info(struct prom_ctx *c)
 {
 	const struct results_doc *d = c->d;
 	char host[RESULTS_NAME_LEN * 2], ver[RESULTS_NAME_LEN * 2];
 	char fw[RESULTS_NAME_LEN * 2], tr[RESULTS_NAME_LEN * 2];
 	char labels[RESULTS_NAME_LEN * 8 + 128];
 
-	rp_escape(host, sizeof(host), d->host);
-	rp_escape(ver, sizeof(ver), d->tool_version);
-	rp_escape(fw, sizeof(fw), d->device.firmware);
-	rp_escape(tr, sizeof(tr), d->device.transport);
+	prom_escape(host, sizeof(host), d->host);
+	prom_escape(ver, sizeof(ver), d->tool_version);
+	prom_escape(fw, sizeof(fw), d->device.firmware);
+	prom_escape(tr, sizeof(tr), d->device.transport);
 	snprintf(labels, sizeof(labels), "host=\"%s\",role=\"%s\","
 		 "version=\"%s\",firmware=\"%s\",transport=\"%s\","
 		 "memory_type=\"%s\"", host, results_role_name(d->role), ver,
 		 fw, tr, results_mem_name(d->memory.type));
-	rp_head(c, "rdmabench_info", "gauge", "Always 1; the labels describe "
-		"the run.");
-	rp_sample(c, "rdmabench_info", labels, 1);
+	prom_head(c, "rdmabench_info", "gauge", "Always 1; the labels describe "
+		  "the run.");
+	prom_sample(c, "rdmabench_info", labels, 1);
 }
 
-static void rp_gates(struct prom_ctx *c)
+static void prom_gates(struct prom_ctx *c)
 {
 	char name[RESULTS_NAME_LEN * 2], labels[RESULTS_NAME_LEN * 2 + 64];
 	unsigned int i;
@@ -282,35 +283,35 @@ static void rp_gates(struct prom_ctx *c)
 	for (i = 0; i < c->d->n_gates; i++) {
 		const struct results_gate *g = &c->d->gates[i];
 
-		rp_head(c, "rdmabench_gate_passed", "gauge", "1 when the "
-			"expectation on this figure held at this size, "
-			"else 0.");
-		rp_escape(name, sizeof(name), g->name);
+		prom_head(c, "rdmabench_gate_passed", "gauge", "1 when the "
+			  "expectation on this figure held at this size, "
+			  "else 0.");
+		prom_escape(name, sizeof(name), g->name);
 		snprintf(labels, sizeof(labels), "size_bytes=\"%llu\","
 			 "gate=\"%s\"", (unsigned long long)g->size_bytes,
 			 name);
-		rp_sample(c, "rdmabench_gate_passed", labels, g->passed);
+		prom_sample(c, "rdmabench_gate_passed", labels, g->passed);
 	}
 }
 
-static void rp_counters(struct prom_ctx *c)
+static void prom_counters(struct prom_ctx *c)
 {
 	char name[RESULTS_NAME_LEN * 2], labels[RESULTS_NAME_LEN * 2 + 16];
 	unsigned int i;
 
 	for (i = 0; c->d->has_counters && i < c->d->n_counters; i++) {
 		/* promtool: a name must not say "counter" (a type) */
-		rp_head(c, "rdmabench_port_stat_delta", "gauge", "Change of "
-			"a port counter over the run (end - start), in the "
-			"counter's own unit.");
-		rp_escape(name, sizeof(name), c->d->counters[i].name);
+		prom_head(c, "rdmabench_port_stat_delta", "gauge", "Change of "
+			  "a port counter over the run (end - start), in the "
+			  "counter's own unit.");
+		prom_escape(name, sizeof(name), c->d->counters[i].name);
 		snprintf(labels, sizeof(labels), "stat=\"%s\"", name);
-		rp_sample(c, "rdmabench_port_stat_delta", labels,
-			  (double)c->d->counters[i].delta);
+		prom_sample(c, "rdmabench_port_stat_delta", labels,
+			    (double)c->d->counters[i].delta);
 	}
 }
 
-int results_write_prom(const struct results_doc *d, FILE *out)
+int results_prom_write(const struct results_doc *d, FILE *out)
 {
 	uint64_t when_ns = d->end_unix_ns ? d->end_unix_ns : d->start_unix_ns;
 	struct prom_ctx c;
@@ -319,26 +320,27 @@ int results_write_prom(const struct results_doc *d, FILE *out)
 
 	if (ret)
 		return ret;
-	rp_init(&c, out, d);
-	rp_info(&c);
-	for (i = 0; i < ARRAY_SIZE(rp_side_metrics); i++)
-		rp_side_family(&c, &rp_side_metrics[i]);
-	rp_latency(&c);
-	rp_gauge(&c, "rdmabench_line_rate_bytes_per_second", "Achievable "
-		 "payload rate of the link, bytes per second (see the JSON's "
-		 "line_rate.formula).", d->line_rate.achievable_gbps * 1e9 / 8);
-	rp_gates(&c);
-	rp_counters(&c);
-	rp_gauge(&c, "rdmabench_verdict", "1 when the run passed every "
-		 "check, 0 when it failed, stopped or found corruption.",
-		 d->verdict == RESULTS_PASS);
-	rp_gauge(&c, "rdmabench_exit_code", "The program's exit status (0 "
-		 "ok, 1 runtime, 2 usage, 3 gate, 4 corrupt, 5 peer).",
-		 d->exit_code);
-	rp_gauge(&c, "rdmabench_run_timestamp_seconds", "When the run ended "
-		 "(started, if it never ended), Unix time in seconds.",
-		 when_ns ? (double)when_ns / 1e9 : NAN);
-	rp_gauge(&c, "rdmabench_run_duration_seconds", "Wall time of the run, "
-		 "seconds.", results_run_s(d));
+	prom_init(&c, out, d);
+	prom_info(&c);
+	for (i = 0; i < ARRAY_SIZE(prom_side_metrics); i++)
+		prom_side_family(&c, &prom_side_metrics[i]);
+	prom_latency(&c);
+	prom_gauge(&c, "rdmabench_line_rate_bytes_per_second", "Achievable "
+		   "payload rate of the link, bytes per second (see the JSON's "
+		   "line_rate.formula).",
+		   d->line_rate.achievable_gbps * 1e9 / 8);
+	prom_gates(&c);
+	prom_counters(&c);
+	prom_gauge(&c, "rdmabench_verdict", "1 when the run passed every "
+		   "check, 0 when it failed, stopped or found corruption.",
+		   d->verdict == RESULTS_PASS);
+	prom_gauge(&c, "rdmabench_exit_code", "The program's exit status (0 "
+		   "ok, 1 runtime, 2 usage, 3 gate, 4 corrupt, 5 peer).",
+		   d->exit_code);
+	prom_gauge(&c, "rdmabench_run_timestamp_seconds", "When the run ended "
+		   "(started, if it never ended), Unix time in seconds.",
+		   when_ns ? (double)when_ns / 1e9 : NAN);
+	prom_gauge(&c, "rdmabench_run_duration_seconds", "Wall time of the "
+		   "run, seconds.", results_run_s(d));
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

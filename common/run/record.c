@@ -4,8 +4,10 @@
  * sides, checked against the gates as they come, the verdict and exit
  * code at the end, and the files asked for (--json, --out_json, --junit,
  * --prom). The device, the line rate and the port counters are filled in
- * by record_dev.c. Every file is written at the end, once, atomically; a
- * run that failed midway writes them too, with verdict "error".
+ * by record_dev.c, the test section and the gates by record_doc.c; which
+ * verdict wins is report/verdict.c's rule. Every file is written at the
+ * end, once, atomically; a run that failed midway writes them too, with
+ * verdict "error".
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +18,9 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "report/results_junit.h"
+#include "report/results_prom.h"
+#include "report/verdict.h"
 #include "run/record_int.h"
 
 #define RECORD_DIR "results"	/* --out_json: a unique name in here */
@@ -26,31 +31,6 @@ static uint64_t record_now_unix_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-void record_fill_test(struct record *r, const struct bench_ctx *b)
-{
-	const struct test *t = &b->test;
-	struct results_test *rt = &r->doc.test;
-	uint64_t size, first, last;
-
-	results_copy(rt->verb, sizeof(rt->verb), bench_verb_name(t->verb));
-	results_copy(rt->measure, sizeof(rt->measure),
-		     t->measure == BENCH_MEASURE_LAT ? "lat" : "bw");
-	results_copy(rt->connection, sizeof(rt->connection),
-		     t->uc ? "UC" : "RC");
-	test_sizes(t, &first, &last);
-	rt->n_sizes = 0;
-	for (size = first; size && size <= last &&
-	     rt->n_sizes < RESULTS_MAX_SIZES; size *= 2)
-		rt->sizes_bytes[rt->n_sizes++] = size;
-	rt->iterations = t->duration_s ? 0 : t->iters;
-	rt->tx_depth = t->tx_depth;
-	rt->qps = t->qps;
-	rt->duration_s = t->duration_s;
-	rt->bidirectional = t->bidir;
-	results_copy(rt->rendezvous, sizeof(rt->rendezvous),
-		     b->cfg.oob == OPTS_OOB_TCP ? "tcp" : "rdma_cm");
 }
 
 /* The expectations of the command line (-w/-y already folded in). */
@@ -107,58 +87,10 @@ int record_begin(struct bench_ctx *b)
 		d->host[0] = '\0';
 	d->role = b->is_server ? RESULTS_ROLE_SERVER : RESULTS_ROLE_CLIENT;
 	d->memory.type = RESULTS_MEM_HOST;
-	record_fill_test(r, b);
+	record_doc_fill_test(r, b);
 	gate_run_init(&r->run);
 	record_expect(r, &b->cfg);
 	return record_validate(r, b);
-}
-
-/*
- * Keep a gate in the document. When it is full a failure still gets in,
- * in place of the oldest pass: the failures are what a reader looks for
- * (the verdict itself comes from r->run and never depends on this).
- */
-static void record_keep_gate(struct record *r, const struct gate_item *it,
-			     uint64_t size)
-{
-	struct results_doc *d = &r->doc;
-	bool passed = it->verdict == GATE_PASS;
-	struct results_gate *g;
-	unsigned int i;
-
-	if (d->n_gates == RESULTS_MAX_GATES) {
-		r->gates_left_out = true;
-		if (passed)
-			return;
-		for (i = 0; i < d->n_gates && !d->gates[i].passed; i++)
-			;
-		if (i == d->n_gates)
-			return;
-		memmove(&d->gates[i], &d->gates[i + 1],
-			(d->n_gates - i - 1) * sizeof(d->gates[0]));
-		d->n_gates--;
-	}
-	g = &d->gates[d->n_gates++];
-	results_copy(g->name, sizeof(g->name), it->name);
-	g->size_bytes = size;
-	g->figure = it->figure;
-	g->expected = it->expected;
-	results_copy(g->unit, sizeof(g->unit), it->unit);
-	g->passed = passed;
-	/* the schema's reason is for failures: null when the gate held */
-	results_copy(g->reason, sizeof(g->reason), passed ? "" : it->reason);
-}
-
-void record_outcome(struct record *r, const struct gate_outcome *o)
-{
-	unsigned int i;
-
-	gate_run_add(&r->run, o);
-	for (i = 0; i < o->n_items; i++) {
-		record_keep_gate(r, &o->items[i], o->size_bytes);
-		if (o->items[i].verdict == GATE_FAIL)
-			bench_info("gate failed: %s", o->items[i].reason);
-	}
 }
 
 /* --expect-line-rate on a port whose achievable rate is unknown: a failure. */
@@ -201,7 +133,7 @@ static int record_gate_size(struct record *r, const struct gate_figures *f)
 	if (is_unknown)
 		record_line_rate_unknown(r, f, &o);
 	if (o.n_items)
-		record_outcome(r, &o);
+		record_doc_outcome(r, &o);
 	return 0;
 }
 
@@ -278,84 +210,32 @@ int bench_record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 	return record_gate_size(r, &f);
 }
 
-static const char *record_exit_meaning(int exit_code)
-{
-	switch (exit_code) {
-	case BENCH_EXIT_OK:
-		return "ok";
-	case BENCH_EXIT_USAGE:
-		return "usage";
-	case BENCH_EXIT_GATE:
-		return "below an expectation";
-	case BENCH_EXIT_CORRUPT:
-		return "data corruption";
-	case BENCH_EXIT_PEER:
-		return "peer unreachable, lost or timed out";
-	case BENCH_EXIT_STOPPED:
-		return "stopped by a signal";
-	default:
-		return "runtime error";
-	}
-}
-
-/* The error field of a run that stopped: errno's text and the exit code. */
-static void record_error_text(struct results_doc *d, int err)
-{
-	char why[RESULTS_TEXT_LEN];
-
-	/* record_begin() may have said more (a gate that cannot apply) */
-	if (d->error[0])
-		return;
-	snprintf(why, sizeof(why), "%s (exit %d: %s)",
-		 err == -EINTR ? "interrupted by a signal" : strerror(-err),
-		 d->exit_code, record_exit_meaning(d->exit_code));
-	results_copy(d->error, sizeof(d->error), why);
-}
-
-/* "size 65536: 0.31 Gb/s < expected 380.00 Gb/s (and 3 more)" */
-static void record_fail_text(struct record *r)
-{
-	struct results_doc *d = &r->doc;
-	char why[RESULTS_TEXT_LEN];
-	size_t n;
-
-	n = (size_t)snprintf(why, sizeof(why), "%s",
-			     r->run.first_failure[0] ? r->run.first_failure :
-			     "below an expectation");
-	if (r->run.gates_failed > 1 && n < sizeof(why))
-		snprintf(why + n, sizeof(why) - n, " (and %u more failed "
-			 "gate%s)", r->run.gates_failed - 1,
-			 r->run.gates_failed > 2 ? "s" : "");
-	results_copy(d->error, sizeof(d->error), why);
-}
-
 /*
- * The verdict from the run's error, the exit code the driver chose and
- * the gates: corrupt > error > fail > pass.
+ * The verdict (report/verdict.c decides) and the document's error text:
+ * record_begin() may have said more about an error (a gate that cannot
+ * apply).
  */
 static void record_verdict(struct record *r, int err, int exit_code)
 {
 	struct results_doc *d = &r->doc;
+	bool gate_failed = gate_run_verdict(&r->run) == GATE_FAIL;
+	struct verdict v = verdict_decide(err, exit_code, gate_failed);
 
-	d->exit_code = exit_code;
-	if (err == -EILSEQ || exit_code == BENCH_EXIT_CORRUPT) {
-		d->verdict = RESULTS_CORRUPT;
-		d->exit_code = BENCH_EXIT_CORRUPT;
-		results_copy(d->error, sizeof(d->error), "data validation "
-			     "found a wrong byte (the log names size, "
-			     "iteration, QP and offset)");
-	} else if (err || (exit_code && exit_code != BENCH_EXIT_GATE)) {
-		d->verdict = RESULTS_ERROR;
-		if (!d->exit_code)
-			d->exit_code = BENCH_EXIT_RUNTIME;
-		record_error_text(d, err ? err : -EIO);
-	} else if (gate_run_verdict(&r->run) == GATE_FAIL ||
-		   exit_code == BENCH_EXIT_GATE) {
-		d->verdict = RESULTS_FAIL;
-		d->exit_code = BENCH_EXIT_GATE;
-		record_fail_text(r);
-	} else {
-		d->verdict = RESULTS_PASS;
+	d->verdict = v.verdict;
+	d->exit_code = v.exit_code;
+	switch (v.verdict) {
+	case RESULTS_CORRUPT:
+		results_copy(d->error, sizeof(d->error), VERDICT_CORRUPT_TEXT);
+		break;
+	case RESULTS_ERROR:
+		if (!d->error[0])
+			verdict_error_text(err ? err : -EIO, v.exit_code,
+					   d->error, sizeof(d->error));
+		break;
+	case RESULTS_FAIL:
+		verdict_fail_text(&r->run, d->error, sizeof(d->error));
+		break;
+	default:
 		d->error[0] = '\0';
 	}
 }
@@ -398,11 +278,11 @@ static int record_save(const struct bench_cfg *c, const struct results_doc *d)
 		ret = ret ? ret : r;
 	}
 	if (c->junit_path[0]) {
-		r = results_save_atomic(c->junit_path, results_write_junit, d);
+		r = results_save_atomic(c->junit_path, results_junit_write, d);
 		ret = ret ? ret : r;
 	}
 	if (c->prom_path[0]) {
-		r = results_save_atomic(c->prom_path, results_write_prom, d);
+		r = results_save_atomic(c->prom_path, results_prom_write, d);
 		ret = ret ? ret : r;
 	}
 	return ret;
@@ -434,7 +314,7 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	if (!r)
 		return exit_code;
 	r->doc.end_unix_ns = record_now_unix_ns();
-	record_counters_end(b);
+	record_dev_counters_end(b);
 	record_verdict(r, err, exit_code);
 	exit_code = r->doc.exit_code;
 	ret = record_save(&b->cfg, &r->doc);

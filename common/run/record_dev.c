@@ -227,7 +227,7 @@ static void record_downtrain(struct record *r, const struct bench_ctx *b,
 			 "--strict: downtrained link: %.110s%s", findings[0],
 			 n > 1 ? " (and more)" : "");
 	o.verdict = it->verdict;
-	record_outcome(r, &o);
+	record_doc_outcome(r, &o);
 }
 
 void record_device(struct bench_ctx *b)
@@ -242,7 +242,7 @@ void record_device(struct bench_ctx *b)
 		return;
 	r->has_device = true;
 	/* the server has the client's test by now */
-	record_fill_test(r, b);
+	record_doc_fill_test(r, b);
 	if (qp)
 		dev_qp_path(qp, &b->dev, &path);
 	if (link_read(NULL, b->dev.name, b->dev.port, &f))
@@ -252,8 +252,8 @@ void record_device(struct bench_ctx *b)
 	record_fill_placement(r, b);
 	record_line_rate(r, b, &f, &path);
 	record_downtrain(r, b, &f);
-	r->has_ctr_start = !record_ctr_read(NULL, b->dev.name, b->dev.port,
-					    &r->ctr_start);
+	r->has_ctr_start = !counters_read(NULL, b->dev.name, b->dev.port,
+					  &r->ctr_start);
 }
 
 /* --expect-no-errors: one gate of the run, "port_errors". */
@@ -266,7 +266,8 @@ static void record_no_errors(struct record *r, const struct bench_ctx *b)
 	unsigned int n = 0;
 
 	if (r->has_ctr_start)
-		n = record_ctr_errors(&r->doc, moved, sizeof(moved), &sum);
+		n = counters_errors(r->doc.counters, r->doc.n_counters, moved,
+				    sizeof(moved), &sum);
 	*it = (struct gate_item){ .name = "port_errors", .figure = (double)sum,
 				  .expected = 0, .unit = "count",
 				  .verdict = GATE_PASS };
@@ -283,20 +284,30 @@ static void record_no_errors(struct record *r, const struct bench_ctx *b)
 			 "port error counters moved: %.110s", moved);
 	}
 	o.verdict = it->verdict;
-	record_outcome(r, &o);
+	record_doc_outcome(r, &o);
 }
 
-void record_counters_end(struct bench_ctx *b)
+/* The counters' changes into the document: it has room for some. */
+static void record_dev_counters_diff(struct results_doc *d,
+				     const struct counters_snap *before,
+				     const struct counters_snap *after)
+{
+	d->has_counters = true;
+	counters_diff(before, after, d->counters, RESULTS_MAX_COUNTERS,
+		      &d->n_counters);
+}
+
+void record_dev_counters_end(struct bench_ctx *b)
 {
 	struct record *r = b->rec;
-	struct record_ctr_snap *after;
+	struct counters_snap *after;
 
 	if (r->has_ctr_start) {
 		/* the second snapshot is large: on the heap, briefly */
 		after = malloc(sizeof(*after));
-		if (after && !record_ctr_read(NULL, b->dev.name, b->dev.port,
-					      after))
-			record_ctr_delta(&r->ctr_start, after, &r->doc);
+		if (after && !counters_read(NULL, b->dev.name, b->dev.port,
+					    after))
+			record_dev_counters_diff(&r->doc, &r->ctr_start, after);
 		else
 			r->has_ctr_start = false;
 		free(after);

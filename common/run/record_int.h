@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * record_int - private to record.c and record_dev.c: the state of the
- * results document of one run (struct record, behind bench_ctx.rec).
+ * record_int - private to record.c, record_dev.c and record_doc.c: the
+ * state of the results document of one run (struct record, behind
+ * bench_ctx.rec). Calls go one way: record.c -> record_dev.c ->
+ * record_doc.c, and record.c -> record_doc.c.
  */
 #ifndef RDMABENCH_RECORD_INT_H
 #define RDMABENCH_RECORD_INT_H
 
 #include <stdbool.h>
 
+#include "host/counters.h"
 #include "run/driver.h"
 #include "report/gate.h"
-#include "report/counters.h"
 #include "report/results.h"
 
 struct record {
@@ -22,22 +24,26 @@ struct record {
 	bool has_device;		/* record_device() ran */
 	bool has_ctr_start;		/* ctr_start read at record_device() */
 	bool gates_left_out;		/* more gates than the document holds */
-	struct record_ctr_snap ctr_start;
+	struct counters_snap ctr_start;
 };
+
+/* record_doc.c: */
 
 /*
  * One size's (or, with size 0, the run's) gate outcome: into the run's
  * verdict, into the document, and each failure on stderr at once.
  */
-void record_outcome(struct record *r, const struct gate_outcome *o);
+void record_doc_outcome(struct record *r, const struct gate_outcome *o);
 
 /* The document's test section from b->test (the client's configuration). */
-void record_fill_test(struct record *r, const struct bench_ctx *b);
+void record_doc_fill_test(struct record *r, const struct bench_ctx *b);
+
+/* record_dev.c: */
 
 /*
  * At record_end(): the counters' deltas into the document and, with
  * --expect-no-errors, the "port_errors" gate.
  */
-void record_counters_end(struct bench_ctx *b);
+void record_dev_counters_end(struct bench_ctx *b);
 
 #endif

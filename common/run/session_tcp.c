@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rdma/ctrl_tcp.h"
+#include "rdma/qp_raw.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "run/session_ops.h"
@@ -52,7 +53,7 @@ static int tcp_device(struct bench_ctx *b)
 
 /* This side's path for the raw QPs: port, GID, MTU, reads in flight. */
 static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
-		     struct conn_path *path)
+		     struct qp_raw_path *path)
 {
 	struct ibv_port_attr pa = { .active_mtu = IBV_MTU_1024 };
 	struct ibv_device_attr da = { .max_qp_rd_atom = 16 };
@@ -68,7 +69,7 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 			      (uint8_t)da.max_qp_rd_atom : 16;
 }
 
-static void tcp_info_pack(const struct conn_qp_addr *a, unsigned int i,
+static void tcp_info_pack(const struct qp_raw_addr *a, unsigned int i,
 			  enum ibv_mtu mtu, struct wire_msg *m)
 {
 	*m = (struct wire_msg){ .type = WIRE_QP_INFO };
@@ -80,7 +81,7 @@ static void tcp_info_pack(const struct conn_qp_addr *a, unsigned int i,
 	memcpy(m->u.qp_info.gid, a->gid, sizeof(a->gid));
 }
 
-static void tcp_info_unpack(const struct wire_msg *m, struct conn_qp_addr *a)
+static void tcp_info_unpack(const struct wire_msg *m, struct qp_raw_addr *a)
 {
 	a->qpn = m->u.qp_info.qpn;
 	a->psn = m->u.qp_info.psn;
@@ -95,8 +96,8 @@ static void tcp_info_unpack(const struct wire_msg *m, struct conn_qp_addr *a)
 static int tcp_connect_qps(struct bench_ctx *b)
 {
 	struct ibv_port_attr pa = { 0 };
-	struct conn_qp_addr mine, theirs;
-	struct conn_path path;
+	struct qp_raw_addr mine, theirs;
+	struct qp_raw_path path;
 	struct wire_msg msg;
 	unsigned int i;
 	int ret = 0;
@@ -106,7 +107,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		uint32_t inl = setup_inline_bytes(b);
 
-		ret = conn_qp_raw(&b->data, i, b->ctrl.pd, inl, &path, &mine);
+		ret = qp_raw_create(&b->data, i, b->ctrl.pd, inl, &path, &mine);
 		if (!ret && !b->is_server) {
 			tcp_info_pack(&mine, i, pa.active_mtu, &msg);
 			ret = ctrl_send(&b->ctrl, &msg);
@@ -122,7 +123,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 			break;
 		tcp_info_unpack(&msg, &theirs);
 		tcp_path(b, (enum ibv_mtu)msg.u.qp_info.mtu, &path);
-		ret = conn_qp_raw_connect(&b->data, i, &path, &theirs);
+		ret = qp_raw_connect(&b->data, i, &path, &theirs);
 		if (!ret && b->is_server) {
 			tcp_info_pack(&mine, i, pa.active_mtu, &msg);
 			ret = ctrl_send(&b->ctrl, &msg);

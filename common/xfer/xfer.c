@@ -40,7 +40,7 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 	*wr = (struct ibv_send_wr){ .sg_list = sge, .num_sge = 1,
 				    .opcode = verb_opcode[x->verb] };
 	if (v->fixed_size) { /* atomics: 8 bytes into the aux slot */
-		sge->addr = (uintptr_t)conn_aux_slot(c, qp, CONN_AUX_ATOMIC);
+		sge->addr = (uintptr_t)conn_aux_slot(c, qp, LAYOUT_AUX_ATOMIC);
 		sge->lkey = c->aux.mr->lkey;
 		wr->wr.atomic.remote_addr = conn_remote_region(c, qp, v->region);
 		wr->wr.atomic.rkey = c->remote.rkey;
@@ -140,8 +140,10 @@ int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
 int xfer_post_fin_recv(const struct xfer *x, unsigned int qp)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)conn_aux_slot(x->conn, qp, CONN_AUX_FIN_IN),
-		.length = CONN_AUX_SLOT_BYTES, .lkey = x->conn->aux.mr->lkey };
+		.addr = (uintptr_t)conn_aux_slot(x->conn, qp,
+						 LAYOUT_AUX_FIN_IN),
+		.length = LAYOUT_AUX_SLOT_BYTES,
+		.lkey = x->conn->aux.mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = XFER_WR_ID(qp, 0), .sg_list = &sge,
 				  .num_sge = 1 }, *bad;
 	int ret;
@@ -346,7 +348,7 @@ int xfer_fin_send(const struct xfer *x)
 
 	for (qp = 0; qp < x->conn->nqps; qp++) {
 		struct wire_msg msg = { .type = WIRE_FIN };
-		uint8_t *slot = conn_aux_slot(x->conn, qp, CONN_AUX_FIN_OUT);
+		uint8_t *slot = conn_aux_slot(x->conn, qp, LAYOUT_AUX_FIN_OUT);
 		struct ibv_sge sge = { .addr = (uintptr_t)slot,
 				       .lkey = x->conn->aux.mr->lkey };
 		struct ibv_send_wr wr = { .wr_id = XFER_WR_ID(qp, 0),
@@ -355,7 +357,7 @@ int xfer_fin_send(const struct xfer *x)
 					  .send_flags = IBV_SEND_SIGNALED }, *bad;
 
 		msg.u.fin.msgs = x->qs[qp].last_run;
-		n = wire_pack(&msg, slot, CONN_AUX_SLOT_BYTES);
+		n = wire_pack(&msg, slot, LAYOUT_AUX_SLOT_BYTES);
 		if (n < 0)
 			return n;
 		sge.length = (uint32_t)n;

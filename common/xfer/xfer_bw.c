@@ -374,7 +374,7 @@ static int fin_take(const struct xfer *x, const struct ibv_wc *wc,
 	x->qs[qp].fin_armed = false;
 	if (wc->status)
 		return xfer_wc_error(x, wc, 0);
-	if (wire_unpack(conn_aux_slot(x->conn, qp, CONN_AUX_FIN_IN),
+	if (wire_unpack(conn_aux_slot(x->conn, qp, LAYOUT_AUX_FIN_IN),
 			wc->byte_len, &msg) || msg.type != WIRE_FIN) {
 		bench_err("QP %u: the %s's FIN is malformed", qp,
 			  x->ctrl->peer_role);

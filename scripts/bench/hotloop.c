@@ -3,7 +3,8 @@
  * scripts/bench/hotloop.c - the software cost of rdmabench's hot loops per
  * work request (bandwidth) and per iteration (latency), without a NIC: a
  * fake verbs provider completes every request at once, so what is timed is
- * our own loop (xfer_bw_run / xfer_lat_run, linked from build/common) and,
+ * our own loop (xfer_bw_run / xfer_lat_run, linked from build/libbench.a)
+ * and,
  * for comparison, loops shaped like perftest's (run_iter_bw: one request
  * built once, a cycle stamp per post; run_iter_lat_write: stamp, post,
  * poll its completion, spin on the pong). Built and run by hotloop.sh.
@@ -33,25 +34,9 @@
 int ctrl_poll(struct ctrl *c, struct wire_msg *m) { (void)c; (void)m; return -EAGAIN; }
 int ctrl_send(struct ctrl *c, const struct wire_msg *m) { (void)c; (void)m; return 0; }
 bool ctrl_peer_gone(struct ctrl *c) { (void)c; return false; }
-
-/* ---- conn.c's layout helpers (conn.o would drag rdma_cm in); keep in
- * step with common/conn.c */
-uint8_t *conn_region(const struct conn *c, unsigned int i, enum bench_region r)
-{
-	return (uint8_t *)c->mem.addr + (2 * i + r) * c->region_bytes;
-}
-
-uint64_t conn_remote_region(const struct conn *c, unsigned int i,
-			    enum bench_region r)
-{
-	return c->remote.addr + (2 * i + r) * c->remote.length;
-}
-
-uint8_t *conn_aux_slot(const struct conn *c, unsigned int i, enum conn_aux which)
-{
-	return (uint8_t *)c->aux.addr +
-	       ((size_t)i * CONN_AUX_COUNT + which) * CONN_AUX_SLOT_BYTES;
-}
+int ctrl_await_error(struct ctrl *c, unsigned int ms) { (void)c; (void)ms; return 0; }
+int ctrl_peer_status(const struct wire_msg *m) { (void)m; return -EPROTO; }
+void ctrl_unread(struct ctrl *c, const struct wire_msg *m) { (void)c; (void)m; }
 
 /* ---- the fake provider: writes land at once, completions in a ring */
 #define RING 4096

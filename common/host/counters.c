@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * record_ctr - port counters before and after a run. See record_ctr.h.
+ * counters - port counters before and after a run. See counters.h.
  */
-#include "report/counters.h"
+#include "host/counters.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,11 +43,11 @@ static int ctr_read_value(const char *path, uint64_t *value)
 
 /* Add the counters of one folder; a missing folder adds nothing. */
 static int ctr_read_dir(const char *path, const char *prefix,
-			struct record_ctr_snap *s)
+			struct counters_snap *s)
 {
 	char file[PATH_MAX];
 	struct dirent *e;
-	struct record_ctr *c;
+	struct counters_value *c;
 	DIR *dir = opendir(path);
 
 	if (!dir)
@@ -55,7 +55,7 @@ static int ctr_read_dir(const char *path, const char *prefix,
 	while ((e = readdir(dir))) {
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lifespan"))
 			continue;
-		if (s->n == RECORD_CTR_MAX) {
+		if (s->n == COUNTERS_MAX) {
 			s->is_truncated = true;
 			break;
 		}
@@ -74,12 +74,12 @@ static int ctr_read_dir(const char *path, const char *prefix,
 
 static int ctr_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct record_ctr *)a)->name,
-		      ((const struct record_ctr *)b)->name);
+	return strcmp(((const struct counters_value *)a)->name,
+		      ((const struct counters_value *)b)->name);
 }
 
-int record_ctr_read(const char *sysfs_root, const char *dev, unsigned int port,
-		    struct record_ctr_snap *out)
+int counters_read(const char *sysfs_root, const char *dev, unsigned int port,
+		  struct counters_snap *out)
 {
 	char path[PATH_MAX];
 	const char *root = sysfs_root && sysfs_root[0] ? sysfs_root : "/sys";
@@ -103,7 +103,7 @@ int record_ctr_read(const char *sysfs_root, const char *dev, unsigned int port,
 	return 0;
 }
 
-bool record_ctr_is_error(const char *name)
+bool counters_is_error(const char *name)
 {
 	static const char *const marks[] = {
 		"err", "discard", "drop", "out_of_buffer", "out_of_seq",
@@ -120,28 +120,30 @@ bool record_ctr_is_error(const char *name)
 }
 
 /* The counter called name in s (sorted), or NULL. */
-static const struct record_ctr *ctr_find(const struct record_ctr_snap *s,
-					 const char *name)
+static const struct counters_value *ctr_find(const struct counters_snap *s,
+					     const char *name)
 {
-	struct record_ctr key;
+	struct counters_value key;
 
 	snprintf(key.name, sizeof(key.name), "%s", name);
 	return bsearch(&key, s->c, s->n, sizeof(s->c[0]), ctr_cmp);
 }
 
 /* A counter worth a slot when slots are short: it moved, or counts errors. */
-static bool ctr_keep(const struct record_ctr *c, const struct record_ctr *old)
+static bool ctr_keep(const struct counters_value *c,
+		     const struct counters_value *old)
 {
-	return c->value != old->value || record_ctr_is_error(c->name);
+	return c->value != old->value || counters_is_error(c->name);
 }
 
-unsigned int record_ctr_delta(const struct record_ctr_snap *before,
-			      const struct record_ctr_snap *after,
-			      struct results_doc *d)
+unsigned int counters_diff(const struct counters_snap *before,
+			   const struct counters_snap *after,
+			   struct counters_delta *out, unsigned int max,
+			   unsigned int *n_out)
 {
-	unsigned int i, both = 0, keep = 0, spare, left_out = 0;
-	const struct record_ctr *old;
-	struct results_counter *rc;
+	unsigned int i, both = 0, keep = 0, spare, n = 0, left_out = 0;
+	const struct counters_value *old;
+	struct counters_delta *rc;
 
 	for (i = 0; i < after->n; i++) {
 		old = ctr_find(before, after->c[i].name);
@@ -149,51 +151,46 @@ unsigned int record_ctr_delta(const struct record_ctr_snap *before,
 		keep += old && ctr_keep(&after->c[i], old);
 	}
 	/* slots for unchanged non-error counters, after the others */
-	spare = both <= RESULTS_MAX_COUNTERS ? both - keep :
-		keep < RESULTS_MAX_COUNTERS ? RESULTS_MAX_COUNTERS - keep : 0;
-	d->has_counters = true;
-	d->n_counters = 0;
+	spare = both <= max ? both - keep : keep < max ? max - keep : 0;
 	for (i = 0; i < after->n; i++) {
 		old = ctr_find(before, after->c[i].name);
 		if (!old)
 			continue;
-		if (d->n_counters == RESULTS_MAX_COUNTERS ||
-		    (!ctr_keep(&after->c[i], old) && !spare)) {
+		if (n == max || (!ctr_keep(&after->c[i], old) && !spare)) {
 			left_out++;
 			continue;
 		}
 		if (!ctr_keep(&after->c[i], old))
 			spare--;
-		rc = &d->counters[d->n_counters++];
-		results_copy(rc->name, sizeof(rc->name), after->c[i].name);
+		rc = &out[n++];
+		snprintf(rc->name, sizeof(rc->name), "%s", after->c[i].name);
 		/* wrap-free: 64-bit two's complement gives the signed change */
 		rc->delta = (int64_t)(after->c[i].value - old->value);
 	}
+	*n_out = n;
 	return left_out;
 }
 
-unsigned int record_ctr_errors(const struct results_doc *d, char *text,
-			       size_t len, int64_t *sum)
+unsigned int counters_errors(const struct counters_delta *d, unsigned int n,
+			     char *text, size_t len, int64_t *sum)
 {
-	unsigned int i, n = 0;
+	unsigned int i, found = 0;
 	size_t used = 0;
 	int w;
 
 	*sum = 0;
 	if (len)
 		text[0] = '\0';
-	for (i = 0; d->has_counters && i < d->n_counters; i++) {
-		const struct results_counter *c = &d->counters[i];
-
-		if (!c->delta || !record_ctr_is_error(c->name))
+	for (i = 0; i < n; i++) {
+		if (!d[i].delta || !counters_is_error(d[i].name))
 			continue;
-		*sum += c->delta;
+		*sum += d[i].delta;
 		if (used < len) {
 			w = snprintf(text + used, len - used, "%s%s %+" PRId64,
-				     n ? ", " : "", c->name, c->delta);
+				     found ? ", " : "", d[i].name, d[i].delta);
 			used += w > 0 ? (size_t)w : 0;
 		}
-		n++;
+		found++;
 	}
-	return n;
+	return found;
 }

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * counters - a port's counters before and after a run: the sysfs
+ * counters/ (the PMA port counters) and hw_counters/ (the driver's own;
+ * rxe has some) of /sys/class/infiniband/DEV/ports/N, their changes over
+ * the run, and which of them count errors (--expect-no-errors). Pure:
+ * files under a sysfs root, no verbs.
+ *
+ * Counters are per port, not per process: traffic of other processes on
+ * the same port moves them too.
+ */
+#ifndef RDMABENCH_COUNTERS_H
+#define RDMABENCH_COUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define COUNTERS_MAX 320
+#define COUNTERS_NAME_LEN 64
+
+struct counters_value {
+	char name[COUNTERS_NAME_LEN];	/* "counters/port_xmit_data" */
+	uint64_t value;
+};
+
+struct counters_snap {
+	unsigned int n;
+	bool is_truncated;		/* more than COUNTERS_MAX files */
+	struct counters_value c[COUNTERS_MAX];	/* sorted by name */
+};
+
+/* A counter's change over the run (the results document's too). */
+struct counters_delta {
+	char name[COUNTERS_NAME_LEN];	/* "counters/port_xmit_data" */
+	int64_t delta;			/* end - start */
+};
+
+/*
+ * Read every counter of DEV's port under sysfs_root (NULL or "" =
+ * "/sys"), named "counters/NAME" and "hw_counters/NAME", sorted. Files
+ * that do not read as a decimal number (unsupported counters return
+ * errors) and hw_counters/lifespan (a setting) are left out. Returns 0,
+ * -EINVAL for a bad argument, -ENOENT when the port has neither folder.
+ */
+int counters_read(const char *sysfs_root, const char *dev, unsigned int port,
+		  struct counters_snap *out);
+
+/*
+ * Does the counter count errors? Names containing "err", "discard",
+ * "drop", "out_of_buffer", "out_of_seq", "link_down", "retrans" or
+ * "timeout", except "flush" counters (work requests flushed when a QP is
+ * destroyed: every run's teardown moves them).
+ */
+bool counters_is_error(const char *name);
+
+/*
+ * after - before, for the counters in both, in name order into out[] (at
+ * most max; *n_out set). When there are more than max, unchanged
+ * counters that are not error counters are left out first. Returns how
+ * many were left out (0: all there).
+ */
+unsigned int counters_diff(const struct counters_snap *before,
+			   const struct counters_snap *after,
+			   struct counters_delta *out, unsigned int max,
+			   unsigned int *n_out);
+
+/*
+ * The error counters of d[0..n) that moved: "hw_counters/send_err +3,
+ * counters/symbol_error +1" into text (truncated at len), their number
+ * as the return value, the sum of their moves in *sum.
+ */
+unsigned int counters_errors(const struct counters_delta *d, unsigned int n,
+			     char *text, size_t len, int64_t *sum);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * qp_raw - the data QPs without rdma_cm (--oob tcp): ibv_create_qp, then
+ * INIT -> RTR -> RTS by hand with the peer's QP number, PSN and GID (RoCE)
+ * or LID (InfiniBand), which the caller exchanges over the control
+ * channel. The QPs use the CQs and fill the slots of a struct conn.
+ */
+#ifndef RDMABENCH_QP_RAW_H
+#define RDMABENCH_QP_RAW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "rdma/conn.h"
+
+/* What a peer needs to connect a QP without rdma_cm (--oob tcp). */
+struct qp_raw_addr {
+	uint32_t qpn;
+	uint32_t psn;
+	uint16_t lid;
+	uint8_t gid[16];
+};
+
+/* The local end of a raw QP: port, GID index, path MTU. */
+struct qp_raw_path {
+	uint8_t port;
+	int gid_index;           /* -1: no GRH (InfiniBand without -x) */
+	enum ibv_mtu mtu;
+	uint8_t max_rd_atomic;
+	bool uc;                 /* -c UC: unreliable connected */
+};
+
+/*
+ * QP i of c (c->qps[i].qp, its max_inline and psn), created with
+ * ibv_create_qp on c's CQs, inline as large as the device allows up to
+ * want_inline; *addr filled for the peer. Returns 0 or -errno (logged).
+ */
+int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
+		  uint32_t want_inline, const struct qp_raw_path *path,
+		  struct qp_raw_addr *addr);
+
+/* Move QP i of c to RTS towards the peer's address. 0 or -errno (logged). */
+int qp_raw_connect(struct conn *c, unsigned int i,
+		   const struct qp_raw_path *path,
+		   const struct qp_raw_addr *peer);
+
+#endif

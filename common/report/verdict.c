@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * verdict - the run's verdict and exit code. See verdict.h.
+ */
+#include "report/verdict.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "spec/bench.h"
+
+struct verdict verdict_decide(int err, int exit_code, bool gate_failed)
+{
+	if (err == -EILSEQ || exit_code == BENCH_EXIT_CORRUPT)
+		return (struct verdict){ RESULTS_CORRUPT, BENCH_EXIT_CORRUPT };
+	if (err || (exit_code && exit_code != BENCH_EXIT_GATE))
+		return (struct verdict){ RESULTS_ERROR, exit_code ? exit_code :
+					 BENCH_EXIT_RUNTIME };
+	if (gate_failed || exit_code == BENCH_EXIT_GATE)
+		return (struct verdict){ RESULTS_FAIL, BENCH_EXIT_GATE };
+	return (struct verdict){ RESULTS_PASS, BENCH_EXIT_OK };
+}
+
+const char *verdict_exit_meaning(int exit_code)
+{
+	switch (exit_code) {
+	case BENCH_EXIT_OK:
+		return "ok";
+	case BENCH_EXIT_USAGE:
+		return "usage";
+	case BENCH_EXIT_GATE:
+		return "below an expectation";
+	case BENCH_EXIT_CORRUPT:
+		return "data corruption";
+	case BENCH_EXIT_PEER:
+		return "peer unreachable, lost or timed out";
+	case BENCH_EXIT_STOPPED:
+		return "stopped by a signal";
+	default:
+		return "runtime error";
+	}
+}
+
+void verdict_error_text(int err, int exit_code, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (exit %d: %s)",
+		 err == -EINTR ? "interrupted by a signal" : strerror(-err),
+		 exit_code, verdict_exit_meaning(exit_code));
+}
+
+void verdict_fail_text(const struct gate_run *run, char *buf, size_t len)
+{
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s", run->first_failure[0] ?
+			     run->first_failure : "below an expectation");
+	if (run->gates_failed > 1 && n < len)
+		snprintf(buf + n, len - n, " (and %u more failed gate%s)",
+			 run->gates_failed - 1,
+			 run->gates_failed > 2 ? "s" : "");
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * verdict - the verdict of one run and its exit code, from what went
+ * wrong: data corruption wins over an error, an error over a failed gate,
+ * a failed gate over a pass. Also the text the results document's
+ * "error" field carries for each. Pure: no I/O, no state.
+ */
+#ifndef RDMABENCH_VERDICT_H
+#define RDMABENCH_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/gate.h"
+#include "report/results.h"
+
+/* The error text of a corrupt run. */
+#define VERDICT_CORRUPT_TEXT "data validation found a wrong byte (the log " \
+	"names size, iteration, QP and offset)"
+
+struct verdict {
+	enum results_verdict verdict;
+	int exit_code;			/* BENCH_EXIT_* */
+};
+
+/*
+ * err: the run's error (0 or -errno; -EILSEQ is a wrong byte); exit_code:
+ * the exit code the driver chose (BENCH_EXIT_*); gate_failed: a gate of
+ * the run failed. In this order, the first that holds:
+ *   corrupt  err == -EILSEQ or exit_code CORRUPT     exit CORRUPT
+ *   error    err, or exit_code other than OK, GATE   exit_code (RUNTIME
+ *                                                    when it is OK)
+ *   fail     gate_failed or exit_code GATE           exit GATE
+ *   pass     otherwise                               exit OK
+ */
+struct verdict verdict_decide(int err, int exit_code, bool gate_failed);
+
+/* What an exit code means: "data corruption" for BENCH_EXIT_CORRUPT... */
+const char *verdict_exit_meaning(int exit_code);
+
+/*
+ * An error's text: "Connection refused (exit 5: peer unreachable, lost or
+ * timed out)"; -EINTR reads "interrupted by a signal". Truncated at len.
+ */
+void verdict_error_text(int err, int exit_code, char *buf, size_t len);
+
+/*
+ * A failed run's text: the first failure and how many more failed
+ * ("size 65536: 0.31 Gb/s < expected 380.00 Gb/s (and 3 more failed
+ * gates)"), "below an expectation" when no gate said why.
+ */
+void verdict_fail_text(const struct gate_run *run, char *buf, size_t len);
+
+#endif
