@@ -322,7 +322,7 @@ static int cuda_ctx_retain(struct cuda_ctx *c)
 			 "failed (dmesg: NVIDIA Xid errors)");
 }
 
-int cuda_open_lib(const char *lib_name, int device_index, const char *bus_id,
+int cuda_drv_open_lib(const char *lib_name, int device_index, const char *bus_id,
 		  struct cuda_ctx **out)
 {
 	struct cuda_ctx *c = calloc(1, sizeof(*c));
@@ -352,9 +352,9 @@ err_free:
 	return ret;
 }
 
-int cuda_open(int device_index, const char *bus_id, struct cuda_ctx **out)
+int cuda_drv_open(int device_index, const char *bus_id, struct cuda_ctx **out)
 {
-	return cuda_open_lib(CUDA_LIB_NAME, device_index, bus_id, out);
+	return cuda_drv_open_lib(CUDA_LIB_NAME, device_index, bus_id, out);
 }
 
 /* Make c's context the thread's current one (another may have been). */
@@ -365,7 +365,7 @@ static int cuda_bind(struct cuda_ctx *c)
 	return r ? cuda_fail(c, r, "cuCtxSetCurrent", NULL) : 0;
 }
 
-void cuda_close(struct cuda_ctx *c)
+void cuda_drv_close(struct cuda_ctx *c)
 {
 	if (!c)
 		return;
@@ -382,32 +382,32 @@ void cuda_close(struct cuda_ctx *c)
 	free(c);
 }
 
-const char *cuda_name(const struct cuda_ctx *c)
+const char *cuda_drv_name(const struct cuda_ctx *c)
 {
 	return c->name;
 }
 
-const char *cuda_pci_bus_id(const struct cuda_ctx *c)
+const char *cuda_drv_pci_bus_id(const struct cuda_ctx *c)
 {
 	return c->bus_id;
 }
 
-int cuda_index(const struct cuda_ctx *c)
+int cuda_drv_index(const struct cuda_ctx *c)
 {
 	return c->index;
 }
 
-int cuda_driver_version(const struct cuda_ctx *c)
+int cuda_drv_driver_version(const struct cuda_ctx *c)
 {
 	return c->driver_version;
 }
 
-int cuda_numa_node(const struct cuda_ctx *c, const char *sysfs_root)
+int cuda_drv_numa_node(const struct cuda_ctx *c, const char *sysfs_root)
 {
 	return topo_pci_numa_node(sysfs_root, c->bus_id);
 }
 
-int cuda_alloc(struct cuda_ctx *c, size_t len, uint64_t *dptr_out)
+int cuda_drv_alloc(struct cuda_ctx *c, size_t len, uint64_t *dptr_out)
 {
 	cu_deviceptr d = 0;
 	char what[320];
@@ -435,7 +435,7 @@ int cuda_alloc(struct cuda_ctx *c, size_t len, uint64_t *dptr_out)
 	return 0;
 }
 
-void cuda_free(struct cuda_ctx *c, uint64_t dptr)
+void cuda_drv_free(struct cuda_ctx *c, uint64_t dptr)
 {
 	if (!dptr || cuda_bind(c))
 		return;
@@ -472,7 +472,7 @@ static void cuda_kmod_desc(char *out, size_t len)
 		 open_kmod ? "open" : "proprietary", ver);
 }
 
-int cuda_dmabuf_supported(struct cuda_ctx *c)
+int cuda_drv_dmabuf_supported(struct cuda_ctx *c)
 {
 	char kmod[96];
 	int v = 0;
@@ -492,7 +492,7 @@ int cuda_dmabuf_supported(struct cuda_ctx *c)
 	return -EOPNOTSUPP;
 }
 
-int cuda_dmabuf_export(struct cuda_ctx *c, uint64_t dptr, size_t len,
+int cuda_drv_dmabuf_export(struct cuda_ctx *c, uint64_t dptr, size_t len,
 		       int *fd_out, uint64_t *offset_out)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
@@ -502,7 +502,7 @@ int cuda_dmabuf_export(struct cuda_ctx *c, uint64_t dptr, size_t len,
 	cu_result r;
 	int fd = -1;
 
-	if (cuda_dmabuf_supported(c))
+	if (cuda_drv_dmabuf_supported(c))
 		return -EOPNOTSUPP;
 	if (cuda_bind(c))
 		return -EIO;
@@ -524,7 +524,7 @@ int cuda_dmabuf_export(struct cuda_ctx *c, uint64_t dptr, size_t len,
 	return 0;
 }
 
-int cuda_copy_to(struct cuda_ctx *c, uint64_t dptr, const void *src,
+int cuda_drv_copy_to(struct cuda_ctx *c, uint64_t dptr, const void *src,
 		 size_t len)
 {
 	cu_result r;
@@ -535,7 +535,7 @@ int cuda_copy_to(struct cuda_ctx *c, uint64_t dptr, const void *src,
 	return r ? cuda_fail(c, r, "cuMemcpyHtoD", NULL) : 0;
 }
 
-int cuda_copy_from(struct cuda_ctx *c, void *dst, uint64_t dptr, size_t len)
+int cuda_drv_copy_from(struct cuda_ctx *c, void *dst, uint64_t dptr, size_t len)
 {
 	cu_result r;
 
@@ -545,7 +545,7 @@ int cuda_copy_from(struct cuda_ctx *c, void *dst, uint64_t dptr, size_t len)
 	return r ? cuda_fail(c, r, "cuMemcpyDtoH", NULL) : 0;
 }
 
-int cuda_memset(struct cuda_ctx *c, uint64_t dptr, uint8_t byte, size_t len)
+int cuda_drv_memset(struct cuda_ctx *c, uint64_t dptr, uint8_t byte, size_t len)
 {
 	cu_result r;
 
@@ -614,7 +614,7 @@ static uint64_t cuda_pattern_base(uint64_t size, uint64_t iter)
 	return size * 0x9e3779b97f4a7c15ULL ^ iter * 0xbf58476d1ce4e5b9ULL;
 }
 
-int cuda_fill(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
+int cuda_drv_fill(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
 	      uint64_t iter)
 {
 	uint64_t base = cuda_pattern_base(size, iter);
@@ -628,7 +628,7 @@ int cuda_fill(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
 	return cuda_launch(c, c->k_fill, size, args, "rdmabench_fill");
 }
 
-int cuda_check(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
+int cuda_drv_check(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
 	       uint64_t iter, struct pattern_miss *miss, uint64_t *nbad)
 {
 	uint64_t base = cuda_pattern_base(size, iter);
@@ -646,11 +646,11 @@ int cuda_check(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
 		return 0;
 	if (cuda_bind(c) || cuda_kernels_load(c))
 		return -EIO;
-	ret = cuda_copy_to(c, c->res, res, sizeof(res));
+	ret = cuda_drv_copy_to(c, c->res, res, sizeof(res));
 	if (!ret)
 		ret = cuda_launch(c, c->k_check, size, args, "rdmabench_check");
 	if (!ret)
-		ret = cuda_copy_from(c, res, c->res, sizeof(res));
+		ret = cuda_drv_copy_from(c, res, c->res, sizeof(res));
 	if (ret || !res[1])
 		return ret;
 	miss->offset = res[0] >> 16;

@@ -47,7 +47,7 @@ static void test_no_driver(void)
 
 	fprintf(stderr, "expected error follows (a library that is not "
 		"there):\n");
-	EXPECT_EQ_INT(cuda_open_lib("libcuda-absent-rdmabench.so.1", 0, NULL,
+	EXPECT_EQ_INT(cuda_drv_open_lib("libcuda-absent-rdmabench.so.1", 0, NULL,
 				    &c), -ENOSYS);
 	EXPECT_TRUE(c == NULL);
 }
@@ -58,16 +58,16 @@ static void test_info(struct cuda_ctx *c)
 	struct topo_rel rel;
 
 	printf("gpu: %s, PCI %s, CUDA ordinal %d, driver API %d.%d, NUMA "
-	       "node %d\n", cuda_name(c), cuda_pci_bus_id(c), cuda_index(c),
-	       cuda_driver_version(c) / 1000,
-	       cuda_driver_version(c) % 1000 / 10,
-	       cuda_numa_node(c, "/sys"));
-	EXPECT_EQ_INT(cuda_index(c), 0);
-	EXPECT_EQ_INT(strlen(cuda_pci_bus_id(c)), 12);
-	EXPECT_TRUE(cuda_driver_version(c) >= 9000);
-	if (!topo_pci_path("/sys", cuda_pci_bus_id(c), place, sizeof(place)))
+	       "node %d\n", cuda_drv_name(c), cuda_drv_pci_bus_id(c), cuda_drv_index(c),
+	       cuda_drv_driver_version(c) / 1000,
+	       cuda_drv_driver_version(c) % 1000 / 10,
+	       cuda_drv_numa_node(c, "/sys"));
+	EXPECT_EQ_INT(cuda_drv_index(c), 0);
+	EXPECT_EQ_INT(strlen(cuda_drv_pci_bus_id(c)), 12);
+	EXPECT_TRUE(cuda_drv_driver_version(c) >= 9000);
+	if (!topo_pci_path("/sys", cuda_drv_pci_bus_id(c), place, sizeof(place)))
 		printf("gpu: sysfs place %s\n", place);
-	if (!topo_gpu_nic("/sys", cuda_pci_bus_id(c), "mlx5_0", &rel))
+	if (!topo_gpu_nic("/sys", cuda_drv_pci_bus_id(c), "mlx5_0", &rel))
 		printf("gpu: nearest RDMA device: %s (%s)\n",
 		       rel.best_nic[0] ? rel.best_nic : "none",
 		       topo_link_name(rel.best_nic_link));
@@ -79,11 +79,11 @@ static void test_dmabuf(struct cuda_ctx *c, uint64_t dptr)
 	struct stat st;
 	int fd = -1;
 
-	if (cuda_dmabuf_supported(c)) {
+	if (cuda_drv_dmabuf_supported(c)) {
 		printf("dmabuf: not supported by this GPU/driver\n");
 		return;
 	}
-	EXPECT_EQ_INT(cuda_dmabuf_export(c, dptr, BIG_BYTES, &fd, &off), 0);
+	EXPECT_EQ_INT(cuda_drv_dmabuf_export(c, dptr, BIG_BYTES, &fd, &off), 0);
 	EXPECT_TRUE(fd > 0);
 	EXPECT_EQ_U64(off, 0);
 	EXPECT_TRUE(fd > 0 && fstat(fd, &st) == 0);
@@ -94,7 +94,7 @@ static void test_dmabuf(struct cuda_ctx *c, uint64_t dptr)
 		close(fd);
 	/* an address inside a page: the offset says where it lies */
 	fd = -1;
-	EXPECT_EQ_INT(cuda_dmabuf_export(c, dptr + 3 * 4096 + 1000, 8192, &fd,
+	EXPECT_EQ_INT(cuda_drv_dmabuf_export(c, dptr + 3 * 4096 + 1000, 8192, &fd,
 					 &off), 0);
 	EXPECT_TRUE(fd > 0);
 	EXPECT_EQ_U64(off, (3 * 4096 + 1000) % (uint64_t)sysconf(_SC_PAGESIZE));
@@ -118,13 +118,13 @@ static void test_fill_matches_host(struct cuda_ctx *c, uint64_t dptr)
 	for (i = 0; gpu && host && i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		for (j = 0; j < sizeof(iters) / sizeof(iters[0]); j++, n++) {
 			/* +3: an unaligned start, as a region offset can be */
-			EXPECT_EQ_INT(cuda_fill(c, dptr + 3, sizes[i],
+			EXPECT_EQ_INT(cuda_drv_fill(c, dptr + 3, sizes[i],
 						iters[j]), 0);
-			EXPECT_EQ_INT(cuda_copy_from(c, gpu, dptr + 3,
+			EXPECT_EQ_INT(cuda_drv_copy_from(c, gpu, dptr + 3,
 						     sizes[i]), 0);
 			pattern_fill(host, sizes[i], iters[j]);
 			same += !memcmp(gpu, host, sizes[i]);
-			EXPECT_EQ_INT(cuda_check(c, dptr + 3, sizes[i],
+			EXPECT_EQ_INT(cuda_drv_check(c, dptr + 3, sizes[i],
 						 iters[j], &miss, NULL), 0);
 		}
 	}
@@ -143,11 +143,11 @@ static void test_flip(struct cuda_ctx *c, uint64_t dptr)
 	uint8_t good, bad, good2, bad2;
 	uint64_t nbad = 0;
 
-	EXPECT_EQ_INT(cuda_fill(c, dptr, BIG_BYTES, 7), 0);
-	EXPECT_EQ_INT(cuda_copy_from(c, &good, dptr + at, 1), 0);
+	EXPECT_EQ_INT(cuda_drv_fill(c, dptr, BIG_BYTES, 7), 0);
+	EXPECT_EQ_INT(cuda_drv_copy_from(c, &good, dptr + at, 1), 0);
 	bad = good ^ 0x5a;
-	EXPECT_EQ_INT(cuda_copy_to(c, dptr + at, &bad, 1), 0);
-	EXPECT_EQ_INT(cuda_check(c, dptr, BIG_BYTES, 7, &miss, &nbad),
+	EXPECT_EQ_INT(cuda_drv_copy_to(c, dptr + at, &bad, 1), 0);
+	EXPECT_EQ_INT(cuda_drv_check(c, dptr, BIG_BYTES, 7, &miss, &nbad),
 		      -EILSEQ);
 	EXPECT_EQ_U64(miss.offset, at);
 	EXPECT_EQ_INT(miss.expected, good);
@@ -159,23 +159,23 @@ static void test_flip(struct cuda_ctx *c, uint64_t dptr)
 	       (unsigned long long)miss.offset, miss.expected, miss.actual,
 	       (unsigned long long)nbad);
 	/* a second, later flip: still the first one, two counted */
-	EXPECT_EQ_INT(cuda_copy_from(c, &good2, dptr + at2, 1), 0);
+	EXPECT_EQ_INT(cuda_drv_copy_from(c, &good2, dptr + at2, 1), 0);
 	bad2 = (uint8_t)~good2;
-	EXPECT_EQ_INT(cuda_copy_to(c, dptr + at2, &bad2, 1), 0);
-	EXPECT_EQ_INT(cuda_check(c, dptr, BIG_BYTES, 7, &miss, &nbad),
+	EXPECT_EQ_INT(cuda_drv_copy_to(c, dptr + at2, &bad2, 1), 0);
+	EXPECT_EQ_INT(cuda_drv_check(c, dptr, BIG_BYTES, 7, &miss, &nbad),
 		      -EILSEQ);
 	EXPECT_EQ_U64(miss.offset, at);
 	EXPECT_EQ_U64(nbad, 2);
 	/* the marker: the last byte alone */
-	EXPECT_EQ_INT(cuda_fill(c, dptr, 4096, 9), 0);
+	EXPECT_EQ_INT(cuda_drv_fill(c, dptr, 4096, 9), 0);
 	bad = 0;
-	EXPECT_EQ_INT(cuda_copy_to(c, dptr + 4095, &bad, 1), 0);
-	EXPECT_EQ_INT(cuda_check(c, dptr, 4096, 9, &miss, &nbad), -EILSEQ);
+	EXPECT_EQ_INT(cuda_drv_copy_to(c, dptr + 4095, &bad, 1), 0);
+	EXPECT_EQ_INT(cuda_drv_check(c, dptr, 4096, 9, &miss, &nbad), -EILSEQ);
 	EXPECT_EQ_U64(miss.offset, 4095);
 	EXPECT_EQ_INT(miss.expected, pattern_marker(9));
 	/* a stale iteration: wrong nearly everywhere */
-	EXPECT_EQ_INT(cuda_fill(c, dptr, 4 * MIB, 1), 0);
-	EXPECT_EQ_INT(cuda_check(c, dptr, 4 * MIB, 2, &miss, &nbad), -EILSEQ);
+	EXPECT_EQ_INT(cuda_drv_fill(c, dptr, 4 * MIB, 1), 0);
+	EXPECT_EQ_INT(cuda_drv_check(c, dptr, 4 * MIB, 2, &miss, &nbad), -EILSEQ);
 	EXPECT_TRUE(miss.offset < 16);
 	EXPECT_TRUE(nbad > 4 * MIB * 99 / 100);
 	printf("stale: iteration 1 checked as 2: first miss at %llu, %llu of "
@@ -190,20 +190,20 @@ static void test_speed(struct cuda_ctx *c)
 	double t0, t1, t2;
 	uint64_t d = 0;
 
-	if (cuda_alloc(c, len, &d)) {
+	if (cuda_drv_alloc(c, len, &d)) {
 		EXPECT_TRUE(0);
 		return;
 	}
 	t0 = now_s();
-	EXPECT_EQ_INT(cuda_fill(c, d, len, 3), 0);
+	EXPECT_EQ_INT(cuda_drv_fill(c, d, len, 3), 0);
 	t1 = now_s();
-	EXPECT_EQ_INT(cuda_check(c, d, len, 3, &miss, NULL), 0);
+	EXPECT_EQ_INT(cuda_drv_check(c, d, len, 3, &miss, NULL), 0);
 	t2 = now_s();
 	printf("speed: 1 GiB fill %.1f ms (%.0f GB/s), check %.1f ms "
 	       "(%.0f GB/s)\n",
 	       (t1 - t0) * 1e3, (double)len / (t1 - t0) / 1e9,
 	       (t2 - t1) * 1e3, (double)len / (t2 - t1) / 1e9);
-	cuda_free(c, d);
+	cuda_drv_free(c, d);
 }
 
 /* Offsets past 4 GiB: 64-bit indexing in the kernels and the packed key */
@@ -214,21 +214,21 @@ static void test_beyond_4gib(struct cuda_ctx *c)
 	uint64_t d = 0, nbad = 0;
 	uint8_t good, bad;
 
-	if (cuda_alloc(c, len, &d)) {
+	if (cuda_drv_alloc(c, len, &d)) {
 		EXPECT_TRUE(0);
 		return;
 	}
-	EXPECT_EQ_INT(cuda_fill(c, d, len, 11), 0);
-	EXPECT_EQ_INT(cuda_copy_from(c, &good, d + at, 1), 0);
+	EXPECT_EQ_INT(cuda_drv_fill(c, d, len, 11), 0);
+	EXPECT_EQ_INT(cuda_drv_copy_from(c, &good, d + at, 1), 0);
 	bad = good ^ 1;
-	EXPECT_EQ_INT(cuda_copy_to(c, d + at, &bad, 1), 0);
-	EXPECT_EQ_INT(cuda_check(c, d, len, 11, &miss, &nbad), -EILSEQ);
+	EXPECT_EQ_INT(cuda_drv_copy_to(c, d + at, &bad, 1), 0);
+	EXPECT_EQ_INT(cuda_drv_check(c, d, len, 11, &miss, &nbad), -EILSEQ);
 	EXPECT_EQ_U64(miss.offset, at);
 	EXPECT_EQ_U64(nbad, 1);
 	printf("4 GiB+: flip at %llu of %llu bytes found at %llu\n",
 	       (unsigned long long)at, (unsigned long long)len,
 	       (unsigned long long)miss.offset);
-	cuda_free(c, d);
+	cuda_drv_free(c, d);
 }
 
 static void test_errors(void)
@@ -236,9 +236,9 @@ static void test_errors(void)
 	struct cuda_ctx *c = NULL;
 
 	fprintf(stderr, "expected errors follow (no such GPU):\n");
-	EXPECT_EQ_INT(cuda_open(99, NULL, &c), -ENODEV);
-	EXPECT_EQ_INT(cuda_open(-1, NULL, &c), -ENODEV);
-	EXPECT_EQ_INT(cuda_open(0, "0000:ff:1f.7", &c), -ENODEV);
+	EXPECT_EQ_INT(cuda_drv_open(99, NULL, &c), -ENODEV);
+	EXPECT_EQ_INT(cuda_drv_open(-1, NULL, &c), -ENODEV);
+	EXPECT_EQ_INT(cuda_drv_open(0, "0000:ff:1f.7", &c), -ENODEV);
 	EXPECT_TRUE(c == NULL);
 	printf("errors: GPU 99, GPU -1 and bus id 0000:ff:1f.7 refused with "
 	       "-ENODEV (messages on stderr)\n");
@@ -292,7 +292,7 @@ static void reg_on_device(struct verbs_fns *v, void *dev, struct cuda_ctx *c,
 
 	ctx = v->open_device(dev);
 	pd = ctx ? v->alloc_pd(ctx) : NULL;
-	if (!pd || cuda_dmabuf_export(c, dptr, BIG_BYTES, &fd, &off)) {
+	if (!pd || cuda_drv_dmabuf_export(c, dptr, BIG_BYTES, &fd, &off)) {
 		printf("registration: cannot open %s or export: not "
 		       "attempted\n", v->get_device_name(dev));
 		goto out;
@@ -346,7 +346,7 @@ int main(void)
 	int ret;
 
 	test_no_driver();
-	ret = cuda_open(0, NULL, &c);
+	ret = cuda_drv_open(0, NULL, &c);
 	if (ret == -ENOSYS || ret == -ENODEV) {
 		test_finish("test_gpu");
 		printf("test_gpu: skipped: %s\n", ret == -ENOSYS ?
@@ -358,7 +358,7 @@ int main(void)
 	if (ret)
 		return test_finish("test_gpu");
 	test_info(c);
-	EXPECT_EQ_INT(cuda_alloc(c, BIG_BYTES, &dptr), 0);
+	EXPECT_EQ_INT(cuda_drv_alloc(c, BIG_BYTES, &dptr), 0);
 	if (dptr) {
 		test_dmabuf(c, dptr);
 		test_fill_matches_host(c, dptr);
@@ -369,9 +369,9 @@ int main(void)
 			test_beyond_4gib(c);
 		}
 		test_registration(c, dptr);
-		cuda_free(c, dptr);
+		cuda_drv_free(c, dptr);
 	}
 	test_errors();
-	cuda_close(c);
+	cuda_drv_close(c);
 	return test_finish("test_gpu");
 }

@@ -55,30 +55,30 @@ static int mem_gpu_alloc(const struct mem_spec *s, size_t len,
 {
 	int ret;
 
-	ret = cuda_open(s->cuda_index, s->cuda_bus_id, &out->cuda);
+	ret = cuda_drv_open(s->cuda_index, s->cuda_bus_id, &out->cuda);
 	if (ret)
 		return ret;
 	if (s->kind == MEM_CUDA_DMABUF) {
-		ret = cuda_dmabuf_supported(out->cuda);
+		ret = cuda_drv_dmabuf_supported(out->cuda);
 		if (ret)
 			goto err_close;
 	}
-	ret = cuda_alloc(out->cuda, len, &out->dptr);
+	ret = cuda_drv_alloc(out->cuda, len, &out->dptr);
 	if (ret)
 		goto err_close;
-	ret = cuda_memset(out->cuda, out->dptr, 0, len);
+	ret = cuda_drv_memset(out->cuda, out->dptr, 0, len);
 	if (ret)
 		goto err_free;
 	out->addr = (void *)(uintptr_t)out->dptr;
 	out->len = len;
-	out->numa_node = cuda_numa_node(out->cuda, MEM_SYSFS);
+	out->numa_node = cuda_drv_numa_node(out->cuda, MEM_SYSFS);
 	return 0;
 
 err_free:
-	cuda_free(out->cuda, out->dptr);
+	cuda_drv_free(out->cuda, out->dptr);
 	out->dptr = 0;
 err_close:
-	cuda_close(out->cuda);
+	cuda_drv_close(out->cuda);
 	out->cuda = NULL;
 	return ret;
 }
@@ -174,14 +174,14 @@ static void mem_peermem_err(const struct mem_buf *m, struct ibv_pd *pd,
 		bench_err("ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
 			  "GPU memory registered through nvidia-peermem counts "
 			  "as locked memory too; %s", m->len,
-			  cuda_index(m->cuda), mem_dev_name(pd),
+			  cuda_drv_index(m->cuda), mem_dev_name(pd),
 			  strerror(-ret), why);
 	else
 		bench_err("ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
 			  "GPUDirect RDMA through nvidia-peermem failed: check "
 			  "that nvidia_peermem is loaded and matches the driver "
 			  "(dmesg), or use --use_cuda_dmabuf", m->len,
-			  cuda_index(m->cuda), mem_dev_name(pd),
+			  cuda_drv_index(m->cuda), mem_dev_name(pd),
 			  strerror(-ret));
 }
 
@@ -194,7 +194,7 @@ static int mem_reg_peermem(struct mem_buf *m, struct ibv_pd *pd, int access)
 			  "nvidia_peermem is not loaded: modprobe "
 			  "nvidia_peermem (on the host, not in the pod), or "
 			  "use --use_cuda_dmabuf",
-			  cuda_index(m->cuda), mem_dev_name(pd));
+			  cuda_drv_index(m->cuda), mem_dev_name(pd));
 		return -EOPNOTSUPP;
 	}
 	m->mr = ibv_reg_mr(pd, m->addr, m->len, access);
@@ -210,7 +210,7 @@ static int mem_reg_dmabuf(struct mem_buf *m, struct ibv_pd *pd, int access)
 	uint64_t offset;
 	int ret, fd;
 
-	ret = cuda_dmabuf_export(m->cuda, m->dptr, m->len, &fd, &offset);
+	ret = cuda_drv_dmabuf_export(m->cuda, m->dptr, m->len, &fd, &offset);
 	if (ret)
 		return ret;
 	m->dmabuf_fd = fd;
@@ -235,7 +235,7 @@ static int mem_reg_dmabuf(struct mem_buf *m, struct ibv_pd *pd, int access)
 		bench_err("ibv_reg_dmabuf_mr(%zu bytes of GPU %d memory, "
 			  "offset %llu) on %s: %s: check the kernel log "
 			  "(dmesg), or drop --use_cuda_dmabuf to try "
-			  "nvidia-peermem", m->len, cuda_index(m->cuda),
+			  "nvidia-peermem", m->len, cuda_drv_index(m->cuda),
 			  (unsigned long long)offset, mem_dev_name(pd),
 			  strerror(-ret));
 	return ret;
@@ -266,8 +266,8 @@ void mem_free(struct mem_buf *m)
 	m->has_dmabuf_fd = false;
 	m->dmabuf_fd = -1;
 	if (m->cuda) {
-		cuda_free(m->cuda, m->dptr);
-		cuda_close(m->cuda);
+		cuda_drv_free(m->cuda, m->dptr);
+		cuda_drv_close(m->cuda);
 	} else if (m->addr && m->from_numa) {
 		numa_free(m->addr, m->len);
 	} else {
@@ -297,7 +297,7 @@ int mem_zero(struct mem_buf *m, size_t off, size_t len)
 		memset((uint8_t *)m->addr + off, 0, len);
 		return 0;
 	}
-	return cuda_memset(m->cuda, m->dptr + off, 0, len);
+	return cuda_drv_memset(m->cuda, m->dptr + off, 0, len);
 }
 
 int mem_fill(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter)
@@ -308,7 +308,7 @@ int mem_fill(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter)
 		pattern_fill((uint8_t *)m->addr + off, size, iter);
 		return 0;
 	}
-	return cuda_fill(m->cuda, m->dptr + off, size, iter);
+	return cuda_drv_fill(m->cuda, m->dptr + off, size, iter);
 }
 
 int mem_check(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter,
@@ -319,7 +319,7 @@ int mem_check(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter,
 	if (mem_is_host(m))
 		return pattern_check((uint8_t *)m->addr + off, size, iter,
 				     miss);
-	return cuda_check(m->cuda, m->dptr + off, size, iter, miss, NULL);
+	return cuda_drv_check(m->cuda, m->dptr + off, size, iter, miss, NULL);
 }
 
 const char *mem_path_name(const struct mem_buf *m)

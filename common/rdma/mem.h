@@ -29,7 +29,7 @@ enum mem_kind {
 struct mem_spec {
 	enum mem_kind kind;
 	int numa_node;           /* MEM_HOST: node of the pages, -1: any */
-	int cuda_index;          /* GPU kinds: CUDA ordinal (--use_cuda=N) */
+	int cuda_index;              /* GPU kinds: CUDA ordinal (--use_cuda=N) */
 	const char *cuda_bus_id; /* or its PCI address ("0000:3b:00.0") */
 };
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rdma/device.h"
+#include "rdma/dev.h"
 #include "run/driver.h"
 #include "run/main.h"
 #include "run/place_glue.h"

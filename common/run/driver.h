@@ -13,7 +13,7 @@
 #include "spec/bench.h"
 #include "rdma/conn.h"
 #include "rdma/ctrl.h"
-#include "rdma/device.h"
+#include "rdma/dev.h"
 #include "spec/opts.h"
 #include "spec/test.h"
 #include "spec/wire.h"
@@ -49,7 +49,7 @@ struct bench_ctx {
 
 /*
  * record.c: the run's results document (JSON, JUnit, Prometheus) and its
- * gates. record_begin() before anything connects; record_device() once the
+ * gates. record_begin() before anything connects; record_dev_collect() once the
  * data connections are up (device, placement, expected line rate);
  * bench_record_*() per size; record_end() always, with the run's error (0
  * or -errno): it writes the files asked for (a run that failed midway
@@ -57,16 +57,16 @@ struct bench_ctx {
  */
 struct record;
 int record_begin(struct bench_ctx *b);
-void record_device(struct bench_ctx *b);
+void record_dev_collect(struct bench_ctx *b);
 int record_end(struct bench_ctx *b, int err, int exit_code);
 
 /*
  * A size's figures for the results document and the gates (record.c).
  * peer may be NULL. Returns 0 or -errno.
  */
-int bench_record_bw(struct bench_ctx *b, uint64_t size,
+int record_bw(struct bench_ctx *b, uint64_t size,
 		    const struct stats_bw *bw, const struct stats_bw *peer);
-int bench_record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
+int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 		     const struct stats_lat *lat, const struct stats_lat *peer);
 
 #endif

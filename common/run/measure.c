@@ -124,7 +124,7 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 	if (!ret && sends && v->bw_end == BENCH_END_FIN)
 		ret = xfer_fin_send(&b->xfer);
 	if (!ret && peer_sends && v->bw_end == BENCH_END_FIN)
-		ret = xfer_fin_wait(&b->xfer, size, peer_msgs);
+		ret = xfer_bw_fin_wait(&b->xfer, size, peer_msgs);
 	else if (peer_sends)
 		*peer_msgs = out->recv_msgs;
 	return ret;
@@ -161,7 +161,7 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 			 &peer);
 	report_bw_row(stdout, b->cfg.report_gbits, size, b->test.iters, &bw,
 		      &peak, &peer, b->test.bidir);
-	return bench_record_bw(b, size, &bw, &peer);
+	return record_bw(b, size, &bw, &peer);
 }
 
 /*
@@ -200,7 +200,7 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1, &bw);
 	report_bw_row(stdout, b->cfg.report_gbits, size, sync->iters, &bw, &bw,
 		      NULL, false);
-	return bench_record_bw(b, size, &bw, NULL);
+	return record_bw(b, size, &bw, NULL);
 }
 
 /* ---- latency ---- */
@@ -283,7 +283,7 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 	report_lat_row(stdout, size, n, &lat, &peer);
 	if (b->cfg.histogram)
 		hist_print(b->hist, bench_verb_lat_divisor(b->test.verb), stdout);
-	return bench_record_lat(b, size, n, &lat, &peer);
+	return record_lat(b, size, n, &lat, &peer);
 }
 
 static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
@@ -299,7 +299,7 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	if (!ret)
 		ret = measure_ready(b);
 	if (!ret && lat_round_trip(b))
-		ret = xfer_fin_wait(&b->xfer, size, &n);
+		ret = xfer_bw_fin_wait(&b->xfer, size, &n);
 	else if (!ret)
 		ret = xfer_lat_run(&b->xfer, false, size,
 				   b->test.duration_s ? 0 : sync->iters,
@@ -315,7 +315,7 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	if (ret)
 		return ret;
 	report_lat_row(stdout, size, n, &lat, NULL);
-	return bench_record_lat(b, size, n, &lat, NULL);
+	return record_lat(b, size, n, &lat, NULL);
 }
 
 static const struct measure_ops measure_ops[] = {

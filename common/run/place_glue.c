@@ -23,13 +23,13 @@ static int bench_gpu_preflight(const struct bench_cfg *c)
 	struct cuda_ctx *cuda;
 	int ret;
 
-	ret = cuda_open(c->use_cuda >= 0 ? (int)c->use_cuda : 0,
+	ret = cuda_drv_open(c->use_cuda >= 0 ? (int)c->use_cuda : 0,
 			c->cuda_bus_id[0] ? c->cuda_bus_id : NULL, &cuda);
 	if (ret)
 		return ret == -ENODEV ? -EINVAL : -EIO; /* logged by cuda_drv.c */
 	if (c->use_cuda_dmabuf)
-		ret = cuda_dmabuf_supported(cuda);
-	cuda_close(cuda);
+		ret = cuda_drv_dmabuf_supported(cuda);
+	cuda_drv_close(cuda);
 	return ret;
 }
 

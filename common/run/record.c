@@ -155,7 +155,7 @@ static struct results_row *record_row(struct record *r, uint64_t size,
 	return results_add_row(d, size, iters);
 }
 
-int bench_record_bw(struct bench_ctx *b, uint64_t size,
+int record_bw(struct bench_ctx *b, uint64_t size,
 		    const struct stats_bw *bw, const struct stats_bw *peer)
 {
 	struct record *r = b->rec;
@@ -186,7 +186,7 @@ static void record_lat_side(struct results_side *s, uint64_t size,
 	s->bytes = lat->samples * size;
 }
 
-int bench_record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
+int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 		     const struct stats_lat *lat, const struct stats_lat *peer)
 {
 	struct record *r = b->rec;

@@ -230,7 +230,7 @@ static void record_downtrain(struct record *r, const struct bench_ctx *b,
 	record_doc_outcome(r, &o);
 }
 
-void record_device(struct bench_ctx *b)
+void record_dev_collect(struct bench_ctx *b)
 {
 	struct record *r = b->rec;
 	struct dev_qp_path path = { .gid_index = -1 };

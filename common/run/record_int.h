@@ -17,12 +17,12 @@
 
 struct record {
 	struct results_doc doc;
-	struct gate_expect expect;	/* achievable_gbps: record_device() */
+	struct gate_expect expect;	/* achievable_gbps: record_dev_collect() */
 	struct gate_run run;		/* the AND of every gate so far */
 	/* --expect-line-rate set, but no achievable rate: why, per size */
 	char line_rate_unknown[RESULTS_TEXT_LEN];
-	bool has_device;		/* record_device() ran */
-	bool has_ctr_start;		/* ctr_start read at record_device() */
+	bool has_device;		/* record_dev_collect() ran */
+	bool has_ctr_start;		/* ctr_start read at record_dev_collect() */
 	bool gates_left_out;		/* more gates than the document holds */
 	struct counters_snap ctr_start;
 };

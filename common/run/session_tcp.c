@@ -41,7 +41,7 @@ static int tcp_device(struct bench_ctx *b)
 			  ibv_get_device_name(verbs->device));
 		return -EOPNOTSUPP;
 	}
-	ret = dev_pick_gid(verbs, b->port, b->cfg.has_gid_index ?
+	ret = dev_open_pick_gid(verbs, b->port, b->cfg.has_gid_index ?
 			   (int)b->cfg.gid_index : -1, b->cfg.netdev,
 			   &b->gid_index, b->local, sizeof(b->local));
 	if (!ret)

@@ -164,7 +164,7 @@ void setup_print_header(struct bench_ctx *b)
 		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
 			"half of the ping-pong round trip" : "full round trip";
 	report_header(stdout, &ri);
-	record_device(b);
+	record_dev_collect(b);
 	if (b->is_server && b->test.measure == BENCH_MEASURE_BW &&
 	    !b->test.bidir)
 		printf(" (server figures: what arrived, from READY to the "

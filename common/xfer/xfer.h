@@ -97,13 +97,13 @@ int xfer_fin_send(const struct xfer *x);
  * peer's heartbeats keep coming; then check what landed (validate).
  * *msgs_out is the total the FINs vouch for.
  */
-int xfer_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out);
+int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out);
 
 /*
  * Latency, iters round trips on QP 0 (or until end_ns when non-zero). The
  * initiator (client) sends first; hist gets one sample per round trip on
  * the side that measures one (both for ping-pongs; the initiator for a
- * round-trip verb, whose peer then waits with xfer_fin_wait()).
+ * round-trip verb, whose peer then waits with xfer_bw_fin_wait()).
  */
 int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 		 uint64_t iters, uint64_t end_ns, struct hist *hist,

@@ -384,7 +384,7 @@ static int fin_take(const struct xfer *x, const struct ibv_wc *wc,
 	return fin_check(x, qp, size, msg.u.fin.msgs);
 }
 
-int xfer_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
+int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 {
 	struct xfer_watch w;
 	unsigned int got = 0;

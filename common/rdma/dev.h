@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * device - what we tell the user about the device and port in use.
+ * dev - what we tell the user about the device and port in use.
  */
-#ifndef RDMABENCH_DEVICE_H
-#define RDMABENCH_DEVICE_H
+#ifndef RDMABENCH_RDMA_DEV_H
+#define RDMABENCH_RDMA_DEV_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -63,7 +63,7 @@ int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
  * otherwise the best RoCEv2 GID (of netdev when given; IPv4-mapped first);
  * -1 on InfiniBand, where LIDs route. The GID's text goes to text.
  */
-int dev_pick_gid(struct ibv_context *ctx, uint8_t port, int want,
+int dev_open_pick_gid(struct ibv_context *ctx, uint8_t port, int want,
 		 const char *netdev, int *index_out, char *text, size_t len);
 
 #endif

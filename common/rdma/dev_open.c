@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * device_open - picking the device and GID without rdma_cm (--oob tcp).
+ * dev_open - picking the device and GID without rdma_cm (--oob tcp).
  * With rdma_cm both follow from the IP in use; here they follow from -d,
  * --netdev (pods: device names are not stable, interface names are) and
  * -x, or the best RoCEv2 GID, and the choice is printed.
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rdma/device.h"
+#include "rdma/dev.h"
 #include "host/netdev.h"
 #include "lib/log.h"
 
@@ -84,7 +84,7 @@ static int dev_gid_rank(const struct ibv_gid_entry *e, unsigned int ifindex)
 	return memcmp(e->gid.raw, v4mapped, 12) ? 2 : 3;
 }
 
-int dev_pick_gid(struct ibv_context *ctx, uint8_t port, int want,
+int dev_open_pick_gid(struct ibv_context *ctx, uint8_t port, int want,
 		 const char *netdev, int *index_out, char *text, size_t len)
 {
 	unsigned int ifindex = netdev && netdev[0] ? if_nametoindex(netdev) : 0;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rdma/device.h"
+#include "rdma/dev.h"
 #include "lib/log.h"
 
 static unsigned int dev_mtu_bytes(enum ibv_mtu mtu)
