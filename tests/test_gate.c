@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/gate.c: every size must pass (AND), no tolerance, the
+ * Tests for common/report/gate.c: every size must pass (AND), no tolerance, the
  * exact reason strings, latency gates (lower is better), the line rate.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/link.c against the fake sysfs trees in
+ * Tests for common/host/link.c against the fake sysfs trees in
  * tests/fixtures/link/ (see the README there), found through TEST_SRCDIR.
  */
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Tests for common/opts.c: defaults, parsing, messages and --help. */
+/* Tests for common/spec/opts.c: defaults, parsing, messages and --help. */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/place.c on the fake sysfs trees of tests/fixtures/place
+ * Tests for common/host/place.c on the fake sysfs trees of tests/fixtures/place
  * (make-trees.sh there describes them), found under $TEST_SRCDIR (default
  * "."): NUMA decisions, CPU lists, the memlock preflight, and one real
  * place_apply() within the CPUs this test may already use.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/report.c: the tables, byte for byte, against golden
+ * Tests for common/report/report.c: the tables, byte for byte, against golden
  * files in tests/golden/ (found under $TEST_SRCDIR, default "."), and the
  * column order scripts rely on (awk '{print $4}' is BW average).
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/timer.c. Bounds are one-sided where scheduling could
+ * Tests for common/lib/timer.c. Bounds are one-sided where scheduling could
  * delay us: a loaded machine may make things late, never early.
  */
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Tests for common/units.c: size parsing, ranges and the printed figures. */
+/* Tests for common/lib/units.c: size parsing, ranges and the printed figures. */
 #include <errno.h>
 
 #include "test.h"

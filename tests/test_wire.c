@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/wire.c: round trips, the exact big-endian layout, and
+ * Tests for common/spec/wire.c: round trips, the exact big-endian layout, and
  * every way a received message can be wrong. Truncated input is unpacked
  * from a heap copy of exactly that length, so ASan catches any over-read.
  */

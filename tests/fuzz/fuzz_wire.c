@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * fuzz_wire - libFuzzer target for the wire decoder (common/wire.c), the
+ * fuzz_wire - libFuzzer target for the wire decoder (common/spec/wire.c), the
  * one piece of code that reads bytes a peer chose.
  *
  * For any input: wire_unpack() must return 0 or one of its documented

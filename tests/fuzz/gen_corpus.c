@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * gen_corpus DIR - write the seed corpus of tests/fuzz/fuzz_wire.c into
- * DIR: one valid message of every type (packed by common/wire.c, so the
+ * DIR: one valid message of every type (packed by common/spec/wire.c, so the
  * seeds follow the layout), and the broken shapes a peer could send:
  * truncated, one byte too long, wrong magic, versions 0 and 99, a body
  * length that lies, an unknown type, and plain garbage. Deterministic, so

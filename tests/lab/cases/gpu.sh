@@ -11,7 +11,7 @@
 #                bus id, no dmabuf export, context failure, out of GPU
 #                memory; and on rxe0: no dmabuf MRs, nvidia_peermem not
 #                loaded, RLIMIT_MEMLOCK too low; and a run on fake GPU memory
-# Exit codes (common/driver.c, common/place_glue.c): the driver missing,
+# Exit codes (common/run/driver.c, common/run/place_glue.c): the driver missing,
 # broken or busy: 1; a GPU the options name but the host lacks (no GPU, no
 # such index or bus id, no dmabuf on it or on the RDMA device, no peermem):
 # 2; out of memory, memlock: 1 (runtime). The peer of a side that failed

@@ -1,5 +1,5 @@
 # tests/lab/cases/numa.sh - sourced by tests/lab/all.sh in the lab guest:
-# NUMA placement (common/place.c) in a guest with two NUMA nodes. The usual
+# NUMA placement (common/host/place.c) in a guest with two NUMA nodes. The usual
 # guest has one, so this file skips there; run it with
 #   RDMABENCH_LAB_NUMA=2 scripts/lab/run.sh tests/lab/all.sh numa
 # (node 0: CPU 0 and half the memory; node 1: CPU 1 and the other half).
