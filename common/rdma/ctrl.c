@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * ctrl - framing, deadlines and errors of the control channel; the raw
- * transports are the RC QP below and TCP (ctrl_tcp.c).
+ * ctrl - framing, deadlines and errors of the control channel, over a
+ * transport table: the RC QP below (ctrl_qp_transport) or TCP
+ * (ctrl_tcp_transport, ctrl_tcp.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -15,9 +16,12 @@
 #include "lib/stop.h"
 #include "lib/timer.h"
 
+static const struct ctrl_transport ctrl_qp_transport;
+
 void ctrl_init(struct ctrl *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->tr = &ctrl_qp_transport;
 	c->fd = -1;
 }
 
@@ -96,6 +100,7 @@ err_destroy:
 
 int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs)
 {
+	c->tr = &ctrl_tcp_transport;
 	c->verbs = verbs;
 	c->own_verbs = true;
 	return ctrl_alloc_pd(c);
@@ -124,9 +129,7 @@ void ctrl_destroy(struct ctrl *c)
 
 bool ctrl_peer_gone(struct ctrl *c)
 {
-	if (c->fd >= 0)
-		return c->tcp_gone;
-	return cm_check_peer(&c->ep) != 0;
+	return c->tr->gone(c);
 }
 
 /* A completion that failed: name it, with the verbs status string. */
@@ -230,6 +233,21 @@ static int ctrl_qp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
 	return ctrl_post_recv(c, (unsigned int)wc.wr_id);
 }
 
+static bool ctrl_qp_gone(struct ctrl *c)
+{
+	return cm_check_peer(&c->ep) != 0;
+}
+
+static bool ctrl_qp_up(const struct ctrl *c)
+{
+	return c->ep.id && c->ep.id->qp;
+}
+
+static const struct ctrl_transport ctrl_qp_transport = {
+	.send = ctrl_qp_send, .recv = ctrl_qp_recv, .gone = ctrl_qp_gone,
+	.closed = ctrl_qp_gone, .up = ctrl_qp_up,
+};
+
 static const char *ctrl_wait_why(int ret)
 {
 	return ret == -ETIMEDOUT ? "timed out" :
@@ -247,8 +265,7 @@ static int ctrl_send_raw(struct ctrl *c, const struct wire_msg *msg)
 	len = wire_pack(msg, buf, sizeof(buf));
 	if (len < 0)
 		return len;
-	return c->fd >= 0 ? ctrl_tcp_send(c, buf, (size_t)len, deadline_ns) :
-			    ctrl_qp_send(c, buf, (size_t)len, deadline_ns);
+	return c->tr->send(c, buf, (size_t)len, deadline_ns);
 }
 
 int ctrl_send(struct ctrl *c, const struct wire_msg *msg)
@@ -290,8 +307,7 @@ static void ctrl_linger(struct ctrl *c, unsigned int timeout_ms)
 	uint64_t deadline_ns = timer_deadline_ns(timeout_ms);
 
 	while (!timer_expired(deadline_ns)) {
-		if (c->fd >= 0 ? ctrl_tcp_peer_closed(c->fd) :
-				 ctrl_peer_gone(c))
+		if (c->tr->closed(c))
 			return;
 		timer_sleep_ms(10);
 	}
@@ -301,8 +317,7 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text)
 {
 	struct wire_msg msg = { .type = WIRE_ERROR };
 
-	if ((c->fd < 0 && (!c->ep.id || !c->ep.id->qp)) || ctrl_peer_gone(c) ||
-	    c->error_sent)
+	if (!c->tr->up(c) || ctrl_peer_gone(c) || c->error_sent)
 		return;
 	c->error_sent = true;
 	c->timeout_ms = 1000; /* we are leaving: do not wait long */
@@ -333,8 +348,7 @@ static int ctrl_take(struct ctrl *c, struct wire_msg *msg,
 		c->has_pending = false;
 		return 0;
 	}
-	ret = c->fd >= 0 ? ctrl_tcp_recv(c, buf, &len, deadline_ns) :
-			   ctrl_qp_recv(c, buf, &len, deadline_ns);
+	ret = c->tr->recv(c, buf, &len, deadline_ns);
 	if (ret)
 		return ret;
 	ret = wire_unpack(buf, len, msg);

@@ -20,7 +20,31 @@
 
 #define CTRL_RECV_SLOTS 8
 
+struct ctrl;
+
+/*
+ * A transport of the control channel: whole messages with deadlines. The
+ * RC QP of rdma_cm (ctrl.c) and TCP (ctrl_tcp.c, --oob tcp); framing,
+ * errors and heartbeats are ctrl.c's, over either.
+ */
+struct ctrl_transport {
+	/* Whole message out by deadline_ns. 0 or -errno, not logged
+	 * unless the transport itself failed. */
+	int (*send)(struct ctrl *c, const uint8_t *buf, size_t len,
+		    uint64_t deadline_ns);
+	/* The next whole message; deadline_ns 0: -EAGAIN if none yet. */
+	int (*recv)(struct ctrl *c, uint8_t *buf, size_t *len,
+		    uint64_t deadline_ns);
+	/* The peer is known to have left (cheap: ctrl_poll asks it). */
+	bool (*gone)(struct ctrl *c);
+	/* Look now whether the peer has hung up (ctrl_send_error's wait). */
+	bool (*closed)(struct ctrl *c);
+	/* A connection is there to carry a message. */
+	bool (*up)(const struct ctrl *c);
+};
+
 struct ctrl {
+	const struct ctrl_transport *tr; /* QP until ctrl_setup_tcp() */
 	struct cm_ep ep;            /* QP transport: its rdma_cm connection */
 	int fd;                     /* TCP transport: the socket; -1: none */
 	struct ibv_context *verbs;  /* the device of the run */
@@ -39,13 +63,14 @@ struct ctrl {
 	struct wire_msg pending;
 };
 
-/* Before anything: no transport yet. */
+/* Before anything: no connection yet; the QP transport. */
 void ctrl_init(struct ctrl *c);
 
 /* QP transport: PD, CQs, QP and receive slots on c->ep.id. 0 or -errno. */
 int ctrl_setup(struct ctrl *c);
 
-/* TCP transport on c->fd: the PD on verbs (which c now owns). */
+/* TCP transport on c->fd (ctrl_tcp_transport): the PD on verbs (which
+ * c now owns). */
 int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs);
 
 /* Undo the setup and close the connection; accepts a partly built one. */

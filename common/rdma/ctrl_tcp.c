@@ -188,14 +188,14 @@ static int tcp_io_all(struct ctrl *c, uint8_t *buf, size_t len,
 	return 0;
 }
 
-int ctrl_tcp_send(struct ctrl *c, const uint8_t *buf, size_t len,
-		  uint64_t deadline_ns)
+static int tcp_send(struct ctrl *c, const uint8_t *buf, size_t len,
+		    uint64_t deadline_ns)
 {
 	return tcp_io_all(c, (uint8_t *)buf, len, deadline_ns, true);
 }
 
-int ctrl_tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
-		  uint64_t deadline_ns)
+static int tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
+		    uint64_t deadline_ns)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 	uint32_t body_be;
@@ -226,3 +226,23 @@ int ctrl_tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
 	*len = WIRE_HEADER_BYTES + body;
 	return ret;
 }
+
+static bool tcp_gone(struct ctrl *c)
+{
+	return c->tcp_gone;
+}
+
+static bool tcp_closed(struct ctrl *c)
+{
+	return ctrl_tcp_peer_closed(c->fd);
+}
+
+static bool tcp_up(const struct ctrl *c)
+{
+	return c->fd >= 0;
+}
+
+const struct ctrl_transport ctrl_tcp_transport = {
+	.send = tcp_send, .recv = tcp_recv, .gone = tcp_gone,
+	.closed = tcp_closed, .up = tcp_up,
+};

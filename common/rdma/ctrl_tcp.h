@@ -40,11 +40,11 @@ bool ctrl_tcp_peer_closed(int fd);
 int ctrl_tcp_connect(const char *host, uint16_t port, uint64_t deadline_ns,
 		     int *fd_out);
 
-/* Whole messages on c->fd (MSG_NOSIGNAL: a dead peer is -EPIPE). */
-int ctrl_tcp_send(struct ctrl *c, const uint8_t *buf, size_t len,
-		  uint64_t deadline_ns);
-/* deadline_ns 0: -EAGAIN unless a message has started to arrive. */
-int ctrl_tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
-		  uint64_t deadline_ns);
+/*
+ * The control channel's TCP transport: whole messages on c->fd
+ * (MSG_NOSIGNAL: a dead peer is -EPIPE); a receive without a deadline is
+ * -EAGAIN unless a message has started to arrive.
+ */
+extern const struct ctrl_transport ctrl_tcp_transport;
 
 #endif
