@@ -35,6 +35,13 @@ struct dev_qp_path {
 	char gid_type[16];       /* "RoCE v2", "RoCE v1", "IB"; "" unknown */
 	int gid_index;           /* -1: no GRH (IB LID routing) or unknown */
 	unsigned int path_mtu_bytes; /* 0: unknown */
+	/* the QP's transport attributes, as ibv_query_qp reads them back */
+	bool has_attr;           /* false: the device did not say */
+	unsigned int traffic_class; /* GRH traffic class (-T); 0 without GRH */
+	unsigned int sl;         /* service level (-S) */
+	unsigned int timeout;    /* ack timeout exponent (-u) */
+	unsigned int retry_cnt;  /* transport retries (--retry_count) */
+	unsigned int rnr_retry;  /* receiver-not-ready retries */
 };
 
 /*

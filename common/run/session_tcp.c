@@ -51,12 +51,27 @@ static int tcp_device(struct bench_ctx *b)
 	return ret;
 }
 
-/* This side's path for the raw QPs: port, GID, MTU, reads in flight. */
+/* -m in bytes as a verbs MTU (opts_check allows only these). */
+static enum ibv_mtu tcp_mtu(uint64_t bytes)
+{
+	enum ibv_mtu m = IBV_MTU_256;
+
+	while (m < IBV_MTU_4096 && (256ULL << (m - IBV_MTU_256)) < bytes)
+		m++;
+	return m;
+}
+
+/*
+ * This side's path for the raw QPs: port, GID, MTU (-m, else the smaller
+ * active MTU of the two ports), reads in flight, and this side's -T, -S,
+ * -L, -u and --retry_count (each side sets its own QPs, as in perftest).
+ */
 static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 		     struct qp_raw_path *path)
 {
 	struct ibv_port_attr pa = { .active_mtu = IBV_MTU_1024 };
 	struct ibv_device_attr da = { .max_qp_rd_atom = 16 };
+	const struct bench_cfg *c = &b->cfg;
 
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
 	ibv_query_device(b->ctrl.verbs, &da);
@@ -65,6 +80,13 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 	path->gid_index = b->gid_index;
 	path->mtu = pa.active_mtu < peer_mtu || !peer_mtu ? pa.active_mtu
 							  : peer_mtu;
+	if (c->has_mtu)
+		path->mtu = tcp_mtu(c->mtu);
+	path->traffic_class = (uint8_t)c->tos;
+	path->sl = (uint8_t)c->sl;
+	path->hop_limit = c->has_hop_limit ? (uint8_t)c->hop_limit : 64;
+	path->timeout = (uint8_t)c->qp_timeout;
+	path->retry_cnt = (uint8_t)c->retry_count;
 	path->max_rd_atomic = da.max_qp_rd_atom < 16 ?
 			      (uint8_t)da.max_qp_rd_atom : 16;
 }
