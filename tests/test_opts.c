@@ -411,6 +411,14 @@ static void test_refusals(void)
 	EXPECT_EQ_U64(cfg.retry_count, 3);
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--tclass", "96")), 0);
 	EXPECT_EQ_U64(cfg.tos, 96);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-j", "10.0.0.2", "10.0.0.1")),
+		      0);
+	EXPECT_STREQ(cfg.source_ip, "10.0.0.2");
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--source_ip", "10.0.0.2",
+						 "--oob", "tcp", "h1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("--source_ip");
 }
 
 /* --help: perftest's connection line with this tool's transports. */

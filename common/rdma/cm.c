@@ -345,23 +345,48 @@ static int cm_getaddr(const char *addr, uint16_t tcp_port,
 	return 0;
 }
 
+/* --source_ip, resolved: *src NULL when none was given. */
+static int cm_getsrc(const char *src, struct addrinfo **res)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_flags = AI_NUMERICHOST };
+	int ret;
+
+	*res = NULL;
+	if (!src || !src[0])
+		return 0;
+	ret = getaddrinfo(src, NULL, &hints, res);
+	if (!ret)
+		return 0;
+	bench_err("--source_ip '%s': %s: give an IP of this host", src,
+		  gai_strerror(ret));
+	return -EINVAL;
+}
+
 int cm_resolve(const char *addr, uint16_t tcp_port, uint64_t deadline_ns,
 	       struct cm_ep *ep)
 {
-	struct addrinfo *ai;
+	struct addrinfo *ai, *src;
 	int step_ms, ret;
 
-	ret = cm_getaddr(addr, tcp_port, &ai);
+	ret = cm_getsrc(ep->attr.src, &src);
 	if (ret)
 		return ret;
+	ret = cm_getaddr(addr, tcp_port, &ai);
+	if (ret)
+		goto out_src;
 	ret = cm_ep_create(ep);
 	if (ret)
 		goto out_free;
 	step_ms = timer_remaining_ms(deadline_ns);
 	if (step_ms < 1)
 		step_ms = 1;
-	if (rdma_resolve_addr(ep->id, NULL, ai->ai_addr, step_ms))
+	if (rdma_resolve_addr(ep->id, src ? src->ai_addr : NULL, ai->ai_addr,
+			      step_ms))
 		ret = -errno;
+	if (ret && src)
+		bench_err("--source_ip %s to %s: %s", ep->attr.src, addr,
+			  strerror(-ret));
 	if (!ret)
 		ret = cm_wait(ep, RDMA_CM_EVENT_ADDR_RESOLVED, deadline_ns);
 	if (!ret) /* the route (and on RoCE its traffic class) follows it */
@@ -379,6 +404,9 @@ int cm_resolve(const char *addr, uint16_t tcp_port, uint64_t deadline_ns,
 		cm_close(ep);
 out_free:
 	freeaddrinfo(ai);
+out_src:
+	if (src)
+		freeaddrinfo(src);
 	return ret;
 }
 

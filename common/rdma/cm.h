@@ -27,6 +27,7 @@ struct cm_attr {
 	uint8_t timeout;
 	bool has_retry;
 	uint8_t retry_count;
+	const char *src;    /* --source_ip: connect from it; NULL/"": route's */
 };
 
 /* One rdma_cm id with its own event channel (so its events never mix). */

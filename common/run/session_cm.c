@@ -20,6 +20,7 @@ static struct cm_attr cm_attr_of(const struct bench_cfg *c)
 		.has_timeout = c->has_qp_timeout,
 		.timeout = (uint8_t)c->qp_timeout,
 		.has_retry = true, .retry_count = (uint8_t)c->retry_count,
+		.src = c->source_ip,
 	};
 }
 

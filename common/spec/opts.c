@@ -49,7 +49,7 @@ enum {
 	LONG_IPV6, LONG_WARMUP, LONG_CUDA_MEM_TYPE, LONG_OOB, LONG_NETDEV,
 	LONG_MAX_SIZE, LONG_MAX_QPS, LONG_MAX_DURATION, LONG_MAX_MEM,
 	LONG_TCLASS, LONG_HISTOGRM, LONG_COM_RDMA_CM, LONG_DATA_VALIDATION,
-	LONG_IPV6_ADDR, LONG_OLD_POST_SEND, LONG_NO_RELAXED,
+	LONG_IPV6_ADDR, LONG_OLD_POST_SEND, LONG_NO_RELAXED, LONG_BIND_SOURCE_IP,
 	/* opts_refuse_rows[i] gets LONG_REFUSED + i */
 	LONG_REFUSED,
 };
@@ -270,6 +270,10 @@ static const struct opt_def opt_table[] = {
 	  "MTU", "--oob tcp: path MTU 256..4096 [the port's active MTU]" },
 	{ "sl", 'S', OPT_U64, CFG(sl), CFG(has_sl), 0, 15, NULL, NULL, "SL",
 	  "--oob tcp: service level [0]" },
+	{ "source_ip", 'j', OPT_STR, CFG(source_ip), NO_HAS, 0, OPTS_ADDR_MAX,
+	  "", "", "IP", "client, rdma_cm: connect from this local IP" },
+	{ "bind_source_ip", LONG_BIND_SOURCE_IP, OPT_STR, CFG(source_ip),
+	  NO_HAS, 0, OPTS_ADDR_MAX, "", "", "IP", NULL }, /* perftest's */
 	{ "hop_limit", 'L', OPT_U64, CFG(hop_limit), CFG(has_hop_limit), 0,
 	  255, NULL, NULL, "N", "--oob tcp: GRH hop limit [64]" },
 	{ "help", 'h', OPT_FLAG, CFG(show_help), NO_HAS, 0, 0, NULL, NULL, NULL,

@@ -72,6 +72,7 @@ struct bench_cfg {
 	uint64_t hop_limit;              /* -L (--oob tcp) */
 	bool has_hop_limit;
 	bool rdma_cm;                    /* -R: rdma_cm connects the QPs */
+	char source_ip[OPTS_ADDR_MAX];   /* --source_ip: "" the route's */
 	bool no_peak;                    /* -N: BW peak not measured */
 	bool report_both;                /* --report-both (with -b) */
 	bool warm_up;                    /* --perform_warm_up (with -D) */

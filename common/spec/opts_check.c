@@ -91,6 +91,10 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		  "from the route: add --oob tcp on both sides to set it" },
 		{ !cm && cfg->rdma_cm, "-R (rdma_cm) and --oob tcp contradict: "
 		  "drop one" },
+		{ !cm && cfg->source_ip[0], "-j/--source_ip: --oob tcp connects "
+		  "from the route's address: drop it, or drop --oob tcp" },
+		{ opts_is_server(cfg) && cfg->source_ip[0], "-j/--source_ip is "
+		  "the client's: the server listens on every address (drop it)" },
 		{ cfg->report_both && !cfg->bidir && !opts_is_server(cfg),
 		  "--report-both is for -b runs: add -b (each side's figure is "
 		  "then printed apart)" },

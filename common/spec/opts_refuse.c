@@ -90,12 +90,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  "tcp), never given", "drop it and give the server's address"),
 	R("pkey_index", 0, 1, "the P_Key is not chosen by index",
 	  "use the IPoIB child interface of that P_Key (its IP, or --netdev)"),
-	R("source_ip", 'j', 1, "the source address is not chosen",
-	  "pick the device with -d or --netdev; the route to the server "
-	  "picks the source"),
-	R("bind_source_ip", 0, 1, "the source address is not chosen",
-	  "pick the device with -d or --netdev; the route to the server "
-	  "picks the source"),
 	R("burst_size", 0, 1, RATE_WHY, RATE_USE),
 	R("typical_pkt_size", 0, 1, RATE_WHY, RATE_USE),
 	R("rate_limit", 0, 1, RATE_WHY, RATE_USE),
