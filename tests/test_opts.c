@@ -285,6 +285,20 @@ static void test_cluster_message(void)
 	EXPECT_ERR_HAS("-n");
 }
 
+/* --help of d, in memory (free it); NULL when it could not be made. */
+static char *usage_text(const struct bench_desc *d, size_t *len)
+{
+	char *text = NULL;
+	FILE *out = open_memstream(&text, len);
+
+	EXPECT_TRUE(out != NULL);
+	if (!out)
+		return NULL;
+	opts_usage(d, out);
+	fclose(out);
+	return text;
+}
+
 static void test_usage(void)
 {
 	static const char *const longs[] = {
@@ -293,15 +307,11 @@ static void test_usage(void)
 		"--connect-timeout", "--timeout", "--report_gbits",
 		"--rdma_cm", "--CPU-freq", "--help", "--version",
 	};
-	char *text = NULL;
 	size_t len = 0, i;
-	FILE *out = open_memstream(&text, &len);
+	char *text = usage_text(&bw_desc, &len);
 
-	EXPECT_TRUE(out != NULL);
-	if (!out)
+	if (!text)
 		return;
-	opts_usage(&bw_desc, out);
-	fclose(out);
 	for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
 		bool has = strstr(text, longs[i]) != NULL;
 
@@ -321,13 +331,9 @@ static void test_usage(void)
 	EXPECT_TRUE(len > 0 && text[len - 1] == '\n');
 	free(text);
 
-	text = NULL;
-	out = open_memstream(&text, &len);
-	EXPECT_TRUE(out != NULL);
-	if (!out)
+	text = usage_text(&lat_desc, &len);
+	if (!text)
 		return;
-	opts_usage(&lat_desc, out);
-	fclose(out);
 	EXPECT_TRUE(strstr(text, "ib_write_lat") != NULL);
 	EXPECT_TRUE(strstr(text, "[1000]") != NULL);
 	EXPECT_TRUE(strstr(text, "message size (K/M/G suffixes) [2]") != NULL);
@@ -424,15 +430,11 @@ static void test_refusals(void)
 /* --help: perftest's connection line with this tool's transports. */
 static void test_usage_connection(void)
 {
-	char *text = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	char *text = usage_text(&read_desc, &len);
 
-	EXPECT_TRUE(out != NULL);
-	if (!out)
+	if (!text)
 		return;
-	opts_usage(&read_desc, out);
-	fclose(out);
 	EXPECT_TRUE(strstr(text, "-c, --connection=<RC>") != NULL);
 	EXPECT_TRUE(strstr(text, "--outs") != NULL);
 	EXPECT_TRUE(strstr(text, "--inline_size") == NULL);
