@@ -365,8 +365,8 @@ static void test_optional_value(void)
 			    ARGS("--use_cuda", "3", "198.18.0.1")), 0);
 	EXPECT_EQ_U64(cfg.use_cuda, 3);
 	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
-			    ARGS("198.18.0.1", "--use_cuda", "1", "-s", "8")), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("198.18.0.1", "--use_cuda",
+						 "1", "-s", "8")), 0);
 	EXPECT_EQ_U64(cfg.use_cuda, 1);
 	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
 	EXPECT_EQ_U64(cfg.size_bytes, 8);

@@ -49,7 +49,8 @@ enum {
 	LONG_IPV6, LONG_WARMUP, LONG_CUDA_MEM_TYPE, LONG_OOB, LONG_NETDEV,
 	LONG_MAX_SIZE, LONG_MAX_QPS, LONG_MAX_DURATION, LONG_MAX_MEM,
 	LONG_TCLASS, LONG_HISTOGRM, LONG_COM_RDMA_CM, LONG_DATA_VALIDATION,
-	LONG_IPV6_ADDR, LONG_OLD_POST_SEND, LONG_NO_RELAXED, LONG_BIND_SOURCE_IP,
+	LONG_IPV6_ADDR, LONG_OLD_POST_SEND, LONG_NO_RELAXED,
+	LONG_BIND_SOURCE_IP,
 	/* opts_refuse_rows[i] gets LONG_REFUSED + i */
 	LONG_REFUSED,
 };
@@ -256,7 +257,8 @@ static const struct opt_def opt_table[] = {
 	ACCEPTED("disable_pcie_relaxed", LONG_NO_RELAXED, NULL,
 		 "buffers are never registered with relaxed ordering"),
 	{ "noPeak", 'N', OPT_FLAG, CFG(no_peak), NO_HAS, 0, 0, NULL, NULL,
-	  NULL, "no peak: BW peak prints 0.00 as in perftest", .only = ONLY_BW },
+	  NULL, "no peak: BW peak prints 0.00 as in perftest",
+	  .only = ONLY_BW },
 	{ "report-both", LONG_REPORT_BOTH, OPT_FLAG, CFG(report_both), NO_HAS,
 	  0, 0, NULL, NULL, NULL,
 	  "-b: each side's figure apart (what -b prints)", .only = ONLY_BW },
@@ -342,13 +344,13 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 		ret = opt_double(value, (double *)(base + o->offset));
 		if (ret)
 			opts_err(err, err_len, "%s '%s': must be a number >= 0",
-				label, value);
+				 label, value);
 		return ret;
 	case OPT_ENUM:
 		ret = opt_enum(o, value, &num);
 		if (ret)
-			opts_err(err, err_len, "%s '%s': must be one of %s", label,
-				value, o->arg);
+			opts_err(err, err_len, "%s '%s': must be one of %s",
+				 label, value, o->arg);
 		break;
 	case OPT_U64:
 	case OPT_OPT_INT:
@@ -362,11 +364,11 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 	}
 	if (ret == -ERANGE)
 		opts_err(err, err_len, "%s %s: must be in [%llu, %llu]", label,
-			value, (unsigned long long)o->min,
-			(unsigned long long)o->max);
+			 value, (unsigned long long)o->min,
+			 (unsigned long long)o->max);
 	else if (ret && o->kind != OPT_ENUM)
 		opts_err(err, err_len, "%s '%s': not a number%s", label, value,
-			o->kind == OPT_SIZE ? " (e.g. 65536, 64K, 1M)" : "");
+			 o->kind == OPT_SIZE ? " (e.g. 65536, 64K, 1M)" : "");
 	if (!ret && o->kind == OPT_OPT_INT)
 		*(int64_t *)(base + o->offset) = (int64_t)num;
 	else if (!ret)
@@ -390,14 +392,14 @@ static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
 		break;
 	case OPT_STR:
 		if (!value[0]) {
-			opts_err(err, err_len, "%s: the value must not be empty",
-				label);
+			opts_err(err, err_len,
+				 "%s: the value must not be empty", label);
 			return -EINVAL;
 		}
 		if (strlen(value) >= o->max) {
 			opts_err(err, err_len, "%s '%.40s...': at most %llu "
-				"characters", label, value,
-				(unsigned long long)o->max - 1);
+				 "characters", label, value,
+				 (unsigned long long)o->max - 1);
 			return -EINVAL;
 		}
 		strcpy(base + o->offset, value);
@@ -513,12 +515,13 @@ static int opt_refuse(const struct opts_refusal *r, char *err, size_t err_len)
 	if (!r) /* cannot happen: every code getopt returns is a row's */
 		opts_err(err, err_len, "unknown option (--help lists them)");
 	else if (r->short_name)
-		opts_err(err, err_len, "-%c/--%s is not supported by rdmabench: "
-			"%s; %s", r->short_name, r->long_name, r->why,
-			r->instead);
+		opts_err(err, err_len,
+			 "-%c/--%s is not supported by rdmabench: %s; %s",
+			 r->short_name, r->long_name, r->why, r->instead);
 	else
-		opts_err(err, err_len, "--%s is not supported by rdmabench: %s; "
-			"%s", r->long_name, r->why, r->instead);
+		opts_err(err, err_len,
+			 "--%s is not supported by rdmabench: %s; %s",
+			 r->long_name, r->why, r->instead);
 	return -EINVAL;
 }
 
@@ -555,8 +558,8 @@ static void only_tools(unsigned int only, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < ONLY_VERB_COUNT; i++)
 		if (only & (ONLY_WRITE << i))
-			n += snprintf(buf + n, n < len ? len - n : 0, "%sib_%s_*",
-				      n ? ", " : "", only_verbs[i]);
+			n += snprintf(buf + n, n < len ? len - n : 0,
+				      "%sib_%s_*", n ? ", " : "", only_verbs[i]);
 }
 
 /* Options of some tools only (perftest's --help of each): refused. */
@@ -572,13 +575,13 @@ static int opt_applies(const struct opt_def *o, const struct bench_desc *d,
 		bool bw = o->only & ONLY_BW;
 
 		opts_err(err, err_len, "%s is for %s tests, not %s: use the "
-			"ib_*_%s tool", label, bw ? "bandwidth" : "latency",
-			d->name, bw ? "bw" : "lat");
+			 "ib_*_%s tool", label, bw ? "bandwidth" : "latency",
+			 d->name, bw ? "bw" : "lat");
 		return -EINVAL;
 	}
 	only_tools(o->only, tools, sizeof(tools));
 	opts_err(err, err_len, "%s is for %s, not %s: use one of those or drop "
-		"it", label, tools, d->name);
+		 "it", label, tools, d->name);
 	return -EINVAL;
 }
 
@@ -605,13 +608,13 @@ static int opts_positional(struct bench_cfg *cfg, int argc, char **argv,
 		return 0;
 	if (argc - optind > 1) {
 		opts_err(err, err_len,
-			"unexpected argument '%s': give one server address at most",
-			argv[optind + 1]);
+			 "unexpected argument '%s': give one server address at most",
+			 argv[optind + 1]);
 		return -EINVAL;
 	}
 	if (strlen(argv[optind]) >= OPTS_ADDR_MAX || !argv[optind][0]) {
 		opts_err(err, err_len, "server address '%s' is not valid",
-			argv[optind]);
+			 argv[optind]);
 		return -EINVAL;
 	}
 	strcpy(cfg->server_addr, argv[optind]);
@@ -624,13 +627,13 @@ static int opt_getopt_error(int code, char **argv, char *err, size_t err_len)
 	/* an unknown short option inside a cluster ("-Za"): getopt has
 	 * not advanced optind yet, so name the character itself */
 	if (code == '?' && optopt > 0 && optopt < 256)
-		opts_err(err, err_len, "unknown option '-%c' (--help lists them)",
-			optopt);
+		opts_err(err, err_len,
+			 "unknown option '-%c' (--help lists them)", optopt);
 	else
 		opts_err(err, err_len, "%s option '%s'%s",
-			code == '?' ? "unknown" : "missing value for",
-			argv[optind - 1],
-			code == '?' ? " (--help lists them)" : "");
+			 code == '?' ? "unknown" : "missing value for",
+			 argv[optind - 1],
+			 code == '?' ? " (--help lists them)" : "");
 	return -EINVAL;
 }
 
