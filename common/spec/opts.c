@@ -151,9 +151,9 @@ static const struct opt_def opt_table[] = {
 	  NULL, "both sides send; each side's figure and the sum",
 	  .only = ONLY_BW },
 	{ "connection", 'c', OPT_ENUM, CFG(conn_type), NO_HAS, 0, 0, "RC", "RC",
-	  "RC|UC", "connection type (UC: with --oob tcp)", conn_choices },
+	  "RC|UC", "connection type (UC: over --oob tcp)", conn_choices },
 	{ "atomic_type", 'A', OPT_ENUM, CFG(atomic_op), NO_HAS, 0, 0,
-	  "FETCH_AND_ADD", "FETCH_AND_ADD", "OP", "FETCH_AND_ADD|CMP_AND_SWAP",
+	  "FETCH_AND_ADD", "FETCH_AND_ADD", "OP", "the atomic operation",
 	  atomic_choices,
 	  .only = ONLY_ATOMIC },
 	{ "tos", 'T', OPT_U64, CFG(tos), CFG(has_tos), 0, 255, NULL, NULL,
@@ -174,7 +174,7 @@ static const struct opt_def opt_table[] = {
 	{ "report-histogrm", LONG_HISTOGRM, OPT_FLAG, CFG(histogram), NO_HAS,
 	  0, 0, NULL, NULL, NULL, NULL, .only = ONLY_LAT }, /* perftest's */
 	{ "output", LONG_OUTPUT, OPT_ENUM, CFG(output), NO_HAS, 0, 0, "table",
-	  "table", "WHAT", "print only bandwidth|message_rate|latency",
+	  "table", "WHAT", "print only that figure, a bare number",
 	  output_choices },
 	{ "connect-timeout", LONG_CONNECT_TIMEOUT, OPT_U64,
 	  CFG(connect_timeout_s), NO_HAS, 1, 86400, "30", "30", "SEC",
@@ -725,6 +725,14 @@ static void opts_usage_refused(FILE *out)
 	fputc('\n', out);
 }
 
+/* Aliases (no help), other tools' options, -s/-a of a fixed size. */
+static bool usage_hidden(const struct opt_def *o, const struct bench_desc *d)
+{
+	return !o->help || !only_applies(o, d) ||
+	       (bench_verb(d->verb)->fixed_size &&
+		(o->code == 's' || o->code == 'a'));
+}
+
 /* The rows of one --help section: perftest's no-ops or the rest. */
 static void opts_usage_rows(const struct bench_desc *desc, bool noop,
 			    FILE *out)
@@ -737,9 +745,8 @@ static void opts_usage_rows(const struct bench_desc *desc, bool noop,
 		const struct opt_def *o = &opt_table[i];
 		const char *def = is_bw ? o->def_bw : o->def_lat;
 
-		if ((o->kind == OPT_NOOP) != noop || !o->help ||
-		    !only_applies(o, desc))
-			continue; /* hidden aliases have no help */
+		if ((o->kind == OPT_NOOP) != noop || usage_hidden(o, desc))
+			continue;
 		if (o->code == 's' || o->code == 'n') {
 			snprintf(num, sizeof(num), "%llu", o->code == 's' ?
 				 desc->default_size : desc->default_iters);
