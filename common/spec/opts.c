@@ -254,8 +254,9 @@ static const struct opt_def opt_table[] = {
 		 "the address family follows the address given"),
 	ACCEPTED("use_old_post_send", LONG_OLD_POST_SEND, NULL,
 		 "work requests are always posted with ibv_post_send"),
-	ACCEPTED("disable_pcie_relaxed", LONG_NO_RELAXED, NULL,
-		 "buffers are never registered with relaxed ordering"),
+	{ "disable_pcie_relaxed", LONG_NO_RELAXED, OPT_NOOP, NOOP, NO_HAS, 0, 0,
+	  NULL, NULL, NULL, "buffers are never registered with relaxed "
+	  "ordering", .only = ONLY_BW },
 	{ "noPeak", 'N', OPT_FLAG, CFG(no_peak), NO_HAS, 0, 0, NULL, NULL,
 	  NULL, "no peak: BW peak prints 0.00 as in perftest",
 	  .only = ONLY_BW },
