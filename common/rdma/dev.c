@@ -7,7 +7,7 @@
 #include "rdma/dev.h"
 #include "lib/log.h"
 
-static unsigned int dev_mtu_bytes(enum ibv_mtu mtu)
+unsigned int dev_mtu_bytes(enum ibv_mtu mtu)
 {
 	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128u << mtu : 0;
 }

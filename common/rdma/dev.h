@@ -29,6 +29,9 @@ struct dev_info {
 /* Query ctx/port into *out. Returns 0 or -errno (logged). */
 int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out);
 
+/* A verbs MTU in bytes (IBV_MTU_1024: 1024); 0 for no valid value. */
+unsigned int dev_mtu_bytes(enum ibv_mtu mtu);
+
 /* The path a connected QP uses: its source GID and path MTU. */
 struct dev_qp_path {
 	char gid[64];            /* "::ffff:198.18.0.1"; "" unknown */

@@ -49,6 +49,9 @@ qpattr_cap_check() { # NAME IF
 	fi
 	lab_assert "$1" 'tos 0x6a' "$text"
 	lab_assert_not "$1.only" 'tos 0x0[,)]' "$text"
+	# the evidence: the first packet as tcpdump saw it
+	[[ $text =~ IP\ \(tos[^$'\n']*$'\n'[^$'\n']* ]] &&
+		echo "    captured: ${BASH_REMATCH[0]//$'\n'/ }"
 }
 
 if [ "${LAB_ROLE:-}" = client ]; then
@@ -63,8 +66,8 @@ elif lab_have rxe; then
 		"$B/ib_write_bw" "$ip" -n 100 "${QPA_ARGS[@]}" \
 		--json "$LAB_LOGDIR/qpattr.cm.json"
 	qpattr_json qpattr.cm.json "$LAB_LOGDIR/qpattr.cm.json"
-	# the server's QPs keep its own (default) attributes, as in perftest
-	lab_assert qpattr.cm.server 'QP attributes  : traffic class 0,' \
+	# rdma_cm carries the client's traffic class to the passive side
+	lab_assert qpattr.cm.server 'QP attributes  : traffic class 106,' \
 		"$LAB_SERVER_OUT"
 	lab_pair qpattr.tcp -t 60 -e "$QPA" \
 		"$B/ib_write_bw" --oob tcp --netdev "$LAB_RXE_NETDEV" -p 18621 -- \
@@ -72,7 +75,12 @@ elif lab_have rxe; then
 		-p 18621 -n 100 "${QPA_ARGS[@]}" -S 1 -L 9 -m 512 \
 		--json "$LAB_LOGDIR/qpattr.tcp.json"
 	qpattr_json qpattr.tcp.json "$LAB_LOGDIR/qpattr.tcp.json"
-	lab_assert qpattr.tcp.sl 'SL 1,' "$LAB_CLIENT_OUT"
+	# by hand each side sets its own QPs (as perftest); both take the
+	# smaller MTU offered (-m 512); rxe keeps no SL (it reads back 0)
+	lab_assert qpattr.tcp.server 'QP attributes  : traffic class 0, SL 0, timeout 14 ' \
+		"$LAB_SERVER_OUT"
+	lab_assert qpattr.tcp.mtu 'MTU 512\)' "$LAB_CLIENT_OUT"
+	lab_assert qpattr.tcp.mtu.server 'MTU 512\)' "$LAB_SERVER_OUT"
 	# --source_ip: rdma_cm connects from it (here the only IP there is)
 	lab_pair qpattr.source_ip -t 60 -e "Local address  : $ip:" \
 		"$B/ib_write_bw" -p 18625 -- "$B/ib_write_bw" "$ip" -p 18625 \
