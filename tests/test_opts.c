@@ -209,8 +209,8 @@ static void test_errors(void)
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--bogus")), -EINVAL);
 	EXPECT_ERR_HAS("--bogus");
 	EXPECT_ERR_HAS("unknown");
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-Z")), -EINVAL);
-	EXPECT_ERR_HAS("-Z");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-G")), -EINVAL);
+	EXPECT_ERR_HAS("-G");
 	EXPECT_ERR_HAS("unknown");
 	/* A flag given a value is refused, not ignored. */
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--report_gbits=1")), -EINVAL);
@@ -253,7 +253,7 @@ static void test_reparse(void)
 	struct bench_cfg cfg;
 
 	/* Stop half way through a cluster of short options. */
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aZR")), -EINVAL);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aGR")), -EINVAL);
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-n", "12Q", "-s", "1K")),
 		      -EINVAL);
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-s", "1K", "10.1.1.1")), 0);
@@ -265,7 +265,7 @@ static void test_reparse(void)
 	/* Nothing from the earlier calls survives. */
 	EXPECT_STREQ(cfg.server_addr, "");
 	EXPECT_TRUE(!cfg.all_sizes);
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aR")), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aF")), 0);
 	EXPECT_TRUE(cfg.all_sizes && cfg.noop_seen);
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, NO_ARGS), 0);
 	EXPECT_TRUE(!cfg.all_sizes && !cfg.noop_seen);
@@ -277,12 +277,26 @@ static void test_cluster_message(void)
 {
 	struct bench_cfg cfg;
 
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aZ")), -EINVAL);
-	EXPECT_ERR_HAS("Z");
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-Za")), -EINVAL);
-	EXPECT_ERR_HAS("'-Z'");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aG")), -EINVAL);
+	EXPECT_ERR_HAS("G");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-Ga")), -EINVAL);
+	EXPECT_ERR_HAS("'-G'");
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-a", "-n")), -EINVAL);
 	EXPECT_ERR_HAS("-n");
+}
+
+/* --help of d, in memory (free it); NULL when it could not be made. */
+static char *usage_text(const struct bench_desc *d, size_t *len)
+{
+	char *text = NULL;
+	FILE *out = open_memstream(&text, len);
+
+	EXPECT_TRUE(out != NULL);
+	if (!out)
+		return NULL;
+	opts_usage(d, out);
+	fclose(out);
+	return text;
 }
 
 static void test_usage(void)
@@ -293,15 +307,11 @@ static void test_usage(void)
 		"--connect-timeout", "--timeout", "--report_gbits",
 		"--rdma_cm", "--CPU-freq", "--help", "--version",
 	};
-	char *text = NULL;
 	size_t len = 0, i;
-	FILE *out = open_memstream(&text, &len);
+	char *text = usage_text(&bw_desc, &len);
 
-	EXPECT_TRUE(out != NULL);
-	if (!out)
+	if (!text)
 		return;
-	opts_usage(&bw_desc, out);
-	fclose(out);
 	for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
 		bool has = strstr(text, longs[i]) != NULL;
 
@@ -321,22 +331,122 @@ static void test_usage(void)
 	EXPECT_TRUE(len > 0 && text[len - 1] == '\n');
 	free(text);
 
-	text = NULL;
-	out = open_memstream(&text, &len);
-	EXPECT_TRUE(out != NULL);
-	if (!out)
+	text = usage_text(&lat_desc, &len);
+	if (!text)
 		return;
-	opts_usage(&lat_desc, out);
-	fclose(out);
 	EXPECT_TRUE(strstr(text, "ib_write_lat") != NULL);
 	EXPECT_TRUE(strstr(text, "[1000]") != NULL);
 	EXPECT_TRUE(strstr(text, "message size (K/M/G suffixes) [2]") != NULL);
-	EXPECT_TRUE(strstr(text, "--report_gbits") != NULL);
+	/* only the options of latency tools */
+	EXPECT_TRUE(strstr(text, "--report_gbits") == NULL);
+	EXPECT_TRUE(strstr(text, "--tx-depth") == NULL);
+	EXPECT_TRUE(strstr(text, "-c, --connection=<RC/UC>") != NULL);
+	free(text);
+}
+
+static const struct bench_desc read_desc = {
+	.name = "ib_read_bw",
+	.summary = "RDMA read bandwidth",
+	.verb = BENCH_VERB_READ,
+	.measure = BENCH_MEASURE_BW,
+	.default_size = 65536,
+	.default_iters = 1000,
+};
+
+/* perftest's optional-argument options take "--opt N" with a space too. */
+static void test_optional_value(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda", "0")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 0);
+	EXPECT_TRUE(opts_is_server(&cfg));
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("--use_cuda", "3", "198.18.0.1")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 3);
+	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("198.18.0.1", "--use_cuda",
+						 "1", "-s", "8")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 1);
+	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
+	EXPECT_EQ_U64(cfg.size_bytes, 8);
+	/* no value: GPU 0; the next word an address, not a value */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("--use_cuda", "198.18.0.1")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 0);
+	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda=2")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 2);
+}
+
+/* Options of other tools, and rules between options, refused with why. */
+static void test_refusals(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-A", "CMP_AND_SWAP")),
+		      -EINVAL);
+	EXPECT_ERR_HAS("-A/--atomic_type is for ib_atomic_*");
+	EXPECT_EQ_INT(parse(&cfg, &lat_desc, ARGS("-q", "2")), -EINVAL);
+	EXPECT_ERR_HAS("-q/--qp is for bandwidth tests");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use-srq")), -EINVAL);
+	EXPECT_ERR_HAS("--use-srq is not supported by rdmabench: SRQ");
+	EXPECT_ERR_HAS("-r");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-e")), -EINVAL);
+	EXPECT_ERR_HAS("-e/--events");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "10.0.0.1")),
+		      0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("--oob tcp");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "-S", "3", "-L",
+						 "9", "--oob", "tcp",
+						 "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(cfg.mtu, 1024);
+	EXPECT_EQ_U64(cfg.sl, 3);
+	EXPECT_EQ_U64(cfg.hop_limit, 9);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1000", "--oob", "tcp",
+						 "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("2048");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-T", "106", "-u", "20",
+						 "--retry_count", "3")), 0);
+	EXPECT_TRUE(cfg.has_tos);
+	EXPECT_EQ_U64(cfg.tos, 106);
+	EXPECT_EQ_U64(cfg.qp_timeout, 20);
+	EXPECT_EQ_U64(cfg.retry_count, 3);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--tclass", "96")), 0);
+	EXPECT_EQ_U64(cfg.tos, 96);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-j", "10.0.0.2", "10.0.0.1")),
+		      0);
+	EXPECT_STREQ(cfg.source_ip, "10.0.0.2");
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--source_ip", "10.0.0.2",
+						 "--oob", "tcp", "h1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("--source_ip");
+}
+
+/* --help: perftest's connection line with this tool's transports. */
+static void test_usage_connection(void)
+{
+	size_t len = 0;
+	char *text = usage_text(&read_desc, &len);
+
+	if (!text)
+		return;
+	EXPECT_TRUE(strstr(text, "-c, --connection=<RC>") != NULL);
+	EXPECT_TRUE(strstr(text, "--outs") != NULL);
+	EXPECT_TRUE(strstr(text, "--inline_size") == NULL);
+	EXPECT_TRUE(strstr(text, "--use-srq") != NULL); /* refused, listed */
 	free(text);
 }
 
 int main(void)
 {
+	test_optional_value();
+	test_refusals();
+	test_usage_connection();
 	test_defaults();
 	test_values();
 	test_flags();

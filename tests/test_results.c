@@ -332,6 +332,15 @@ static void test_semantics(void)
 	t = render_text(results_junit_write, d, &len);
 	expect_contains(t, "tests=\"24\" failures=\"1\"");
 	free(t);
+	/* the QP attributes read back: -T 106, -u 20, --retry_count 3 */
+	d->qp_attr = (struct results_qp_attr){ .known = true,
+		.traffic_class = 106, .timeout = 20, .retry_count = 3,
+		.rnr_retry = 7 };
+	t = render_text(results_write_json, d, &len);
+	expect_contains(t, "\"qp_attr\": {\n    \"traffic_class\": 106,\n"
+			"    \"sl\": 0,\n    \"timeout\": 20,\n"
+			"    \"retry_count\": 3,\n    \"rnr_retry\": 7\n  },");
+	free(t);
 	free(d);
 }
 

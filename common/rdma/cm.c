@@ -140,6 +140,22 @@ static int cm_wait(struct cm_ep *ep, enum rdma_cm_event_type want,
 	return ret;
 }
 
+/* -T / -u on an id (rdma_set_option); 0 or -errno, logged. */
+static int cm_set_option(struct cm_ep *ep, int name, bool has, uint8_t value,
+			 const char *what)
+{
+	int ret;
+
+	if (!has)
+		return 0;
+	if (!rdma_set_option(ep->id, RDMA_OPTION_ID, name, &value,
+			     sizeof(value)))
+		return 0;
+	ret = -errno;
+	bench_err("rdma_cm refused %s %u: %s", what, value, strerror(-ret));
+	return ret;
+}
+
 int cm_listen(uint16_t tcp_port, struct cm_ep *listener)
 {
 	/* IPv4 any: iWARP (siw) does not take IPv4 clients on [::] */
@@ -151,6 +167,10 @@ int cm_listen(uint16_t tcp_port, struct cm_ep *listener)
 	ret = cm_ep_create(listener);
 	if (ret)
 		return ret;
+	ret = cm_set_option(listener, RDMA_OPTION_ID_TOS,
+			    listener->attr.has_tos, listener->attr.tos, "-T");
+	if (ret)
+		goto err_close;
 	if (rdma_bind_addr(listener->id, (struct sockaddr *)&any)) {
 		ret = -errno;
 		bench_err("rdma_bind_addr(port %u): %s%s", tcp_port,
@@ -224,6 +244,7 @@ int cm_get_request(struct cm_ep *listener, uint64_t deadline_ns,
 			continue;
 		}
 		ep->id = ev->id;
+		ep->attr = listener->attr; /* the server's -u, --retry_count */
 		rdma_ack_cm_event(ev);
 		break;
 	}
@@ -251,11 +272,12 @@ err_reject:
 	return ret;
 }
 
-/* Connection parameters: private data, and reads/atomics in flight: as
- * many as this device allows. */
-static void cm_conn_param(struct rdma_conn_param *p, struct ibv_context *verbs,
+/* Connection parameters: private data, retries (--retry_count), and
+ * reads/atomics in flight: as many as this device allows. */
+static void cm_conn_param(struct rdma_conn_param *p, const struct cm_ep *ep,
 			  const void *data, uint8_t len)
 {
+	struct ibv_context *verbs = ep->id->verbs;
 	struct ibv_device_attr attr;
 
 	memset(p, 0, sizeof(*p));
@@ -263,7 +285,7 @@ static void cm_conn_param(struct rdma_conn_param *p, struct ibv_context *verbs,
 	p->private_data_len = len;
 	p->responder_resources = 16;
 	p->initiator_depth = 16;
-	p->retry_count = 7;
+	p->retry_count = ep->attr.has_retry ? ep->attr.retry_count : 7;
 	p->rnr_retry_count = 7;
 	if (ibv_query_device(verbs, &attr))
 		return;
@@ -281,7 +303,11 @@ int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)
 	struct rdma_conn_param param;
 	int ret;
 
-	cm_conn_param(&param, ep->id->verbs, NULL, 0);
+	ret = cm_set_option(ep, RDMA_OPTION_ID_ACK_TIMEOUT,
+			    ep->attr.has_timeout, ep->attr.timeout, "-u");
+	if (ret)
+		return ret;
+	cm_conn_param(&param, ep, NULL, 0);
 	if (rdma_accept(ep->id, &param)) {
 		ret = -errno;
 		bench_err("rdma_accept: %s", strerror(-ret));
@@ -319,33 +345,68 @@ static int cm_getaddr(const char *addr, uint16_t tcp_port,
 	return 0;
 }
 
+/* --source_ip, resolved: *src NULL when none was given. */
+static int cm_getsrc(const char *src, struct addrinfo **res)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_flags = AI_NUMERICHOST };
+	int ret;
+
+	*res = NULL;
+	if (!src || !src[0])
+		return 0;
+	ret = getaddrinfo(src, NULL, &hints, res);
+	if (!ret)
+		return 0;
+	bench_err("--source_ip '%s': %s: give an IP of this host", src,
+		  gai_strerror(ret));
+	return -EINVAL;
+}
+
 int cm_resolve(const char *addr, uint16_t tcp_port, uint64_t deadline_ns,
 	       struct cm_ep *ep)
 {
-	struct addrinfo *ai;
+	struct addrinfo *ai, *src;
 	int step_ms, ret;
 
-	ret = cm_getaddr(addr, tcp_port, &ai);
+	ret = cm_getsrc(ep->attr.src, &src);
 	if (ret)
 		return ret;
+	ret = cm_getaddr(addr, tcp_port, &ai);
+	if (ret)
+		goto out_src;
 	ret = cm_ep_create(ep);
 	if (ret)
 		goto out_free;
 	step_ms = timer_remaining_ms(deadline_ns);
 	if (step_ms < 1)
 		step_ms = 1;
-	if (rdma_resolve_addr(ep->id, NULL, ai->ai_addr, step_ms))
+	if (rdma_resolve_addr(ep->id, src ? src->ai_addr : NULL, ai->ai_addr,
+			      step_ms))
 		ret = -errno;
+	if (ret && src)
+		bench_err("--source_ip %s to %s: %s", ep->attr.src, addr,
+			  strerror(-ret));
 	if (!ret)
 		ret = cm_wait(ep, RDMA_CM_EVENT_ADDR_RESOLVED, deadline_ns);
+	if (!ret) /* the route (and on RoCE its traffic class) follows it */
+		ret = cm_set_option(ep, RDMA_OPTION_ID_TOS, ep->attr.has_tos,
+				    ep->attr.tos, "-T");
 	if (!ret && rdma_resolve_route(ep->id, step_ms))
 		ret = -errno;
 	if (!ret)
 		ret = cm_wait(ep, RDMA_CM_EVENT_ROUTE_RESOLVED, deadline_ns);
+	if (!ret)
+		ret = cm_set_option(ep, RDMA_OPTION_ID_ACK_TIMEOUT,
+				    ep->attr.has_timeout, ep->attr.timeout,
+				    "-u");
 	if (ret)
 		cm_close(ep);
 out_free:
 	freeaddrinfo(ai);
+out_src:
+	if (src)
+		freeaddrinfo(src);
 	return ret;
 }
 
@@ -360,7 +421,7 @@ int cm_connect(struct cm_ep *ep, const struct wire_connect *req,
 	len = wire_pack(&msg, buf, sizeof(buf));
 	if (len < 0)
 		return len;
-	cm_conn_param(&param, ep->id->verbs, buf, (uint8_t)len);
+	cm_conn_param(&param, ep, buf, (uint8_t)len);
 	if (rdma_connect(ep->id, &param))
 		return -errno;
 	return cm_wait(ep, RDMA_CM_EVENT_ESTABLISHED, deadline_ns);

@@ -15,14 +15,30 @@
 
 #include "spec/wire.h"
 
+/*
+ * QP attributes perftest's options ask rdma_cm for: -T (the TOS, set
+ * before the route is resolved), -u (the ack timeout) and --retry_count
+ * (a connection parameter). Zeroed: rdma_cm's defaults and 7 retries.
+ */
+struct cm_attr {
+	bool has_tos;
+	uint8_t tos;
+	bool has_timeout;
+	uint8_t timeout;
+	bool has_retry;
+	uint8_t retry_count;
+	const char *src;    /* --source_ip: connect from it; NULL/"": route's */
+};
+
 /* One rdma_cm id with its own event channel (so its events never mix). */
 struct cm_ep {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	bool peer_gone;     /* a DISCONNECTED event was seen */
+	struct cm_attr attr; /* set by the caller before resolve or accept */
 };
 
-/* Server: listen on every address, port tcp_port. */
+/* Server: listen on every address, port tcp_port (listener->attr: TOS). */
 int cm_listen(uint16_t tcp_port, struct cm_ep *listener);
 
 /*

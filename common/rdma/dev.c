@@ -7,7 +7,7 @@
 #include "rdma/dev.h"
 #include "lib/log.h"
 
-static unsigned int dev_mtu_bytes(enum ibv_mtu mtu)
+unsigned int dev_mtu_bytes(enum ibv_mtu mtu)
 {
 	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128u << mtu : 0;
 }
@@ -101,10 +101,19 @@ int dev_qp_path(struct ibv_qp *qp, const struct dev_info *dev,
 	memset(out, 0, sizeof(*out));
 	out->gid_index = -1;
 	/* positive errno from ibv_query_qp */
-	ret = ibv_query_qp(qp, &qa, IBV_QP_AV | IBV_QP_PATH_MTU, &init);
+	ret = ibv_query_qp(qp, &qa, IBV_QP_AV | IBV_QP_PATH_MTU |
+			   IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			   IBV_QP_RNR_RETRY, &init);
 	if (ret)
 		return -ret;
 	out->path_mtu_bytes = dev_mtu_bytes(qa.path_mtu);
+	out->has_attr = true;
+	out->traffic_class = qa.ah_attr.is_global ?
+			     qa.ah_attr.grh.traffic_class : 0;
+	out->sl = qa.ah_attr.sl;
+	out->timeout = qa.timeout;
+	out->retry_cnt = qa.retry_cnt;
+	out->rnr_retry = qa.rnr_retry;
 	/* no GRH: LIDs route, the port's own GID (index 0) names it */
 	out->gid_index = qa.ah_attr.is_global ? qa.ah_attr.grh.sgid_index : 0;
 	ret = ibv_query_gid_ex(qp->context, dev->port, out->gid_index, &entry,

@@ -29,12 +29,22 @@ struct dev_info {
 /* Query ctx/port into *out. Returns 0 or -errno (logged). */
 int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out);
 
+/* A verbs MTU in bytes (IBV_MTU_1024: 1024); 0 for no valid value. */
+unsigned int dev_mtu_bytes(enum ibv_mtu mtu);
+
 /* The path a connected QP uses: its source GID and path MTU. */
 struct dev_qp_path {
 	char gid[64];            /* "::ffff:198.18.0.1"; "" unknown */
 	char gid_type[16];       /* "RoCE v2", "RoCE v1", "IB"; "" unknown */
 	int gid_index;           /* -1: no GRH (IB LID routing) or unknown */
 	unsigned int path_mtu_bytes; /* 0: unknown */
+	/* the QP's transport attributes, as ibv_query_qp reads them back */
+	bool has_attr;           /* false: the device did not say */
+	unsigned int traffic_class; /* GRH traffic class (-T); 0 without GRH */
+	unsigned int sl;         /* service level (-S) */
+	unsigned int timeout;    /* ack timeout exponent (-u) */
+	unsigned int retry_cnt;  /* transport retries (--retry_count) */
+	unsigned int rnr_retry;  /* receiver-not-ready retries */
 };
 
 /*

@@ -80,11 +80,13 @@ int qp_raw_connect(struct conn *c, unsigned int i,
 		.qp_state = IBV_QPS_RTR, .path_mtu = path->mtu,
 		.dest_qp_num = peer->qpn, .rq_psn = peer->psn,
 		.max_dest_rd_atomic = path->max_rd_atomic, .min_rnr_timer = 12,
-		.ah_attr = { .dlid = peer->lid, .port_num = path->port },
+		.ah_attr = { .dlid = peer->lid, .port_num = path->port,
+			     .sl = path->sl },
 	};
 	if (path->gid_index >= 0) {
 		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.hop_limit = 64;
+		a.ah_attr.grh.hop_limit = path->hop_limit;
+		a.ah_attr.grh.traffic_class = path->traffic_class;
 		a.ah_attr.grh.sgid_index = (uint8_t)path->gid_index;
 		memcpy(a.ah_attr.grh.dgid.raw, peer->gid, 16);
 	}
@@ -95,8 +97,9 @@ int qp_raw_connect(struct conn *c, unsigned int i,
 			     IBV_QP_MIN_RNR_TIMER), "RTR");
 	if (ret)
 		return ret;
-	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = 14,
-				  .retry_cnt = 7, .rnr_retry = 7,
+	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS,
+				  .timeout = path->timeout,
+				  .retry_cnt = path->retry_cnt, .rnr_retry = 7,
 				  .sq_psn = c->qps[i].psn,
 				  .max_rd_atomic = path->max_rd_atomic };
 	return qp_raw_modify(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |

@@ -22,13 +22,19 @@ struct qp_raw_addr {
 	uint8_t gid[16];
 };
 
-/* The local end of a raw QP: port, GID index, path MTU. */
+/* The local end of a raw QP: port, GID index, path MTU, and the
+ * attributes perftest's options set (-T, -S, -L, -u, --retry_count). */
 struct qp_raw_path {
 	uint8_t port;
 	int gid_index;           /* -1: no GRH (InfiniBand without -x) */
 	enum ibv_mtu mtu;
 	uint8_t max_rd_atomic;
 	bool uc;                 /* -c UC: unreliable connected */
+	uint8_t traffic_class;   /* GRH traffic class (-T/--tclass) */
+	uint8_t sl;              /* service level (-S) */
+	uint8_t hop_limit;       /* GRH hop limit (-L) */
+	uint8_t timeout;         /* ack timeout exponent (-u) */
+	uint8_t retry_cnt;       /* transport retries (--retry_count) */
 };
 
 /*

@@ -41,6 +41,8 @@ void report_header(FILE *out, const struct report_info *ri)
 		fprintf(out, " NUMA node      : %s\n", ri->placement);
 	if (ri->lat_note)
 		fprintf(out, " Latency        : %s\n", ri->lat_note);
+	if (ri->qp_attr)
+		fprintf(out, " QP attributes  : %s\n", ri->qp_attr);
 	report_rule(out);
 }
 

@@ -34,6 +34,7 @@ struct report_info {
 	const char *lat_note;     /* NULL for bandwidth tests */
 	const char *conn_type;    /* "RC", "UC"; NULL: "RC" */
 	const char *rendezvous;   /* "rdma_cm", "TCP (--oob tcp)"; NULL: rdma_cm */
+	const char *qp_attr;      /* "traffic class 106, ..."; NULL: none */
 };
 
 /* The dashed rule perftest frames its tables with. */

@@ -307,6 +307,25 @@ static const struct rj_field rj_test_run[] = {
 };
 #undef T
 
+#define Q(key, field) RJ(struct results_qp_attr, key, field)
+static const struct rj_field rj_qp_attr_fields[] = {
+	Q("traffic_class", traffic_class), Q("sl", sl), Q("timeout", timeout),
+	Q("retry_count", retry_count), Q("rnr_retry", rnr_retry),
+};
+#undef Q
+
+/* null: the QPs were never up (or not read) */
+static void rj_qp_attr(struct json_writer *w, const struct results_qp_attr *q)
+{
+	if (!q->known) {
+		json_kv_null(w, "qp_attr");
+		return;
+	}
+	json_kv_object_begin(w, "qp_attr");
+	RJ_FIELDS(w, q, rj_qp_attr_fields);
+	json_object_end(w);
+}
+
 static void rj_test(struct json_writer *w, const struct results_test *t)
 {
 	unsigned int i;
@@ -464,6 +483,7 @@ int results_write_json(const struct results_doc *d, FILE *out)
 	json_object_end(&w);
 	rj_placement(&w, d);
 	rj_test(&w, &d->test);
+	rj_qp_attr(&w, &d->qp_attr);
 	rj_line_rate(&w, &d->line_rate);
 	rj_rows(&w, d);
 	rj_gates(&w, d);

@@ -86,6 +86,16 @@ struct results_memory {
 	char gpu[RESULTS_NAME_LEN];         /* "0 (0000:1b:00.0)"; "": none */
 };
 
+/* The data QPs' attributes as ibv_query_qp reads them back (QP 0). */
+struct results_qp_attr {
+	bool known;                         /* false: rendered as null */
+	uint64_t traffic_class;             /* -T/--tclass; 0 without GRH */
+	uint64_t sl;                        /* -S */
+	uint64_t timeout;                   /* -u: 4.096 us * 2^timeout */
+	uint64_t retry_count;               /* --retry_count */
+	uint64_t rnr_retry;
+};
+
 struct results_test {
 	char verb[RESULTS_NAME_LEN];        /* "write" */
 	char measure[RESULTS_NAME_LEN];     /* "bw" or "lat" */
@@ -159,6 +169,7 @@ struct results_doc {
 	struct results_placement placement;
 	struct results_memory memory;
 	struct results_test test;
+	struct results_qp_attr qp_attr;
 	struct results_row rows[RESULTS_MAX_SIZES];
 	unsigned int n_rows;
 	struct results_line_rate line_rate;

@@ -156,7 +156,9 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 		return -EPROTO;
 	}
 	stats_bw_compute(out.bytes, out.msgs, out.elapsed_ns, &bw);
-	stats_bw_compute(out.peak_bytes, 0, out.peak_ns, &peak);
+	/* -N: no peak, printed 0.00 as perftest prints it */
+	stats_bw_compute(b->cfg.no_peak ? 0 : out.peak_bytes, 0, out.peak_ns,
+			 &peak);
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1,
 			 &peer);
 	report_bw_row(stdout, b->cfg.report_gbits, size, b->test.iters, &bw,

@@ -81,6 +81,11 @@ static void record_fill_device(struct record *r, const struct bench_ctx *b,
 	results_copy(d->gid_type, sizeof(d->gid_type), path->gid_type);
 	results_copy(d->local_addr, sizeof(d->local_addr), b->local);
 	results_copy(d->peer_addr, sizeof(d->peer_addr), b->peer);
+	r->doc.qp_attr = (struct results_qp_attr){
+		.known = path->has_attr, .traffic_class = path->traffic_class,
+		.sl = path->sl, .timeout = path->timeout,
+		.retry_count = path->retry_cnt, .rnr_retry = path->rnr_retry,
+	};
 }
 
 static void record_fill_placement(struct record *r, const struct bench_ctx *b)

@@ -12,6 +12,18 @@
 #include "run/session_ops.h"
 #include "run/setup.h"
 
+/* What -T, -u and --retry_count ask of this side's rdma_cm ids. */
+static struct cm_attr cm_attr_of(const struct bench_cfg *c)
+{
+	return (struct cm_attr){
+		.has_tos = c->has_tos, .tos = (uint8_t)c->tos,
+		.has_timeout = c->has_qp_timeout,
+		.timeout = (uint8_t)c->qp_timeout,
+		.has_retry = true, .retry_count = (uint8_t)c->retry_count,
+		.src = c->source_ip,
+	};
+}
+
 /* The device comes with each connection: nothing to open before. */
 static int no_open(struct bench_ctx *b)
 {
@@ -25,6 +37,7 @@ static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 	const struct wire_connect req = { .kind = WIRE_CONN_CTRL };
 	int ret;
 
+	b->ctrl.ep.attr = cm_attr_of(&b->cfg);
 	ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
 			 deadline_ns, &b->ctrl.ep);
 	if (!ret)
@@ -53,6 +66,7 @@ static int client_connect_qps(struct bench_ctx *b)
 					    .qp_index = (uint16_t)i };
 		struct cm_ep *ep = &b->data.qps[i].ep;
 
+		ep->attr = cm_attr_of(&b->cfg);
 		ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
 				 deadline_ns, ep);
 		if (!ret)
@@ -88,6 +102,7 @@ static int client_connect_data(struct bench_ctx *b)
 
 static int server_listen(struct bench_ctx *b)
 {
+	b->listener.attr = cm_attr_of(&b->cfg);
 	return cm_listen((uint16_t)b->cfg.tcp_port, &b->listener);
 }
 

@@ -51,20 +51,42 @@ static int tcp_device(struct bench_ctx *b)
 	return ret;
 }
 
-/* This side's path for the raw QPs: port, GID, MTU, reads in flight. */
+/* -m in bytes as a verbs MTU (opts_check allows only these). */
+static enum ibv_mtu tcp_mtu(uint64_t bytes)
+{
+	enum ibv_mtu m = IBV_MTU_256;
+
+	while (m < IBV_MTU_4096 && dev_mtu_bytes(m) < bytes)
+		m++;
+	return m;
+}
+
+/*
+ * This side's path for the raw QPs: port, GID, MTU (the smaller of what
+ * each side offers: -m, else its port's active MTU; peer_mtu 0: this
+ * side's offer), reads in flight, and this side's -T, -S, -L, -u and
+ * --retry_count (each side sets its own QPs, as in perftest).
+ */
 static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 		     struct qp_raw_path *path)
 {
 	struct ibv_port_attr pa = { .active_mtu = IBV_MTU_1024 };
 	struct ibv_device_attr da = { .max_qp_rd_atom = 16 };
+	const struct bench_cfg *c = &b->cfg;
+	enum ibv_mtu mine;
 
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
 	ibv_query_device(b->ctrl.verbs, &da);
 	path->port = b->port;
 	path->uc = b->test.uc;
 	path->gid_index = b->gid_index;
-	path->mtu = pa.active_mtu < peer_mtu || !peer_mtu ? pa.active_mtu
-							  : peer_mtu;
+	mine = c->has_mtu ? tcp_mtu(c->mtu) : pa.active_mtu;
+	path->mtu = mine < peer_mtu || !peer_mtu ? mine : peer_mtu;
+	path->traffic_class = (uint8_t)c->tos;
+	path->sl = (uint8_t)c->sl;
+	path->hop_limit = c->has_hop_limit ? (uint8_t)c->hop_limit : 64;
+	path->timeout = (uint8_t)c->qp_timeout;
+	path->retry_cnt = (uint8_t)c->retry_count;
 	path->max_rd_atomic = da.max_qp_rd_atom < 16 ?
 			      (uint8_t)da.max_qp_rd_atom : 16;
 }
@@ -89,27 +111,42 @@ static void tcp_info_unpack(const struct wire_msg *m, struct qp_raw_addr *a)
 	memcpy(a->gid, m->u.qp_info.gid, sizeof(a->gid));
 }
 
+/* -m: at most the port's active MTU (a larger one cannot be sent). */
+static int tcp_check_mtu(const struct bench_ctx *b)
+{
+	struct ibv_port_attr pa = { .active_mtu = IBV_MTU_4096 };
+
+	ibv_query_port(b->ctrl.verbs, b->port, &pa);
+	if (!b->cfg.has_mtu || tcp_mtu(b->cfg.mtu) <= pa.active_mtu)
+		return 0;
+	bench_err("-m %llu exceeds the active MTU of port %u (%u B): give -m "
+		  "%u or less", (unsigned long long)b->cfg.mtu, b->port,
+		  dev_mtu_bytes(pa.active_mtu), dev_mtu_bytes(pa.active_mtu));
+	return -EINVAL;
+}
+
 /*
  * Every QP: the client creates its QP and sends its address; the server
  * creates its own, connects it and answers; the client connects.
  */
 static int tcp_connect_qps(struct bench_ctx *b)
 {
-	struct ibv_port_attr pa = { 0 };
 	struct qp_raw_addr mine, theirs;
 	struct qp_raw_path path;
 	struct wire_msg msg;
 	unsigned int i;
 	int ret = 0;
 
-	ibv_query_port(b->ctrl.verbs, b->port, &pa);
-	tcp_path(b, 0, &path);
+	ret = tcp_check_mtu(b);
+	if (ret)
+		return ret;
+	tcp_path(b, 0, &path); /* path.mtu: what this side offers */
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		uint32_t inl = setup_inline_bytes(b);
 
 		ret = qp_raw_create(&b->data, i, b->ctrl.pd, inl, &path, &mine);
 		if (!ret && !b->is_server) {
-			tcp_info_pack(&mine, i, pa.active_mtu, &msg);
+			tcp_info_pack(&mine, i, path.mtu, &msg);
 			ret = ctrl_send(&b->ctrl, &msg);
 		}
 		if (!ret)
@@ -125,7 +162,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 		tcp_path(b, (enum ibv_mtu)msg.u.qp_info.mtu, &path);
 		ret = qp_raw_connect(&b->data, i, &path, &theirs);
 		if (!ret && b->is_server) {
-			tcp_info_pack(&mine, i, pa.active_mtu, &msg);
+			tcp_info_pack(&mine, i, path.mtu, &msg);
 			ret = ctrl_send(&b->ctrl, &msg);
 		}
 	}

@@ -138,10 +138,29 @@ int setup_xchg_bufs(struct bench_ctx *b)
 	return ret;
 }
 
+/*
+ * The data QPs' attributes as the device reads them back (QP 0): what -T,
+ * -S, -u and --retry_count became. NULL when it cannot say.
+ */
+static const char *setup_qp_attr(const struct bench_ctx *b, char *buf,
+				 size_t len)
+{
+	struct dev_qp_path p;
+
+	if (!b->data.qps || !b->data.qps[0].qp ||
+	    dev_qp_path(b->data.qps[0].qp, &b->dev, &p) || !p.has_attr)
+		return NULL;
+	snprintf(buf, len, "traffic class %u, SL %u, timeout %u (%.1f ms), "
+		 "retry count %u, RNR retry %u", p.traffic_class, p.sl,
+		 p.timeout, p.timeout ? 4.096e-3 * (1ULL << p.timeout) : 0.0,
+		 p.retry_cnt, p.rnr_retry);
+	return buf;
+}
+
 void setup_print_header(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
-	char title[80];
+	char title[80], qp_attr[128];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
@@ -155,6 +174,7 @@ void setup_print_header(struct bench_ctx *b)
 		.qps = b->test.qps,
 		.conn_type = b->test.uc ? "UC" : "RC",
 		.rendezvous = b->rendezvous,
+		.qp_attr = setup_qp_attr(b, qp_attr, sizeof(qp_attr)),
 	};
 
 	snprintf(title, sizeof(title), "%s %s Test",

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "spec/opts.h"
+#include "spec/opts_refuse.h"
 #include "lib/units.h"
 
 enum opt_kind {
@@ -23,9 +24,17 @@ enum opt_kind {
 	OPT_DOUBLE,   /* decimal number >= 0 */
 	OPT_ENUM,     /* one of choices[], its index stored as uint64_t */
 	OPT_OPT_INT,  /* int64_t, optional argument: absent value = 0 */
-	OPT_NOOP,     /* accepted for perftest compatibility; help says why */
-	OPT_REFUSE,   /* perftest's, meaningless here: refused with help */
+	OPT_NOOP,     /* perftest's, already what we do; help says why */
 };
+
+/* Which tools an option applies to (perftest's --help of each); 0: all. */
+enum opt_only {
+	ONLY_BW = 1 << 0, ONLY_LAT = 1 << 1, /* the measure */
+	ONLY_WRITE = 1 << 2, ONLY_READ = 1 << 3, ONLY_SEND = 1 << 4,
+	ONLY_ATOMIC = 1 << 5,                /* the verb */
+};
+#define ONLY_MEASURES (ONLY_BW | ONLY_LAT)
+#define ONLY_VERBS (ONLY_WRITE | ONLY_READ | ONLY_SEND | ONLY_ATOMIC)
 
 /* Long-only options get codes above any char. */
 enum {
@@ -39,13 +48,11 @@ enum {
 	LONG_CUDA_BUS, LONG_CUDA_DMABUF, LONG_PERSISTENT, LONG_REPORT_BOTH,
 	LONG_IPV6, LONG_WARMUP, LONG_CUDA_MEM_TYPE, LONG_OOB, LONG_NETDEV,
 	LONG_MAX_SIZE, LONG_MAX_QPS, LONG_MAX_DURATION, LONG_MAX_MEM,
-	/* refused */
-	LONG_R_SRQ, LONG_R_ODP, LONG_R_HUGE, LONG_R_MMAP, LONG_R_MR_PER_QP,
-	LONG_R_NULL_MR, LONG_R_REVERSED, LONG_R_CPU_UTIL, LONG_R_RATE,
-	LONG_R_LAT_GAP, LONG_R_WAIT_DESTROY, LONG_R_PAYLOAD, LONG_R_DONT_XCHG,
-	LONG_R_WIMM, LONG_R_SIMM, LONG_R_TCLASS, LONG_R_FLOW, LONG_R_FORCE_LINK,
-	LONG_R_DLID, LONG_R_PKEY, LONG_R_BIND_SRC, LONG_R_RECV_PL,
-	LONG_R_CUDA_PCIE, LONG_R_ROCM, LONG_R_DATA_VALIDATION,
+	LONG_TCLASS, LONG_HISTOGRM, LONG_COM_RDMA_CM, LONG_DATA_VALIDATION,
+	LONG_IPV6_ADDR, LONG_OLD_POST_SEND, LONG_NO_RELAXED,
+	LONG_BIND_SOURCE_IP,
+	/* opts_refuse_rows[i] gets LONG_REFUSED + i */
+	LONG_REFUSED,
 };
 
 struct opt_def {
@@ -60,6 +67,7 @@ struct opt_def {
 	const char *arg;        /* argument name in --help, NULL: no argument */
 	const char *help;
 	const char *const *choices; /* OPT_ENUM, NULL-terminated */
+	unsigned int only;      /* enum opt_only bits; 0: every tool */
 };
 
 #define CFG(field) offsetof(struct bench_cfg, field)
@@ -73,9 +81,7 @@ static const char *const oob_choices[] = { "cm", "tcp", NULL };
 static const char *const output_choices[] = { "table", "bandwidth",
 					       "message_rate", "latency", NULL };
 
-/* Rows of the same shape: a refused perftest option, with or without value. */
-#define REFUSED(name, code, arg, why) \
-	{ name, code, OPT_REFUSE, NOOP, NO_HAS, 0, 0, NULL, NULL, arg, why }
+/* Rows of the same shape: perftest's options that are what we do anyway. */
 #define ACCEPTED(name, code, arg, why) \
 	{ name, code, OPT_NOOP, NOOP, NO_HAS, 0, 0, NULL, NULL, arg, why }
 #define DOUBLE(name, code, field, arg, help) \
@@ -116,42 +122,59 @@ static const struct opt_def opt_table[] = {
 	  NULL, NULL, "SEC", "-D: warm-up and cool-down left out [D/4]" },
 	{ "run_infinitely", LONG_RUN_INF, OPT_FLAG, CFG(run_infinitely),
 	  NO_HAS, 0, 0, NULL, NULL, NULL,
-	  "run until interrupted, a line every -D seconds [5]" },
+	  "run until interrupted, a line every -D seconds [5]",
+	  .only = ONLY_BW },
 	{ "qp", 'q', OPT_U64, CFG(qps), NO_HAS, 1, 256, "1", "1", "N",
-	  "queue pairs (bandwidth tests)" },
+	  "queue pairs (bandwidth tests)",
+	  .only = ONLY_BW },
 	{ "tx-depth", 't', OPT_U64, CFG(tx_depth), NO_HAS, 1, 16384, "128", "1",
-	  "N", "operations in flight per QP (bandwidth tests)" },
+	  "N", "operations in flight per QP (bandwidth tests)",
+	  .only = ONLY_BW },
 	{ "rx-depth", 'r', OPT_U64, CFG(rx_depth), NO_HAS, 1, 16384, "512",
-	  "512", "N", "receives posted per QP (send tests)" },
+	  "512", "N", "receives posted per QP (send tests)",
+	  .only = ONLY_SEND },
 	{ "post_list", 'l', OPT_U64, CFG(post_list), NO_HAS, 1, 1024, "1", "1",
-	  "N", "chain N work requests per post" },
+	  "N", "chain N work requests per post",
+	  .only = ONLY_BW },
 	{ "inline_size", 'I', OPT_U64, CFG(inline_bytes), CFG(has_inline), 0,
 	  1024, NULL, NULL, "BYTES",
 	  "send inline up to BYTES [256, less if the device allows less; 16 "
-	  "on rxe and siw]" },
+	  "on rxe and siw]",
+	  .only = ONLY_WRITE | ONLY_SEND },
 	{ "cq-mod", 'Q', OPT_U64, CFG(cq_mod), NO_HAS, 1, 1024, "100", "1",
-	  "N", "request a completion every N operations" },
+	  "N", "request a completion every N operations",
+	  .only = ONLY_BW },
 	{ "outs", 'o', OPT_U64, CFG(outstanding), NO_HAS, 1, 256, "16", "16",
-	  "N", "reads/atomics in flight per QP (capped by the device)" },
+	  "N", "reads/atomics in flight per QP (capped by the device)",
+	  .only = ONLY_READ | ONLY_ATOMIC },
 	{ "bidirectional", 'b', OPT_FLAG, CFG(bidir), NO_HAS, 0, 0, NULL, NULL,
-	  NULL, "both sides send; each side's figure and the sum" },
+	  NULL, "both sides send; each side's figure and the sum",
+	  .only = ONLY_BW },
 	{ "connection", 'c', OPT_ENUM, CFG(conn_type), NO_HAS, 0, 0, "RC", "RC",
-	  "RC|UC", "transport (UC: write and send only)", conn_choices },
+	  "RC|UC", "connection type (UC: over --oob tcp)", conn_choices },
 	{ "atomic_type", 'A', OPT_ENUM, CFG(atomic_op), NO_HAS, 0, 0,
-	  "FETCH_AND_ADD", "FETCH_AND_ADD", "OP", "FETCH_AND_ADD|CMP_AND_SWAP",
-	  atomic_choices },
+	  "FETCH_AND_ADD", "FETCH_AND_ADD", "OP", "the atomic operation",
+	  atomic_choices,
+	  .only = ONLY_ATOMIC },
 	{ "tos", 'T', OPT_U64, CFG(tos), CFG(has_tos), 0, 255, NULL, NULL,
-	  "TOS", "IP type of service for rdma_cm" },
+	  "TOS", "traffic class (IP TOS byte) of the QPs [the device's]" },
+	{ "tclass", LONG_TCLASS, OPT_U64, CFG(tos), CFG(has_tos), 0, 255, NULL,
+	  NULL, "TC", "same as -T" },
 	{ "qp-timeout", 'u', OPT_U64, CFG(qp_timeout), CFG(has_qp_timeout), 0,
-	  31, NULL, NULL, "T", "ack timeout 4.096 us * 2^T" },
+	  31, "14", "14", "T", "ack timeout 4.096 us * 2^T" },
 	{ "retry_count", LONG_RETRY, OPT_U64, CFG(retry_count), NO_HAS, 0, 7,
 	  "7", "7", "N", "transport retries before a peer is lost" },
 	{ "validate", LONG_VALIDATE, OPT_FLAG, CFG(validate), NO_HAS, 0, 0,
 	  NULL, NULL, NULL, "check every byte where the data lands (exit 4)" },
+	{ "data_validation", LONG_DATA_VALIDATION, OPT_FLAG, CFG(validate),
+	  NO_HAS, 0, 0, NULL, NULL, NULL, "same as --validate" },
 	{ "report-histogram", 'H', OPT_FLAG, CFG(histogram), NO_HAS, 0, 0, NULL,
-	  NULL, NULL, "print the latency histogram" },
+	  NULL, NULL, "print the latency histogram",
+	  .only = ONLY_LAT },
+	{ "report-histogrm", LONG_HISTOGRM, OPT_FLAG, CFG(histogram), NO_HAS,
+	  0, 0, NULL, NULL, NULL, NULL, .only = ONLY_LAT }, /* perftest's */
 	{ "output", LONG_OUTPUT, OPT_ENUM, CFG(output), NO_HAS, 0, 0, "table",
-	  "table", "WHAT", "print only bandwidth|message_rate|latency",
+	  "table", "WHAT", "print only that figure, a bare number",
 	  output_choices },
 	{ "connect-timeout", LONG_CONNECT_TIMEOUT, OPT_U64,
 	  CFG(connect_timeout_s), NO_HAS, 1, 86400, "30", "30", "SEC",
@@ -160,7 +183,8 @@ static const struct opt_def opt_table[] = {
 	  "30", "30", "SEC", "fail when the peer makes no progress this long" },
 	{ "report_gbits", LONG_REPORT_GBITS, OPT_FLAG, CFG(report_gbits),
 	  NO_HAS, 0, 0, NULL, NULL, NULL,
-	  "bandwidth in Gb/sec (10^9 bit/s) instead of MiB/sec" },
+	  "bandwidth in Gb/sec (10^9 bit/s) instead of MiB/sec",
+	  .only = ONLY_BW },
 	PATH("json", LONG_JSON, json_path, "write the run's JSON document"),
 	{ "out_json", LONG_OUT_JSON, OPT_FLAG, CFG(json_default), NO_HAS, 0, 0,
 	  NULL, NULL, NULL, "write the JSON document to results/, unique name" },
@@ -177,10 +201,12 @@ static const struct opt_def opt_table[] = {
 	       "gate: latency p50 at most US"),
 	DOUBLE("expect-p99-us", LONG_EXP_P99, expect_p99_us, "US",
 	       "gate: latency p99 at most US"),
-	DOUBLE("limit_bw", 'w', limit_bw, "BW",
-	       "perftest's gate: BW average at least BW (report unit)"),
-	DOUBLE("limit_msgrate", 'y', limit_msgrate, "MPPS",
-	       "perftest's gate: message rate at least MPPS"),
+	{ "limit_bw", 'w', OPT_DOUBLE, CFG(limit_bw), NO_HAS, 0, 0, NULL, NULL,
+	  "BW", "perftest's gate: BW average at least BW (report unit)",
+	  .only = ONLY_BW },
+	{ "limit_msgrate", 'y', OPT_DOUBLE, CFG(limit_msgrate), NO_HAS, 0, 0,
+	  NULL, NULL, "MPPS", "perftest's gate: message rate at least MPPS",
+	  .only = ONLY_BW },
 	{ "strict", LONG_STRICT, OPT_FLAG, CFG(strict), NO_HAS, 0, 0, NULL,
 	  NULL, NULL, "a downtrained link fails the run" },
 	{ "expect-no-errors", LONG_EXP_NOERR, OPT_FLAG, CFG(expect_no_errors),
@@ -214,67 +240,45 @@ static const struct opt_def opt_table[] = {
 	{ "max-mem", LONG_MAX_MEM, OPT_SIZE, CFG(max_mem_bytes), NO_HAS, 1,
 	  1ULL << 40, "8G", "8G", "BYTES",
 	  "server: most buffer memory a client may make it register" },
-	{ "rdma_cm", 'R', OPT_NOOP, NOOP, NO_HAS, 0, 0, NULL, NULL, NULL,
-	  "accepted; rdma_cm is always used" },
+	{ "rdma_cm", 'R', OPT_FLAG, CFG(rdma_cm), NO_HAS, 0, 0, NULL, NULL,
+	  NULL, "connect the QPs with rdma_cm (the default, --oob cm)" },
 	ACCEPTED("CPU-freq", 'F', NULL,
-		 "accepted; timing uses CLOCK_MONOTONIC_RAW, no CPU MHz"),
-	ACCEPTED("comm_rdma_cm", 'z', NULL, "accepted; rdma_cm is always used"),
-	ACCEPTED("report-both", LONG_REPORT_BOTH, NULL,
-		 "accepted; both sides are always reported"),
-	ACCEPTED("noPeak", 'N', NULL, "accepted; the peak costs nothing here"),
+		 "no cpufreq warning: figures use CLOCK_MONOTONIC_RAW"),
+	ACCEPTED("comm_rdma_cm", 'z', NULL,
+		 "the control channel is rdma_cm (the default, --oob cm)"),
+	{ "com_rdma_cm", LONG_COM_RDMA_CM, OPT_NOOP, NOOP, NO_HAS, 0, 0, NULL,
+	  NULL, NULL, NULL }, /* perftest's --help spells -z so */
 	ACCEPTED("ipv6", LONG_IPV6, NULL,
-		 "accepted; the address family follows the address given"),
-	ACCEPTED("hop_limit", 'L', "N", "accepted; rdma_cm sets the hop limit"),
-	ACCEPTED("perform_warm_up", LONG_WARMUP, NULL,
-		 "accepted; -D leaves out a warm-up margin (-f)"),
-	ACCEPTED("cuda_mem_type", LONG_CUDA_MEM_TYPE, "T",
-		 "accepted; device memory (cudaMalloc) is always used"),
-	REFUSED("mtu", 'm', "MTU", "with rdma_cm the path MTU is the port's "
-		"active MTU: set the netdev's MTU instead"),
-	REFUSED("sl", 'S', "SL", "with rdma_cm on RoCE the priority comes "
-		"from -T (TOS)"),
-	REFUSED("events", 'e', NULL, "completions are always polled"),
-	REFUSED("vector", 'X', "N", "completions are always polled"),
-	REFUSED("report-cycles", 'C', NULL,
-		"no cycle counts: figures are in us from CLOCK_MONOTONIC_RAW"),
-	REFUSED("report-unsorted", 'U', NULL,
-		"latency samples are binned (constant memory): use -H"),
-	REFUSED("dualport", 'O', NULL, "dual-port mode is not supported"),
-	REFUSED("mcg", 'g', NULL, "multicast (UD) is not supported"),
-	REFUSED("use-srq", LONG_R_SRQ, NULL, "SRQ is not supported"),
-	REFUSED("odp", LONG_R_ODP, NULL, "ODP is not supported"),
-	REFUSED("use_hugepages", LONG_R_HUGE, NULL,
-		"buffers are page-aligned NUMA-local memory"),
-	REFUSED("mmap", LONG_R_MMAP, "FILE", "buffers cannot be mmapped files"),
-	REFUSED("mr_per_qp", LONG_R_MR_PER_QP, NULL, "one MR serves all QPs"),
-	REFUSED("use-null-mr", LONG_R_NULL_MR, NULL, "null MRs not supported"),
-	REFUSED("reversed", LONG_R_REVERSED, NULL,
-		"the client always initiates; swap the roles instead"),
-	REFUSED("cpu_util", LONG_R_CPU_UTIL, NULL, "CPU use is not reported"),
-	REFUSED("rate_limit", LONG_R_RATE, "RATE", "no rate limiter"),
-	REFUSED("latency_gap", LONG_R_LAT_GAP, "US", "no gap between pings"),
-	REFUSED("wait_destroy", LONG_R_WAIT_DESTROY, "SEC",
-		"resources are freed at once"),
-	REFUSED("payload_file_path", LONG_R_PAYLOAD, "FILE",
-		"the payload is our own pattern (see --validate)"),
-	REFUSED("dont_xchg_versions", LONG_R_DONT_XCHG, NULL,
-		"versions are always checked"),
-	REFUSED("write_with_imm", LONG_R_WIMM, NULL, "not supported"),
-	REFUSED("send_with_imm", LONG_R_SIMM, NULL, "not supported"),
-	REFUSED("tclass", LONG_R_TCLASS, "TC", "use -T (TOS) with rdma_cm"),
-	REFUSED("flow_label", LONG_R_FLOW, "FL", "not supported"),
-	REFUSED("force-link", LONG_R_FORCE_LINK, "LINK",
-		"the link layer follows from the device"),
-	REFUSED("dlid", LONG_R_DLID, "LID", "rdma_cm resolves the path"),
-	REFUSED("pkey_index", LONG_R_PKEY, "IDX", "rdma_cm resolves the path"),
-	REFUSED("bind_source_ip", LONG_R_BIND_SRC, "IP",
-		"the route to the server picks the source"),
-	REFUSED("recv_post_list", LONG_R_RECV_PL, "N", "not supported"),
-	REFUSED("use_cuda_pcie_mapping", LONG_R_CUDA_PCIE, NULL,
-		"use --use_cuda_dmabuf"),
-	REFUSED("use_rocm", LONG_R_ROCM, "N", "ROCm is not supported"),
-	REFUSED("data_validation", LONG_R_DATA_VALIDATION, NULL,
-		"use --validate (every verb, every size)"),
+		 "the address family follows the address given"),
+	ACCEPTED("ipv6-addr", LONG_IPV6_ADDR, NULL,
+		 "the address family follows the address given"),
+	ACCEPTED("use_old_post_send", LONG_OLD_POST_SEND, NULL,
+		 "work requests are always posted with ibv_post_send"),
+	{ "disable_pcie_relaxed", LONG_NO_RELAXED, OPT_NOOP, NOOP, NO_HAS, 0, 0,
+	  NULL, NULL, NULL, "buffers are never registered with relaxed "
+	  "ordering", .only = ONLY_BW },
+	{ "noPeak", 'N', OPT_FLAG, CFG(no_peak), NO_HAS, 0, 0, NULL, NULL,
+	  NULL, "no peak: BW peak prints 0.00 as in perftest",
+	  .only = ONLY_BW },
+	{ "report-both", LONG_REPORT_BOTH, OPT_FLAG, CFG(report_both), NO_HAS,
+	  0, 0, NULL, NULL, NULL,
+	  "-b: each side's figure apart (what -b prints)", .only = ONLY_BW },
+	{ "perform_warm_up", LONG_WARMUP, OPT_FLAG, CFG(warm_up), NO_HAS, 0,
+	  0, NULL, NULL, NULL, "-D: measure after the -f warm-up margin",
+	  .only = ONLY_BW },
+	{ "cuda_mem_type", LONG_CUDA_MEM_TYPE, OPT_U64, CFG(cuda_mem_type),
+	  NO_HAS, 0, 4, NULL, NULL, "T",
+	  "--use_cuda memory: 0 = device (cuMemAlloc), the only one" },
+	{ "mtu", 'm', OPT_U64, CFG(mtu), CFG(has_mtu), 256, 4096, NULL, NULL,
+	  "MTU", "--oob tcp: path MTU 256..4096 [the port's active MTU]" },
+	{ "sl", 'S', OPT_U64, CFG(sl), CFG(has_sl), 0, 15, NULL, NULL, "SL",
+	  "--oob tcp: service level [0]" },
+	{ "source_ip", 'j', OPT_STR, CFG(source_ip), NO_HAS, 0, OPTS_ADDR_MAX,
+	  "", "", "IP", "client, rdma_cm: connect from this local IP" },
+	{ "bind_source_ip", LONG_BIND_SOURCE_IP, OPT_STR, CFG(source_ip),
+	  NO_HAS, 0, OPTS_ADDR_MAX, "", "", "IP", NULL }, /* perftest's */
+	{ "hop_limit", 'L', OPT_U64, CFG(hop_limit), CFG(has_hop_limit), 0,
+	  255, NULL, NULL, "N", "--oob tcp: GRH hop limit [64]" },
 	{ "help", 'h', OPT_FLAG, CFG(show_help), NO_HAS, 0, 0, NULL, NULL, NULL,
 	  "show this help" },
 	{ "version", 'V', OPT_FLAG, CFG(show_version), NO_HAS, 0, 0, NULL,
@@ -283,10 +287,7 @@ static const struct opt_def opt_table[] = {
 
 #define OPT_COUNT (sizeof(opt_table) / sizeof(opt_table[0]))
 
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
+void opts_err(char *err, size_t err_len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -343,14 +344,14 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 	case OPT_DOUBLE:
 		ret = opt_double(value, (double *)(base + o->offset));
 		if (ret)
-			set_err(err, err_len, "%s '%s': must be a number >= 0",
-				label, value);
+			opts_err(err, err_len, "%s '%s': must be a number >= 0",
+				 label, value);
 		return ret;
 	case OPT_ENUM:
 		ret = opt_enum(o, value, &num);
 		if (ret)
-			set_err(err, err_len, "%s '%s': must be one of %s", label,
-				value, o->arg);
+			opts_err(err, err_len, "%s '%s': must be one of %s",
+				 label, value, o->arg);
 		break;
 	case OPT_U64:
 	case OPT_OPT_INT:
@@ -363,12 +364,12 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 		break;
 	}
 	if (ret == -ERANGE)
-		set_err(err, err_len, "%s %s: must be in [%llu, %llu]", label,
-			value, (unsigned long long)o->min,
-			(unsigned long long)o->max);
+		opts_err(err, err_len, "%s %s: must be in [%llu, %llu]", label,
+			 value, (unsigned long long)o->min,
+			 (unsigned long long)o->max);
 	else if (ret && o->kind != OPT_ENUM)
-		set_err(err, err_len, "%s '%s': not a number%s", label, value,
-			o->kind == OPT_SIZE ? " (e.g. 65536, 64K, 1M)" : "");
+		opts_err(err, err_len, "%s '%s': not a number%s", label, value,
+			 o->kind == OPT_SIZE ? " (e.g. 65536, 64K, 1M)" : "");
 	if (!ret && o->kind == OPT_OPT_INT)
 		*(int64_t *)(base + o->offset) = (int64_t)num;
 	else if (!ret)
@@ -390,20 +391,16 @@ static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
 	case OPT_NOOP:
 		*(bool *)(base + o->offset) = true;
 		break;
-	case OPT_REFUSE:
-		set_err(err, err_len, "%s is not supported by rdmabench: %s",
-			label, o->help);
-		return -EINVAL;
 	case OPT_STR:
 		if (!value[0]) {
-			set_err(err, err_len, "%s: the value must not be empty",
-				label);
+			opts_err(err, err_len,
+				 "%s: the value must not be empty", label);
 			return -EINVAL;
 		}
 		if (strlen(value) >= o->max) {
-			set_err(err, err_len, "%s '%.40s...': at most %llu "
-				"characters", label, value,
-				(unsigned long long)o->max - 1);
+			opts_err(err, err_len, "%s '%.40s...': at most %llu "
+				 "characters", label, value,
+				 (unsigned long long)o->max - 1);
 			return -EINVAL;
 		}
 		strcpy(base + o->offset, value);
@@ -448,6 +445,25 @@ static int opts_defaults(struct bench_cfg *cfg, const struct bench_desc *desc,
 	return 0;
 }
 
+/* getopt's view of a refused option (code LONG_REFUSED + i). */
+static struct option refusal_option(size_t i)
+{
+	const struct opts_refusal *r = &opts_refuse_rows[i];
+
+	return (struct option){ r->long_name, r->has_arg ? required_argument :
+				no_argument, NULL, (int)(LONG_REFUSED + i) };
+}
+
+static char *add_short(char *shorts, int code, int has_arg)
+{
+	if (code <= 0 || code >= 256)
+		return shorts;
+	*shorts++ = (char)code;
+	if (has_arg == required_argument)
+		*shorts++ = ':';
+	return shorts;
+}
+
 static void build_getopt(struct option *longs, char *shorts)
 {
 	size_t i;
@@ -460,13 +476,14 @@ static void build_getopt(struct option *longs, char *shorts)
 
 		longs[i] = (struct option){ o->long_name, has_arg, NULL,
 					    o->code };
-		if (o->code < 256) {
-			*shorts++ = (char)o->code;
-			if (has_arg == required_argument)
-				*shorts++ = ':';
-		}
+		shorts = add_short(shorts, o->code, has_arg);
 	}
-	longs[OPT_COUNT] = (struct option){ 0 };
+	for (i = 0; i < opts_refuse_count; i++) {
+		longs[OPT_COUNT + i] = refusal_option(i);
+		shorts = add_short(shorts, opts_refuse_rows[i].short_name,
+				   longs[OPT_COUNT + i].has_arg);
+	}
+	longs[OPT_COUNT + opts_refuse_count] = (struct option){ 0 };
 	*shorts = '\0';
 }
 
@@ -480,31 +497,152 @@ static const struct opt_def *opt_find(int code)
 	return NULL;
 }
 
+/* The refused perftest option getopt returned as code, or NULL. */
+static const struct opts_refusal *refusal_find(int code)
+{
+	size_t i;
+
+	if (code >= LONG_REFUSED)
+		return &opts_refuse_rows[code - LONG_REFUSED];
+	for (i = 0; i < opts_refuse_count; i++)
+		if (opts_refuse_rows[i].short_name == code)
+			return &opts_refuse_rows[i];
+	return NULL;
+}
+
+/* A refused perftest option: why, and what to do instead. */
+static int opt_refuse(const struct opts_refusal *r, char *err, size_t err_len)
+{
+	if (!r) /* cannot happen: every code getopt returns is a row's */
+		opts_err(err, err_len, "unknown option (--help lists them)");
+	else if (r->short_name)
+		opts_err(err, err_len,
+			 "-%c/--%s is not supported by rdmabench: %s; %s",
+			 r->short_name, r->long_name, r->why, r->instead);
+	else
+		opts_err(err, err_len,
+			 "--%s is not supported by rdmabench: %s; %s",
+			 r->long_name, r->why, r->instead);
+	return -EINVAL;
+}
+
+/* The verb names of ONLY_WRITE, ONLY_READ, ... in that order. */
+static const char *const only_verbs[] = { "write", "read", "send", "atomic" };
+#define ONLY_VERB_COUNT (sizeof(only_verbs) / sizeof(only_verbs[0]))
+
+/* The ONLY_* bits of a tool: its measure and its verb. */
+static unsigned int only_mine(const struct bench_desc *d)
+{
+	unsigned int bits = d->measure == BENCH_MEASURE_BW ? ONLY_BW : ONLY_LAT;
+	size_t i;
+
+	for (i = 0; i < ONLY_VERB_COUNT; i++)
+		if (!strcmp(bench_verb_name(d->verb), only_verbs[i]))
+			bits |= ONLY_WRITE << i;
+	return bits;
+}
+
+/* Does o apply to tool d? */
+static bool only_applies(const struct opt_def *o, const struct bench_desc *d)
+{
+	unsigned int mine = only_mine(d);
+
+	return (!(o->only & ONLY_MEASURES) || (o->only & mine)) &&
+	       (!(o->only & ONLY_VERBS) || (o->only & mine & ONLY_VERBS));
+}
+
+/* The tools of an ONLY_* mask, for messages: "ib_read_*, ib_atomic_*". */
+static void only_tools(unsigned int only, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ONLY_VERB_COUNT; i++)
+		if (only & (ONLY_WRITE << i))
+			n += snprintf(buf + n, n < len ? len - n : 0,
+				      "%sib_%s_*", n ? ", " : "", only_verbs[i]);
+}
+
+/* Options of some tools only (perftest's --help of each): refused. */
+static int opt_applies(const struct opt_def *o, const struct bench_desc *d,
+		       char *err, size_t err_len)
+{
+	char label[64], tools[64];
+
+	if (only_applies(o, d))
+		return 0;
+	opt_label(o, label, sizeof(label));
+	if ((o->only & ONLY_MEASURES) && !(o->only & only_mine(d))) {
+		bool bw = o->only & ONLY_BW;
+
+		opts_err(err, err_len, "%s is for %s tests, not %s: use the "
+			 "ib_*_%s tool", label, bw ? "bandwidth" : "latency",
+			 d->name, bw ? "bw" : "lat");
+		return -EINVAL;
+	}
+	only_tools(o->only, tools, sizeof(tools));
+	opts_err(err, err_len, "%s is for %s, not %s: use one of those or drop "
+		 "it", label, tools, d->name);
+	return -EINVAL;
+}
+
+/*
+ * An optional argument given as the next word ("--use_cuda 0", as perftest
+ * users write it): taken when it is a value of the option, so that it is
+ * not read as the server address.
+ */
+static const char *opt_next_value(const struct opt_def *o, int argc,
+				  char **argv)
+{
+	uint64_t num;
+
+	if (o->kind != OPT_OPT_INT || optarg || optind >= argc ||
+	    units_parse_u64(argv[optind], o->min, o->max, &num))
+		return optarg;
+	return argv[optind++];
+}
+
 static int opts_positional(struct bench_cfg *cfg, int argc, char **argv,
 			   char *err, size_t err_len)
 {
 	if (optind >= argc)
 		return 0;
 	if (argc - optind > 1) {
-		set_err(err, err_len,
-			"unexpected argument '%s': give one server address at most",
-			argv[optind + 1]);
+		opts_err(err, err_len,
+			 "unexpected argument '%s': give one server address at most",
+			 argv[optind + 1]);
 		return -EINVAL;
 	}
 	if (strlen(argv[optind]) >= OPTS_ADDR_MAX || !argv[optind][0]) {
-		set_err(err, err_len, "server address '%s' is not valid",
-			argv[optind]);
+		opts_err(err, err_len, "server address '%s' is not valid",
+			 argv[optind]);
 		return -EINVAL;
 	}
 	strcpy(cfg->server_addr, argv[optind]);
 	return 0;
 }
 
+/* getopt's error codes into a message naming the option. */
+static int opt_getopt_error(int code, char **argv, char *err, size_t err_len)
+{
+	/* an unknown short option inside a cluster ("-Za"): getopt has
+	 * not advanced optind yet, so name the character itself */
+	if (code == '?' && optopt > 0 && optopt < 256)
+		opts_err(err, err_len,
+			 "unknown option '-%c' (--help lists them)", optopt);
+	else
+		opts_err(err, err_len, "%s option '%s'%s",
+			 code == '?' ? "unknown" : "missing value for",
+			 argv[optind - 1],
+			 code == '?' ? " (--help lists them)" : "");
+	return -EINVAL;
+}
+
 int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
 	       int argc, char **argv, char *err, size_t err_len)
 {
-	struct option longs[OPT_COUNT + 1];
-	char shorts[2 * OPT_COUNT + 2];
+	struct option longs[OPT_COUNT + OPTS_REFUSE_MAX + 1];
+	char shorts[2 * (OPT_COUNT + OPTS_REFUSE_MAX) + 2];
 	int code, ret;
 
 	ret = opts_defaults(cfg, desc, err, err_len);
@@ -516,49 +654,111 @@ int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
 	while ((code = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		const struct opt_def *o = opt_find(code);
 
-		/* an unknown short option inside a cluster ("-Za"): getopt has
-		 * not advanced optind yet, so name the character itself */
-		if (code == '?' && optopt > 0 && optopt < 256) {
-			set_err(err, err_len, "unknown option '-%c'", optopt);
-			return -EINVAL;
-		}
-		if (code == '?' || code == ':') {
-			set_err(err, err_len, "%s option '%s'",
-				code == '?' ? "unknown" : "missing value for",
-				argv[optind - 1]);
-			return -EINVAL;
-		}
-		ret = o ? opt_store(o, cfg, optarg, err, err_len) : -EINVAL;
+		if (code == '?' || code == ':')
+			return opt_getopt_error(code, argv, err, err_len);
+		if (!o)
+			return opt_refuse(refusal_find(code), err, err_len);
+		ret = opt_applies(o, desc, err, err_len);
+		if (!ret)
+			ret = opt_store(o, cfg, opt_next_value(o, argc, argv),
+					err, err_len);
 		if (ret)
 			return ret;
 	}
 	return opts_positional(cfg, argc, argv, err, err_len);
 }
 
-static void opts_usage_row(const struct opt_def *o, const char *def,
-			   FILE *out)
+/* An enum's choices for this tool, perftest's way: "<RC/UC>". */
+static void usage_choices(const struct opt_def *o, const struct bench_desc *d,
+			  char *buf, size_t len)
 {
-	char flag[64];
-	const char *sep = o->arg && o->arg[0] != '[' ? " " : "";
+	size_t i, n = snprintf(buf, len, "=<");
 
+	for (i = 0; o->choices[i] && n < len; i++) {
+		if (o->choices == conn_choices && i == OPTS_CONN_UC &&
+		    !bench_verb(d->verb)->uc_ok)
+			continue; /* the verb table says who can do UC */
+		n += snprintf(buf + n, len - n, "%s%s", n > 2 ? "/" : "",
+			      o->choices[i]);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, ">");
+}
+
+static void opts_usage_row(const struct opt_def *o, const char *def,
+			   const struct bench_desc *d, FILE *out)
+{
+	char flag[96], arg[64] = "";
+
+	if (o->kind == OPT_ENUM)
+		usage_choices(o, d, arg, sizeof(arg));
+	else if (o->arg) /* "[=N]": an optional argument takes no space */
+		snprintf(arg, sizeof(arg), "%s%s", o->arg[0] == '[' ? "" : " ",
+			 o->arg);
 	if (o->code < 256)
-		snprintf(flag, sizeof(flag), "-%c, --%s%s%s", o->code,
-			 o->long_name, sep, o->arg ? o->arg : "");
+		snprintf(flag, sizeof(flag), "-%c, --%s%s", o->code,
+			 o->long_name, arg);
 	else
-		snprintf(flag, sizeof(flag), "    --%s%s%s", o->long_name, sep,
-			 o->arg ? o->arg : "");
+		snprintf(flag, sizeof(flag), "    --%s%s", o->long_name, arg);
 	fprintf(out, "  %-30s %s", flag, o->help);
 	if (def && def[0] && strcmp(def, "-1"))
 		fprintf(out, " [%s]", def);
 	fputc('\n', out);
 }
 
-void opts_usage(const struct bench_desc *desc, FILE *out)
+/* The refused perftest options by name, wrapped. */
+static void opts_usage_refused(FILE *out)
+{
+	size_t i, col = 0;
+
+	fprintf(out, "\nperftest options refused (exit 2; the message says "
+		"why and what to use instead):\n");
+	for (i = 0; i < opts_refuse_count; i++) {
+		const struct opts_refusal *r = &opts_refuse_rows[i];
+		int w = (int)strlen(r->long_name) + 3;
+
+		if (col + w > 78) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += fprintf(out, " --%s", r->long_name);
+	}
+	fputc('\n', out);
+}
+
+/* Aliases (no help), other tools' options, -s/-a of a fixed size. */
+static bool usage_hidden(const struct opt_def *o, const struct bench_desc *d)
+{
+	return !o->help || !only_applies(o, d) ||
+	       (bench_verb(d->verb)->fixed_size &&
+		(o->code == 's' || o->code == 'a'));
+}
+
+/* The rows of one --help section: perftest's no-ops or the rest. */
+static void opts_usage_rows(const struct bench_desc *desc, bool noop,
+			    FILE *out)
 {
 	bool is_bw = desc->measure == BENCH_MEASURE_BW;
 	char num[32];
 	size_t i;
 
+	for (i = 0; i < OPT_COUNT; i++) {
+		const struct opt_def *o = &opt_table[i];
+		const char *def = is_bw ? o->def_bw : o->def_lat;
+
+		if ((o->kind == OPT_NOOP) != noop || usage_hidden(o, desc))
+			continue;
+		if (o->code == 's' || o->code == 'n') {
+			snprintf(num, sizeof(num), "%llu", o->code == 's' ?
+				 desc->default_size : desc->default_iters);
+			def = num;
+		}
+		opts_usage_row(o, noop ? NULL : def, desc, out);
+	}
+}
+
+void opts_usage(const struct bench_desc *desc, FILE *out)
+{
 	fprintf(out, "%s - %s (rdmabench %s)\n\n", desc->name, desc->summary,
 		RDMABENCH_VERSION);
 	fprintf(out, "Usage:\n  %s [options]              "
@@ -567,160 +767,13 @@ void opts_usage(const struct bench_desc *desc, FILE *out)
 		desc->name);
 	fprintf(out, "The client sends the whole test configuration; the "
 		"server needs only -d/-i/-p.\n\nOptions:\n");
-	for (i = 0; i < OPT_COUNT; i++) {
-		const struct opt_def *o = &opt_table[i];
-		const char *def = is_bw ? o->def_bw : o->def_lat;
-
-		if (o->kind == OPT_NOOP || o->kind == OPT_REFUSE)
-			continue;
-		if (o->code == 's' || o->code == 'n') {
-			snprintf(num, sizeof(num), "%llu", o->code == 's' ?
-				 desc->default_size : desc->default_iters);
-			def = num;
-		}
-		opts_usage_row(o, def, out);
-	}
-	fprintf(out, "\nperftest options accepted with nothing to do, or "
-		"refused (exit 2) with why:\n");
-	for (i = 0; i < OPT_COUNT; i++)
-		if (opt_table[i].kind == OPT_NOOP ||
-		    opt_table[i].kind == OPT_REFUSE)
-			opts_usage_row(&opt_table[i], NULL, out);
+	opts_usage_rows(desc, false, out);
+	fprintf(out, "\nperftest options that are what rdmabench does "
+		"anyway:\n");
+	opts_usage_rows(desc, true, out);
+	opts_usage_refused(out);
 	fprintf(out, "\nExit codes: 0 ok, 1 runtime error, 2 usage, "
 		"3 below expectation,\n4 data corruption, 5 peer unreachable, "
 		"lost or timed out, 130 stopped by\nSIGINT/SIGTERM (a second "
 		"signal ends it at once).\n");
-}
-
-/* Placement options into one spelling: --numa auto|off|N. */
-static int opts_check_numa(struct bench_cfg *cfg, char *err, size_t err_len)
-{
-	uint64_t node;
-
-	if (cfg->disable_numa)
-		snprintf(cfg->numa, sizeof(cfg->numa), "off");
-	else if (cfg->has_numa_node)
-		snprintf(cfg->numa, sizeof(cfg->numa), "%llu",
-			 (unsigned long long)cfg->numa_node);
-	if (!strcmp(cfg->numa, "auto") || !strcmp(cfg->numa, "off") ||
-	    !units_parse_u64(cfg->numa, 0, 1023, &node))
-		return 0;
-	set_err(err, err_len, "--numa '%s': must be auto, off or a node number",
-		cfg->numa);
-	return -EINVAL;
-}
-
-/* What only bandwidth or only latency tests can do. */
-static int opts_check_measure(const struct bench_cfg *cfg, bool is_bw,
-			      char *err, size_t err_len)
-{
-	const char *what = NULL;
-
-	if (!is_bw && cfg->qps > 1)
-		what = "-q (several QPs)";
-	else if (!is_bw && cfg->bidir)
-		what = "-b (bidirectional)";
-	else if (!is_bw && cfg->use_cuda >= 0)
-		what = "--use_cuda (latency tests poll the buffer from the CPU)";
-	else if (is_bw && cfg->histogram)
-		what = "-H (a latency histogram)";
-	else if (is_bw && cfg->output == OPTS_OUTPUT_LATENCY)
-		what = "--output latency";
-	else if (!is_bw && (cfg->output == OPTS_OUTPUT_BW ||
-			    cfg->output == OPTS_OUTPUT_MSGRATE))
-		what = "--output bandwidth/message_rate";
-	if (!what)
-		return 0;
-	set_err(err, err_len, "%s is for %s tests: use the ib_*_%s tool",
-		what, is_bw ? "latency" : "bandwidth", is_bw ? "lat" : "bw");
-	return -EINVAL;
-}
-
-/* What the verb cannot do (the verb table's columns). */
-static int opts_check_verb(struct bench_cfg *cfg, const struct bench_desc *d,
-			   char *err, size_t err_len)
-{
-	const struct bench_verb_info *v = bench_verb(d->verb);
-
-	if (cfg->conn_type == OPTS_CONN_UC && !v->uc_ok) {
-		set_err(err, err_len, "-c UC: %s needs RC (UC has no %s)",
-			d->name, v->name);
-		return -EINVAL;
-	}
-	if (v->fixed_size && (cfg->all_sizes ||
-			      cfg->size_bytes != d->default_size)) {
-		set_err(err, err_len, "%s moves %u bytes per operation: drop "
-			"-s/-a", d->name, v->fixed_size);
-		return -EINVAL;
-	}
-	if (cfg->has_inline && v->region == BENCH_REGION_SEND) {
-		set_err(err, err_len, "-I: %s sends no data to inline", d->name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Duration modes: -D, -f, --run_infinitely. */
-static int opts_check_duration(struct bench_cfg *cfg, char *err,
-			       size_t err_len)
-{
-	if (cfg->run_infinitely && !cfg->duration_s)
-		cfg->duration_s = 5; /* perftest: a line every 5 s */
-	if (!cfg->duration_s)
-		return 0;
-	if (cfg->all_sizes) {
-		set_err(err, err_len, "-a and -D do not mix: give -s with -D");
-		return -EINVAL;
-	}
-	if (!cfg->has_margin)
-		cfg->margin_s = cfg->run_infinitely ? 0 : cfg->duration_s / 4;
-	if (cfg->duration_s <= 2 * cfg->margin_s) {
-		set_err(err, err_len, "-D %llu with -f %llu leaves nothing to "
-			"measure: -D must exceed twice the margin",
-			(unsigned long long)cfg->duration_s,
-			(unsigned long long)cfg->margin_s);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
-	       char *err, size_t err_len)
-{
-	bool is_bw = desc->measure == BENCH_MEASURE_BW;
-	int ret;
-
-	ret = opts_check_numa(cfg, err, err_len);
-	if (!ret && !opts_is_server(cfg))
-		ret = opts_check_measure(cfg, is_bw, err, err_len);
-	if (!ret && !opts_is_server(cfg))
-		ret = opts_check_verb(cfg, desc, err, err_len);
-	if (!ret)
-		ret = opts_check_duration(cfg, err, err_len);
-	if (ret)
-		return ret;
-	if (cfg->conn_type == OPTS_CONN_UC && cfg->oob != OPTS_OOB_TCP &&
-	    !opts_is_server(cfg)) {
-		set_err(err, err_len, "-c UC: rdma_cm connects RC QPs only: add "
-			"--oob tcp (on both sides) for UC");
-		return -EINVAL;
-	}
-	if (cfg->post_list > cfg->tx_depth) {
-		set_err(err, err_len, "-l %llu exceeds -t %llu: a post list "
-			"must fit in the send queue",
-			(unsigned long long)cfg->post_list,
-			(unsigned long long)cfg->tx_depth);
-		return -EINVAL;
-	}
-	/* perftest's -w is in the report's unit: MiB/s unless --report_gbits */
-	if (cfg->limit_bw > 0) {
-		double gbps = cfg->report_gbits ? cfg->limit_bw :
-			      cfg->limit_bw * 1048576.0 * 8 / 1e9;
-
-		if (gbps > cfg->expect_gbps)
-			cfg->expect_gbps = gbps;
-	}
-	if (cfg->limit_msgrate > cfg->expect_mpps)
-		cfg->expect_mpps = cfg->limit_msgrate;
-	return 0;
 }

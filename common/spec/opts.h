@@ -60,11 +60,22 @@ struct bench_cfg {
 	bool bidir;                      /* -b */
 	uint64_t conn_type;              /* -c: enum opts_conn_type */
 	uint64_t atomic_op;              /* -A: enum opts_atomic */
-	uint64_t tos;                    /* -T */
+	uint64_t tos;                    /* -T / --tclass: traffic class */
 	bool has_tos;
-	uint64_t qp_timeout;             /* -u */
+	uint64_t qp_timeout;             /* -u: 4.096 us * 2^T [14] */
 	bool has_qp_timeout;
-	uint64_t retry_count;            /* --retry_count */
+	uint64_t retry_count;            /* --retry_count [7] */
+	uint64_t mtu;                    /* -m, bytes (--oob tcp) */
+	bool has_mtu;
+	uint64_t sl;                     /* -S (--oob tcp) */
+	bool has_sl;
+	uint64_t hop_limit;              /* -L (--oob tcp) */
+	bool has_hop_limit;
+	bool rdma_cm;                    /* -R: rdma_cm connects the QPs */
+	char source_ip[OPTS_ADDR_MAX];   /* --source_ip: "" the route's */
+	bool no_peak;                    /* -N: BW peak not measured */
+	bool report_both;                /* --report-both (with -b) */
+	bool warm_up;                    /* --perform_warm_up (with -D) */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
 	uint64_t output;                 /* --output: enum opts_output */
@@ -95,13 +106,14 @@ struct bench_cfg {
 	int64_t use_cuda;                /* --use_cuda[=N]: -1 = host memory */
 	char cuda_bus_id[OPTS_NAME_MAX]; /* --use_cuda_bus_id */
 	bool use_cuda_dmabuf;            /* --use_cuda_dmabuf */
+	uint64_t cuda_mem_type;          /* --cuda_mem_type: 0 = device */
 	/* server */
 	bool persistent;                 /* --persistent */
 	uint64_t max_size_bytes;         /* caps on what a client may ask */
 	uint64_t max_qps;
 	uint64_t max_duration_s;
 	uint64_t max_mem_bytes;
-	/* accepted for perftest compatibility, nothing to do */
+	/* perftest's, already what rdmabench does */
 	bool noop_seen;
 	bool show_help;                  /* -h */
 	bool show_version;               /* --version */
@@ -116,12 +128,18 @@ int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
 	       int argc, char **argv, char *err, size_t err_len);
 
 /*
- * Cross-option rules after opts_parse(): what the measure and the verb can
- * do, duration margins, perftest's -w/-y into our gates, --numa spellings.
- * Returns 0 or -EINVAL with a message in err.
+ * Cross-option rules after opts_parse() (opts_check.c): what the measure
+ * and the verb can do, what needs --oob tcp, duration margins, perftest's
+ * -w/-y into our gates, --numa spellings. Returns 0 or -EINVAL with a
+ * message in err.
  */
 int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	       char *err, size_t err_len);
+
+/* Word a message into err (opts.c and opts_check.c, whose refusals name
+ * what was wrong and what to do). */
+void opts_err(char *err, size_t err_len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Write --help for desc to out. */
 void opts_usage(const struct bench_desc *desc, FILE *out);

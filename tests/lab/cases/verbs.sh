@@ -75,7 +75,7 @@ if lab_have rxe; then
 		"$B/ib_read_bw" -c UC "$LAB_RXE_IP"
 	lab_case atomic_size_refused -r 2 -e 'moves 8 bytes per operation' \
 		"$B/ib_atomic_bw" -s 64 "$LAB_RXE_IP"
-	lab_case lat_q_refused -r 2 -e '-q \(several QPs\) is for bandwidth' \
+	lab_case lat_q_refused -r 2 -e '-q/--qp is for bandwidth' \
 		"$B/ib_send_lat" -q 2 "$LAB_RXE_IP"
 	lab_case a_with_D_refused -r 2 -e '-a and -D do not mix' \
 		"$B/ib_write_bw" -a -D 2 "$LAB_RXE_IP"

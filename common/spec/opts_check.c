@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * opts_check - the rules between options, after opts_parse(): what the
+ * measure and the verb can do, what needs --oob tcp, duration margins,
+ * perftest's -w/-y into our gates, --numa spellings. Each refusal says
+ * what was wrong and what to do.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "spec/opts.h"
+#include "lib/units.h"
+
+/* Placement options into one spelling: --numa auto|off|N. */
+static int opts_check_numa(struct bench_cfg *cfg, char *err, size_t err_len)
+{
+	uint64_t node;
+
+	if (cfg->disable_numa)
+		snprintf(cfg->numa, sizeof(cfg->numa), "off");
+	else if (cfg->has_numa_node)
+		snprintf(cfg->numa, sizeof(cfg->numa), "%llu",
+			 (unsigned long long)cfg->numa_node);
+	if (!strcmp(cfg->numa, "auto") || !strcmp(cfg->numa, "off") ||
+	    !units_parse_u64(cfg->numa, 0, 1023, &node))
+		return 0;
+	opts_err(err, err_len, "--numa '%s': must be auto, off or a node number",
+		 cfg->numa);
+	return -EINVAL;
+}
+
+/* What only bandwidth or only latency tests can do. */
+static int opts_check_measure(const struct bench_cfg *cfg, bool is_bw,
+			      char *err, size_t err_len)
+{
+	const char *what = NULL;
+
+	if (!is_bw && cfg->use_cuda >= 0)
+		what = "--use_cuda (latency tests poll the buffer from the CPU)";
+	else if (is_bw && cfg->output == OPTS_OUTPUT_LATENCY)
+		what = "--output latency";
+	else if (!is_bw && (cfg->output == OPTS_OUTPUT_BW ||
+			    cfg->output == OPTS_OUTPUT_MSGRATE))
+		what = "--output bandwidth/message_rate";
+	if (!what)
+		return 0;
+	opts_err(err, err_len, "%s is for %s tests: use the ib_*_%s tool",
+		 what, is_bw ? "latency" : "bandwidth", is_bw ? "lat" : "bw");
+	return -EINVAL;
+}
+
+/* What the verb cannot do (the verb table's columns). */
+static int opts_check_verb(struct bench_cfg *cfg, const struct bench_desc *d,
+			   char *err, size_t err_len)
+{
+	const struct bench_verb_info *v = bench_verb(d->verb);
+
+	if (cfg->conn_type == OPTS_CONN_UC && !v->uc_ok) {
+		opts_err(err, err_len, "-c UC: %s needs RC (UC has no %s)",
+			 d->name, v->name);
+		return -EINVAL;
+	}
+	if (v->fixed_size && (cfg->all_sizes ||
+			      cfg->size_bytes != d->default_size)) {
+		opts_err(err, err_len, "%s moves %u bytes per operation: drop "
+			 "-s/--size and -a/--all", d->name, v->fixed_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Options that need another one (or its absence): each row a rule, its
+ * message naming both and what to do. rdma_cm takes the MTU, SL and hop
+ * limit from the path it resolves; only --oob tcp sets them by hand.
+ */
+static int opts_check_needs(const struct bench_cfg *cfg, char *err,
+			    size_t err_len)
+{
+	bool cm = cfg->oob != OPTS_OOB_TCP;
+	const struct { bool bad; const char *msg; } rules[] = {
+		{ cm && cfg->has_mtu,
+		  "-m/--mtu: rdma_cm takes the path MTU from the port (set "
+		  "the netdev's MTU), or add --oob tcp on both sides to set it" },
+		{ cfg->has_mtu && (cfg->mtu & (cfg->mtu - 1)),
+		  "-m/--mtu: the MTU must be 256, 512, 1024, 2048 or 4096" },
+		{ cm && cfg->has_sl,
+		  "-S/--sl: rdma_cm takes the SL from the path (on RoCE from "
+		  "-T), so use -T, or add --oob tcp on both sides" },
+		{ cm && cfg->has_hop_limit,
+		  "-L/--hop_limit: rdma_cm takes the hop limit from the route: "
+		  "add --oob tcp on both sides to set it" },
+		{ !cm && cfg->rdma_cm,
+		  "-R (rdma_cm) and --oob tcp contradict: drop one" },
+		{ !cm && cfg->source_ip[0],
+		  "-j/--source_ip: --oob tcp connects from the route's address: "
+		  "drop it, or drop --oob tcp" },
+		{ opts_is_server(cfg) && cfg->source_ip[0],
+		  "-j/--source_ip is the client's: the server listens on every "
+		  "address (drop it)" },
+		{ cfg->report_both && !cfg->bidir && !opts_is_server(cfg),
+		  "--report-both is for -b runs: add -b (each side's figure is "
+		  "then printed apart)" },
+		{ cfg->has_margin && !cfg->duration_s,
+		  "-f/--margin is the margin of a -D run: add -D SEC, or drop "
+		  "-f" },
+		{ cfg->warm_up && !cfg->duration_s,
+		  "--perform_warm_up: iteration mode has no warm-up pass: use "
+		  "-D SEC, which leaves out a -f warm-up margin" },
+		{ cfg->cuda_mem_type && cfg->use_cuda < 0,
+		  "--cuda_mem_type is for --use_cuda runs: add --use_cuda N" },
+		{ cfg->cuda_mem_type,
+		  "--cuda_mem_type: only 0 (device memory, cuMemAlloc) is "
+		  "supported: use 0, or perftest for managed (1) or malloc (4) "
+		  "memory" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].bad) {
+			opts_err(err, err_len, "%s", rules[i].msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Duration modes: -D, -f, --run_infinitely. */
+static int opts_check_duration(struct bench_cfg *cfg, char *err,
+			       size_t err_len)
+{
+	if (cfg->run_infinitely && !cfg->duration_s)
+		cfg->duration_s = 5; /* perftest: a line every 5 s */
+	if (!cfg->duration_s)
+		return 0;
+	if (cfg->all_sizes) {
+		opts_err(err, err_len, "-a and -D do not mix: give -s with -D");
+		return -EINVAL;
+	}
+	if (!cfg->has_margin)
+		cfg->margin_s = cfg->run_infinitely ? 0 : cfg->duration_s / 4;
+	if (cfg->duration_s <= 2 * cfg->margin_s) {
+		opts_err(err, err_len, "-D %llu with -f %llu leaves nothing to "
+			 "measure: -D must exceed twice the margin",
+			 (unsigned long long)cfg->duration_s,
+			 (unsigned long long)cfg->margin_s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
+	       char *err, size_t err_len)
+{
+	bool is_bw = desc->measure == BENCH_MEASURE_BW;
+	int ret;
+
+	ret = opts_check_numa(cfg, err, err_len);
+	if (!ret && !opts_is_server(cfg))
+		ret = opts_check_measure(cfg, is_bw, err, err_len);
+	if (!ret && !opts_is_server(cfg))
+		ret = opts_check_verb(cfg, desc, err, err_len);
+	if (!ret)
+		ret = opts_check_duration(cfg, err, err_len);
+	if (!ret)
+		ret = opts_check_needs(cfg, err, err_len);
+	if (ret)
+		return ret;
+	if (cfg->conn_type == OPTS_CONN_UC && cfg->oob != OPTS_OOB_TCP &&
+	    !opts_is_server(cfg)) {
+		opts_err(err, err_len, "-c UC: rdma_cm connects RC QPs only: "
+			 "add --oob tcp (on both sides) for UC");
+		return -EINVAL;
+	}
+	if (cfg->post_list > cfg->tx_depth) {
+		opts_err(err, err_len, "-l %llu exceeds -t %llu: a post list "
+			 "must fit in the send queue",
+			 (unsigned long long)cfg->post_list,
+			 (unsigned long long)cfg->tx_depth);
+		return -EINVAL;
+	}
+	/* perftest's -w is in the report's unit: MiB/s unless --report_gbits */
+	if (cfg->limit_bw > 0) {
+		double gbps = cfg->report_gbits ? cfg->limit_bw :
+			      cfg->limit_bw * 1048576.0 * 8 / 1e9;
+
+		if (gbps > cfg->expect_gbps)
+			cfg->expect_gbps = gbps;
+	}
+	if (cfg->limit_msgrate > cfg->expect_mpps)
+		cfg->expect_mpps = cfg->limit_msgrate;
+	return 0;
+}

@@ -1,0 +1,96 @@
+# tests/lab/cases/qpattr.sh - sourced by tests/lab/all.sh in the lab guest:
+# perftest's QP options reach the QPs. -T (traffic class), -u (ack timeout)
+# and --retry_count, read back with ibv_query_qp, in the header and the
+# results JSON, over rdma_cm and --oob tcp (with -S, -L, -m); -T 106 on the
+# wire (tcpdump: "tos 0x6a"); --source_ip; what rdma_cm cannot set refused
+# (exit 2).
+#
+# One guest: rxe loops its own traffic back inside the driver, so nothing
+# crosses the netdev and the wire case skips. The two-guest shape captures
+# on eth0 between the guests:
+#   scripts/lab/run-pair.sh build/ib_write_bw -- tests/lab/all.sh qpattr
+# shellcheck shell=bash
+
+QPA='QP attributes  : traffic class 106, SL [0-9]+, timeout 20 \([0-9.]+ ms\), retry count 3'
+QPA_ARGS=(-T 106 -u 20 --retry_count 3)
+
+# The JSON document at $1 has the QP attributes -T 106 -u 20 --retry_count 3.
+qpattr_json() { # NAME FILE
+	local text=
+	[ -r "$2" ] && text=$(<"$2")
+	lab_assert "$1" '"qp_attr": \{[^}]*"traffic_class": 106,[^}]*"timeout": 20,[^}]*"retry_count": 3,' "$text"
+}
+
+# -T 106 on the wire: a capture on IF of what SRC sends, around what runs
+# between start and check (tcpdump -v prints the IP header's "tos 0x6a").
+QPA_CAP_PID=
+qpattr_cap_start() { # IF SRC
+	QPA_CAP=$LAB_LOGDIR/qpattr.$1.pcap.txt QPA_CAP_PID=
+	command -v tcpdump >/dev/null || return 0
+	tcpdump -i "$1" -nn -v -c 20 "udp port 4791 and src host $2" \
+		>"$QPA_CAP" 2>&1 &
+	QPA_CAP_PID=$!
+	lab_sleep 1
+}
+
+qpattr_cap_check() { # NAME IF
+	local text=
+	if [ -z "$QPA_CAP_PID" ]; then
+		lab_skip "$1" "no tcpdump (scripts/lab/setup.sh installs it)"
+		return
+	fi
+	lab_sleep 0.5
+	kill "$QPA_CAP_PID" 2>/dev/null
+	wait "$QPA_CAP_PID" 2>/dev/null
+	[ -r "$QPA_CAP" ] && text=$(<"$QPA_CAP")
+	if [[ $text =~ (^|$'\n')0\ packets\ captured ]]; then
+		lab_skip "$1" "no RoCE packet crossed $2 (rxe loops back in one guest: run the two-guest shape, see the header)"
+		return
+	fi
+	lab_assert "$1" 'tos 0x6a' "$text"
+	lab_assert_not "$1.only" 'tos 0x0[,)]' "$text"
+	# the evidence: the first packet as tcpdump saw it
+	[[ $text =~ IP\ \(tos[^$'\n']*$'\n'[^$'\n']* ]] &&
+		echo "    captured: ${BASH_REMATCH[0]//$'\n'/ }"
+}
+
+if [ "${LAB_ROLE:-}" = client ]; then
+	# two guests: the server guest runs "ib_write_bw" (see the header)
+	qpattr_cap_start eth0 "$LAB_MY_IP"
+	lab_case qpattr.wire.pair.run -e "$QPA" "$B/ib_write_bw" \
+		"$LAB_SERVER_IP" -n 100 "${QPA_ARGS[@]}"
+	qpattr_cap_check qpattr.wire.pair eth0
+elif lab_have rxe; then
+	ip=$LAB_RXE_IP
+	lab_pair qpattr.cm -t 60 -e "$QPA" "$B/ib_write_bw" -- \
+		"$B/ib_write_bw" "$ip" -n 100 "${QPA_ARGS[@]}" \
+		--json "$LAB_LOGDIR/qpattr.cm.json"
+	qpattr_json qpattr.cm.json "$LAB_LOGDIR/qpattr.cm.json"
+	# rdma_cm carries the client's traffic class to the passive side
+	lab_assert qpattr.cm.server 'QP attributes  : traffic class 106,' \
+		"$LAB_SERVER_OUT"
+	lab_pair qpattr.tcp -t 60 -e "$QPA" \
+		"$B/ib_write_bw" --oob tcp --netdev "$LAB_RXE_NETDEV" -p 18621 -- \
+		"$B/ib_write_bw" localhost --oob tcp --netdev "$LAB_RXE_NETDEV" \
+		-p 18621 -n 100 "${QPA_ARGS[@]}" -S 1 -L 9 -m 512 \
+		--json "$LAB_LOGDIR/qpattr.tcp.json"
+	qpattr_json qpattr.tcp.json "$LAB_LOGDIR/qpattr.tcp.json"
+	# by hand each side sets its own QPs (as perftest); both take the
+	# smaller MTU offered (-m 512); rxe keeps no SL (it reads back 0)
+	lab_assert qpattr.tcp.server 'QP attributes  : traffic class 0, SL 0, timeout 14 ' \
+		"$LAB_SERVER_OUT"
+	lab_assert qpattr.tcp.mtu 'MTU 512\)' "$LAB_CLIENT_OUT"
+	lab_assert qpattr.tcp.mtu.server 'MTU 512\)' "$LAB_SERVER_OUT"
+	# --source_ip: rdma_cm connects from it (here the only IP there is)
+	lab_pair qpattr.source_ip -t 60 -e "Local address  : $ip:" \
+		"$B/ib_write_bw" -p 18625 -- "$B/ib_write_bw" "$ip" -p 18625 \
+		-n 50 --source_ip "$ip"
+	lab_case qpattr.mtu_cm_refused -r 2 -e '-m/--mtu: rdma_cm takes' \
+		"$B/ib_write_bw" -m 1024 "$ip"
+	qpattr_cap_start "$LAB_RXE_NETDEV" "$ip"
+	lab_pair qpattr.wire.run -t 60 -e "$QPA" "$B/ib_write_bw" -p 18623 -- \
+		"$B/ib_write_bw" "$ip" -p 18623 -n 100 "${QPA_ARGS[@]}"
+	qpattr_cap_check qpattr.wire "$LAB_RXE_NETDEV"
+else
+	lab_skip qpattr "no rxe0 came up in this guest"
+fi
