@@ -37,6 +37,18 @@ int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
 	return 0;
 }
 
+/*
+ * Receives kept posted per QP: a ping-pong needs few; a bandwidth run at
+ * least the sender's window (-t), so that a window sent at once never
+ * meets an empty receive queue (an RNR NAK, and a stalled sender).
+ */
+static uint32_t setup_recv_depth(const struct test *t)
+{
+	if (t->measure == BENCH_MEASURE_LAT)
+		return 16;
+	return t->rx_depth > t->tx_depth ? t->rx_depth : t->tx_depth;
+}
+
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
 int setup_data_init(struct bench_ctx *b)
 {
@@ -45,8 +57,7 @@ int setup_data_init(struct bench_ctx *b)
 	struct conn_params p = {
 		.nqps = b->test.qps,
 		.send_depth = ops->send_depth(&b->test),
-		.recv_depth = b->test.measure == BENCH_MEASURE_LAT ?
-			16 : b->test.rx_depth,
+		.recv_depth = setup_recv_depth(&b->test),
 		.numa_node = b->dev.numa_node,
 	};
 	uint32_t slots = test_slots(&b->test);
