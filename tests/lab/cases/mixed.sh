@@ -11,11 +11,16 @@
 MIXED_RE='the peer at [^ ]+ is perftest, not rdmabench: run the same tool on both ends'
 MIXED_FAST='mixed: ours ended within 2 s'
 
-# _mixed_took T0 RC WHO: say how long ours took since T0 (microseconds)
-_mixed_took() {
+# _mixed_end T0 RC WHO PID LOG: say how long ours (WHO) took since T0
+# (microseconds), then stop perftest (PID) and show its output (LOG)
+_mixed_end() {
 	_lab_now
 	echo "mixed: $3 exit $2 after $(((_LAB_NOW - $1) / 1000)) ms"
 	((_LAB_NOW - $1 < 2000000)) && echo "$MIXED_FAST"
+	kill "$4" 2>/dev/null
+	wait "$4" 2>/dev/null
+	echo "--- perftest:"
+	cat "$5"
 }
 
 # mixed_our_client PORT PERFTEST_SERVER_ARGS OUR_CLIENT_ARGS...
@@ -31,11 +36,7 @@ mixed_our_client() {
 	t0=$_LAB_NOW
 	timeout 20 "$B/ib_write_bw" -p "$port" "$@"
 	rc=$?
-	_mixed_took "$t0" "$rc" "our client"
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	echo "--- the perftest server:"
-	cat "$log"
+	_mixed_end "$t0" "$rc" "our client" "$pid" "$log"
 	return "$rc"
 }
 
@@ -58,12 +59,8 @@ mixed_our_server() {
 	cpid=$!
 	wait "$pid"
 	rc=$?
-	_mixed_took "$t0" "$rc" "our server"
-	kill "$cpid" 2>/dev/null
-	wait "$cpid" 2>/dev/null
 	cat "$log"
-	echo "--- the perftest client:"
-	cat "$clog"
+	_mixed_end "$t0" "$rc" "our server" "$cpid" "$clog"
 	return "$rc"
 }
 
