@@ -117,7 +117,7 @@ static void test_texts(void)
 		     "signal)");
 	verdict_error_text(-WIRE_EPERFTEST, BENCH_EXIT_USAGE, buf, sizeof(buf));
 	EXPECT_STREQ(buf, "the peer is perftest, not rdmabench (exit 2: "
-		     "usage)");
+			  "usage)");
 	EXPECT_STREQ(verdict_exit_meaning(BENCH_EXIT_USAGE), "usage");
 	EXPECT_STREQ(verdict_exit_meaning(77), "runtime error");
 	gate_run_init(&run);

@@ -514,15 +514,19 @@ static void test_peer_kind(void)
 	n = wire_pack(&m, ours, sizeof(ours));
 	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 4);
 	/* the TCP transport hands over the 12 bytes of a header */
-	EXPECT_EQ_INT(wire_peer_kind(ver, WIRE_HEADER_BYTES), WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_kind(ver, WIRE_HEADER_BYTES),
+		      WIRE_PEER_PERFTEST);
 	EXPECT_EQ_INT(wire_peer_kind(ver, sizeof(ver)), WIRE_PEER_PERFTEST);
-	EXPECT_EQ_INT(wire_peer_kind(old, WIRE_HEADER_BYTES), WIRE_PEER_PERFTEST);
-	EXPECT_EQ_INT(wire_peer_kind(key, WIRE_HEADER_BYTES), WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_kind(old, WIRE_HEADER_BYTES),
+		      WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_kind(key, WIRE_HEADER_BYTES),
+		      WIRE_PEER_PERFTEST);
 	EXPECT_EQ_INT(wire_peer_kind(ours, (size_t)n), WIRE_PEER_RDMABENCH);
 	EXPECT_EQ_INT(wire_peer_kind(http, WIRE_HEADER_BYTES), WIRE_PEER_OTHER);
 	EXPECT_EQ_INT(wire_peer_kind(nodot, sizeof(nodot)), WIRE_PEER_OTHER);
 	EXPECT_EQ_INT(wire_peer_kind(noterm, sizeof(noterm)), WIRE_PEER_OTHER);
-	EXPECT_EQ_INT(wire_peer_kind(zeros, WIRE_HEADER_BYTES), WIRE_PEER_OTHER);
+	EXPECT_EQ_INT(wire_peer_kind(zeros, WIRE_HEADER_BYTES),
+		      WIRE_PEER_OTHER);
 	EXPECT_EQ_INT(wire_peer_kind(ver, 0), WIRE_PEER_OTHER);
 
 	EXPECT_EQ_INT(wire_peer_cm_kind(ours, (size_t)n), WIRE_PEER_RDMABENCH);

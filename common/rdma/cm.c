@@ -54,8 +54,7 @@ err_destroy_channel:
 	return ret;
 }
 
-static const char *cm_addr_str(const struct sockaddr *sa, char *buf,
-			       size_t len)
+static const char *cm_addr_str(const struct sockaddr *sa, char *buf, size_t len)
 {
 	char host[INET6_ADDRSTRLEN] = "?";
 	const void *a;

@@ -249,8 +249,12 @@ static const char *ctrl_qp_peer(const struct ctrl *c, char *buf, size_t len)
 }
 
 static const struct ctrl_transport ctrl_qp_transport = {
-	.send = ctrl_qp_send, .recv = ctrl_qp_recv, .gone = ctrl_qp_gone,
-	.closed = ctrl_qp_gone, .up = ctrl_qp_up, .peer = ctrl_qp_peer,
+	.send = ctrl_qp_send,
+	.recv = ctrl_qp_recv,
+	.gone = ctrl_qp_gone,
+	.closed = ctrl_qp_gone,
+	.up = ctrl_qp_up,
+	.peer = ctrl_qp_peer,
 };
 
 static const char *ctrl_wait_why(int ret)

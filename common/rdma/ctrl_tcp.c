@@ -267,6 +267,10 @@ static const char *tcp_peer(const struct ctrl *c, char *buf, size_t len)
 }
 
 const struct ctrl_transport ctrl_tcp_transport = {
-	.send = tcp_send, .recv = tcp_recv, .gone = tcp_gone,
-	.closed = tcp_closed, .up = tcp_up, .peer = tcp_peer,
+	.send = tcp_send,
+	.recv = tcp_recv,
+	.gone = tcp_gone,
+	.closed = tcp_closed,
+	.up = tcp_up,
+	.peer = tcp_peer,
 };

@@ -57,8 +57,8 @@ void verdict_error_text(int err, int exit_code, char *buf, size_t len)
 	const char *text = strerror(-err);
 	size_t i;
 
-	for (i = 0; i < sizeof(verdict_err_texts) / sizeof(verdict_err_texts[0]);
-	     i++)
+	for (i = 0;
+	     i < sizeof(verdict_err_texts) / sizeof(verdict_err_texts[0]); i++)
 		if (verdict_err_texts[i].err == err)
 			text = verdict_err_texts[i].text;
 	snprintf(buf, len, "%s (exit %d: %s)", text, exit_code,

@@ -308,8 +308,7 @@ const char *wire_type_name(uint16_t type)
 /* "6.06\0...": a digit, then digits and at least one dot, then a NUL. */
 static bool peer_perftest_version(const uint8_t *buf, size_t len)
 {
-	size_t i, n = len < PERFTEST_VERSION_BYTES ? len :
-		      PERFTEST_VERSION_BYTES;
+	size_t i, n = len > PERFTEST_VERSION_BYTES ? PERFTEST_VERSION_BYTES : len;
 	bool dot = false;
 
 	if (!n || !isdigit(buf[0]))

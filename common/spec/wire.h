@@ -167,14 +167,14 @@ const char *wire_type_name(uint16_t type);
  * once with WIRE_PERFTEST_FMT instead of a protocol error later.
  */
 enum wire_peer {
-	WIRE_PEER_RDMABENCH,  /* our magic */
+	WIRE_PEER_RDMABENCH, /* our magic */
 	WIRE_PEER_PERFTEST,
-	WIRE_PEER_OTHER,      /* neither: not ours, cause unknown */
+	WIRE_PEER_OTHER, /* neither: not ours, cause unknown */
 };
 
 /* The error a perftest peer is: exit 2, the user ran the wrong pair. */
 #define WIRE_EPERFTEST EPROTOTYPE
-#define WIRE_PERFTEST_FMT \
+#define WIRE_PERFTEST_FMT                                                  \
 	"the peer at %s is perftest, not rdmabench: run the same tool on " \
 	"both ends"
 

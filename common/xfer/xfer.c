@@ -131,11 +131,14 @@ static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
 		 * smaller size must still take a larger message */
 		sge[k] = (struct ibv_sge){
 			.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV,
-					size, x->qs[qp].recv_posted + k),
+						     size,
+						     x->qs[qp].recv_posted + k),
 			.length = (uint32_t)(x->conn->region_bytes / x->slots),
-			.lkey = x->conn->mem.mr->lkey };
+			.lkey = x->conn->mem.mr->lkey
+		};
 		wr[k] = (struct ibv_recv_wr){ .wr_id = XFER_WR_ID(qp, 0),
-					      .sg_list = &sge[k], .num_sge = 1,
+					      .sg_list = &sge[k],
+					      .num_sge = 1,
 					      .next = k + 1 < n ? &wr[k + 1] :
 								  NULL };
 	}

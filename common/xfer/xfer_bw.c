@@ -214,10 +214,10 @@ static int bw_poll_recv(struct bw_run *r)
 		n = bw_take_recvs(r, used);
 		for (qp = 0; n > 0 && qp < nqps && !ret; qp++) {
 			room = bw_recv_room(r, qp);
-			if (used[qp] && room)
-				ret = xfer_post_recv(r->x, qp, r->p->size,
-						     used[qp] < room ? used[qp]
-								     : room);
+			if (room > used[qp])
+				room = used[qp];
+			if (room)
+				ret = xfer_post_recv(r->x, qp, r->p->size, room);
 		}
 		if (n > 0) {
 			r->recv_last_ns = timer_now_ns();
