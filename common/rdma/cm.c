@@ -338,6 +338,29 @@ static void cm_conn_param(struct rdma_conn_param *p, struct ibv_context *verbs,
 				       attr.max_qp_init_rd_atom : 255);
 }
 
+/*
+ * rdma_cm sets an RC QP's min RNR timer to 0 on the way to RTR, which is
+ * the longest wait (655 ms) a sender makes after a receiver-not-ready NAK:
+ * one RNR stalls a run. 12 (0.64 ms) as perftest sets after its accept and
+ * as --oob tcp's QPs have (qp_raw.c). iWARP has no RNR NAK.
+ */
+#define CM_MIN_RNR_TIMER 12
+
+static void cm_rnr_timer(struct cm_ep *ep)
+{
+	struct ibv_qp_attr attr = { .min_rnr_timer = CM_MIN_RNR_TIMER };
+	int ret;
+
+	if (!ep->id->qp ||
+	    ep->id->verbs->device->transport_type != IBV_TRANSPORT_IB)
+		return;
+	ret = ibv_modify_qp(ep->id->qp, &attr, IBV_QP_MIN_RNR_TIMER);
+	if (ret)
+		bench_warn("cannot shorten the RNR timer of QP %u (%s): a "
+			   "receiver-not-ready NAK will stall its sender 655 ms",
+			   ep->id->qp->qp_num, strerror(ret));
+}
+
 int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)
 {
 	struct rdma_conn_param param;
@@ -354,6 +377,8 @@ int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)
 	if (ret)
 		bench_err("the client did not complete the connection: %s",
 			  strerror(-ret));
+	else
+		cm_rnr_timer(ep);
 	return ret;
 }
 
@@ -432,6 +457,8 @@ int cm_connect(struct cm_ep *ep, const struct wire_connect *req,
 		return ret;
 	ret = cm_peer_perftest(ep->id, &ev->param.conn);
 	rdma_ack_cm_event(ev);
+	if (!ret)
+		cm_rnr_timer(ep);
 	return ret;
 }
 
