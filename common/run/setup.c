@@ -38,15 +38,23 @@ int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
 }
 
 /*
- * Receives kept posted per QP: a ping-pong needs few; a bandwidth run at
- * least the sender's window (-t), so that a window sent at once never
- * meets an empty receive queue (an RNR NAK, and a stalled sender).
+ * Receives kept posted per QP: a ping-pong needs few. A bandwidth run: at
+ * least the sender's window (-t), and, where the device allows and no
+ * --validate checks each slot before it is used again, one window more:
+ * the sender's window reopens as soon as a receive is taken, before it is
+ * given back, and with -t 512 against 512 receives rxe sent RNR NAKs
+ * (issue 13).
  */
-static uint32_t setup_recv_depth(const struct test *t)
+static uint32_t setup_recv_depth(const struct test *t,
+				 const struct dev_info *d)
 {
+	uint32_t depth = t->rx_depth > t->tx_depth ? t->rx_depth : t->tx_depth;
+
 	if (t->measure == BENCH_MEASURE_LAT)
 		return 16;
-	return t->rx_depth > t->tx_depth ? t->rx_depth : t->tx_depth;
+	if (!t->validate && depth + t->tx_depth < d->max_qp_wr)
+		depth += t->tx_depth;
+	return depth;
 }
 
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
@@ -57,7 +65,6 @@ int setup_data_init(struct bench_ctx *b)
 	struct conn_params p = {
 		.nqps = b->test.qps,
 		.send_depth = ops->send_depth(&b->test),
-		.recv_depth = setup_recv_depth(&b->test),
 		.numa_node = b->dev.numa_node,
 	};
 	uint32_t slots = test_slots(&b->test);
@@ -66,6 +73,7 @@ int setup_data_init(struct bench_ctx *b)
 	ret = dev_query(verbs, b->port, &b->dev);
 	if (ret)
 		return ret;
+	p.recv_depth = setup_recv_depth(&b->test, &b->dev);
 	/* what the device cannot do is said before any traffic */
 	if (bench_verb(b->test.verb)->fixed_size && !b->dev.has_atomics) {
 		bench_err("%s (%s) has no atomic operations: run %s on a device "
