@@ -9,6 +9,7 @@
 #include "report/verdict.h"
 #include "spec/bench.h"
 #include "test.h"
+#include "spec/wire.h"
 
 /* What one kind of trouble looks like from the driver. */
 struct cause {
@@ -114,6 +115,9 @@ static void test_texts(void)
 	verdict_error_text(-EINTR, BENCH_EXIT_STOPPED, buf, sizeof(buf));
 	EXPECT_STREQ(buf, "interrupted by a signal (exit 130: stopped by a "
 		     "signal)");
+	verdict_error_text(-WIRE_EPERFTEST, BENCH_EXIT_USAGE, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "the peer is perftest, not rdmabench (exit 2: "
+			  "usage)");
 	EXPECT_STREQ(verdict_exit_meaning(BENCH_EXIT_USAGE), "usage");
 	EXPECT_STREQ(verdict_exit_meaning(77), "runtime error");
 	gate_run_init(&run);

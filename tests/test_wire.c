@@ -494,8 +494,51 @@ static void test_hello_flags(void)
 	}
 }
 
+/*
+ * perftest's first bytes, built as perftest builds them
+ * (perftest_communication.c): exchange_versions() writes its char[16]
+ * version, NUL-padded; with --dont_xchg_versions the first write is the
+ * KEY_PRINT_FMT text of its QP; over rdma_cm it sends no private data.
+ */
+static void test_peer_kind(void)
+{
+	uint8_t ver[16] = "6.06", old[16] = "5.70", key[64], ours[16];
+	uint8_t zeros[56] = { 0 }, http[] = "GET / HTTP/1.1\r\n";
+	uint8_t nodot[16] = "606", noterm[4] = { '6', '.', '0', '6' };
+	struct wire_msg m = { .type = WIRE_CONNECT };
+	int n;
+
+	snprintf((char *)key, sizeof(key),
+		 "%04x:%04x:%06x:%06x:%08x:%016llx:%08x", 0, 0x11, 0x1234,
+		 0xabcdef, 0x10000, 0x7f0012345678ull, 0x2000);
+	n = wire_pack(&m, ours, sizeof(ours));
+	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 4);
+	/* the TCP transport hands over the 12 bytes of a header */
+	EXPECT_EQ_INT(wire_peer_kind(ver, WIRE_HEADER_BYTES),
+		      WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_kind(ver, sizeof(ver)), WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_kind(old, WIRE_HEADER_BYTES),
+		      WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_kind(key, WIRE_HEADER_BYTES),
+		      WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_kind(ours, (size_t)n), WIRE_PEER_RDMABENCH);
+	EXPECT_EQ_INT(wire_peer_kind(http, WIRE_HEADER_BYTES), WIRE_PEER_OTHER);
+	EXPECT_EQ_INT(wire_peer_kind(nodot, sizeof(nodot)), WIRE_PEER_OTHER);
+	EXPECT_EQ_INT(wire_peer_kind(noterm, sizeof(noterm)), WIRE_PEER_OTHER);
+	EXPECT_EQ_INT(wire_peer_kind(zeros, WIRE_HEADER_BYTES),
+		      WIRE_PEER_OTHER);
+	EXPECT_EQ_INT(wire_peer_kind(ver, 0), WIRE_PEER_OTHER);
+
+	EXPECT_EQ_INT(wire_peer_cm_kind(ours, (size_t)n), WIRE_PEER_RDMABENCH);
+	EXPECT_EQ_INT(wire_peer_cm_kind(zeros, sizeof(zeros)),
+		      WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_cm_kind(NULL, 0), WIRE_PEER_PERFTEST);
+	EXPECT_EQ_INT(wire_peer_cm_kind(http, sizeof(http)), WIRE_PEER_OTHER);
+}
+
 int main(void)
 {
+	test_peer_kind();
 	test_hello_codec();
 	test_hello_flags();
 	test_round_trips();

@@ -54,6 +54,24 @@ err_destroy_channel:
 	return ret;
 }
 
+static const char *cm_addr_str(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	const void *a;
+	uint16_t port;
+
+	if (sa->sa_family == AF_INET) {
+		a = &((const struct sockaddr_in *)sa)->sin_addr;
+		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	} else {
+		a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+		port = ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	}
+	inet_ntop(sa->sa_family, a, host, sizeof(host));
+	snprintf(buf, len, "%s:%u", host, port);
+	return buf;
+}
+
 /* What a failure event means, as -errno. */
 static int cm_event_errno(const struct rdma_cm_event *ev)
 {
@@ -118,25 +136,38 @@ static int cm_rejected(const struct rdma_cm_event *ev)
 }
 
 /*
- * Wait for event `want`. Any other event is a failure mapped to -errno;
- * nothing is logged here (the caller knows which step failed).
+ * Wait for event `want`: 0 with *ev, to be acked by the caller. Any other
+ * event is a failure mapped to -errno (acked here); nothing is logged here
+ * (the caller knows which step failed).
  */
+static int cm_wait_event(struct cm_ep *ep, enum rdma_cm_event_type want,
+			 uint64_t deadline_ns, struct rdma_cm_event **ev)
+{
+	int ret;
+
+	ret = cm_next_event(ep, deadline_ns, ev);
+	if (ret)
+		return ret;
+	if ((*ev)->event == want)
+		return 0; /* the caller acks it */
+	if ((*ev)->event == RDMA_CM_EVENT_REJECTED)
+		ret = cm_rejected(*ev);
+	else
+		ret = cm_event_errno(*ev);
+	rdma_ack_cm_event(*ev);
+	return ret;
+}
+
+/* cm_wait_event for callers that need only whether `want` came. */
 static int cm_wait(struct cm_ep *ep, enum rdma_cm_event_type want,
 		   uint64_t deadline_ns)
 {
 	struct rdma_cm_event *ev;
 	int ret;
 
-	ret = cm_next_event(ep, deadline_ns, &ev);
-	if (ret)
-		return ret;
-	if (ev->event == want)
-		ret = 0;
-	else if (ev->event == RDMA_CM_EVENT_REJECTED)
-		ret = cm_rejected(ev);
-	else
-		ret = cm_event_errno(ev);
-	rdma_ack_cm_event(ev);
+	ret = cm_wait_event(ep, want, deadline_ns, &ev);
+	if (!ret)
+		rdma_ack_cm_event(ev);
 	return ret;
 }
 
@@ -190,13 +221,33 @@ err_close:
 	return ret;
 }
 
+/*
+ * A perftest peer, told by the private data of its request (server) or
+ * accept (client): said once here, -WIRE_EPERFTEST; else 0.
+ */
+static int cm_peer_perftest(struct rdma_cm_id *id,
+			    const struct rdma_conn_param *conn)
+{
+	char peer[INET6_ADDRSTRLEN + 8];
+
+	if (wire_peer_cm_kind(conn->private_data, conn->private_data_len) !=
+	    WIRE_PEER_PERFTEST)
+		return 0;
+	bench_err(WIRE_PERFTEST_FMT,
+		  cm_addr_str(rdma_get_peer_addr(id), peer, sizeof(peer)));
+	return -WIRE_EPERFTEST;
+}
+
 /* Parse a request's CONNECT; reply to a stranger with our header. */
 static int cm_request_check(struct rdma_cm_event *ev, struct wire_connect *req)
 {
 	struct wire_msg msg;
 	const void *pd = ev->param.conn.private_data;
-	int ret = -EPROTO;
+	int ret = cm_peer_perftest(ev->id, &ev->param.conn);
 
+	if (ret)
+		return ret;
+	ret = -EPROTO;
 	if (pd && ev->param.conn.private_data_len >= WIRE_HEADER_BYTES + 4)
 		ret = wire_unpack(pd, WIRE_HEADER_BYTES + 4, &msg);
 	if (!ret && msg.type != WIRE_CONNECT)
@@ -207,19 +258,28 @@ static int cm_request_check(struct rdma_cm_event *ev, struct wire_connect *req)
 			  "version on both sides", msg.version, WIRE_VERSION);
 	else if (ret)
 		bench_warn("refused a connection that is not from an "
-			   "rdmabench client (perftest? another tool?)");
+			   "rdmabench client (another tool?)");
 	else
 		*req = msg.u.connect;
 	return ret;
 }
 
-static void cm_reject_with_version(struct rdma_cm_id *id)
+/* Our CONNECT header, for an accept or a reject: the peer knows us by it
+ * (and a client of another version learns ours). Returns its length. */
+static uint8_t cm_our_connect(uint8_t buf[WIRE_HEADER_BYTES + 4])
 {
 	struct wire_msg msg = { .type = WIRE_CONNECT };
-	uint8_t buf[WIRE_HEADER_BYTES + 4];
-	int len = wire_pack(&msg, buf, sizeof(buf));
+	int len = wire_pack(&msg, buf, WIRE_HEADER_BYTES + 4);
 
-	rdma_reject(id, len > 0 ? buf : NULL, len > 0 ? (uint8_t)len : 0);
+	return len > 0 ? (uint8_t)len : 0;
+}
+
+static void cm_reject_with_version(struct rdma_cm_id *id)
+{
+	uint8_t buf[WIRE_HEADER_BYTES + 4];
+	uint8_t len = cm_our_connect(buf);
+
+	rdma_reject(id, len ? buf : NULL, len);
 }
 
 int cm_get_request(struct cm_ep *listener, uint64_t deadline_ns,
@@ -241,6 +301,8 @@ int cm_get_request(struct cm_ep *listener, uint64_t deadline_ns,
 			cm_reject_with_version(ev->id);
 			rdma_destroy_id(ev->id);
 			rdma_ack_cm_event(ev);
+			if (ret == -WIRE_EPERFTEST)
+				return ret; /* a mixed pair: no use waiting */
 			continue;
 		}
 		ep->id = ev->id;
@@ -298,16 +360,40 @@ static void cm_conn_param(struct rdma_conn_param *p, const struct cm_ep *ep,
 				       attr.max_qp_init_rd_atom : 255);
 }
 
+/*
+ * rdma_cm sets an RC QP's min RNR timer to 0 on the way to RTR, which is
+ * the longest wait (655 ms) a sender makes after a receiver-not-ready NAK:
+ * one RNR stalls a run. 12 (0.64 ms) as perftest sets after its accept and
+ * as --oob tcp's QPs have (qp_raw.c). iWARP has no RNR NAK.
+ */
+#define CM_MIN_RNR_TIMER 12
+
+static void cm_rnr_timer(struct cm_ep *ep)
+{
+	struct ibv_qp_attr attr = { .min_rnr_timer = CM_MIN_RNR_TIMER };
+	int ret;
+
+	if (!ep->id->qp ||
+	    ep->id->verbs->device->transport_type != IBV_TRANSPORT_IB)
+		return;
+	ret = ibv_modify_qp(ep->id->qp, &attr, IBV_QP_MIN_RNR_TIMER);
+	if (ret)
+		bench_warn("cannot shorten the RNR timer of QP %u (%s): a "
+			   "receiver-not-ready NAK will stall its sender 655 ms",
+			   ep->id->qp->qp_num, strerror(ret));
+}
+
 int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)
 {
 	struct rdma_conn_param param;
+	uint8_t buf[WIRE_HEADER_BYTES + 4];
 	int ret;
 
 	ret = cm_set_option(ep, RDMA_OPTION_ID_ACK_TIMEOUT,
 			    ep->attr.has_timeout, ep->attr.timeout, "-u");
 	if (ret)
 		return ret;
-	cm_conn_param(&param, ep, NULL, 0);
+	cm_conn_param(&param, ep, buf, cm_our_connect(buf));
 	if (rdma_accept(ep->id, &param)) {
 		ret = -errno;
 		bench_err("rdma_accept: %s", strerror(-ret));
@@ -317,6 +403,8 @@ int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)
 	if (ret)
 		bench_err("the client did not complete the connection: %s",
 			  strerror(-ret));
+	else
+		cm_rnr_timer(ep);
 	return ret;
 }
 
@@ -416,7 +504,8 @@ int cm_connect(struct cm_ep *ep, const struct wire_connect *req,
 	struct wire_msg msg = { .type = WIRE_CONNECT, .u.connect = *req };
 	struct rdma_conn_param param;
 	uint8_t buf[WIRE_HEADER_BYTES + 4];
-	int len;
+	struct rdma_cm_event *ev;
+	int len, ret;
 
 	len = wire_pack(&msg, buf, sizeof(buf));
 	if (len < 0)
@@ -424,7 +513,14 @@ int cm_connect(struct cm_ep *ep, const struct wire_connect *req,
 	cm_conn_param(&param, ep, buf, (uint8_t)len);
 	if (rdma_connect(ep->id, &param))
 		return -errno;
-	return cm_wait(ep, RDMA_CM_EVENT_ESTABLISHED, deadline_ns);
+	ret = cm_wait_event(ep, RDMA_CM_EVENT_ESTABLISHED, deadline_ns, &ev);
+	if (ret)
+		return ret;
+	ret = cm_peer_perftest(ep->id, &ev->param.conn);
+	rdma_ack_cm_event(ev);
+	if (!ret)
+		cm_rnr_timer(ep);
+	return ret;
 }
 
 int cm_check_peer(struct cm_ep *ep)
@@ -457,25 +553,6 @@ void cm_close(struct cm_ep *ep)
 		ep->ch = NULL;
 	}
 	ep->peer_gone = false;
-}
-
-static const char *cm_addr_str(const struct sockaddr *sa, char *buf,
-			       size_t len)
-{
-	char host[INET6_ADDRSTRLEN] = "?";
-	const void *a;
-	uint16_t port;
-
-	if (sa->sa_family == AF_INET) {
-		a = &((const struct sockaddr_in *)sa)->sin_addr;
-		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
-	} else {
-		a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
-		port = ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
-	}
-	inet_ntop(sa->sa_family, a, host, sizeof(host));
-	snprintf(buf, len, "%s:%u", host, port);
-	return buf;
 }
 
 const char *cm_peer_str(const struct cm_ep *ep, char *buf, size_t len)

@@ -243,9 +243,18 @@ static bool ctrl_qp_up(const struct ctrl *c)
 	return c->ep.id && c->ep.id->qp;
 }
 
+static const char *ctrl_qp_peer(const struct ctrl *c, char *buf, size_t len)
+{
+	return cm_peer_str(&c->ep, buf, len);
+}
+
 static const struct ctrl_transport ctrl_qp_transport = {
-	.send = ctrl_qp_send, .recv = ctrl_qp_recv, .gone = ctrl_qp_gone,
-	.closed = ctrl_qp_gone, .up = ctrl_qp_up,
+	.send = ctrl_qp_send,
+	.recv = ctrl_qp_recv,
+	.gone = ctrl_qp_gone,
+	.closed = ctrl_qp_gone,
+	.up = ctrl_qp_up,
+	.peer = ctrl_qp_peer,
 };
 
 static const char *ctrl_wait_why(int ret)
@@ -335,6 +344,21 @@ void ctrl_unread(struct ctrl *c, const struct wire_msg *msg)
 	c->has_pending = true;
 }
 
+/*
+ * Bytes that are not our message: -WIRE_EPERFTEST (said here) when they
+ * are perftest's; that peer reads no ERROR of ours. Else -EPROTO.
+ */
+static int ctrl_foreign(struct ctrl *c, const uint8_t *buf, size_t len)
+{
+	char peer[80];
+
+	if (wire_peer_kind(buf, len) != WIRE_PEER_PERFTEST)
+		return -EPROTO;
+	bench_err(WIRE_PERFTEST_FMT, c->tr->peer(c, peer, sizeof(peer)));
+	c->error_sent = true;
+	return -WIRE_EPERFTEST;
+}
+
 /* One message, raw; deadline_ns 0: do not wait. */
 static int ctrl_take(struct ctrl *c, struct wire_msg *msg,
 		     uint64_t deadline_ns)
@@ -352,6 +376,10 @@ static int ctrl_take(struct ctrl *c, struct wire_msg *msg,
 	if (ret)
 		return ret;
 	ret = wire_unpack(buf, len, msg);
+	if (ret == -EPROTO)
+		ret = ctrl_foreign(c, buf, len);
+	if (ret == -WIRE_EPERFTEST)
+		return ret;
 	if (ret == -EPROTONOSUPPORT)
 		bench_err("the %s speaks rdmabench protocol version %u, we "
 			  "speak %u: run the same version on both sides",

@@ -41,6 +41,8 @@ struct ctrl_transport {
 	bool (*closed)(struct ctrl *c);
 	/* A connection is there to carry a message. */
 	bool (*up)(const struct ctrl *c);
+	/* The peer's "ADDR:PORT", for messages. */
+	const char *(*peer)(const struct ctrl *c, char *buf, size_t len);
 };
 
 struct ctrl {
@@ -85,7 +87,8 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text);
 /*
  * Receive the next message, which must be of type `type` (0: any but
  * ERROR). An ERROR from the peer is logged and returned as its status;
- * another type is -EPROTO. Returns 0 or -errno (logged).
+ * another type is -EPROTO; perftest's first bytes are -WIRE_EPERFTEST
+ * (the peer is sent no ERROR then). Returns 0 or -errno (logged).
  */
 int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg);
 

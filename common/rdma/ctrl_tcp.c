@@ -57,26 +57,41 @@ static void tcp_tune(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
+/* The "ADDR:PORT" of fd's peer, IPv4 or IPv6 ("?" when unknown). */
+static const char *tcp_peer_str(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage sa = { 0 };
+	socklen_t sl = sizeof(sa);
+	char host[INET6_ADDRSTRLEN] = "?";
+	const struct sockaddr_in *v4 = (const struct sockaddr_in *)&sa;
+	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&sa;
+	unsigned int port = 0;
+
+	getpeername(fd, (struct sockaddr *)&sa, &sl);
+	if (sa.ss_family == AF_INET) {
+		inet_ntop(AF_INET, &v4->sin_addr, host, sizeof(host));
+		port = ntohs(v4->sin_port);
+	} else if (sa.ss_family == AF_INET6) {
+		inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof(host));
+		port = ntohs(v6->sin6_port);
+	}
+	snprintf(buf, len, "%s:%u", host, port);
+	return buf;
+}
+
 int ctrl_tcp_accept(int listen_fd, uint64_t deadline_ns, int *fd_out,
 		    char *peer, size_t peer_len)
 {
-	struct sockaddr_storage sa;
-	socklen_t sl = sizeof(sa);
-	char host[INET6_ADDRSTRLEN] = "?";
 	int fd, ret;
 
 	ret = timer_poll_until(listen_fd, POLLIN, deadline_ns);
 	if (ret)
 		return ret;
-	fd = accept(listen_fd, (struct sockaddr *)&sa, &sl);
+	fd = accept(listen_fd, NULL, NULL);
 	if (fd < 0)
 		return -errno;
 	tcp_tune(fd);
-	if (sa.ss_family == AF_INET6)
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr,
-			  host, sizeof(host));
-	snprintf(peer, peer_len, "%s:%u", host,
-		 ntohs(((struct sockaddr_in6 *)&sa)->sin6_port));
+	tcp_peer_str(fd, peer, peer_len);
 	*fd_out = fd;
 	return 0;
 }
@@ -212,6 +227,10 @@ static int tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
 	ret = tcp_io_all(c, buf, WIRE_HEADER_BYTES, deadline_ns, false);
 	if (ret)
 		return ret;
+	/* not our header: its length field is not one; ctrl.c tells who */
+	*len = WIRE_HEADER_BYTES;
+	if (wire_peer_kind(buf, *len) != WIRE_PEER_RDMABENCH)
+		return 0;
 	memcpy(&body_be, buf + 8, sizeof(body_be));
 	body = be32toh(body_be);
 	/* never trust a length from the wire */
@@ -242,7 +261,16 @@ static bool tcp_up(const struct ctrl *c)
 	return c->fd >= 0;
 }
 
+static const char *tcp_peer(const struct ctrl *c, char *buf, size_t len)
+{
+	return tcp_peer_str(c->fd, buf, len);
+}
+
 const struct ctrl_transport ctrl_tcp_transport = {
-	.send = tcp_send, .recv = tcp_recv, .gone = tcp_gone,
-	.closed = tcp_closed, .up = tcp_up,
+	.send = tcp_send,
+	.recv = tcp_recv,
+	.gone = tcp_gone,
+	.closed = tcp_closed,
+	.up = tcp_up,
+	.peer = tcp_peer,
 };

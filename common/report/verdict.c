@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spec/bench.h"
+#include "spec/wire.h"
 
 struct verdict verdict_decide(int err, int exit_code, bool gate_failed)
 {
@@ -42,11 +43,26 @@ const char *verdict_exit_meaning(int exit_code)
 	}
 }
 
+/* Errors whose strerror() would mislead: what they mean here. */
+static const struct {
+	int err;
+	const char *text;
+} verdict_err_texts[] = {
+	{ -EINTR, "interrupted by a signal" },
+	{ -WIRE_EPERFTEST, "the peer is perftest, not rdmabench" },
+};
+
 void verdict_error_text(int err, int exit_code, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s (exit %d: %s)",
-		 err == -EINTR ? "interrupted by a signal" : strerror(-err),
-		 exit_code, verdict_exit_meaning(exit_code));
+	const char *text = strerror(-err);
+	size_t i;
+
+	for (i = 0;
+	     i < sizeof(verdict_err_texts) / sizeof(verdict_err_texts[0]); i++)
+		if (verdict_err_texts[i].err == err)
+			text = verdict_err_texts[i].text;
+	snprintf(buf, len, "%s (exit %d: %s)", text, exit_code,
+		 verdict_exit_meaning(exit_code));
 }
 
 void verdict_fail_text(const struct gate_run *run, char *buf, size_t len)

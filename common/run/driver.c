@@ -22,6 +22,7 @@
 #include "run/session.h"
 #include "lib/timer.h"
 #include "spec/test.h"
+#include "spec/wire.h"
 
 static int bench_exit_code(int err)
 {
@@ -30,6 +31,7 @@ static int bench_exit_code(int err)
 		return BENCH_EXIT_OK;
 	case -EINVAL:
 	case -EOPNOTSUPP:
+	case -WIRE_EPERFTEST: /* a mixed pair: the user's to fix */
 		return BENCH_EXIT_USAGE;
 	case -EILSEQ:
 		return BENCH_EXIT_CORRUPT;

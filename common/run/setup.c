@@ -37,6 +37,36 @@ int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
 	return 0;
 }
 
+/* Receives a bandwidth run may keep posted, over all its QPs (one CQ
+ * entry each: below every device's max_cqe, about 1 MiB of WQEs) */
+#define SETUP_RECV_BUDGET 16384
+
+/*
+ * Receives kept posted per QP: a ping-pong needs few. A bandwidth run: at
+ * least the sender's window (-t). Without --validate (which checks each
+ * slot before it is used again) as many as the budget and the device
+ * allow, up to the run's iterations: the sender's window reopens as soon
+ * as a receive is taken, before the receiver gives it back, so a receiver
+ * that loses the CPU for a while (a loaded host) ran dry and the sender got
+ * RNR NAKs even with -r 512 (issue 13, lab rnr.sh).
+ */
+static uint32_t setup_recv_depth(const struct test *t,
+				 const struct dev_info *d)
+{
+	uint32_t depth = t->rx_depth > t->tx_depth ? t->rx_depth : t->tx_depth;
+	uint64_t more = SETUP_RECV_BUDGET / t->qps - 1; /* +1: the FIN's */
+
+	if (t->measure == BENCH_MEASURE_LAT)
+		return 16;
+	if (t->validate)
+		return depth;
+	if (d->max_qp_wr && more >= d->max_qp_wr)
+		more = d->max_qp_wr - 1;
+	if (t->iters && more > t->iters)
+		more = t->iters;
+	return more > depth ? (uint32_t)more : depth;
+}
+
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
 int setup_data_init(struct bench_ctx *b)
 {
@@ -45,8 +75,6 @@ int setup_data_init(struct bench_ctx *b)
 	struct conn_params p = {
 		.nqps = b->test.qps,
 		.send_depth = ops->send_depth(&b->test),
-		.recv_depth = b->test.measure == BENCH_MEASURE_LAT ?
-			16 : b->test.rx_depth,
 		.numa_node = b->dev.numa_node,
 	};
 	uint32_t slots = test_slots(&b->test);
@@ -55,6 +83,7 @@ int setup_data_init(struct bench_ctx *b)
 	ret = dev_query(verbs, b->port, &b->dev);
 	if (ret)
 		return ret;
+	p.recv_depth = setup_recv_depth(&b->test, &b->dev);
 	/* what the device cannot do is said before any traffic */
 	if (bench_verb(b->test.verb)->fixed_size && !b->dev.has_atomics) {
 		bench_err("%s (%s) has no atomic operations: run %s on a device "

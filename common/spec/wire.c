@@ -3,6 +3,7 @@
  * wire - each message's layout is written once, as a walk over its fields
  * that either packs or unpacks: the two directions cannot drift apart.
  */
+#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -299,4 +300,69 @@ const char *wire_type_name(uint16_t type)
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])
 		return names[type];
 	return "UNKNOWN";
+}
+
+/* Bytes of perftest's version string (char version[16]) we look at. */
+#define PERFTEST_VERSION_BYTES 16
+
+/* "6.06\0...": a digit, then digits and at least one dot, then a NUL. */
+static bool peer_perftest_version(const uint8_t *buf, size_t len)
+{
+	size_t i, n = len > PERFTEST_VERSION_BYTES ? PERFTEST_VERSION_BYTES : len;
+	bool dot = false;
+
+	if (!n || !isdigit(buf[0]))
+		return false;
+	for (i = 1; i < n && buf[i]; i++) {
+		if (buf[i] == '.')
+			dot = true;
+		else if (!isdigit(buf[i]))
+			return false;
+	}
+	return dot && i < n;
+}
+
+/* "%04x:%04x:": the start of perftest's KEY_PRINT_FMT address text. */
+static bool peer_perftest_keys(const uint8_t *buf, size_t len)
+{
+	static const char shape[] = "xxxx:xxxx:";
+	size_t i;
+
+	if (len < sizeof(shape) - 1)
+		return false;
+	for (i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == ':' ? buf[i] != ':' : !isxdigit(buf[i]))
+			return false;
+	return true;
+}
+
+static bool peer_ours(const uint8_t *buf, size_t len)
+{
+	uint32_t magic_be;
+
+	if (len < sizeof(magic_be))
+		return false;
+	memcpy(&magic_be, buf, sizeof(magic_be));
+	return be32toh(magic_be) == WIRE_MAGIC;
+}
+
+enum wire_peer wire_peer_kind(const uint8_t *buf, size_t len)
+{
+	if (peer_ours(buf, len))
+		return WIRE_PEER_RDMABENCH;
+	if (peer_perftest_version(buf, len) || peer_perftest_keys(buf, len))
+		return WIRE_PEER_PERFTEST;
+	return WIRE_PEER_OTHER;
+}
+
+enum wire_peer wire_peer_cm_kind(const uint8_t *pd, size_t len)
+{
+	size_t i;
+
+	if (pd && peer_ours(pd, len))
+		return WIRE_PEER_RDMABENCH;
+	for (i = 0; pd && i < len; i++)
+		if (pd[i])
+			return WIRE_PEER_OTHER;
+	return WIRE_PEER_PERFTEST;
 }

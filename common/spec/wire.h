@@ -161,4 +161,36 @@ void wire_hello_decode(const struct wire_hello *h, struct test *t);
 /* "HELLO", "RESULT", ... for messages. */
 const char *wire_type_name(uint16_t type);
 
+/*
+ * Who is at the other end, from the first bytes it sent. perftest (the
+ * tool rdmabench stands in for) is told apart so that a mixed pair ends at
+ * once with WIRE_PERFTEST_FMT instead of a protocol error later.
+ */
+enum wire_peer {
+	WIRE_PEER_RDMABENCH, /* our magic */
+	WIRE_PEER_PERFTEST,
+	WIRE_PEER_OTHER, /* neither: not ours, cause unknown */
+};
+
+/* The error a perftest peer is: exit 2, the user ran the wrong pair. */
+#define WIRE_EPERFTEST EPROTOTYPE
+#define WIRE_PERFTEST_FMT                                                  \
+	"the peer at %s is perftest, not rdmabench: run the same tool on " \
+	"both ends"
+
+/*
+ * The first len bytes of a control channel (TCP, or the first message on
+ * the rdma_cm control QP). perftest's are its version string ("6.06",
+ * NUL-padded to 16 bytes: exchange_versions), or, with
+ * --dont_xchg_versions, its QP address text ("0000:0000:...").
+ */
+enum wire_peer wire_peer_kind(const uint8_t *buf, size_t len);
+
+/*
+ * The private data of an rdma_cm connect request or accept. Ours always
+ * starts with a WIRE_CONNECT; perftest sends none, which arrives empty
+ * (iWARP) or as zeros (IB/RoCE pad the CM message).
+ */
+enum wire_peer wire_peer_cm_kind(const uint8_t *pd, size_t len);
+
 #endif

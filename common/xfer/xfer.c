@@ -117,24 +117,51 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 	return -ret;
 }
 
-int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
-		   uint64_t iter)
+/* Up to XFER_POLL_BATCH receives as one list, from recv_posted on. */
+static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
+			       uint64_t size, unsigned int n)
 {
-	/* as long as the largest size: a receive left posted from a smaller
-	 * size must still take a larger message */
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV, size, iter),
-		.length = (uint32_t)(x->conn->region_bytes / x->slots),
-		.lkey = x->conn->mem.mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = XFER_WR_ID(qp, 0), .sg_list = &sge,
-				  .num_sge = 1 }, *bad;
-	int ret = ibv_post_recv(x->conn->qps[qp].qp, &wr, &bad);
+	struct ibv_recv_wr wr[XFER_POLL_BATCH], *bad;
+	struct ibv_sge sge[XFER_POLL_BATCH];
+	unsigned int k;
+	int ret;
 
-	if (ret)
-		bench_err("ibv_post_recv: %s", strerror(ret));
-	else
-		x->qs[qp].recv_posted++;
-	return -ret;
+	for (k = 0; k < n; k++) {
+		/* as long as the largest size: a receive left posted from a
+		 * smaller size must still take a larger message */
+		sge[k] = (struct ibv_sge){
+			.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV,
+						     size,
+						     x->qs[qp].recv_posted + k),
+			.length = (uint32_t)(x->conn->region_bytes / x->slots),
+			.lkey = x->conn->mem.mr->lkey
+		};
+		wr[k] = (struct ibv_recv_wr){ .wr_id = XFER_WR_ID(qp, 0),
+					      .sg_list = &sge[k],
+					      .num_sge = 1,
+					      .next = k + 1 < n ? &wr[k + 1] :
+								  NULL };
+	}
+	ret = abs(ibv_post_recv(x->conn->qps[qp].qp, wr, &bad));
+	if (ret) {
+		bench_err("ibv_post_recv(%u): %s", n, strerror(ret));
+		return -ret;
+	}
+	x->qs[qp].recv_posted += n;
+	return 0;
+}
+
+int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
+		   uint64_t n)
+{
+	unsigned int k;
+	int ret = 0;
+
+	for (; n && !ret; n -= k) {
+		k = n < XFER_POLL_BATCH ? (unsigned int)n : XFER_POLL_BATCH;
+		ret = xfer_post_recv_list(x, qp, size, k);
+	}
+	return ret;
 }
 
 int xfer_post_fin_recv(const struct xfer *x, unsigned int qp)
@@ -313,7 +340,7 @@ int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
 {
 	const struct bench_verb_info *v = bench_verb(x->verb);
 	unsigned int qp;
-	uint64_t i, want;
+	uint64_t i, want, have;
 	int ret = 0;
 
 	for (qp = 0; qp < x->conn->nqps && !ret; qp++) {
@@ -333,8 +360,9 @@ int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
 		want = x->conn->recv_depth;
 		if (iters && want > iters)
 			want = iters;
-		while (!ret && x->qs[qp].recv_posted - x->qs[qp].recv_done < want)
-			ret = xfer_post_recv(x, qp, size, x->qs[qp].recv_posted);
+		have = x->qs[qp].recv_posted - x->qs[qp].recv_done;
+		if (have < want)
+			ret = xfer_post_recv(x, qp, size, want - have);
 	}
 	return ret;
 }

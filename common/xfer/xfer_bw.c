@@ -156,8 +156,20 @@ static int bw_poll_send(struct bw_run *r)
 	return 0;
 }
 
-/* Receives of a send test: check, count, post the next. */
-static int bw_poll_recv(struct bw_run *r)
+/* How many receives QP qp may still be given in this run (-n: iters). */
+static uint64_t bw_recv_room(const struct bw_run *r, unsigned int qp)
+{
+	const struct xfer_qp_state *s = &r->x->qs[qp];
+	uint64_t run_posted = s->recv_posted - (s->recv_done - r->recvd[qp]);
+
+	if (!r->p->iters)
+		return UINT64_MAX;
+	return run_posted < r->p->iters ? r->p->iters - run_posted : 0;
+}
+
+/* One batch of receive completions: check and count them; *used[qp]
+ * gets how many each QP consumed. Returns how many, or -errno. */
+static int bw_take_recvs(struct bw_run *r, uint32_t *used)
 {
 	const struct xfer *x = r->x;
 	struct ibv_wc wc[XFER_POLL_BATCH];
@@ -177,19 +189,44 @@ static int bw_poll_recv(struct bw_run *r)
 			return ret;
 		r->recvd[qp]++;
 		r->recv_all++;
-		if (!r->p->iters || x->qs[qp].recv_posted <
-				    x->qs[qp].recv_done - r->recvd[qp] + r->p->iters)
-			ret = xfer_post_recv(x, qp, r->p->size,
-					     x->qs[qp].recv_posted);
-		if (ret)
-			return ret;
+		used[qp]++;
 	}
-	if (n) {
-		r->recv_last_ns = timer_now_ns();
-		if (!r->recv_first_ns)
-			r->recv_first_ns = r->recv_last_ns;
-	}
-	return 0;
+	return n;
+}
+
+/*
+ * Receives of a send test: check and count what completed, and give each
+ * QP as many receives back, a list per QP, batch by batch until the CQ is
+ * empty: a receiver that took one batch a turn fell behind a sender
+ * posting XFER_POSTS_PER_TURN per QP a turn (-b, -q), its receive queue
+ * ran dry and the sender got RNR NAKs (issue 13).
+ */
+static int bw_poll_recv(struct bw_run *r)
+{
+	uint32_t used[XFER_MAX_QPS];
+	unsigned int qp, nqps = r->x->conn->nqps;
+	/* twice what the peer posts a turn, so the clock is still read */
+	uint64_t room, left = 2ull * XFER_POSTS_PER_TURN * nqps;
+	int n, ret = 0;
+
+	do {
+		memset(used, 0, nqps * sizeof(used[0]));
+		n = bw_take_recvs(r, used);
+		for (qp = 0; n > 0 && qp < nqps && !ret; qp++) {
+			room = bw_recv_room(r, qp);
+			if (room > used[qp])
+				room = used[qp];
+			if (room)
+				ret = xfer_post_recv(r->x, qp, r->p->size, room);
+		}
+		if (n > 0) {
+			r->recv_last_ns = timer_now_ns();
+			if (!r->recv_first_ns)
+				r->recv_first_ns = r->recv_last_ns;
+			left = (uint64_t)n < left ? left - (uint64_t)n : 0;
+		}
+	} while (n == XFER_POLL_BATCH && !ret && left);
+	return n < 0 ? n : ret;
 }
 
 /* Duration mode: the measured window and the end of posting. */

@@ -53,9 +53,12 @@ int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 	      uint64_t first, uint32_t n, bool signal_last, uint64_t count);
 
-/* Post one receive on QP qp for iteration iter's slot. */
+/*
+ * Post n receives on QP qp, for the next iterations' slots (from its
+ * recv_posted on), as lists of up to XFER_POLL_BATCH.
+ */
 int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
-		   uint64_t iter);
+		   uint64_t n);
 
 /* Post the receive for QP qp's FIN (into its host slot). */
 int xfer_post_fin_recv(const struct xfer *x, unsigned int qp);

@@ -90,7 +90,7 @@ static int lat_landed(struct lat_run *r, uint64_t i)
 	if (ret || bench_verb(x->verb)->lat_mode != BENCH_LAT_PING_RECV)
 		return ret;
 	x->qs[0].recv_done++;
-	return xfer_post_recv(x, 0, r->size, x->qs[0].recv_posted);
+	return xfer_post_recv(x, 0, r->size, 1);
 }
 
 static int lat_send(struct lat_run *r, uint64_t i)
