@@ -91,7 +91,8 @@ static void test_header(void)
 		    != NULL);
 	EXPECT_TRUE(strstr(c.text, " Memory          : host, not pinned\n")
 		    != NULL);
-	EXPECT_TRUE(strstr(c.text, " Memory          : host, node 0\n") != NULL);
+	EXPECT_TRUE(strstr(c.text, " Memory          : host, node 0\n")
+		    != NULL);
 	EXPECT_TRUE(strstr(c.text, " Latency         : half of a ping-pong")
 		    != NULL);
 	/* sizes carry perftest's [B]: a grep for a size never hits them */

@@ -18,7 +18,8 @@ static const char *pj_on(bool on)
 	return on ? "ON" : "OFF";
 }
 
-static void pj_depths(struct json_writer *w, const struct perftest_json_info *in)
+static void pj_depths(struct json_writer *w,
+		      const struct perftest_json_info *in)
 {
 	if (in->tx_side)
 		json_kv_u64(w, "TX_depth", in->tx_depth);

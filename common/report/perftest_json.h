@@ -20,8 +20,8 @@
 
 /* What perftest's "results" object holds. */
 enum perftest_json_kind {
-	PERFTEST_JSON_BW,      /* MsgSize n_iterations BW_peak BW_average MsgRate */
-	PERFTEST_JSON_LAT,     /* MsgSize n_iterations t_min ... percentile_99.9 */
+	PERFTEST_JSON_BW,      /* MsgSize n_iterations BW_peak ... MsgRate */
+	PERFTEST_JSON_LAT,     /* MsgSize n_iterations t_min ... 99.9 */
 	PERFTEST_JSON_LAT_DUR, /* MsgSize n_iterations t_avg tps_average */
 };
 

@@ -70,7 +70,7 @@ double report_bw_value(bool gbits, const struct stats_bw *bw);
 /* Decimals perftest shows a bandwidth with: 6 below 0.1 Gb/sec, else 2. */
 int report_bw_decimals(bool gbits, const struct stats_bw *bw);
 
-/* A note with one side's figures: " # WHO: BW average[U] X, MsgRate[Mpps] Y". */
+/* A note with one side's figures: " # WHO: BW average[U] X, MsgRate Y". */
 void report_bw_note(FILE *out, bool gbits, const char *who,
 		    const struct stats_bw *bw);
 

@@ -88,7 +88,8 @@ static void bw_head(const struct bench_ctx *b)
  * the parts on note lines.
  */
 static int bw_client_show(struct bench_ctx *b, uint64_t size,
-			  const struct stats_bw *bw, const struct stats_bw *peak,
+			  const struct stats_bw *bw,
+			  const struct stats_bw *peak,
 			  const struct stats_bw *peer)
 {
 	bool gbits = b->cfg.report_gbits;
