@@ -25,7 +25,8 @@ static const struct perftest_json_info info = {
 	.test = "RDMA_Write_BW_Test", .device = "rxe0", .qps = 1,
 	.transport = "IB", .conn_type = "RC", .tx_side = true,
 	.tx_depth = 128, .bw = true, .cq_mod = 100, .post_list = 1,
-	.mtu_bytes = 1024, .link_type = "Ethernet", .inline_or_reads = 16,
+	.mtu_bytes = 1024, .link_type = "Ethernet", .gid_index = 1,
+	.inline_or_reads = 16,
 	.rdma_cm = true, .cuda_device = -1,
 };
 

@@ -46,6 +46,8 @@ static void pj_info(struct json_writer *w, const struct perftest_json_info *in)
 	pj_depths(w, in);
 	json_kv_u64(w, "Mtu", in->mtu_bytes);
 	json_kv_string(w, "Link_type", in->link_type);
+	if (in->gid_index >= 0)
+		json_kv_i64(w, "GID_index", in->gid_index);
 	json_kv_u64(w, in->reads ? "Outstand_reads" : "Max_inline_data",
 		    in->inline_or_reads);
 	json_kv_string(w, "rdma_cm_QPs", pj_on(in->rdma_cm));

@@ -41,6 +41,7 @@ struct perftest_json_info {
 	uint64_t post_list;      /* Post_List when > 1 */
 	unsigned int mtu_bytes;  /* Mtu */
 	const char *link_type;   /* Link_type: "IB", "Ethernet" */
+	int gid_index;           /* GID_index, -1: none chosen (rdma_cm) */
 	bool reads;              /* Outstand_reads instead of Max_inline_data */
 	uint64_t inline_or_reads;
 	bool rdma_cm;            /* rdma_cm_QPs, Data_ex_method */

@@ -50,7 +50,7 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 		.mtu_bytes = b->dev.active_mtu_bytes,
 		.link_type = strcmp(b->dev.link_layer, "Ethernet") ? "IB"
 								   : "Ethernet",
-		.reads = reads,
+		.gid_index = b->gid_index, .reads = reads,
 		.inline_or_reads = reads ? b->test.outstanding
 					 : b->data.qps[0].max_inline,
 		.rdma_cm = b->cfg.oob == OPTS_OOB_CM,
