@@ -1,10 +1,62 @@
 // SPDX-License-Identifier: BSD-2-Clause
+#include <inttypes.h>
+#include <stdarg.h>
+
 #include "report/report.h"
+
+/* perftest's layouts (perftest_parameters.h RESULT_FMT* / REPORT_FMT*). */
+#define BW_HEAD_FMT " #bytes     #iterations    BW peak[%s]    " \
+		    "BW average[%s]   MsgRate[Mpps]\n"
+#define BW_ROW_FMT " %-7" PRIu64 "    %-10" PRIu64 "       %-7.2f" \
+		   "            %-7.2f\t\t     %-7.6f\n"
+#define BW_ROW_FINE_FMT " %-7" PRIu64 "    %" PRIu64 "           %-7.6f" \
+			"            %-7.6f            %-7.6f\n"
+#define LAT_HEAD " #bytes #iterations    t_min[usec]    t_max[usec]  " \
+		 "t_typical[usec]    t_avg[usec]    t_stdev[usec]   " \
+		 "99% percentile[usec]   99.9% percentile[usec] \n"
+#define LAT_ROW_FMT " %-7" PRIu64 " %" PRIu64 "          %-7.2f        " \
+		    "%-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t" \
+		    "%-7.2f \t\t%-7.2f\n"
+#define LAT_DUR_HEAD " #bytes        #iterations       t_avg[usec]    " \
+		     "tps average\n"
+#define LAT_DUR_ROW_FMT " %-7" PRIu64 "       %" PRIu64 "            " \
+			"%-7.2f        %-7.2f\n"
 
 void report_rule(FILE *out)
 {
 	fprintf(out, "-------------------------------------------------------"
 		     "--------------------------------\n");
+}
+
+/* One " Label           : value" line of the header. */
+static void report_kv(FILE *out, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void report_kv(FILE *out, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(out, " %-16s: ", label);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+}
+
+static void report_header_link(FILE *out, const struct report_info *ri)
+{
+	report_kv(out, "Device", "%s", ri->dev_name);
+	report_kv(out, "Firmware", "%s", ri->fw_ver);
+	report_kv(out, "Port", "%u", ri->port);
+	report_kv(out, "Port state", "%s", ri->port_state);
+	report_kv(out, "Transport type", "%s", ri->transport);
+	report_kv(out, "Connection type", "%s",
+		  ri->conn_type ? ri->conn_type : "RC");
+	report_kv(out, "Rendezvous", "%s",
+		  ri->rendezvous ? ri->rendezvous : "rdma_cm");
+	report_kv(out, "Number of qps", "%llu", (unsigned long long)ri->qps);
+	report_kv(out, "Local address", "%s", ri->local);
+	report_kv(out, "Peer address", "%s", ri->peer);
 }
 
 void report_header(FILE *out, const struct report_info *ri)
@@ -18,96 +70,107 @@ void report_header(FILE *out, const struct report_info *ri)
 	report_rule(out);
 	fprintf(out, "                    %s (rdmabench, %s)\n", ri->title,
 		ri->role);
-	fprintf(out, " Device         : %-16s Firmware       : %s\n",
-		ri->dev_name, ri->fw_ver);
-	fprintf(out, " Port           : %-16u Port state     : %s\n", ri->port,
-		ri->port_state);
-	fprintf(out, " Transport type : %-16s Active MTU     : %u\n",
-		ri->transport, ri->mtu_bytes);
-	fprintf(out, " Connection type: %-16s Rendezvous     : %s\n",
-		ri->conn_type ? ri->conn_type : "RC",
-		ri->rendezvous ? ri->rendezvous : "rdma_cm");
-	if (ri->qps > 1)
-		fprintf(out, " Number of QPs  : %llu\n",
-			(unsigned long long)ri->qps);
-	fprintf(out, " Local address  : %-16s Peer address   : %s\n", ri->local,
-		ri->peer);
-	fprintf(out, " TX depth       : %-16llu CQ moderation  : %llu\n",
-		(unsigned long long)ri->tx_depth,
-		(unsigned long long)ri->cq_mod);
-	fprintf(out, " Max inline     : %-16u Memory         : %s, %s\n",
-		ri->max_inline, ri->memory ? ri->memory : "host", numa);
+	report_header_link(out, ri);
+	report_kv(out, "TX depth", "%llu", (unsigned long long)ri->tx_depth);
+	report_kv(out, "CQ Moderation", "%llu",
+		  (unsigned long long)ri->cq_mod);
+	report_kv(out, "Mtu", "%u[B]", ri->mtu_bytes);
+	report_kv(out, "Max inline data", "%u[B]", ri->max_inline);
+	report_kv(out, "Memory", "%s, %s", ri->memory ? ri->memory : "host",
+		  numa);
 	if (ri->placement && ri->placement[0])
-		fprintf(out, " NUMA node      : %s\n", ri->placement);
+		report_kv(out, "NUMA node", "%s", ri->placement);
 	if (ri->lat_note)
-		fprintf(out, " Latency        : %s\n", ri->lat_note);
+		report_kv(out, "Latency", "%s", ri->lat_note);
 	if (ri->qp_attr)
-		fprintf(out, " QP attributes  : %s\n", ri->qp_attr);
+		report_kv(out, "QP attributes", "%s", ri->qp_attr);
 	report_rule(out);
 }
 
-void report_bw_head(FILE *out, bool gbits, bool with_peer, bool bidir)
+void report_note(FILE *out, const char *fmt, ...)
 {
-	const char *u = gbits ? "Gb/sec" : "MiB/sec";
+	va_list ap;
 
-	fprintf(out, " #bytes     #iterations    BW peak[%s]    "
-		     "BW average[%s]   MsgRate[Mpps]", u, u);
-	if (with_peer)
-		fprintf(out, "   Server BW average[%s]", u);
-	if (with_peer && bidir)
-		fprintf(out, "   Sum BW average[%s]", u);
+	fputs(" # ", out);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
 	fputc('\n', out);
 }
 
-static double report_bw_value(bool gbits, const struct stats_bw *bw)
+static const char *report_bw_unit(bool gbits)
+{
+	return gbits ? "Gb/sec" : "MiB/sec";
+}
+
+void report_bw_head(FILE *out, bool gbits)
+{
+	fprintf(out, BW_HEAD_FMT, report_bw_unit(gbits), report_bw_unit(gbits));
+}
+
+void report_bw_add(const struct stats_bw *a, const struct stats_bw *b,
+		   struct stats_bw *sum)
+{
+	*sum = (struct stats_bw){
+		.bytes = a->bytes + b->bytes, .msgs = a->msgs + b->msgs,
+		.elapsed_ns = a->elapsed_ns > b->elapsed_ns ? a->elapsed_ns
+							    : b->elapsed_ns,
+		.gbps = a->gbps + b->gbps, .mibps = a->mibps + b->mibps,
+		.mpps = a->mpps + b->mpps,
+	};
+}
+
+double report_bw_value(bool gbits, const struct stats_bw *bw)
 {
 	return gbits ? bw->gbps : bw->mibps;
 }
 
-void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
-		   const struct stats_bw *bw, const struct stats_bw *peak,
-		   const struct stats_bw *peer, bool bidir)
+/* perftest: more decimals where two would read 0.0x Gb/sec */
+int report_bw_decimals(bool gbits, const struct stats_bw *bw)
 {
-	fprintf(out, " %-10llu %-14llu %-18.2f %-20.2f %-*.6f",
-		(unsigned long long)size, (unsigned long long)iters,
-		report_bw_value(gbits, peak), report_bw_value(gbits, bw),
-		peer ? 15 : 0, bw->mpps);
-	if (peer)
-		fprintf(out, "  %-*.2f", bidir ? 24 : 0,
-			report_bw_value(gbits, peer));
-	if (peer && bidir)
-		fprintf(out, "%.2f", report_bw_value(gbits, bw) +
-				     report_bw_value(gbits, peer));
-	fputc('\n', out);
+	return gbits && report_bw_value(gbits, bw) < 0.1 ? 6 : 2;
 }
 
-void report_lat_head(FILE *out, bool with_peer)
+void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
+		   const struct stats_bw *bw, const struct stats_bw *peak)
 {
-	fprintf(out, " #bytes #iterations    t_min[usec]    t_max[usec]  "
-		     "t_typical[usec]    t_avg[usec]    t_stdev[usec]   "
-		     "99%% percentile[usec]   99.9%% percentile[usec]");
-	if (with_peer)
-		fprintf(out, "   server t_typical[usec]");
-	fputc('\n', out);
+	fprintf(out, report_bw_decimals(gbits, bw) == 6 ? BW_ROW_FINE_FMT
+							: BW_ROW_FMT,
+		size, iters, report_bw_value(gbits, peak),
+		report_bw_value(gbits, bw), bw->mpps);
+}
+
+void report_bw_note(FILE *out, bool gbits, const char *who,
+		    const struct stats_bw *bw)
+{
+	report_note(out, "%s: BW average[%s] %.*f, MsgRate[Mpps] %.6f", who,
+		    report_bw_unit(gbits), report_bw_decimals(gbits, bw),
+		    report_bw_value(gbits, bw), bw->mpps);
+}
+
+void report_lat_head(FILE *out, bool duration)
+{
+	fputs(duration ? LAT_DUR_HEAD : LAT_HEAD, out);
 }
 
 void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
-		    const struct stats_lat *lat, const struct stats_lat *peer)
+		    const struct stats_lat *lat)
 {
-	if (!lat->samples) { /* the passive side of a round-trip verb */
-		fprintf(out, " %-7llu %-14llu (passive side: the client times "
-			"each round trip)\n", (unsigned long long)size,
-			(unsigned long long)iters);
-		return;
-	}
-	fprintf(out, " %-7llu %-14llu %-14.2f %-12.2f %-18.2f %-14.2f "
-		     "%-15.2f %-22.2f %-*.2f",
-		(unsigned long long)size, (unsigned long long)iters,
-		lat->min_us, lat->max_us, lat->p50_us, lat->avg_us,
-		lat->stdev_us, lat->p99_us, peer ? 22 : 0, lat->p999_us);
-	if (peer && peer->samples)
-		fprintf(out, "   %.2f", peer->p50_us);
-	else if (peer)
-		fprintf(out, "   -");
-	fputc('\n', out);
+	fprintf(out, LAT_ROW_FMT, size, iters, lat->min_us, lat->max_us,
+		lat->p50_us, lat->avg_us, lat->stdev_us, lat->p99_us,
+		lat->p999_us);
+}
+
+void report_lat_dur_row(FILE *out, uint64_t size, uint64_t iters,
+			double t_avg_us, double tps)
+{
+	fprintf(out, LAT_DUR_ROW_FMT, size, iters, t_avg_us, tps);
+}
+
+void report_lat_note(FILE *out, const char *who, const struct stats_lat *lat)
+{
+	report_note(out, "%s%st_min %.2f, t_typical %.2f, t_max %.2f, "
+		    "99%% %.2f, 99.9%% %.2f, 99.99%% %.2f [usec]", who,
+		    who[0] ? ": " : "", lat->min_us, lat->p50_us, lat->max_us,
+		    lat->p99_us, lat->p999_us, lat->p9999_us);
 }

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * report - the human-readable result tables, in perftest's column layout
- * (so scripts that pick "BW average" as the 4th column keep working), with
- * units in every header. Pure: takes figures, writes to a FILE *.
+ * report - the human-readable output, in perftest's exact layout: its
+ * column header lines, and rows with perftest's field count (bandwidth 5:
+ * #bytes #iterations peak average rate; latency 9, -D latency 4) and
+ * precision (Gb/sec below 0.1: six decimals). Header facts that are sizes
+ * carry "[B]" as perftest's do. Our own figures (the other side, the sum's
+ * parts, percentiles beyond perftest's) go on note lines that begin with
+ * " # ", which no row parser takes for a row. Pure: figures in, text out.
  */
 #ifndef RDMABENCH_REPORT_H
 #define RDMABENCH_REPORT_H
@@ -40,22 +44,49 @@ struct report_info {
 /* The dashed rule perftest frames its tables with. */
 void report_rule(FILE *out);
 
-/* The framed block describing the run. */
+/* The framed block describing the run, perftest's labels where it has one. */
 void report_header(FILE *out, const struct report_info *ri);
 
-/* Bandwidth: column header, then one row per size. peer may be NULL. */
-/* bidir adds the sum of both sides' figures as the last column. */
-void report_bw_head(FILE *out, bool gbits, bool with_peer, bool bidir);
-void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
-		   const struct stats_bw *bw, const struct stats_bw *peak,
-		   const struct stats_bw *peer, bool bidir);
+/* A note line: " # " and the text; never taken for a row. */
+void report_note(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Bandwidth: perftest's column header (MiB/sec or Gb/sec). */
+void report_bw_head(FILE *out, bool gbits);
+
+/* *sum = a + b, figure by figure: -b prints both directions together. */
+void report_bw_add(const struct stats_bw *a, const struct stats_bw *b,
+		   struct stats_bw *sum);
 
 /*
- * Latency: column header, then one row per size. peer may be NULL; a peer
- * without samples (the passive side of read/atomic) prints "-".
+ * One bandwidth row, perftest's 5 fields: iters is the count measured
+ * (with -D too); below 0.1 Gb/sec the figures get six decimals.
  */
-void report_lat_head(FILE *out, bool with_peer);
+void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
+		   const struct stats_bw *bw, const struct stats_bw *peak);
+
+/* The average in the unit asked for (--output=bandwidth prints it bare). */
+double report_bw_value(bool gbits, const struct stats_bw *bw);
+
+/* Decimals perftest shows a bandwidth with: 6 below 0.1 Gb/sec, else 2. */
+int report_bw_decimals(bool gbits, const struct stats_bw *bw);
+
+/* A note with one side's figures: " # WHO: BW average[U] X, MsgRate Y". */
+void report_bw_note(FILE *out, bool gbits, const char *who,
+		    const struct stats_bw *bw);
+
+/* Latency: perftest's column header, by iterations or by -D duration. */
+void report_lat_head(FILE *out, bool duration);
+
+/* One latency row, perftest's 9 fields (t_typical: the median). */
 void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
-		    const struct stats_lat *lat, const struct stats_lat *peer);
+		    const struct stats_lat *lat);
+
+/* -D: perftest's 4 fields, t_avg and transactions per second. */
+void report_lat_dur_row(FILE *out, uint64_t size, uint64_t iters,
+			double t_avg_us, double tps);
+
+/* A note with the figures beyond a latency row (who: "" for this side). */
+void report_lat_note(FILE *out, const char *who, const struct stats_lat *lat);
 
 #endif

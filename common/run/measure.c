@@ -9,6 +9,7 @@
 #include "run/measure.h"
 #include "lib/log.h"
 #include "report/report.h"
+#include "run/perftest_out.h"
 #include "lib/stats.h"
 #include "lib/timer.h"
 
@@ -77,8 +78,36 @@ static uint32_t bw_send_depth(const struct test *test)
 
 static void bw_head(const struct bench_ctx *b)
 {
-	report_bw_head(stdout, b->cfg.report_gbits, !b->is_server,
-		       b->test.bidir);
+	if (perftest_out_table(b))
+		report_bw_head(stdout, b->cfg.report_gbits);
+}
+
+/*
+ * The client's row, perftest's: with -b the sum of both directions (the
+ * peak: ours plus the server's average, the server sends no peak), then
+ * the parts on note lines.
+ */
+static int bw_client_show(struct bench_ctx *b, uint64_t size,
+			  const struct stats_bw *bw,
+			  const struct stats_bw *peak,
+			  const struct stats_bw *peer)
+{
+	bool gbits = b->cfg.report_gbits;
+	struct stats_bw sum = *bw, sum_peak = *peak;
+	int ret;
+
+	if (b->test.bidir) {
+		report_bw_add(bw, peer, &sum);
+		report_bw_add(peak, peer, &sum_peak);
+	}
+	ret = perftest_out_bw(b, size, bw->msgs, &sum, &sum_peak);
+	if (!perftest_out_table(b))
+		return ret;
+	if (b->test.bidir)
+		report_bw_note(stdout, gbits, "client sent", bw);
+	report_bw_note(stdout, gbits, b->test.bidir ? "server sent" :
+		       "server (what arrived)", peer);
+	return ret;
 }
 
 static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
@@ -161,9 +190,8 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 			 &peak);
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1,
 			 &peer);
-	report_bw_row(stdout, b->cfg.report_gbits, size, b->test.iters, &bw,
-		      &peak, &peer, b->test.bidir);
-	return record_bw(b, size, &bw, &peer);
+	ret = bw_client_show(b, size, &bw, &peak, &peer);
+	return ret ? ret : record_bw(b, size, &bw, &peer);
 }
 
 /*
@@ -200,9 +228,8 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	if (ret)
 		return ret;
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1, &bw);
-	report_bw_row(stdout, b->cfg.report_gbits, size, sync->iters, &bw, &bw,
-		      NULL, false);
-	return record_bw(b, size, &bw, NULL);
+	ret = perftest_out_bw(b, size, r.msgs, &bw, &bw);
+	return ret ? ret : record_bw(b, size, &bw, NULL);
 }
 
 /* ---- latency ---- */
@@ -213,9 +240,39 @@ static uint32_t lat_send_depth(const struct test *test)
 	return 16; /* xfer_lat keeps at most 16 sends unreaped */
 }
 
+/* The passive side of a round trip has no rows, so no head (perftest's). */
 static void lat_head(const struct bench_ctx *b)
 {
-	report_lat_head(stdout, !b->is_server);
+	bool passive = b->is_server && bench_verb(b->test.verb)->lat_mode ==
+					       BENCH_LAT_ROUND_TRIP;
+
+	if (perftest_out_table(b) && !passive)
+		report_lat_head(stdout, b->test.duration_s > 0);
+}
+
+/*
+ * A side's latency row, perftest's layout (-D: t_avg and round trips per
+ * second), then what perftest's row has no column for on a note line.
+ */
+static int lat_show(struct bench_ctx *b, uint64_t size, uint64_t n,
+		    const struct stats_lat *lat, const struct stats_lat *peer)
+{
+	unsigned int div = bench_verb_lat_divisor(b->test.verb);
+	double tps = 0;
+	int ret;
+
+	if (b->test.duration_s && lat->avg_us > 0)
+		tps = 1e6 / (lat->avg_us * div);
+	ret = perftest_out_lat(b, size, n, lat, tps);
+	if (!perftest_out_table(b))
+		return ret;
+	if (tps > 0)
+		report_lat_note(stdout, "", lat);
+	if (peer && peer->samples)
+		report_lat_note(stdout, "server", peer);
+	if (b->cfg.histogram)
+		hist_print(b->hist, div, stdout);
+	return ret;
 }
 
 static void lat_to_wire(const struct stats_lat *l, struct wire_result *r)
@@ -282,10 +339,8 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 		return ret;
 	hist_summarize(b->hist, bench_verb_lat_divisor(b->test.verb), &lat);
 	lat_from_wire(&r, &peer);
-	report_lat_row(stdout, size, n, &lat, &peer);
-	if (b->cfg.histogram)
-		hist_print(b->hist, bench_verb_lat_divisor(b->test.verb), stdout);
-	return record_lat(b, size, n, &lat, &peer);
+	ret = lat_show(b, size, n, &lat, &peer);
+	return ret ? ret : record_lat(b, size, n, &lat, &peer);
 }
 
 static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
@@ -316,8 +371,13 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	ret = measure_send_result(b, &r);
 	if (ret)
 		return ret;
-	report_lat_row(stdout, size, n, &lat, NULL);
-	return record_lat(b, size, n, &lat, NULL);
+	if (lat.samples)
+		ret = lat_show(b, size, n, &lat, NULL);
+	else if (perftest_out_table(b)) /* the passive side: no row */
+		report_note(stdout, "%llu B, %llu iterations: the client "
+			    "times each round trip", (unsigned long long)size,
+			    (unsigned long long)n);
+	return ret ? ret : record_lat(b, size, n, &lat, NULL);
 }
 
 static const struct measure_ops measure_ops[] = {

@@ -2,8 +2,8 @@
 /*
  * record - the run's results document: each size's figures from both
  * sides, checked against the gates as they come, the verdict and exit
- * code at the end, and the files asked for (--json, --out_json, --junit,
- * --prom). The device, the line rate and the port counters are filled in
+ * code at the end, and the files asked for (--json, --junit, --prom;
+ * perftest's --out_json is perftest_out.c's). The device, the line rate and the port counters are filled in
  * by record_dev.c, the test section and the gates by record_doc.c; which
  * verdict wins is report/verdict.c's rule. Every file is written at the
  * end, once, atomically; a run that failed midway writes them too, with
@@ -13,7 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,8 +21,6 @@
 #include "report/results_prom.h"
 #include "report/verdict.h"
 #include "run/record_int.h"
-
-#define RECORD_DIR "results"	/* --out_json: a unique name in here */
 
 static uint64_t record_now_unix_ns(void)
 {
@@ -240,30 +237,6 @@ static void record_verdict(struct record *r, int err, int exit_code)
 	}
 }
 
-/* --out_json: results/<tool>-<time>-<host>-<pid>.json, the folder made. */
-static int record_save_default(const struct results_doc *d)
-{
-	char path[512];
-	int ret;
-
-	if (mkdir(RECORD_DIR, 0755) && errno != EEXIST) {
-		ret = -errno;
-		bench_err("--out_json: cannot create %s/: %s", RECORD_DIR,
-			  strerror(-ret));
-		return ret;
-	}
-	ret = results_unique_path(RECORD_DIR, d->tool, path, sizeof(path));
-	if (ret) {
-		bench_err("--out_json: no file name in %s/: %s", RECORD_DIR,
-			  strerror(-ret));
-		return ret;
-	}
-	ret = results_save_atomic(path, results_write_json, d);
-	if (!ret)
-		bench_info("results: %s", path);
-	return ret;
-}
-
 /* Every file asked for, even after a failure; the first error is kept. */
 static int record_save(const struct bench_cfg *c, const struct results_doc *d)
 {
@@ -271,10 +244,6 @@ static int record_save(const struct bench_cfg *c, const struct results_doc *d)
 
 	if (c->json_path[0]) {
 		r = results_save_atomic(c->json_path, results_write_json, d);
-		ret = ret ? ret : r;
-	}
-	if (c->json_default) {
-		r = record_save_default(d);
 		ret = ret ? ret : r;
 	}
 	if (c->junit_path[0]) {

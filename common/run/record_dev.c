@@ -14,6 +14,7 @@
 #include "lib/log.h"
 #include "host/place.h"
 #include "host/rate.h"
+#include "run/perftest_out.h"
 #include "run/record_int.h"
 
 #define RECORD_FINDINGS 4
@@ -180,19 +181,22 @@ static void record_line_rate(struct record *r, const struct bench_ctx *b,
 			 f->netdev);
 	record_rate_inputs(b, f, path, &in);
 	if (record_achievable(r, &in, b, &res)) {
-		printf(" Line rate      : unknown: %s%s%s%s%s\n",
-		       r->line_rate_unknown, f->rate_text[0] ?
-		       "; the port reports " : "", f->rate_text,
-		       note[0] ? "; " : "", note);
+		if (perftest_out_table(b))
+			printf(" Line rate       : unknown: %s%s%s%s%s\n",
+			       r->line_rate_unknown, f->rate_text[0] ?
+			       "; the port reports " : "", f->rate_text,
+			       note[0] ? "; " : "", note);
 		record_copy_utf8(lr->formula, sizeof(lr->formula),
 				 r->line_rate_unknown);
 	} else {
 		r->line_rate_unknown[0] = '\0';
 		lr->achievable_gbps = res.achievable_gbps;
 		r->expect.achievable_gbps = res.achievable_gbps;
-		printf(" Line rate      : %s%s%s%s\n", res.formula,
-		       note[0] ? " (nominal: " : "", note[0] ? b->dev.name : "",
-		       note[0] ? " is virtual)" : "");
+		if (perftest_out_table(b))
+			printf(" Line rate       : %s%s%s%s\n", res.formula,
+			       note[0] ? " (nominal: " : "",
+			       note[0] ? b->dev.name : "",
+			       note[0] ? " is virtual)" : "");
 		record_copy_utf8(lr->formula, sizeof(lr->formula),
 				 res.formula);
 		if (res.warning[0])

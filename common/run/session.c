@@ -11,7 +11,6 @@
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
-#include "report/report.h"
 #include "run/measure.h"
 #include "run/session.h"
 #include "run/session_ops.h"
@@ -125,7 +124,7 @@ static int session_client_sizes(struct bench_ctx *b)
 		if (b->cfg.run_infinitely && !ret && !stop_flag)
 			size /= 2;
 	}
-	report_rule(stdout);
+	setup_print_footer(b);
 	if (!ret)
 		ret = ctrl_send(&b->ctrl, &bye);
 	return ret;
@@ -204,7 +203,7 @@ static int session_server_sizes(struct bench_ctx *b)
 		if (ret)
 			return ret;
 	}
-	report_rule(stdout);
+	setup_print_footer(b);
 	return ret;
 }
 

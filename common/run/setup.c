@@ -14,6 +14,7 @@
 #include "lib/timer.h"
 #include "report/report.h"
 #include "run/measure.h"
+#include "run/perftest_out.h"
 #include "run/place_glue.h"
 #include "run/setup.h"
 #include "spec/test.h"
@@ -206,19 +207,26 @@ void setup_print_header(struct bench_ctx *b)
 		.qp_attr = setup_qp_attr(b, qp_attr, sizeof(qp_attr)),
 	};
 
-	snprintf(title, sizeof(title), "%s %s Test",
-		 bench_verb_title(b->test.verb),
-		 b->test.measure == BENCH_MEASURE_BW ? "BW" : "Latency");
+	perftest_out_title(b, ' ', title, sizeof(title));
 	if (b->test.measure == BENCH_MEASURE_LAT)
 		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
 			"half of the ping-pong round trip" : "full round trip";
-	report_header(stdout, &ri);
+	if (perftest_out_table(b))
+		report_header(stdout, &ri);
 	record_dev_collect(b);
-	if (b->is_server && b->test.measure == BENCH_MEASURE_BW &&
-	    !b->test.bidir)
-		printf(" (server figures: what arrived, from READY to the "
-		       "last byte)\n");
+	if (perftest_out_table(b) && b->is_server &&
+	    b->test.measure == BENCH_MEASURE_BW)
+		report_note(stdout, "server rows: %s", b->test.bidir ?
+			    "this side's sending only; the client's rows "
+			    "carry the sum of both directions" :
+			    "what arrived, from READY to the last byte");
 	ops->head(b);
+}
+
+void setup_print_footer(const struct bench_ctx *b)
+{
+	if (perftest_out_table(b))
+		report_rule(stdout);
 }
 
 void setup_release(struct bench_ctx *b)

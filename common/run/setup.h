@@ -32,6 +32,9 @@ int setup_xchg_bufs(struct bench_ctx *b);
 /* The run's header (device, placement, peer) and the table's head. */
 void setup_print_header(struct bench_ctx *b);
 
+/* The rule that closes the table (nothing under --output). */
+void setup_print_footer(const struct bench_ctx *b);
+
 /* Free one client's resources (connections, buffers); ready for another. */
 void setup_release(struct bench_ctx *b);
 

@@ -83,8 +83,9 @@ struct bench_cfg {
 	uint64_t io_timeout_s;           /* --timeout: no progress for this long */
 	bool report_gbits;               /* --report_gbits */
 	/* results (see results.h) */
-	char json_path[OPTS_PATH_MAX];   /* --json / --out_json_file */
-	bool json_default;               /* --out_json: results/ unique name */
+	char json_path[OPTS_PATH_MAX];   /* --json: our document */
+	bool out_json;                   /* --out_json: perftest's file */
+	char out_json_path[OPTS_PATH_MAX]; /* --out_json_file: its name */
 	char junit_path[OPTS_PATH_MAX];  /* --junit */
 	char prom_path[OPTS_PATH_MAX];   /* --prom */
 	/* gates */

@@ -95,14 +95,14 @@ def parse_run(raw, r):
     if r["rc"] == 0 and nums:
         r["ok"] = True
         if r["kind"] == "bw" and "-b" in r["extra"].split():
-            # bidirectional: perftest's client prints the sum of both
-            # directions as its average, ours has a Sum column (the last)
-            bw = bytes_per_s(nums[-1] if r["tool"] == "ours" else nums[1], cli)
+            # bidirectional: both clients print the sum of both
+            # directions as their average
+            bw = bytes_per_s(nums[1], cli)
             r["gbps"] = bw * 8 / 1e9
             r["mpps"] = bw / r["size"] / 1e6
         elif r["kind"] == "bw":
             # peak, average, msg rate [Mpps] (ours: the server's average
-            # next). Both print few decimals: the message rate is taken
+            # on a note line). Both print few decimals: the message rate is taken
             # from whichever of the two printed figures has more digits
             r["peak_Bps"] = bytes_per_s(nums[0], cli)
             avg_Bps = bytes_per_s(nums[1], cli)
@@ -112,8 +112,10 @@ def parse_run(raw, r):
                 r["mpps"] = avg_Bps / r["size"] / 1e6
             r["gbps"] = r["mpps"] * 1e6 * r["size"] * 8 / 1e9
             r["printed"] = nums[:3]
-            if r["tool"] == "ours" and len(nums) >= 4:
-                r["server_gbps"] = bytes_per_s(nums[3], cli) * 8 / 1e9
+            m = re.search(r"^ # server \(what arrived\): BW average\[[^]]*\] "
+                          r"(" + NUM + r")", cli, re.M)
+            if r["tool"] == "ours" and m:
+                r["server_gbps"] = bytes_per_s(m.group(1), cli) * 8 / 1e9
         else:
             r["t_min"], r["t_max"], r["t_typical"], r["t_avg"] = map(float, nums[0:4])
     else:

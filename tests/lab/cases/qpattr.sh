@@ -11,7 +11,7 @@
 #   scripts/lab/run-pair.sh build/ib_write_bw -- tests/lab/all.sh qpattr
 # shellcheck shell=bash
 
-QPA='QP attributes  : traffic class 106, SL [0-9]+, timeout 20 \([0-9.]+ ms\), retry count 3'
+QPA='QP attributes +: traffic class 106, SL [0-9]+, timeout 20 \([0-9.]+ ms\), retry count 3'
 QPA_ARGS=(-T 106 -u 20 --retry_count 3)
 
 # The JSON document at $1 has the QP attributes -T 106 -u 20 --retry_count 3.
@@ -67,7 +67,7 @@ elif lab_have rxe; then
 		--json "$LAB_LOGDIR/qpattr.cm.json"
 	qpattr_json qpattr.cm.json "$LAB_LOGDIR/qpattr.cm.json"
 	# rdma_cm carries the client's traffic class to the passive side
-	lab_assert qpattr.cm.server 'QP attributes  : traffic class 106,' \
+	lab_assert qpattr.cm.server 'QP attributes +: traffic class 106,' \
 		"$LAB_SERVER_OUT"
 	lab_pair qpattr.tcp -t 60 -e "$QPA" \
 		"$B/ib_write_bw" --oob tcp --netdev "$LAB_RXE_NETDEV" -p 18621 -- \
@@ -77,7 +77,7 @@ elif lab_have rxe; then
 	qpattr_json qpattr.tcp.json "$LAB_LOGDIR/qpattr.tcp.json"
 	# by hand each side sets its own QPs (as perftest); both take the
 	# smaller MTU offered (-m 512); rxe keeps no SL (it reads back 0)
-	lab_assert qpattr.tcp.server 'QP attributes  : traffic class 0, SL 0, timeout 14 ' \
+	lab_assert qpattr.tcp.server 'QP attributes +: traffic class 0, SL 0, timeout 14 ' \
 		"$LAB_SERVER_OUT"
 	lab_assert qpattr.tcp.mtu 'MTU 512\)' "$LAB_CLIENT_OUT"
 	lab_assert qpattr.tcp.mtu.server 'MTU 512\)' "$LAB_SERVER_OUT"

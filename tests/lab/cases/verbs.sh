@@ -48,8 +48,11 @@ for p in rxe siw rxe.tcp; do
 				"${sz[@]}"
 		fi
 		verbs_pair "ib_${t}_bw.$p.q4" "ib_${t}_bw" "$ip" -q 4 -n 100 "${sz[@]}"
-		lab_pair "ib_${t}_bw.$p.bidir" -t 120 -e "$ROW +$NUM +$NUM" \
-			-e 'Sum BW average' "$B/ib_${t}_bw" "${OOB[@]}" -- \
+		lab_pair "ib_${t}_bw.$p.bidir" -t 120 \
+			-e "$ROW +$NUM[[:space:]]+$NUM" \
+			-e ' # client sent: BW average' \
+			-e ' # server sent: BW average' \
+			"$B/ib_${t}_bw" "${OOB[@]}" -- \
 			"$B/ib_${t}_bw" "$ip" "${OOB[@]}" -b -n 100 "${sz[@]}"
 		verbs_pair "ib_${t}_bw.$p.validate" "ib_${t}_bw" "$ip" --validate \
 			-n 300 "${sz[@]}" -t 16

@@ -4,10 +4,12 @@
 # killed mid-run) and the usage errors. Iterations are scaled for TCG.
 # shellcheck shell=bash
 
-# data rows: client (with the server's figure) and server
-BW_CLIENT_ROW="65536 +200 +$NUM +$NUM +$NUM +$NUM"
-BW_SERVER_ROW="65536 +200 +$NUM +$NUM +$NUM"
-LAT_CLIENT_ROW="2 +500( +$NUM){8}"
+# data rows, perftest's 5 (bandwidth) and 9 (latency) fields on both sides
+# (perftest's rows hold tabs); the client's note with the server's figure
+BW_CLIENT_ROW="65536 +200 +$NUM +$NUM[[:space:]]+$NUM"
+BW_SERVER_ROW=$BW_CLIENT_ROW
+BW_CLIENT_NOTE=" # server \(what arrived\): BW average\[Gb/sec\] $NUM"
+LAT_CLIENT_ROW="2 +500([[:space:]]+$NUM){7}"
 
 # Field F (1-based) of the first output line whose first field is SIZE.
 row_field() { # TEXT SIZE F
@@ -17,10 +19,12 @@ row_field() { # TEXT SIZE F
 	done <<<"$1"
 }
 
-# Both sides report the same server figure, on the same size x iterations.
+# Both sides report the same server figure, on the same size x iterations:
+# the client on its note line, the server in its row.
 assert_sides_agree() { # NAME SIZE
 	local mine theirs
-	theirs=$(row_field "$LAB_CLIENT_OUT" "$2" 6)
+	theirs=$(sed -n 's/^ # server (what arrived): BW average\[[^]]*\] \([0-9.]*\),.*/\1/p' \
+		<<<"$LAB_CLIENT_OUT" | head -n 1)
 	mine=$(row_field "$LAB_SERVER_OUT" "$2" 4)
 	if [ -n "$mine" ] && [ "$mine" = "$theirs" ] &&
 	   [ "$(row_field "$LAB_CLIENT_OUT" "$2" 2)" = \
@@ -39,7 +43,8 @@ for p in rxe siw; do
 	ipvar=LAB_${p^^}_IP ip=${!ipvar} devvar=LAB_${p^^}_DEV dev=${!devvar}
 
 	lab_pair "write_bw.$p" -t 120 -e "$BW_CLIENT_ROW" -E "$BW_SERVER_ROW" \
-		-e "Device +: $dev" -e 'BW average\[Gb/sec\]' \
+		-e "$BW_CLIENT_NOTE" -e "Device +: $dev" \
+		-e 'BW average\[Gb/sec\]' -e 'Mtu +: [0-9]+\[B\]' \
 		"$B/ib_write_bw" -d "$dev" -- \
 		"$B/ib_write_bw" -d "$dev" "$ip" -n 200 --report_gbits &&
 		assert_sides_agree "write_bw.$p.sides_agree" 65536
@@ -51,7 +56,7 @@ for p in rxe siw; do
 
 	lab_pair "write_lat.$p" -t 120 -e "$LAT_CLIENT_ROW" \
 		-e 'half of the ping-pong round trip' -e 't_min\[usec\]' \
-		-E "2 +500( +$NUM){7}" \
+		-e ' # server: t_min ' -E "$LAT_CLIENT_ROW" \
 		"$B/ib_write_lat" -- "$B/ib_write_lat" "$ip" -n 500
 
 	# no sleep is ever needed: the client waits for a late server

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/afile.h"
+#include "report/perftest_json.h"
+#include "report/report.h"
+#include "run/perftest_out.h"
+
+bool perftest_out_table(const struct bench_ctx *b)
+{
+	return b->cfg.output == OPTS_OUTPUT_TABLE;
+}
+
+void perftest_out_title(const struct bench_ctx *b, char sep, char *buf,
+			size_t len)
+{
+	const struct test *t = &b->test;
+	bool bw = t->measure == BENCH_MEASURE_BW;
+	size_t i;
+
+	snprintf(buf, len, "%s %s%s%s Test", bench_verb_title(t->verb),
+		 bw && t->bidir ? "Bidirectional " : "",
+		 bw && t->post_list > 1 ? "Post List " : "",
+		 bw ? "BW" : "Latency");
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == ' ')
+			buf[i] = sep;
+}
+
+/* perftest's names: transport_str() and link_layer_str(). */
+static void pout_info(const struct bench_ctx *b, char *test, size_t len,
+		      struct perftest_json_info *in)
+{
+	const struct bench_verb_info *v = bench_verb(b->test.verb);
+	bool reads = v->lat_mode == BENCH_LAT_ROUND_TRIP;
+
+	perftest_out_title(b, '_', test, len);
+	*in = (struct perftest_json_info){
+		.test = test, .device = b->dev.name, .qps = b->test.qps,
+		.transport = strcmp(b->dev.transport, "iWARP") ? "IB" : "IW",
+		.conn_type = b->test.uc ? "UC" : "RC",
+		.tx_side = !b->is_server || b->test.bidir,
+		.tx_depth = b->test.tx_depth,
+		.rx_side = v->bw_end == BENCH_END_RECV &&
+			   (b->is_server || b->test.bidir),
+		.rx_depth = b->test.rx_depth,
+		.bw = b->test.measure == BENCH_MEASURE_BW,
+		.cq_mod = b->test.cq_mod, .post_list = b->test.post_list,
+		.mtu_bytes = b->dev.active_mtu_bytes,
+		.link_type = strcmp(b->dev.link_layer, "Ethernet") ? "IB"
+								   : "Ethernet",
+		.gid_index = b->gid_index, .reads = reads,
+		.inline_or_reads = reads ? b->test.outstanding
+					 : b->data.qps[0].max_inline,
+		.rdma_cm = b->cfg.oob == OPTS_OOB_CM,
+		.cuda_device = (int)b->cfg.use_cuda,
+	};
+}
+
+struct pout_job {
+	const struct perftest_json_info *in;
+	const struct perftest_json_row *row;
+};
+
+static int pout_render(const void *arg, FILE *out)
+{
+	const struct pout_job *j = arg;
+
+	return perftest_json_write(out, j->in, j->row);
+}
+
+/* --out_json / --out_json_file: the whole file again, this size's. */
+static int pout_json(const struct bench_ctx *b,
+		     const struct perftest_json_row *row)
+{
+	const char *path = b->cfg.out_json_path[0] ? b->cfg.out_json_path
+						   : PERFTEST_JSON_DEFAULT;
+	struct perftest_json_info in;
+	struct pout_job job = { &in, row };
+	char test[96];
+
+	if (!b->cfg.out_json && !b->cfg.out_json_path[0])
+		return 0;
+	pout_info(b, test, sizeof(test), &in);
+	return afile_write(path, pout_render, &job);
+}
+
+int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
+		    const struct stats_bw *bw, const struct stats_bw *peak)
+{
+	struct perftest_json_row row = {
+		.kind = PERFTEST_JSON_BW, .output = b->cfg.output,
+		.gbits = b->cfg.report_gbits, .size = size, .iters = iters,
+		.bw = bw, .peak = peak,
+	};
+
+	if (b->cfg.output == OPTS_OUTPUT_BW)
+		printf("%f\n", report_bw_value(row.gbits, bw));
+	else if (b->cfg.output == OPTS_OUTPUT_MSGRATE)
+		printf("%f\n", bw->mpps);
+	else
+		report_bw_row(stdout, row.gbits, size, iters, bw, peak);
+	return pout_json(b, &row);
+}
+
+int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
+		     const struct stats_lat *lat, double tps)
+{
+	struct perftest_json_row row = {
+		.kind = tps > 0 ? PERFTEST_JSON_LAT_DUR : PERFTEST_JSON_LAT,
+		.output = b->cfg.output, .size = size, .iters = iters,
+		.lat = lat, .tps = tps,
+	};
+
+	if (b->cfg.output == OPTS_OUTPUT_LATENCY)
+		printf("%f\n", lat->avg_us);
+	else if (tps > 0)
+		report_lat_dur_row(stdout, size, iters, lat->avg_us, tps);
+	else
+		report_lat_row(stdout, size, iters, lat);
+	return pout_json(b, &row);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * perftest_out - where perftest's output flags send a size's figures:
+ * the table row (default), the bare number alone (--output=bandwidth,
+ * message_rate, latency: "%f\n", nothing else on stdout), and perftest's
+ * JSON file (--out_json: ./perftest_out.json, --out_json_file=F), rewritten
+ * after every size as perftest does, so the last size stays.
+ */
+#ifndef RDMABENCH_PERFTEST_OUT_H
+#define RDMABENCH_PERFTEST_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/stats.h"
+#include "run/driver.h"
+
+/* Whether the text (header, column names, rows, notes) is printed. */
+bool perftest_out_table(const struct bench_ctx *b);
+
+/* perftest's test title, words joined by sep: "RDMA_Write BW Test". */
+void perftest_out_title(const struct bench_ctx *b, char sep, char *buf,
+			size_t len);
+
+/* A bandwidth size: the row or the bare figure, and the JSON file. */
+int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
+		    const struct stats_bw *bw, const struct stats_bw *peak);
+
+/* A latency size (tps > 0: -D, perftest's duration layout). */
+int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
+		     const struct stats_lat *lat, double tps);
+
+#endif

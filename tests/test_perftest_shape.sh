@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/test_perftest_shape.sh - our renderers' golden output
+# (tests/golden/report_*.txt, perftest_json_*.json) read by the same field
+# rules as perftest's own output, taken in the lab
+# (tests/golden/perftest/, made by its capture.sh): the column names, the
+# row field counts, the [B] markers and the JSON keys must be the same.
+# The rules are also shown the old layout (a 6th field, a bare MTU), which
+# they must refuse. tests/lab/cases/outputs.sh does the same for the real
+# tools in the lab.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+if ! command -v python3 >/dev/null; then
+	echo "skipped: python3 not installed"
+	exit 77
+fi
+SHAPE=tests/tools/perftest_shape.py
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+python3 "$SHAPE" unit tests/golden/perftest tests/golden || exit 1
+{
+	echo " Active MTU     : 1024"
+	grep '#bytes' tests/golden/perftest/write_bw.default.client.txt
+	echo " 65536      200            9.50               9.40                 0.018000         9.30"
+} > "$tmp/old.txt"
+if python3 "$SHAPE" files tests/golden/perftest/write_bw.default.client.txt \
+	"$tmp/old.txt" > "$tmp/old.out"; then
+	echo "FAIL: the old 6-field layout passed the rules"
+	exit 1
+fi
+grep -q "row field counts \[6\], perftest \[5\]" "$tmp/old.out" &&
+	grep -q "no \[B\] after" "$tmp/old.out" ||
+	{ echo "FAIL: the old layout failed for the wrong reasons:"; cat "$tmp/old.out"; exit 1; }
+echo "shape rules refuse the old layout: ok"
