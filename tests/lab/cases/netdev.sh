@@ -79,7 +79,7 @@ netdev_check() { # IF IP
 	local dev=${NETDEV_DOC% port *} port=${NETDEV_DOC##* port }
 	lab_pair "netdev.$nd.write_bw" -t 60 \
 		-e "data path: $dev port $port, GID " \
-		-e " Device +: $dev " -e " Port +: $port " \
+		-e " Device +: $dev[[:space:]]" -e " Port +: $port[[:space:]]" \
 		-E "data path: $dev port $port, GID " \
 		"$B/ib_write_bw" --oob tcp -p "$p" --netdev "$nd" -- \
 		"$B/ib_write_bw" --oob tcp -p "$p" --netdev "$nd" -n 20 127.0.0.1

@@ -82,7 +82,7 @@ elif lab_have rxe; then
 	lab_assert qpattr.tcp.mtu 'MTU 512\)' "$LAB_CLIENT_OUT"
 	lab_assert qpattr.tcp.mtu.server 'MTU 512\)' "$LAB_SERVER_OUT"
 	# --source_ip: rdma_cm connects from it (here the only IP there is)
-	lab_pair qpattr.source_ip -t 60 -e "Local address  : $ip:" \
+	lab_pair qpattr.source_ip -t 60 -e "Local address +: $ip:" \
 		"$B/ib_write_bw" -p 18625 -- "$B/ib_write_bw" "$ip" -p 18625 \
 		-n 50 --source_ip "$ip"
 	lab_case qpattr.mtu_cm_refused -r 2 -e '-m/--mtu: rdma_cm takes' \
