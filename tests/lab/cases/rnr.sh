@@ -61,7 +61,7 @@ else
 			q4) rnr_args=(-q 4) ;;
 			esac
 			lab_case "rnr.send_bw.$rnr_size.$rnr_mode" -t 120 \
-				-e 'rnr: none' -e "$rnr_size[[:space:]]+5000[[:space:]]+$NUM[[:space:]]+$NUM[[:space:]]+$NUM" \
+				-e 'rnr: none' -e "$rnr_size[[:space:]]+[0-9]+[[:space:]]+$NUM[[:space:]]+$NUM[[:space:]]+$NUM" \
 				rnr_pair "$LAB_RXE_DEV" "$LAB_RXE_IP" "$rnr_port" \
 				-s "$rnr_size" -n 5000 "${rnr_args[@]}"
 			rnr_port=$((rnr_port + 1))
