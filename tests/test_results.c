@@ -404,35 +404,6 @@ out:
 	free(d);
 }
 
-static void test_names(void)
-{
-	char buf[256];
-
-	EXPECT_EQ_INT(results_format_utc(T0_NS, buf, sizeof(buf)), 0);
-	EXPECT_STREQ(buf, "2026-11-29T19:35:01.123Z");
-	EXPECT_EQ_INT(results_format_utc(T0_NS, buf, 24), -ENOSPC);
-	EXPECT_EQ_INT(results_format_path(buf, sizeof(buf), "results",
-					  "ib_write_bw", 1795980901, "node-a",
-					  12345, ".json"), 0);
-	EXPECT_STREQ(buf, "results/ib_write_bw-20261129T193501Z-node-a-12345"
-		     ".json");
-	EXPECT_EQ_INT(results_format_path(buf, sizeof(buf), "/tmp/r/",
-					  "ib_write_lat", 0, "a b/c\"d", 7,
-					  ".prom"), 0);
-	EXPECT_STREQ(buf, "/tmp/r/ib_write_lat-19700101T000000Z-a_b_c_d-7"
-		     ".prom");
-	EXPECT_EQ_INT(results_format_path(buf, sizeof(buf), "", "t", 0, "",
-					  1, NULL), 0);
-	EXPECT_STREQ(buf, "t-19700101T000000Z-unknown-1");
-	EXPECT_EQ_INT(results_format_path(buf, 20, "results", "ib_write_bw",
-					  0, "h", 1, ".json"), -ENAMETOOLONG);
-	EXPECT_STREQ(results_verdict_name(RESULTS_CORRUPT), "corrupt");
-	EXPECT_STREQ(results_mem_name(RESULTS_MEM_CUDA), "cuda");
-	EXPECT_STREQ(results_lat_kind_name(RESULTS_LAT_FULL_RT),
-		     "full_round_trip");
-	EXPECT_STREQ(results_role_name(RESULTS_ROLE_SERVER), "server");
-}
-
 /* Entries of dir other than . and ..; -1 when it cannot be read. */
 static int count_entries(const char *dir, const char *needle)
 {
@@ -504,34 +475,6 @@ static void test_save_atomic(const char *dir, struct results_doc *d)
 	unlink(path);
 }
 
-static void test_unique_path(const char *dir)
-{
-	char path[1024], again[1024], tail[64];
-	FILE *f;
-
-	EXPECT_EQ_INT(results_unique_path(dir, "ib_write_bw", path,
-					  sizeof(path)), 0);
-	snprintf(tail, sizeof(tail), "-%ld.json", (long)getpid());
-	EXPECT_TRUE(!strncmp(path, dir, strlen(dir)));
-	EXPECT_TRUE(strstr(path, "/ib_write_bw-") != NULL);
-	EXPECT_TRUE(strlen(path) > strlen(tail) &&
-		    !strcmp(path + strlen(path) - strlen(tail), tail));
-	EXPECT_EQ_INT(count_entries(dir, NULL), 0);	/* creates nothing */
-	f = fopen(path, "w");
-	EXPECT_TRUE(f != NULL);
-	if (f)
-		fclose(f);
-	/* the same second: the name is taken, a suffix makes it unique */
-	EXPECT_EQ_INT(results_unique_path(dir, "ib_write_bw", again,
-					  sizeof(again)), 0);
-	snprintf(tail, sizeof(tail), "-%ld-1.json", (long)getpid());
-	EXPECT_TRUE(strcmp(path, again) != 0);
-	EXPECT_TRUE(strstr(again, tail) != NULL || strstr(again, "T") != NULL);
-	EXPECT_EQ_INT(results_unique_path(dir, "ib_write_bw", again, 16),
-		      -ENAMETOOLONG);
-	unlink(path);
-}
-
 static void test_files(void)
 {
 	struct results_doc *d = calloc(1, sizeof(*d));
@@ -545,7 +488,6 @@ static void test_files(void)
 	EXPECT_TRUE(mkdtemp(dir) != NULL);
 	sample_bw(d);
 	test_save_atomic(dir, d);
-	test_unique_path(dir);
 	EXPECT_EQ_INT(count_entries(dir, NULL), 0);
 	EXPECT_EQ_INT(rmdir(dir), 0);
 	free(d);
@@ -557,7 +499,6 @@ int main(void)
 	test_semantics();
 	test_caps();
 	test_write_errors();
-	test_names();
 	test_files();
 	return test_finish("test_results");
 }

@@ -4,8 +4,7 @@
  * renderers: JSON (results/schema/rdmabench-result-v1.schema.json), JUnit
  * XML (results/schema/junit.xsd) and the Prometheus text format (for
  * node_exporter's textfile collector). Pure: plain structs in, text out
- * to a FILE *; the only system calls are in results_save_atomic() and
- * results_unique_path().
+ * to a FILE *; the only system calls are in results_save_atomic().
  *
  * Conventions of the model:
  *   - every unit is in the field name (size_bytes, elapsed_ns, bw_gbps,
@@ -253,24 +252,5 @@ int results_write_json(const struct results_doc *d, FILE *out);
 int results_save_atomic(const char *path,
 			int (*render)(const struct results_doc *, FILE *),
 			const struct results_doc *d);
-
-/*
- * The default results file name, "<dir>/<tool>-<YYYYMMDDTHHMMSSZ>-<host>-
- * <pid>.json" for now, this host and this process, with -N appended before
- * ".json" when that name exists already. Characters of the host name other
- * than [A-Za-z0-9._-] become '_'. Returns 0, -ENAMETOOLONG when buf is too
- * short, or -errno from gethostname().
- */
-int results_unique_path(const char *dir, const char *tool, char *buf,
-			size_t len);
-
-/*
- * The name results_unique_path() builds, from given parts (pure; for
- * tests and for callers that want another suffix, e.g. ".prom").
- * Returns 0 or -ENAMETOOLONG.
- */
-int results_format_path(char *buf, size_t len, const char *dir,
-			const char *tool, time_t when, const char *host,
-			long pid, const char *ext);
 
 #endif
