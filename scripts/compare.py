@@ -29,8 +29,8 @@ repeated (same tool, host, device, peer and test settings) are one series:
 the median of the repetitions, the band from the lowest min to the highest
 p99 (bandwidth: lowest to highest). A server's own file is left out of the
 plots when the client's file of the same run carries its figures. With A B
-the series are labelled A and B, and DIR/change.png draws the change per
-size with the -PCT threshold. Needs Debian's python3-matplotlib (no pip).
+the series are labelled A (blues) and B (oranges), and DIR/change.png
+draws the change per size with the -PCT threshold. Needs Debian's python3-matplotlib (no pip).
 
 Exit status: 0 done (A B: no regression), 1 plotting impossible
 (matplotlib missing), 2 bad input (unreadable file, not JSON, not an
@@ -132,6 +132,11 @@ def has_lat(doc):
 
 def fmt(v, spec):
     return "-" if v is None else format(v, spec)
+
+
+def fig_fmt(v):
+    """Four significant digits, never an exponent from 100 up."""
+    return fmt(v, ".1f" if v is not None and abs(v) >= 100 else ".4g")
 
 
 def pct(v, ref):
@@ -348,6 +353,9 @@ def save(plt, fig_, out_dir, stem):
     return paths
 
 
+# A B: the baseline's runs in blues, the candidate's in oranges and reds
+A_COLORS = ("tab:blue", "navy", "tab:cyan", "slateblue")
+B_COLORS = ("tab:orange", "tab:red", "tab:brown", "goldenrod")
 SIDE_STYLE = {"client": ("-", "o", 0.25), "server": ("--", "x", 0.12)}
 
 
@@ -384,17 +392,24 @@ def legend(ax):
               borderaxespad=0)
 
 
-def plot_bw(plt, sets, expects, out_dir):
-    """sets: [(tag, color or None, documents)]."""
-    fig_, ax = plt.subplots(figsize=(11, 5.5))
-    sizes, n = [], 0
-    for tag, color, docs in sets:
-        for first, ds in group([(None, d) for d in docs if has_bw(d)]):
-            c = color or f"C{n % 10}"
-            n += 1
+def draw_sets(ax, sets, has, spread_of):
+    """Every run of sets (one series per side) on ax; sets: [(tag, colors,
+    documents)], the runs taking the colors in turn; has: which documents
+    apply; spread_of(docs, side): the points. Returns the sizes drawn."""
+    sizes = []
+    for tag, colors, docs in sets:
+        runs = group([(None, d) for d in docs if has(d)])
+        for n, (first, ds) in enumerate(runs):
+            c = colors[n % len(colors)]
             for side in SIDES:
-                sizes += draw(ax, bw_spread(ds, side), c, side,
+                sizes += draw(ax, spread_of(ds, side), c, side,
                               f"{series_label(first, len(ds), tag)} {side}")
+    return sizes
+
+
+def plot_bw(plt, sets, expects, out_dir):
+    fig_, ax = plt.subplots(figsize=(11, 5.5))
+    sizes = draw_sets(ax, sets, has_bw, bw_spread)
     for e in expects:
         ax.axhline(e, color="grey", linestyle=":", linewidth=1.2)
         ax.annotate(f"{e:g} Gb/s", (1.0, e), xycoords=("axes fraction",
@@ -414,14 +429,7 @@ def plot_bw(plt, sets, expects, out_dir):
 
 def plot_lat(plt, sets, out_dir):
     fig_, ax = plt.subplots(figsize=(11, 5.5))
-    sizes, n = [], 0
-    for tag, color, docs in sets:
-        for first, ds in group([(None, d) for d in docs if has_lat(d)]):
-            c = color or f"C{n % 10}"
-            n += 1
-            for side in SIDES:
-                sizes += draw(ax, lat_spread(ds, side), c, side,
-                              f"{series_label(first, len(ds), tag)} {side}")
+    sizes = draw_sets(ax, sets, has_lat, lat_spread)
     size_axis(ax, sizes)
     plain_log_y(ax)
     ax.set_ylabel("latency [us] (log)")
@@ -535,7 +543,7 @@ def ab_table(verdicts, max_drop, out):
             ratio = b / a if a and b is not None else None
             what = ("REGRESSION" if bad else "ok") if b is not None \
                 else ("REGRESSION (B lacks it)" if bad else "only in B")
-            print(f"  {s:>10}  {fmt(a, '.4g'):>13}  {fmt(b, '.4g'):>13}"
+            print(f"  {s:>10}  {fig_fmt(a):>13}  {fig_fmt(b):>13}"
                   f"  {fmt(ratio, '.3f'):>7}  {fmt(c, '+.1f'):>9}  {what}",
                   file=out)
         print(file=out)
@@ -607,10 +615,11 @@ def read_inputs(args):
 
 def draw_all(args, expects, docs, a, b, verdicts, max_drop):
     if a is None:
-        sets = [("", None, [d for _, d in plotted(docs)])]
+        sets = [("", [f"C{i}" for i in range(10)],
+                 [d for _, d in plotted(docs)])]
     else:
-        sets = [("A:", "tab:blue", [d for _, d in plotted(a)]),
-                ("B:", "tab:orange", [d for _, d in plotted(b)])]
+        sets = [("A:", A_COLORS, [d for _, d in plotted(a)]),
+                ("B:", B_COLORS, [d for _, d in plotted(b)])]
     for p in plots(sets, expects, args.out, verdicts, max_drop):
         print(f"wrote {p}")
 
