@@ -30,7 +30,8 @@ the median of the repetitions, the band from the lowest min to the highest
 p99 (bandwidth: lowest to highest). A server's own file is left out of the
 plots when the client's file of the same run carries its figures. With A B
 the series are labelled A (blues) and B (oranges), and DIR/change.png
-draws the change per size with the -PCT threshold. Needs Debian's python3-matplotlib (no pip).
+draws the change per size with the -PCT threshold. Needs Debian's
+python3-matplotlib (no pip).
 
 Exit status: 0 done (A B: no regression), 1 plotting impossible
 (matplotlib missing), 2 bad input (unreadable file, not JSON, not an

@@ -5,7 +5,8 @@
 # example client with its server on rxe0 in one guest (both write JSON and
 # their terminal output), then draws the plots with scripts/compare.py.
 #
-# Usage: scripts/regen-examples.sh [OUT]      (default results/example-lab)
+# Usage: scripts/regen-examples.sh [OUT]      (default results/example-lab;
+#   a relative OUT is taken from the repository's root)
 #   Build first (make -s -j2 all). OUT's *.json, *.txt, *.xml, *.prom,
 #   *.png and *.svg are replaced by the new run's; nothing is written there
 #   when the lab run fails. The runs (commands also in results/README.md):
@@ -65,26 +66,42 @@ if [ "${1:-}" = --guest ]; then
 	guest
 	exit
 fi
-[ $# -le 1 ] || { echo "usage: $0 [OUT] (default results/example-lab)" >&2; exit 2; }
+if [ $# -gt 1 ]; then
+	echo "usage: $0 [OUT] (default results/example-lab)" >&2
+	exit 2
+fi
 out=${1:-results/example-lab}
 for t in ib_write_bw ib_write_lat ib_read_lat; do
-	[ -x "$B/$t" ] || { echo "regen-examples: no $B/$t: run 'make -s -j2 all' first" >&2; exit 2; }
+	[ -x "$B/$t" ] && continue
+	echo "regen-examples: no $B/$t: run 'make -s -j2 all' first" >&2
+	exit 2
 done
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/out"
-RDMABENCH_LAB_OUT=$tmp/out scripts/lab/run.sh "$0" --guest "$tmp/out"
+RDMABENCH_LAB_OUT=$tmp/out scripts/lab/run.sh scripts/regen-examples.sh \
+	--guest "$tmp/out"
 rc=$?
-[ "$rc" = 0 ] || { echo "regen-examples: the lab run failed (exit $rc); $out unchanged" >&2; exit "$rc"; }
+if [ "$rc" != 0 ]; then
+	echo "regen-examples: the lab run failed (exit $rc); $out unchanged" >&2
+	exit "$rc"
+fi
 mkdir -p "$out"
-rm -f "$out"/*.json "$out"/*.txt "$out"/*.xml "$out"/*.prom "$out"/*.png "$out"/*.svg
-cp "$tmp"/out/*.json "$tmp"/out/*.txt "$tmp"/out/*.xml "$tmp"/out/*.prom "$out"/ || exit 1
+for ext in json txt xml prom png svg; do
+	rm -f "$out"/*."$ext"
+done
+cp "$tmp"/out/*.json "$tmp"/out/*.txt "$tmp"/out/*.xml "$tmp"/out/*.prom \
+	"$out"/ || exit 1
 chmod 0644 "$out"/*
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3	# Debian's, with matplotlib
-"$py" scripts/compare.py --expect none --out "$out" "$out" > "$tmp/compare.txt"
+"$py" scripts/compare.py --expect none --out "$out" "$out" \
+	> "$tmp/compare.txt"
 rc=$?
 cat "$tmp/compare.txt"
 # exit 1 is "no matplotlib": the results are there, the plots are not
-[ "$rc" = 0 ] || { echo "regen-examples: scripts/compare.py exit $rc" >&2; exit 1; }
+if [ "$rc" != 0 ]; then
+	echo "regen-examples: scripts/compare.py exit $rc" >&2
+	exit 1
+fi
 echo "regen-examples: $out regenerated"

@@ -67,7 +67,8 @@ json.dump(d, open(sys.argv[2], "w"))
 EOF
 "$py" scripts/compare.py "$tmp/early.json" "$G/results_bw.json" \
 	> "$tmp/out.txt" 2>&1
-expect_line 'early\.json: ib_write_bw client on node-a: verdict error \(exit 2\)$'
+expect_line \
+	'early\.json: ib_write_bw client on node-a: verdict error \(exit 2\)$'
 expect_line '^  no size measured$'
 expect_line '^  error: --expect-p99-us needs a latency test$'
 grep -q None "$tmp/out.txt" && fail "an error document prints None"
