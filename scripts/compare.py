@@ -1,32 +1,53 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""Compare rdmabench result files against 200/400 Gb/s expectations.
+"""Tabulate, plot and compare rdmabench result files.
 
 Usage: scripts/compare.py [--expect GBPS,...] [--out DIR] PATH...
+       scripts/compare.py [--max-drop PCT] [--out DIR] A B
 
 PATH is a result JSON file (--json) or a folder of them (every *.json in
 it). For each file, prints one row per message size: the client's and the
 server's bandwidth in Gb/s with the percentage of each expectation (default
 200 and 400 Gb/s; --expect none for none) and of the achievable line rate
-the run recorded; for
-latency tests p50 and p99 of both sides, in microseconds.
+the run recorded; for latency tests p50 and p99 of both sides, in
+microseconds. A document without rows (a run that failed before its first
+size) prints its verdict, exit code and error.
 
---out DIR also draws bandwidth against message size (log2 axis) with the
-expectations as horizontal lines, as DIR/bandwidth.png and .svg, and
-latency percentiles against size as DIR/latency.png and .svg when a file
-has latency figures. Needs Debian's python3-matplotlib (no pip).
+A B (exactly two PATHs, each a file or a folder of repetitions, holding at
+least one test in common: same tool and connection) also compares run B
+with baseline A per size: the median over repetitions of the client's
+bandwidth (bandwidth tests) or p50 latency (latency tests), B/A, and the
+change, positive when B is better (bandwidth B/A - 1, latency 1 - B/A). A
+size whose change is below -PCT (--max-drop, default 5%), or that B lacks,
+is a regression.
 
-Exit status: 0 done, 1 plotting impossible (matplotlib missing), 2 bad
-input (unreadable file, not JSON, not an rdmabench result, unknown
-schema_version, nothing measured).
+--out DIR draws what the files hold: DIR/bandwidth.png and .svg (Gb/s
+against message size, log2 axis, expectations as grey lines, the line rate
+dashed red) and DIR/latency.png and .svg (log-log: p50 as the line, the
+band from min to p99; client solid, server dashed). Files of the same run
+repeated (same tool, host, device, peer and test settings) are one series:
+the median of the repetitions, the band from the lowest min to the highest
+p99 (bandwidth: lowest to highest). A server's own file is left out of the
+plots when the client's file of the same run carries its figures. With A B
+the series are labelled A (blues) and B (oranges), and DIR/change.png
+draws the change per size with the -PCT threshold. Needs Debian's
+python3-matplotlib (no pip).
+
+Exit status: 0 done (A B: no regression), 1 plotting impossible
+(matplotlib missing), 2 bad input (unreadable file, not JSON, not an
+rdmabench result, unknown schema_version, nothing measured, bad option
+value), 3 A B: B regressed at one size or more.
 """
 
 import argparse
 import json
 import os
+import statistics
 import sys
 
 SCHEMA_VERSION = 1
+EXIT_PLOT, EXIT_INPUT, EXIT_REGRESSION = 1, 2, 3
+SIDES = ("client", "server")
 
 
 class BadInput(Exception):
@@ -70,7 +91,14 @@ def load(path):
             for r in rows):
         raise BadInput(f"{path}: 'results' is not a list of rows with "
                        "size_bytes")
+    for key in ("device", "test"):
+        if not isinstance(doc.get(key), dict):
+            doc[key] = {}
     return doc
+
+
+def load_all(paths):
+    return [(p, load(p)) for p in result_files(paths)]
 
 
 def fig(row, side, key, sub=None):
@@ -95,61 +123,193 @@ def line_rate(doc):
 
 def has_bw(doc):
     return any(fig(r, s, "bw_gbps") is not None
-               for r in doc["results"] for s in ("client", "server"))
+               for r in doc["results"] for s in SIDES)
 
 
 def has_lat(doc):
     return any(fig(r, s, "p50_us", "latency") is not None
-               for r in doc["results"] for s in ("client", "server"))
+               for r in doc["results"] for s in SIDES)
 
 
 def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
+def fig_fmt(v):
+    """Four significant digits, never an exponent from 100 up."""
+    return fmt(v, ".1f" if v is not None and abs(v) >= 100 else ".4g")
+
+
 def pct(v, ref):
     return None if v is None or not ref else 100.0 * v / ref
 
 
-def table(path, doc, expects, out):
-    """Print one file's rows."""
-    dev = doc.get("device") or {}
-    lr = line_rate(doc)
-    print(f"{path}: {doc.get('tool')} on {doc.get('host')} "
-          f"({dev.get('name')}, {dev.get('rate') or 'rate unknown'}) -> "
-          f"{dev.get('peer_addr')}, verdict {doc.get('verdict')}", file=out)
+def peer_host(doc):
+    """The peer's address without its port (which changes every run)."""
+    peer = doc["device"].get("peer_addr")
+    if not isinstance(peer, str) or not peer:
+        return None
+    host, sep, port = peer.rpartition(":")
+    return host if sep and port.isdigit() else peer
+
+
+def describe(doc):
+    """One line naming the run; parts the document lacks are left out."""
+    dev = doc["device"]
+    words = [str(doc.get("tool") or "unknown tool")]
+    if doc.get("role"):
+        words.append(str(doc["role"]))
+    if doc.get("host"):
+        words.append(f"on {doc['host']}")
+    if dev.get("name"):
+        rate = f", {dev['rate']}" if dev.get("rate") else ""
+        words.append(f"({dev['name']}{rate})")
+    if peer_host(doc):
+        words.append(f"-> {peer_host(doc)}")
+    text = " ".join(words)
+    verdict = doc.get("verdict") or "unknown"
+    code = doc.get("exit_code")
+    if isinstance(code, int) and code != 0:
+        return f"{text}: verdict {verdict} (exit {code})"
+    return f"{text}: verdict {verdict}"
+
+
+def columns(doc, expects):
     cols = ["size_bytes"]
-    bw, lat = has_bw(doc), has_lat(doc)
-    if bw:
+    if has_bw(doc):
         cols += ["client_gbps", "server_gbps"]
         cols += [f"%{e:g}G" for e in expects]
-        if lr:
-            cols.append(f"%line({lr:.1f})")
-    if lat:
+        if line_rate(doc):
+            cols.append(f"%line({line_rate(doc):.1f})")
+    if has_lat(doc):
         cols += ["p50_us", "p99_us", "server_p50_us", "server_p99_us"]
-    print("  " + "  ".join(f"{c:>13}" for c in cols), file=out)
+    return cols
+
+
+def cells(doc, r, expects):
+    out = [str(r["size_bytes"])]
+    c_bw, s_bw = fig(r, "client", "bw_gbps"), fig(r, "server", "bw_gbps")
+    # percentages of the client's figure; the server's if it is alone
+    ref = c_bw if c_bw is not None else s_bw
+    if has_bw(doc):
+        out += [fmt(c_bw, ".2f"), fmt(s_bw, ".2f")]
+        out += [fmt(pct(ref, e), ".1f") for e in expects]
+        if line_rate(doc):
+            out.append(fmt(pct(ref, line_rate(doc)), ".1f"))
+    if has_lat(doc):
+        out += [fmt(fig(r, s, k, "latency"), ".3f")
+                for s in SIDES for k in ("p50_us", "p99_us")]
+    return out
+
+
+def table(path, doc, expects, out):
+    """Print one file's rows."""
+    print(f"{path}: {describe(doc)}", file=out)
+    if doc["results"]:
+        print("  " + "  ".join(f"{c:>13}" for c in columns(doc, expects)),
+              file=out)
+    else:
+        print("  no size measured", file=out)
     for r in doc["results"]:
-        cells = [str(r["size_bytes"])]
-        c_bw, s_bw = fig(r, "client", "bw_gbps"), fig(r, "server", "bw_gbps")
-        # percentages of the client's figure; the server's if it is alone
-        ref = c_bw if c_bw is not None else s_bw
-        if bw:
-            cells += [fmt(c_bw, ".2f"), fmt(s_bw, ".2f")]
-            cells += [fmt(pct(ref, e), ".1f") for e in expects]
-            if lr:
-                cells.append(fmt(pct(ref, lr), ".1f"))
-        if lat:
-            cells += [fmt(fig(r, s, k, "latency"), ".3f")
-                      for s in ("client", "server")
-                      for k in ("p50_us", "p99_us")]
-        print("  " + "  ".join(f"{c:>13}" for c in cells), file=out)
+        print("  " + "  ".join(f"{c:>13}" for c in cells(doc, r, expects)),
+              file=out)
     failed = [g for g in doc.get("gates") or [] if g.get("verdict") == "fail"]
     for g in failed:
         print(f"  gate failed: {g.get('reason') or g.get('name')}", file=out)
     if doc.get("error"):
-        print(f"  error: {doc['error']}", file=out)
+        error = str(doc["error"]).replace("\n", "\n         ")
+        print(f"  error: {error}", file=out)
     print(file=out)
 
+
+# ------------------------------------------------------------------ series
+
+def test_key(doc):
+    """What makes two documents the same test (for A B)."""
+    return (doc.get("tool"), doc["test"].get("connection"))
+
+
+def run_key(doc):
+    """What makes two documents repetitions of the same run."""
+    t = doc["test"]
+    return (doc.get("tool"), doc.get("role"), doc.get("host"),
+            doc["device"].get("name"), peer_host(doc),
+            json.dumps(t, sort_keys=True))
+
+
+def served(server, client):
+    """True when the client's document is of the server's run (its start
+    falls within the server's), so it already carries the server's side."""
+    s0, s1 = server.get("start_unix_ns"), server.get("end_unix_ns")
+    c0 = client.get("start_unix_ns")
+    if not isinstance(s0, int) or not isinstance(c0, int):
+        return False
+    return (client.get("tool") == server.get("tool") and s0 <= c0 and
+            (not isinstance(s1, int) or c0 <= s1))
+
+
+def plotted(docs):
+    """The documents to plot: all but servers' files whose run's client
+    file is there too."""
+    clients = [d for _, d in docs if d.get("role") != "server"]
+    return [(p, d) for p, d in docs
+            if d.get("role") != "server" or
+            not any(served(d, c) for c in clients)]
+
+
+def group(docs):
+    """[(first document, [documents])] of the same run, in input order."""
+    groups = {}
+    for _, d in docs:
+        groups.setdefault(run_key(d), []).append(d)
+    return [(ds[0], ds) for ds in groups.values()]
+
+
+def when(doc):
+    """The start as 2026-12-01 04:02 UTC, or None."""
+    t = doc.get("start_time_utc")
+    return f"{t[:10]} {t[11:16]} UTC" if isinstance(t, str) and \
+        len(t) >= 16 else None
+
+
+def series_label(doc, n, tag):
+    dev, peer = doc["device"].get("name"), peer_host(doc)
+    words = [tag, str(doc.get("tool")), doc["test"].get("connection"),
+             f"{doc.get('host')}/{dev}" if dev else doc.get("host"),
+             f"-> {peer}" if peer else None,
+             f"({n} runs)" if n > 1 else None,
+             when(doc) if tag else None]
+    return " ".join(w for w in words if w)
+
+
+def spread(docs, side, mid_key, lo_key, hi_key, sub=None):
+    """Per size over the repetitions: (size, median of mid_key, lowest
+    lo_key, highest hi_key); sizes no repetition measured are left out."""
+    pts = []
+    sizes = sorted({r["size_bytes"] for d in docs for r in d["results"]})
+    for s in sizes:
+        rows = [r for d in docs for r in d["results"] if r["size_bytes"] == s]
+        mid = [v for v in (fig(r, side, mid_key, sub) for r in rows)
+               if v is not None]
+        lo = [v for v in (fig(r, side, lo_key, sub) for r in rows)
+              if v is not None]
+        hi = [v for v in (fig(r, side, hi_key, sub) for r in rows)
+              if v is not None]
+        if mid:
+            pts.append((s, statistics.median(mid), min(lo or mid),
+                        max(hi or mid)))
+    return pts
+
+
+def bw_spread(docs, side):
+    return spread(docs, side, "bw_gbps", "bw_gbps", "bw_gbps")
+
+
+def lat_spread(docs, side):
+    return spread(docs, side, "p50_us", "min_us", "p99_us", "latency")
+
+
+# ------------------------------------------------------------------ plots
 
 def size_label(n):
     """2, 64, 1K, 64K, 1M: the axis labels perftest users read."""
@@ -157,12 +317,6 @@ def size_label(n):
         if n >= div and n % div == 0:
             return f"{n // div}{unit}"
     return str(n)
-
-
-def series_label(path, doc):
-    dev = doc.get("device") or {}
-    return (f"{doc.get('tool')} {doc.get('host')}/{dev.get('name')} "
-            f"({os.path.basename(path)})")
 
 
 def import_pyplot():
@@ -200,54 +354,118 @@ def save(plt, fig_, out_dir, stem):
     return paths
 
 
-def plot_bw(plt, docs, expects, out_dir):
-    fig_, ax = plt.subplots(figsize=(9, 5.5))
+# A B: the baseline's runs in blues, the candidate's in oranges and reds
+A_COLORS = ("tab:blue", "navy", "tab:cyan", "slateblue")
+B_COLORS = ("tab:orange", "tab:red", "tab:brown", "goldenrod")
+SIDE_STYLE = {"client": ("-", "o", 0.25), "server": ("--", "x", 0.12)}
+
+
+def draw(ax, pts, color, side, label):
+    """A median line with its min..max band; returns the sizes drawn."""
+    if not pts:
+        return []
+    line, marker, alpha = SIDE_STYLE[side]
+    s, mid, lo, hi = zip(*pts)
+    ax.plot(s, mid, linestyle=line, marker=marker, markersize=4,
+            color=color, label=label)
+    if len(s) == 1:
+        ax.errorbar(s, mid, yerr=[[mid[0] - lo[0]], [hi[0] - mid[0]]],
+                    color=color, capsize=4, linestyle="none")
+    elif any(a != b for a, b in zip(lo, hi)):
+        ax.fill_between(s, lo, hi, color=color, alpha=alpha, linewidth=0)
+    return list(s)
+
+
+def plain_log_y(ax):
+    """A log y axis labelled 0.5, 2, 100 (not 2x10^0), minor ticks
+    labelled too when the data span less than a decade."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+    ax.set_yscale("log")
+    plain = FuncFormatter(lambda v, _: f"{v:g}" if v < 1e5 else f"{v:.0f}")
+    lo, hi = ax.get_ylim()
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain if hi < 10 * lo else NullFormatter())
+    ax.grid(True, which="minor", axis="y", alpha=0.15)
+
+
+def legend(ax):
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1),
+              borderaxespad=0)
+
+
+def draw_sets(ax, sets, has, spread_of):
+    """Every run of sets (one series per side) on ax; sets: [(tag, colors,
+    documents)], the runs taking the colors in turn; has: which documents
+    apply; spread_of(docs, side): the points. Returns the sizes drawn."""
     sizes = []
-    for path, doc in docs:
-        for side, style in (("client", "-o"), ("server", "--x")):
-            pts = [(r["size_bytes"], fig(r, side, "bw_gbps"))
-                   for r in doc["results"]]
-            pts = [(s, v) for s, v in pts if v is not None]
-            if pts:
-                sizes += [s for s, _ in pts]
-                ax.plot(*zip(*pts), style, markersize=4,
-                        label=f"{series_label(path, doc)} {side}")
+    for tag, colors, docs in sets:
+        runs = group([(None, d) for d in docs if has(d)])
+        for n, (first, ds) in enumerate(runs):
+            c = colors[n % len(colors)]
+            for side in SIDES:
+                sizes += draw(ax, spread_of(ds, side), c, side,
+                              f"{series_label(first, len(ds), tag)} {side}")
+    return sizes
+
+
+def plot_bw(plt, sets, expects, out_dir):
+    fig_, ax = plt.subplots(figsize=(11, 5.5))
+    sizes = draw_sets(ax, sets, has_bw, bw_spread)
     for e in expects:
         ax.axhline(e, color="grey", linestyle=":", linewidth=1.2)
         ax.annotate(f"{e:g} Gb/s", (1.0, e), xycoords=("axes fraction",
                     "data"), ha="right", va="bottom", color="grey")
-    for lr in sorted({line_rate(d) for _, d in docs} - {None}):
+    rates = {line_rate(d) for _, _, docs in sets for d in docs} - {None}
+    for lr in sorted(rates):
         ax.axhline(lr, color="tab:red", linestyle="--", linewidth=1,
                    label=f"achievable line rate {lr:.1f} Gb/s")
     size_axis(ax, sizes)
     ax.set_ylabel("payload bandwidth [Gb/s] (10^9 bit/s)")
     ax.set_ylim(bottom=0)
-    ax.set_title("rdmabench: bandwidth vs message size")
-    ax.legend(fontsize="small", loc="upper left")
+    ax.set_title("rdmabench: bandwidth vs message size "
+                 "(line: median of runs, band: lowest..highest)")
+    legend(ax)
     return save(plt, fig_, out_dir, "bandwidth")
 
 
-def plot_lat(plt, docs, out_dir):
-    fig_, ax = plt.subplots(figsize=(9, 5.5))
-    sizes = []
-    for path, doc in docs:
-        for key, style in (("p50_us", "-o"), ("p99_us", "--^")):
-            pts = [(r["size_bytes"], fig(r, "client", key, "latency"))
-                   for r in doc["results"]]
-            pts = [(s, v) for s, v in pts if v is not None]
-            if pts:
-                sizes += [s for s, _ in pts]
-                ax.plot(*zip(*pts), style, markersize=4,
-                        label=f"{series_label(path, doc)} {key[:-3]}")
+def plot_lat(plt, sets, out_dir):
+    fig_, ax = plt.subplots(figsize=(11, 5.5))
+    sizes = draw_sets(ax, sets, has_lat, lat_spread)
     size_axis(ax, sizes)
-    ax.set_ylabel("latency [us]")
-    ax.set_ylim(bottom=0)
-    ax.set_title("rdmabench: latency vs message size (client)")
-    ax.legend(fontsize="small", loc="upper left")
+    plain_log_y(ax)
+    ax.set_ylabel("latency [us] (log)")
+    ax.set_title("rdmabench: latency vs message size "
+                 "(line: p50, band: min..p99)")
+    legend(ax)
     return save(plt, fig_, out_dir, "latency")
 
 
-def plots(docs, expects, out_dir):
+def plot_change(plt, verdicts, max_drop, out_dir):
+    fig_, ax = plt.subplots(figsize=(11, 4.5))
+    sizes = []
+    for n, (key, rows) in enumerate(verdicts):
+        pts = [(r[0], r[4]) for r in rows if r[4] is not None]
+        if not pts:
+            continue
+        sizes += [s for s, _ in pts]
+        ax.plot(*zip(*pts), "-o", markersize=4, color=f"C{n % 10}",
+                label=f"{key[0]} {key[1] or ''}".strip())
+        bad = [(s, c) for s, c in pts if c < -max_drop]
+        if bad:
+            ax.plot(*zip(*bad), "o", markersize=9, mfc="none",
+                    color="tab:red")
+    ax.axhline(0, color="grey", linewidth=1)
+    ax.axhline(-max_drop, color="tab:red", linestyle="--", linewidth=1,
+               label=f"--max-drop {max_drop:g}%")
+    size_axis(ax, sizes)
+    ax.set_ylabel("B vs A [%] (positive: B better)")
+    ax.set_title("rdmabench: change of B against baseline A per size "
+                 "(bandwidth: B/A-1; latency p50: 1-B/A)")
+    legend(ax)
+    return save(plt, fig_, out_dir, "change")
+
+
+def plots(sets, expects, out_dir, verdicts=None, max_drop=None):
     """Draw what the documents hold; returns the files written."""
     plt = import_pyplot()
     if plt is None:
@@ -255,14 +473,86 @@ def plots(docs, expects, out_dir):
                            "python3-matplotlib")
     os.makedirs(out_dir, exist_ok=True)
     written = []
-    bw_docs = [(p, d) for p, d in docs if has_bw(d)]
-    lat_docs = [(p, d) for p, d in docs if has_lat(d)]
-    if bw_docs:
-        written += plot_bw(plt, bw_docs, expects, out_dir)
-    if lat_docs:
-        written += plot_lat(plt, lat_docs, out_dir)
+    if any(has_bw(d) for _, _, docs in sets for d in docs):
+        written += plot_bw(plt, sets, expects, out_dir)
+    if any(has_lat(d) for _, _, docs in sets for d in docs):
+        written += plot_lat(plt, sets, out_dir)
+    if verdicts:
+        written += plot_change(plt, verdicts, max_drop, out_dir)
     return written
 
+
+# ------------------------------------------------------------------ A B
+
+def compared_figure(docs):
+    """(name, per size median) of the figure A B compares."""
+    if any(has_bw(d) for d in docs):
+        side = "client" if any(fig(r, "client", "bw_gbps") is not None
+                               for d in docs for r in d["results"]) \
+            else "server"
+        return "bw_gbps", {s: m for s, m, _, _ in bw_spread(docs, side)}
+    return "p50_us", {s: m for s, m, _, _ in lat_spread(docs, "client")}
+
+
+def change(name, a, b):
+    """Positive when b is better than a, in percent."""
+    if a is None or b is None or a <= 0:
+        return None
+    return 100.0 * (b / a - 1 if name == "bw_gbps" else 1 - b / a)
+
+
+def ab_rows(a_docs, b_docs):
+    """[(size, figure name, A, B, change %)] for one test."""
+    name, a = compared_figure(a_docs)
+    _, b = compared_figure(b_docs)
+    return [(s, name, a.get(s), b.get(s), change(name, a.get(s), b.get(s)))
+            for s in sorted(set(a) | set(b))]
+
+
+def by_test(docs):
+    tests = {}
+    for d in docs:
+        if d.get("role") != "server":
+            tests.setdefault(test_key(d), []).append(d)
+    return tests
+
+
+def ab_verdicts(a_docs, b_docs):
+    """[(test key, rows)] for the tests A and B both hold."""
+    a, b = by_test(a_docs), by_test(b_docs)
+    return [(k, ab_rows(a[k], b[k])) for k in a if k in b]
+
+
+def regressed(row, max_drop):
+    _, _, a, b, c = row
+    return a is not None and (b is None or (c is not None and c < -max_drop))
+
+
+def ab_table(verdicts, max_drop, out):
+    """Print the A B comparison; returns the number of regressed sizes."""
+    worse = 0
+    for key, rows in verdicts:
+        print(f"B vs A: {key[0]} {key[1] or ''} (median of runs; "
+              f"regression: change < -{max_drop:g}%)", file=out)
+        name = rows[0][1] if rows else "figure"
+        print(f"  {'size_bytes':>10}  {'A_' + name:>13}  {'B_' + name:>13}"
+              f"  {'B/A':>7}  {'change_%':>9}  verdict", file=out)
+        for row in rows:
+            s, _, a, b, c = row
+            bad = regressed(row, max_drop)
+            worse += bad
+            ratio = b / a if a and b is not None else None
+            what = ("REGRESSION" if bad else "ok") if b is not None \
+                else ("REGRESSION (B lacks it)" if bad else "only in B")
+            print(f"  {s:>10}  {fig_fmt(a):>13}  {fig_fmt(b):>13}"
+                  f"  {fmt(ratio, '.3f'):>7}  {fmt(c, '+.1f'):>9}  {what}",
+                  file=out)
+        print(file=out)
+    print(f"B vs A: {worse} size(s) regressed past {max_drop:g}%", file=out)
+    return worse
+
+
+# ------------------------------------------------------------------ main
 
 def parse_expects(text):
     """"200,400" -> [200.0, 400.0]; "none" -> [] (e.g. Soft-RoCE plots)."""
@@ -278,36 +568,86 @@ def parse_expects(text):
     return vals
 
 
-def main(argv):
+def parse_drop(text):
+    """"5%" or "5" -> 5.0 (percent)."""
+    try:
+        v = float(text.strip().rstrip("%"))
+    except ValueError:
+        v = -1.0
+    if not 0 <= v < 100:
+        raise BadInput(f"--max-drop {text!r}: want a percentage from 0 to "
+                       "99, e.g. 5%")
+    return v
+
+
+def arg_parser():
     ap = argparse.ArgumentParser(
-        description="Compare rdmabench results with line-rate "
-                    "expectations; optionally plot them.")
+        description="Tabulate rdmabench results against line-rate "
+                    "expectations, compare run B with baseline A, plot.",
+        epilog="Exit status: 0 done, 1 no matplotlib for --out, 2 bad "
+               "input, 3 B regressed against A.")
     ap.add_argument("paths", nargs="+", metavar="PATH",
-                    help="result JSON file, or a folder of them")
+                    help="result JSON file, or a folder of them; "
+                         "two PATHs with a test in common: A B")
     ap.add_argument("--expect", default="200,400", metavar="GBPS,...",
                     help="expectations in Gb/s (default 200,400; "
                          "'none' for no expectation lines)")
+    ap.add_argument("--max-drop", default="5%", metavar="PCT",
+                    help="A B: the largest drop of B against A per size "
+                         "(default 5%%)")
     ap.add_argument("--out", metavar="DIR",
-                    help="write bandwidth/latency plots (PNG, SVG) here")
-    args = ap.parse_args(argv)
+                    help="write plots (PNG, SVG) here")
+    return ap
+
+
+def read_inputs(args):
+    """(expects, max_drop, [(path, doc)], A docs or None, B docs or None)."""
+    expects, max_drop = parse_expects(args.expect), parse_drop(args.max_drop)
+    a = b = None
+    if len(args.paths) == 2:
+        a, b = load_all(args.paths[:1]), load_all(args.paths[1:])
+        docs = a + b
+        if not ab_verdicts([d for _, d in a], [d for _, d in b]):
+            a = b = None
+    else:
+        docs = load_all(args.paths)
+    return expects, max_drop, docs, a, b
+
+
+def draw_all(args, expects, docs, a, b, verdicts, max_drop):
+    if a is None:
+        sets = [("", [f"C{i}" for i in range(10)],
+                 [d for _, d in plotted(docs)])]
+    else:
+        sets = [("A:", A_COLORS, [d for _, d in plotted(a)]),
+                ("B:", B_COLORS, [d for _, d in plotted(b)])]
+    for p in plots(sets, expects, args.out, verdicts, max_drop):
+        print(f"wrote {p}")
+
+
+def main(argv):
+    args = arg_parser().parse_args(argv)
     try:
-        expects = parse_expects(args.expect)
-        docs = [(p, load(p)) for p in result_files(args.paths)]
-        if not any(d["results"] for _, d in docs):
-            raise BadInput("no file has any measured row")
+        expects, max_drop, docs, a, b = read_inputs(args)
     except BadInput as e:
         print(f"compare.py: {e}", file=sys.stderr)
-        return 2
+        return EXIT_INPUT
     for path, doc in docs:
         table(path, doc, expects, sys.stdout)
+    if not any(d["results"] for _, d in docs):
+        print("compare.py: no file has any measured row", file=sys.stderr)
+        return EXIT_INPUT
+    verdicts = None
+    if a is not None:
+        verdicts = ab_verdicts([d for _, d in a], [d for _, d in b])
+    worse = ab_table(verdicts, max_drop, sys.stdout) if verdicts else 0
     if args.out:
         try:
-            for p in plots(docs, expects, args.out):
-                print(f"wrote {p}")
+            draw_all(args, expects, docs, a, b, verdicts, max_drop)
         except RuntimeError as e:
             print(f"compare.py: {e}", file=sys.stderr)
-            return 1
-    return 0
+            return EXIT_PLOT
+    return EXIT_REGRESSION if worse else 0
 
 
 if __name__ == "__main__":
