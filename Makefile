@@ -98,6 +98,7 @@ install: all
 clean:
 	rm -rf $(B)
 
+include mk/install.mk
 include tests/tools/Makefile.inc
 include tests/fakecuda/Makefile.inc
 
