@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# mk/install.mk - included by the Makefile (after B, BENCHES): the version
-# and installing.
+# mk/install.mk - included by the Makefile (after B, BENCHES): the version,
+# installing and the Debian package.
 #
 #   make install   [PREFIX=/usr/local] [DESTDIR=]  the eight tools and
 #                  ib_doctor (stripped), man pages, bash and zsh completion,
 #                  the docs; DEB_BUILD_OPTIONS=nostrip or INSTALL_STRIP=
 #                  keeps the symbols
 #   make uninstall [PREFIX=] [DESTDIR=]  removes every file install puts
+#   make deb       build/deb/rdmabench_<version>_<arch>.deb with Debian's
+#                  tools (debian/, dpkg-buildpackage) from a copy of the tree
+#   make lint-deb  lintian on what make deb built: any E: or W: fails
 #   make version   print the version the build passes to the code
 #
 # The version (scripts/version.sh: git describe, else the VERSION file) is
@@ -85,4 +88,17 @@ uninstall:
 		rm -f "$(DESTDIR)$(MANDIR)/man$${f##*.}/$${f##*/}"; done
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 
-.PHONY: install uninstall version FORCE
+# ------------------------------------------------------------------ package
+DEB_DIR := $(B)/deb
+
+deb:
+	scripts/make-deb.sh "$(DEB_DIR)" "$(RDMABENCH_VERSION)"
+
+lint-deb:
+	scripts/make-deb.sh --lint "$(DEB_DIR)"
+
+# the lab installs the package in its guest (tests/lab/cases/package.sh):
+# built first wherever debhelper is
+lab: $(if $(shell command -v dh 2> /dev/null),deb)
+
+.PHONY: install uninstall deb lint-deb version FORCE
