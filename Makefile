@@ -8,7 +8,7 @@
 #   make hdr-check    every header compiles on its own
 #   make style        clang-format the lines changed since HEAD
 #   make install      PREFIX=/usr/local DESTDIR=; make uninstall, make deb,
-#                     make lint-deb, make version (mk/install.mk)
+#                     make lint-deb, make image-size, make version (mk/install.mk)
 # Knobs: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan), B=build dir.
 #
 # Layers are folders (docs/architecture.md): common/lib <- host <- spec <-

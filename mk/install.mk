@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # mk/install.mk - included by the Makefile (after B, BENCHES): the version,
-# installing and the Debian package.
+# installing, the Debian package and the runtime image's size.
 #
 #   make install   [PREFIX=/usr/local] [DESTDIR=]  the eight tools and
 #                  ib_doctor (stripped), man pages, bash and zsh completion,
@@ -10,12 +10,15 @@
 #   make deb       build/deb/rdmabench_<version>_<arch>.deb with Debian's
 #                  tools (debian/, dpkg-buildpackage) from a copy of the tree
 #   make lint-deb  lintian on what make deb built: any E: or W: fails
+#   make image-size  deploy/Dockerfile without docker: its build stage on
+#                  the context alone, and what its runtime stage adds
 #   make version   print the version the build passes to the code
 #
 # The version (scripts/version.sh: git describe, else the VERSION file) is
 # compiled into the objects whose source names RDMABENCH_VERSION, as
 # -DRDMABENCH_VERSION; they rebuild when it changes ($(B)/version.stamp is
-# rewritten only then). RDMABENCH_VERSION=X.Y.Z on the command line wins.
+# rewritten only then). RDMABENCH_VERSION=X.Y.Z (command line or
+# environment, not empty) wins.
 
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
@@ -31,7 +34,9 @@ endif
 DOCS        := README.md $(wildcard docs/*.md)
 
 # ------------------------------------------------------------------ version
-RDMABENCH_VERSION ?= $(shell scripts/version.sh)
+ifeq ($(strip $(RDMABENCH_VERSION)),)
+RDMABENCH_VERSION := $(shell scripts/version.sh)
+endif
 ifneq ($(shell printf '%s' '$(RDMABENCH_VERSION)' | tr -d 'A-Za-z0-9.+~-'),)
 $(error RDMABENCH_VERSION='$(RDMABENCH_VERSION)' may hold only letters, digits and . + ~ -: give e.g. RDMABENCH_VERSION=0.2.0)
 endif
@@ -101,4 +106,7 @@ lint-deb:
 # built first wherever debhelper is
 lab: $(if $(shell command -v dh 2> /dev/null),deb)
 
-.PHONY: install uninstall deb lint-deb version FORCE
+image-size:
+	scripts/image-size.sh "$(B)"
+
+.PHONY: install uninstall deb lint-deb image-size version FORCE
