@@ -78,10 +78,10 @@ install: all $(INSTALL_DOCS_DEPS)
 			ln -sf rdmabench "$(DESTDIR)$(BASHCOMPDIR)/$$t" || exit 1; \
 		done; fi
 	@$(call install_glob,$(DOCDIR),644,$(DOCS))
-	@if [ -z "$(DESTDIR)" ] && [ "$(BINDIR)" != /usr/bin ] && \
-		[ -e /usr/bin/ib_write_bw ]; then \
-		echo "note: $(BINDIR)/ib_* come before /usr/bin/ib_* (perftest?)" \
-			"in PATH; PREFIX=/opt/rdmabench keeps both reachable"; fi
+	@case "$(DESTDIR)|:$$PATH:" in "|"*":$(BINDIR):"*":/usr/bin:"*) \
+		[ -e /usr/bin/ib_write_bw ] && echo "note: $(BINDIR)/ib_* now" \
+			"shadow /usr/bin/ib_* (perftest?) in PATH; PREFIX=/opt/rdmabench" \
+			"keeps both reachable";; esac; true
 
 uninstall:
 	rm -f $(addprefix "$(DESTDIR)$(BINDIR)"/,$(BENCHES)) \
