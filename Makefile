@@ -7,7 +7,8 @@
 #   make unit         unit tests only
 #   make hdr-check    every header compiles on its own
 #   make style        clang-format the lines changed since HEAD
-#   make install PREFIX=/usr/local
+#   make install      PREFIX=/usr/local DESTDIR=; make uninstall, make deb,
+#                     make lint-deb, make image-size, make version (mk/install.mk)
 # Knobs: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan), B=build dir.
 #
 # Layers are folders (docs/architecture.md): common/lib <- host <- spec <-
@@ -17,7 +18,6 @@
 
 CC      ?= gcc
 B       ?= build
-PREFIX  ?= /usr/local
 CFLAGS  ?= -O2 -g
 WARN    := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
            -Wstrict-prototypes -Wwrite-strings -Wno-missing-field-initializers
@@ -91,17 +91,14 @@ lab: all unit-build tools
 style:
 	@scripts/style.sh
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(addprefix $(B)/,$(BENCHES)) $(DESTDIR)$(PREFIX)/bin
-
 clean:
 	rm -rf $(B)
 
+include mk/install.mk
 include tests/tools/Makefile.inc
 include tests/fakecuda/Makefile.inc
 
 .PHONY: all unit unit-build check lab layer-check cycle-check hdr-check \
-	style install clean print-warn
+	style clean print-warn
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

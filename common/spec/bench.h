@@ -7,7 +7,10 @@
 #ifndef RDMABENCH_BENCH_H
 #define RDMABENCH_BENCH_H
 
-#define RDMABENCH_VERSION "0.1.0"
+/* The build passes the version (mk/install.mk, scripts/version.sh). */
+#ifndef RDMABENCH_VERSION
+#define RDMABENCH_VERSION "0.0.0-unknown"
+#endif
 
 /*
  * The one table of verbs. Every difference between verbs is a column here;
