@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "spec/opts.h"
+#include "spec/opts_forgive.h"
 #include "spec/opts_refuse.h"
 #include "lib/units.h"
 
@@ -639,17 +640,13 @@ static int opt_getopt_error(int code, char **argv, char *err, size_t err_len)
 	return -EINVAL;
 }
 
-int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
-	       int argc, char **argv, char *err, size_t err_len)
+/* getopt_long over argv (already respelled by opts_forgive). */
+static int opts_getopt(struct bench_cfg *cfg, const struct bench_desc *desc,
+		       const struct option *longs, const char *shorts,
+		       int argc, char **argv, char *err, size_t err_len)
 {
-	struct option longs[OPT_COUNT + OPTS_REFUSE_MAX + 1];
-	char shorts[2 * (OPT_COUNT + OPTS_REFUSE_MAX) + 2];
 	int code, ret;
 
-	ret = opts_defaults(cfg, desc, err, err_len);
-	if (ret)
-		return ret;
-	build_getopt(longs, shorts);
 	optind = 0; /* 0, not 1: makes glibc re-initialise getopt fully */
 	opterr = 0; /* we word the messages ourselves */
 	while ((code = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -667,6 +664,26 @@ int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
 			return ret;
 	}
 	return opts_positional(cfg, argc, argv, err, err_len);
+}
+
+int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
+	       int argc, char **argv, char *err, size_t err_len)
+{
+	struct option longs[OPT_COUNT + OPTS_REFUSE_MAX + 1];
+	char shorts[2 * (OPT_COUNT + OPTS_REFUSE_MAX) + 2];
+	char **args;
+	int ret;
+
+	ret = opts_defaults(cfg, desc, err, err_len);
+	if (ret)
+		return ret;
+	build_getopt(longs, shorts);
+	args = opts_forgive(longs, shorts, argc, argv, &ret, err, err_len);
+	if (!args)
+		return ret;
+	ret = opts_getopt(cfg, desc, longs, shorts, argc, args, err, err_len);
+	free(args);
+	return ret;
 }
 
 /* An enum's choices for this tool, perftest's way: "<RC/UC>". */
