@@ -115,7 +115,8 @@ static void test_parse(void)
 	EXPECT_EQ_INT(parse(&cfg, "--expect_gbps", "5"), 0);
 	EXPECT_NEAR(cfg.expect_gbps, 5, 0);
 	EXPECT_EQ_INT(parse(&cfg, "--expect", "5"), -EINVAL);
-	EXPECT_TRUE(strstr(err, "--expect-gbps") && strstr(err, "--expect-p99-us"));
+	EXPECT_TRUE(strstr(err, "--expect-gbps") &&
+		    strstr(err, "--expect-p99-us"));
 	EXPECT_EQ_INT(parse(&cfg, "--report_gbist", NULL), -EINVAL);
 	EXPECT_TRUE(strstr(err, "did you mean --report_gbits?") != NULL);
 	/* refused perftest options keep their answer in either spelling */

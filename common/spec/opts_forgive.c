@@ -113,8 +113,8 @@ static int forgive_unknown(const struct option *longs, const char *word,
 			picked[count++] = i;
 	}
 	if (!count) {
-		snprintf(err, err_len, "unknown option '%s' (--help lists them)",
-			 word);
+		snprintf(err, err_len,
+			 "unknown option '%s' (--help lists them)", word);
 		return -EINVAL;
 	}
 	forgive_list(longs, picked, count, names, sizeof(names));
