@@ -100,6 +100,7 @@ clean:
 
 include tests/tools/Makefile.inc
 include tests/fakecuda/Makefile.inc
+include mk/docs.mk
 
 .PHONY: all unit unit-build check lab layer-check cycle-check hdr-check \
 	style install clean print-warn

@@ -40,7 +40,7 @@ static const struct option cli_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static void cli_usage(FILE *out)
+void doctor_cli_usage(FILE *out)
 {
 	fputs("ib_doctor - RDMA preflight: finds the settings that make "
 	      "traffic silently fall\nback or slow down, with a one-line fix "
@@ -68,6 +68,11 @@ static void cli_usage(FILE *out)
 	      "Exit codes: 0 every check passed (SKIPs allowed), 6 warnings "
 	      "only, 7 a failure,\n2 usage, 1 runtime error (--json not "
 	      "written).\n", out);
+}
+
+const struct option *doctor_cli_options(void)
+{
+	return cli_longopts;
 }
 
 static int cli_opt(struct cli_opts *o, int c, char *err, size_t len)
@@ -203,7 +208,7 @@ int doctor_cli(int argc, char **argv, char *const *envp,
 		return FINDINGS_EXIT_USAGE;
 	}
 	if (o.help) {
-		cli_usage(out);
+		doctor_cli_usage(out);
 		return FINDINGS_EXIT_OK;
 	}
 	if (o.version) {

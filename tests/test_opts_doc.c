@@ -10,6 +10,7 @@
 
 #include "spec/opts.h"
 #include "spec/opts_doc.h"
+#include "spec/opts_doc_sh.h"
 #include "spec/opts_forgive.h"
 #include "spec/opts_refuse.h"
 #include "spec/opts_table.h"
@@ -141,10 +142,36 @@ static void test_man(void)
 	free(man);
 }
 
+static void test_completion(void)
+{
+	static const struct option doctor[] = {
+		{ "json", required_argument, NULL, 'j' }, { NULL, 0, NULL, 0 },
+	};
+	const struct opts_doc_sh_extra x = { "ib_doctor", doctor };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		return;
+	opts_doc_sh_bash(&x, out);
+	fclose(out);
+	EXPECT_TRUE(strstr(text, "--report_gbits --report-gbits ") != NULL);
+	EXPECT_TRUE(strstr(text, "--report-both --report_both ") != NULL);
+	EXPECT_TRUE(strstr(text, "\t-c|--connection) COMPREPLY=($(compgen "
+			   "-W 'RC UC'") != NULL);
+	EXPECT_TRUE(strstr(text, "\t--json) COMPREPLY=($(compgen -f") != NULL);
+	EXPECT_TRUE(strstr(text, "complete -F _rdmabench ib_write_bw ") !=
+		    NULL);
+	EXPECT_TRUE(strstr(text, " ib_atomic_lat ib_doctor\n") != NULL);
+	free(text);
+}
+
 int main(void)
 {
 	test_rows();
 	test_usage();
 	test_man();
+	test_completion();
 	return test_finish("test_opts_doc");
 }

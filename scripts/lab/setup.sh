@@ -110,7 +110,8 @@ HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-p
  ibverbs-utils rdmacm-utils perftest make xz-utils linux-headers-$KVER
  gcc libc6-dev libibverbs-dev librdmacm-dev libnuma-dev
  libcap2-bin python3-jsonschema libxml2-utils yamllint
- clang libclang-rt-14-dev valgrind time tcpdump"
+ clang libclang-rt-14-dev valgrind time tcpdump
+ groff-base man-db zsh"
 missing=()
 for p in $HOST_PKGS; do
     st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
