@@ -243,10 +243,9 @@ void opts_doc_usage(const struct bench_desc *desc, FILE *out)
 
 	fprintf(out, "%s - %s (rdmabench %s)\n\n", desc->name, desc->summary,
 		RDMABENCH_VERSION);
-	fprintf(out, "Usage:\n  %s [options]              "
-		"server: wait for a client\n  %s [options] SERVER_IP  "
-		"client: run the test against SERVER_IP\n\n", desc->name,
-		desc->name);
+	fprintf(out, "Usage:\n  %s [options]            server: wait for a "
+		"client\n  %s [options] SERVER_IP  client: run the test "
+		"against SERVER_IP\n\n", desc->name, desc->name);
 	doc_wrap(doc_server, 0, out);
 	for (g = OPT_G_CONN; g < OPT_G_COUNT; g++)
 		doc_group(desc, (enum opt_group)g, false, out);
