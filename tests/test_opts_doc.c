@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* open_memstream */
 #include <stdlib.h>
 
+#include "doctor/doctor.h"
 #include "spec/opts.h"
 #include "spec/opts_doc.h"
 #include "spec/opts_doc_sh.h"
@@ -167,8 +168,30 @@ static void test_completion(void)
 	free(text);
 }
 
+/* ib_doctor: its --help (and so its man page) names each of its options. */
+static void test_doctor(void)
+{
+	const struct option *o = doctor_cli_options();
+	char *text = NULL, flag[64];
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		return;
+	doctor_cli_usage(out);
+	fclose(out);
+	for (; o->name; o++) {
+		snprintf(flag, sizeof(flag), "--%s ", o->name);
+		if (!strstr(text, flag))
+			fprintf(stderr, "  ib_doctor --help lacks %s\n", flag);
+		EXPECT_TRUE(strstr(text, flag) != NULL);
+	}
+	free(text);
+}
+
 int main(void)
 {
+	test_doctor();
 	test_rows();
 	test_usage();
 	test_man();

@@ -69,21 +69,22 @@ static const char doc_server[] =
 	"client sends the whole test configuration; the server needs only "
 	"-d/-i/-p.";
 
-/* Write text wrapped to 78 columns, each line after indent spaces. */
-static void doc_wrap(const char *text, int indent, FILE *out)
+/*
+ * Write text wrapped to 78 columns, each new line after indent spaces;
+ * col: the column the first word starts at (0: a new line).
+ */
+static void doc_wrap(const char *text, int indent, int col, FILE *out)
 {
-	int col = 0;
-
 	while (*text) {
 		int w = (int)strcspn(text, " ");
 
-		if (col && col + 1 + w > 78) {
+		if (col > indent && col + 1 + w > 78) {
 			fputc('\n', out);
 			col = 0;
 		}
-		if (!col)
-			col = fprintf(out, "%*s", indent, "");
-		else
+		if (col < indent)
+			col = fprintf(out, "%*s", indent - col, "") + col;
+		else if (col > indent)
 			col += fprintf(out, " ");
 		col += fprintf(out, "%.*s", w, text);
 		text += w;
@@ -157,25 +158,34 @@ static void doc_flag(const struct opt_def *o, const struct bench_desc *d,
 			 arg);
 }
 
-/* One option: --help's line, or the man page's .TP paragraph. */
+/* Where --help's descriptions start. */
+#define DOC_HELP_COL 33
+
+/* One option: --help's line(s), or the man page's .TP paragraph. */
 static void doc_row(const struct opt_def *o, const struct bench_desc *d,
 		    bool man, FILE *out)
 {
-	char flag[128], num[32];
+	char flag[128], num[32], text[256];
 	const char *def = doc_default(o, d, num, sizeof(num));
+	int col;
 
 	doc_flag(o, d, !man, flag, sizeof(flag));
-	if (!man) {
-		fprintf(out, "  %-30s %s", flag, o->help);
-	} else {
+	snprintf(text, sizeof(text), "%s%s%s%s", o->help, def ? " [" : "",
+		 def ? def : "", def ? "]" : "");
+	if (man) {
 		fputs(".TP\n.B ", out);
 		doc_roff(flag, out);
 		fputc('\n', out);
-		doc_roff(o->help, out);
+		doc_roff(text, out);
+		fputc('\n', out);
+		return;
 	}
-	if (def)
-		fprintf(out, " [%s]", def);
-	fputc('\n', out);
+	col = fprintf(out, "  %s", flag);
+	if (col >= DOC_HELP_COL) { /* a long flag: its text below it */
+		fputc('\n', out);
+		col = 0;
+	}
+	doc_wrap(text, DOC_HELP_COL, col, out);
 }
 
 /* The options of group g that d takes, under the group's title. */
@@ -246,19 +256,19 @@ void opts_doc_usage(const struct bench_desc *desc, FILE *out)
 	fprintf(out, "Usage:\n  %s [options]            server: wait for a "
 		"client\n  %s [options] SERVER_IP  client: run the test "
 		"against SERVER_IP\n\n", desc->name, desc->name);
-	doc_wrap(doc_server, 0, out);
+	doc_wrap(doc_server, 0, 0, out);
 	for (g = OPT_G_CONN; g < OPT_G_COUNT; g++)
 		doc_group(desc, (enum opt_group)g, false, out);
-	fprintf(out, "\nperftest options refused (exit 2; the message says "
-		"why and what to use instead):\n");
+	fprintf(out, "\nperftest options refused (exit 2, saying why and "
+		"what to use instead):\n");
 	doc_refused(refused, sizeof(refused));
-	doc_wrap(refused, 1, out);
+	doc_wrap(refused, 1, 0, out);
 	fputc('\n', out);
-	doc_wrap(doc_spelling, 0, out);
+	doc_wrap(doc_spelling, 0, 0, out);
 	fprintf(out, "\nExamples:\n");
 	doc_examples_of(desc, false, out);
 	fputc('\n', out);
-	doc_wrap(doc_exit_codes, 0, out);
+	doc_wrap(doc_exit_codes, 0, 0, out);
 }
 
 /* .TH and NAME: "name - summary". */
