@@ -97,6 +97,7 @@ clean:
 include mk/install.mk
 include tests/tools/Makefile.inc
 include tests/fakecuda/Makefile.inc
+include mk/docs.mk
 
 .PHONY: all unit unit-build check lab layer-check cycle-check hdr-check \
 	style clean print-warn

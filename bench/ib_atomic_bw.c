@@ -2,16 +2,7 @@
 /* ib_atomic_bw - atomic bandwidth (FETCH_AND_ADD; -A CMP_AND_SWAP). */
 #include "run/main.h"
 
-static const struct bench_desc desc = {
-	.name = "ib_atomic_bw",
-	.summary = "atomic bandwidth (FETCH_AND_ADD; -A CMP_AND_SWAP)",
-	.verb = BENCH_VERB_ATOMIC_FAA,
-	.measure = BENCH_MEASURE_BW,
-	.default_size = 8,
-	.default_iters = 1000,
-};
-
 int main(int argc, char **argv)
 {
-	return bench_main(&desc, argc, argv);
+	return bench_main(bench_tool(BENCH_TOOL_ATOMIC_BW), argc, argv);
 }

@@ -2,16 +2,7 @@
 /* ib_send_lat - SEND/RECV latency (half the ping-pong round trip). */
 #include "run/main.h"
 
-static const struct bench_desc desc = {
-	.name = "ib_send_lat",
-	.summary = "SEND/RECV latency (half the ping-pong round trip)",
-	.verb = BENCH_VERB_SEND,
-	.measure = BENCH_MEASURE_LAT,
-	.default_size = 2,
-	.default_iters = 1000,
-};
-
 int main(int argc, char **argv)
 {
-	return bench_main(&desc, argc, argv);
+	return bench_main(bench_tool(BENCH_TOOL_SEND_LAT), argc, argv);
 }

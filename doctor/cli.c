@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -13,6 +14,8 @@
 #include "doctor/chk.h"
 #include "doctor/net.h"
 #include "lib/log.h"
+#include "spec/bench.h"
+#include "spec/opts_forgive.h"
 
 struct cli_opts {
 	const char *json_path;
@@ -21,7 +24,10 @@ struct cli_opts {
 	const char *root;
 	const char *netstatus;
 	bool help;
+	bool version;
 };
+
+#define CLI_SHORTS ":d:hV"
 
 static const struct option cli_longopts[] = {
 	{ "json", required_argument, NULL, 'j' },
@@ -30,10 +36,11 @@ static const struct option cli_longopts[] = {
 	{ "network-status", required_argument, NULL, 'N' },
 	{ "root", required_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static void cli_usage(FILE *out)
+void doctor_cli_usage(FILE *out)
 {
 	fputs("ib_doctor - RDMA preflight: finds the settings that make "
 	      "traffic silently fall\nback or slow down, with a one-line fix "
@@ -54,10 +61,18 @@ static void cli_usage(FILE *out)
 	      "  --root DIR             read /sys, /proc, /dev below DIR and "
 	      "the verbs answers\n"
 	      "                         from DIR/probe (tests)\n"
-	      "  -h, --help             this text\n\n"
+	      "  -h, --help             this text\n"
+	      "  -V, --version          the version\n\n"
+	      "Long options take '_' or '-' alike and may be shortened to a "
+	      "unique prefix.\n\n"
 	      "Exit codes: 0 every check passed (SKIPs allowed), 6 warnings "
 	      "only, 7 a failure,\n2 usage, 1 runtime error (--json not "
 	      "written).\n", out);
+}
+
+const struct option *doctor_cli_options(void)
+{
+	return cli_longopts;
 }
 
 static int cli_opt(struct cli_opts *o, int c, char *err, size_t len)
@@ -91,6 +106,9 @@ static int cli_opt(struct cli_opts *o, int c, char *err, size_t len)
 	case 'h':
 		o->help = true;
 		return 0;
+	case 'V':
+		o->version = true;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -102,19 +120,19 @@ static void cli_bad_opt(int c, const char *arg, char *err, size_t len)
 	char flag[3] = { '-', (char)optopt, '\0' };
 	const char *what = arg && !strncmp(arg, "--", 2) ? arg : flag;
 
-	snprintf(err, len, "%s '%s'", c == '?' ? "unknown option" :
-		 "a value is needed after", what);
+	snprintf(err, len, "%s '%s'; ib_doctor -h lists the options",
+		 c == '?' ? "unknown option" : "a value is needed after", what);
 }
 
-static int cli_args(int argc, char **argv, struct cli_opts *o,
-		       char *err, size_t len)
+/* getopt_long over argv (already respelled by opts_forgive). */
+static int cli_getopt(int argc, char **argv, struct cli_opts *o,
+		      char *err, size_t len)
 {
 	int c, ret;
 
-	memset(o, 0, sizeof(*o));
 	optind = 0;     /* 0, not 1: glibc re-initialises getopt fully */
 	opterr = 0;     /* we word the messages ourselves */
-	while ((c = getopt_long(argc, argv, ":d:h", cli_longopts,
+	while ((c = getopt_long(argc, argv, CLI_SHORTS, cli_longopts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			cli_bad_opt(c, argv[optind - 1], err, len);
@@ -130,6 +148,22 @@ static int cli_args(int argc, char **argv, struct cli_opts *o,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int cli_args(int argc, char **argv, struct cli_opts *o,
+		    char *err, size_t len)
+{
+	char **args;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	args = opts_forgive(cli_longopts, CLI_SHORTS, argc, argv, &ret, err,
+			    len);
+	if (!args)
+		return ret;
+	ret = cli_getopt(argc, args, o, err, len);
+	free(args);
+	return ret;
 }
 
 /* Run the checks and write both outputs; the exit code. */
@@ -170,11 +204,15 @@ int doctor_cli(int argc, char **argv, char *const *envp,
 	char err[256];
 
 	if (cli_args(argc, argv, &o, err, sizeof(err))) {
-		bench_err("%s; ib_doctor -h lists the options", err);
+		bench_err("%s", err);
 		return FINDINGS_EXIT_USAGE;
 	}
 	if (o.help) {
-		cli_usage(out);
+		doctor_cli_usage(out);
+		return FINDINGS_EXIT_OK;
+	}
+	if (o.version) {
+		fprintf(out, "ib_doctor (rdmabench) %s\n", RDMABENCH_VERSION);
 		return FINDINGS_EXIT_OK;
 	}
 	if (o.root)

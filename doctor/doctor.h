@@ -10,6 +10,7 @@
 #ifndef RDMABENCH_DOCTOR_H
 #define RDMABENCH_DOCTOR_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "doctor/probe.h"
@@ -24,6 +25,11 @@ int doctor_main(int argc, char **argv);
  */
 int doctor_cli(int argc, char **argv, char *const *envp,
 	       const struct probe *real, FILE *out);
+
+/* ib_doctor's --help text, and its getopt options (the man page and the
+ * shell completion are made from them). */
+void doctor_cli_usage(FILE *out);
+const struct option *doctor_cli_options(void);
 
 /* The real probes: verbs, rdma_cm, netlink, ethtool (verbs.c). */
 void doctor_real_probe(struct probe *out);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "spec/opts.h"
+#include "spec/opts_doc.h"
 #include "test.h"
 
 static const struct bench_desc bw_desc = {
@@ -294,7 +295,7 @@ static char *usage_text(const struct bench_desc *d, size_t *len)
 	EXPECT_TRUE(out != NULL);
 	if (!out)
 		return NULL;
-	opts_usage(d, out);
+	opts_doc_usage(d, out);
 	fclose(out);
 	return text;
 }

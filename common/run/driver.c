@@ -21,6 +21,7 @@
 #include "report/report.h"
 #include "run/session.h"
 #include "lib/timer.h"
+#include "spec/opts_doc.h"
 #include "spec/test.h"
 #include "spec/wire.h"
 
@@ -128,7 +129,7 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	    opts_check(&b.cfg, desc, err, sizeof(err)))
 		return bench_usage_error(desc, err);
 	if (b.cfg.show_help) {
-		opts_usage(desc, stdout);
+		opts_doc_usage(desc, stdout);
 		return BENCH_EXIT_OK;
 	}
 	if (b.cfg.show_version) {

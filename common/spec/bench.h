@@ -92,6 +92,17 @@ struct bench_desc {
 	unsigned long long default_iters;
 };
 
+/* The eight tools, bench/ib_*.c: one descriptor each (bench.c), so that
+ * the man pages and the completion (spec/opts_doc.c) know them all. */
+enum bench_tool {
+	BENCH_TOOL_WRITE_BW, BENCH_TOOL_WRITE_LAT, BENCH_TOOL_READ_BW,
+	BENCH_TOOL_READ_LAT, BENCH_TOOL_SEND_BW, BENCH_TOOL_SEND_LAT,
+	BENCH_TOOL_ATOMIC_BW, BENCH_TOOL_ATOMIC_LAT, BENCH_TOOL_COUNT
+};
+
+/* The descriptor of tool. */
+const struct bench_desc *bench_tool(enum bench_tool tool);
+
 /* Shorthands for bench_verb(v)->name / ->title / ->lat_divisor. */
 const char *bench_verb_name(enum bench_verb verb);
 const char *bench_verb_title(enum bench_verb verb);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * opts - the command line, driven by one table (parsing, defaults, ranges
- * and --help all come from it). Pure: no verbs headers, never exits.
+ * opts - the command line, driven by one table (opts_table.c: parsing,
+ * defaults, ranges here; --help, man pages and completion in opts_doc.c).
+ * Pure: no verbs headers, never exits.
  *
  * Options are the client's: the server takes only where to listen
  * (-p, -d, -i) and adopts the rest from the client's HELLO message.
@@ -141,9 +142,6 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
  * what was wrong and what to do). */
 void opts_err(char *err, size_t err_len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* Write --help for desc to out. */
-void opts_usage(const struct bench_desc *desc, FILE *out);
 
 /* True when cfg describes the server side (no address given). */
 static inline bool opts_is_server(const struct bench_cfg *cfg)

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * gen - the man pages and the shell completion, written from the option
+ * table (common/spec/opts_doc*.c) by mk/docs.mk:
+ *   gen man TOOL     man page of TOOL (one of the eight, or ib_doctor)
+ *   gen bash | zsh   completion for all the tools
+ */
+#define _GNU_SOURCE /* open_memstream */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor/doctor.h"
+#include "spec/opts_doc.h"
+#include "spec/opts_doc_sh.h"
+
+static const char doctor_summary[] =
+	"RDMA preflight: the settings that make traffic silently fall back "
+	"or slow down";
+
+/* ib_doctor's page: its --help text in a man page. */
+static int gen_doctor(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return 1;
+	doctor_cli_usage(mem);
+	fclose(mem);
+	opts_doc_man_text("ib_doctor", doctor_summary, text, stdout);
+	free(text);
+	return 0;
+}
+
+static int gen_man(const char *name)
+{
+	int t;
+
+	if (!strcmp(name, "ib_doctor"))
+		return gen_doctor();
+	for (t = 0; t < BENCH_TOOL_COUNT; t++) {
+		const struct bench_desc *d = bench_tool((enum bench_tool)t);
+
+		if (!strcmp(d->name, name)) {
+			opts_doc_man(d, stdout);
+			return 0;
+		}
+	}
+	fprintf(stderr, "gen: no tool '%s': name one of the ib_* tools\n",
+		name);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const struct opts_doc_sh_extra doctor = {
+		"ib_doctor", doctor_cli_options(),
+	};
+
+	if (argc == 3 && !strcmp(argv[1], "man"))
+		return gen_man(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "bash"))
+		return opts_doc_sh_bash(&doctor, stdout), 0;
+	if (argc == 2 && !strcmp(argv[1], "zsh"))
+		return opts_doc_sh_zsh(&doctor, stdout), 0;
+	fprintf(stderr, "usage: gen man TOOL | gen bash | gen zsh\n");
+	return 2;
+}
