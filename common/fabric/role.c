@@ -4,9 +4,10 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdlib.h>
+#include <stdint.h>
 
 #include "lib/log.h"
+#include "lib/units.h"
 
 #define VARS 3
 
@@ -46,12 +47,9 @@ static const char *first(const char *const names[VARS], role_getenv_fn get,
 
 static int number(const char *name, const char *text, unsigned int *v)
 {
-	char *end;
-	unsigned long n;
+	uint64_t n;
 
-	errno = 0;
-	n = strtoul(text, &end, 10);
-	if (!*text || *end || errno || n > INT_MAX || *text == '-') {
+	if (units_parse_u64(text, 0, INT_MAX, &n)) {
 		bench_err("%s=%s: want a whole number", name, text);
 		return -EINVAL;
 	}
