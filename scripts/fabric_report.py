@@ -48,7 +48,10 @@ import sys
 import textwrap
 from xml.sax.saxutils import quoteattr
 
-SEVERITY = {"pass": 0, "fail": 1, "error": 2, "corrupt": 3}
+# one reader of result documents: the Kubernetes collector's
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "k8s"))
+import collect  # noqa: E402
+from collect import SEVERITY, headline, load as load_json  # noqa: E402
 
 
 def die(msg):
@@ -56,12 +59,7 @@ def die(msg):
     sys.exit(2)
 
 
-def load_json(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        die(f"{path}: {e}")
+collect.die = die  # its reader's messages name this program
 
 
 def find_plan(dirs):
@@ -73,14 +71,6 @@ def find_plan(dirs):
                 die(f"{p}: fabric_plan_version {plan.get('fabric_plan_version')!r} is not 1")
             return plan
     die("no plan.json in " + " ".join(dirs) + " (ib_fabric --out DIR writes it)")
-
-
-def headline(doc):
-    """The client's Gb/s at the largest size, or None."""
-    rows = [r for r in doc.get("results") or [] if r.get("client")]
-    if not rows or (doc.get("test") or {}).get("measure") == "lat":
-        return None
-    return max(rows, key=lambda r: r["size_bytes"])["client"].get("bw_gbps")
 
 
 def link_of(pl, dirs):
@@ -96,7 +86,7 @@ def link_of(pl, dirs):
             link["error"] = f"{pl['result_file']}: schema_version {doc.get('schema_version')!r} is not 1"
             break
         link.update(verdict=doc.get("verdict", "error"), exit_code=doc.get("exit_code", 1),
-                    gbps=headline(doc), error=doc.get("error"))
+                    gbps=headline(doc)[0], error=doc.get("error"))
         link["gates"] = [{k: g.get(k) for k in ("name", "size_bytes", "figure", "expected",
                                                 "unit", "verdict", "reason")}
                          for g in doc.get("gates") or []]

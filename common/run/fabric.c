@@ -196,6 +196,33 @@ static const char *env_get(const char *name, void *ctx)
 	return getenv(name);
 }
 
+/*
+ * A launcher's rank must run on the node the host list gives it, else its
+ * links would carry wrong names: refused (a warning with --rank, which
+ * may stand in for a node on purpose, as the loopback tests do).
+ */
+static int check_host(const struct fabric *f)
+{
+	const char *want = f->hl.h[f->role.rank].name;
+	char host[256];
+	int i;
+
+	if (f->cfg.dry || gethostname(host, sizeof(host)))
+		return 0;
+	host[sizeof(host) - 1] = '\0';
+	i = hostlist_find(&f->hl, host);
+	if (i == (int)f->role.rank)
+		return 0;
+	if (f->cfg.rank) {
+		bench_warn("--rank %u is %s in the host list, but this host is %s",
+			   f->role.rank, want, host);
+		return 0;
+	}
+	bench_err("%s rank %u runs on %s, but the host list puts rank %u on %s: list the hosts in the launcher's rank order (mpirun --map-by node --host in the order of --hosts; srun: leave --hosts out)",
+		  f->role.engine, f->role.rank, host, f->role.rank, want);
+	return -EINVAL;
+}
+
 /* The rank: --rank, the launcher's, else this host's name in the list. */
 static int resolve_rank(struct fabric *f)
 {
@@ -206,7 +233,8 @@ static int resolve_rank(struct fabric *f)
 			    role_from_env(&f->role, env_get, NULL);
 	if (!err) {
 		f->have_rank = true;
-		return role_check(&f->role, f->hl.n);
+		err = role_check(&f->role, f->hl.n);
+		return err ? err : check_host(f);
 	}
 	if (err != -ENOENT)
 		return err;
