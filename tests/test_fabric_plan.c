@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "fabric/linkcmd.h"
 #include "fabric/plan.h"
 #include "test.h"
 
@@ -171,8 +172,44 @@ static void test_refusals(void)
 	}
 }
 
+/* the commands of one link: argv, file name, shell quoting */
+static void test_linkcmd(void)
+{
+	struct hostlist hl = { 0 };
+	char a0[] = "-D", a1[] = "5", a2[] = "it's a b";
+	char *args[] = { a0, a1, a2 };
+	struct linkcmd_ctx x = { "ib_write_bw", "out", 30, 3, args, &hl };
+	struct plan_link l = { 2, 0, 1, 1, 18516 };
+	struct linkcmd c;
+	char *text = NULL, file[128];
+	size_t len = 0;
+	FILE *f;
+
+	EXPECT_EQ_INT(hostlist_parse(&hl, "n1,n2"), 0);
+	EXPECT_EQ_INT(linkcmd_build(&c, &x, &l, true), 0);
+	EXPECT_EQ_INT(c.argc, 6);
+	EXPECT_STREQ(c.argv[2], "18516");
+	EXPECT_TRUE(c.argv[6] == NULL);
+	EXPECT_EQ_INT(linkcmd_build(&c, &x, &l, false), 0);
+	EXPECT_EQ_INT(c.argc, 11);
+	EXPECT_STREQ(c.argv[6], "out/link_r002_n1_n2_s1.json");
+	EXPECT_STREQ(c.argv[10], "n2");
+	EXPECT_EQ_INT(linkcmd_file(file, sizeof(file), &hl, &l), 0);
+	EXPECT_STREQ(file, "link_r002_n1_n2_s1.json");
+	EXPECT_EQ_INT(linkcmd_file(file, 8, &hl, &l), -ENAMETOOLONG);
+	f = open_memstream(&text, &len);
+	linkcmd_print(f, c.argv);
+	fclose(f);
+	EXPECT_STREQ(text, "ib_write_bw -p 18516 --connect-timeout 30 --json out/link_r002_n1_n2_s1.json -D 5 'it'\\''s a b' n2");
+	free(text);
+	x.nargs = LINKCMD_ARGS_MAX + 1;
+	EXPECT_EQ_INT(linkcmd_build(&c, &x, &l, false), -E2BIG);
+	hostlist_free(&hl);
+}
+
 int main(void)
 {
+	test_linkcmd();
 	test_patterns();
 	test_examples();
 	test_refusals();
