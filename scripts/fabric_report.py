@@ -8,7 +8,10 @@ DIR is ib_fabric's --out folder: plan.json (the links that should have
 run, each with its result_file) and the per-link result documents
 (schema_version 1, results/schema/rdmabench-result-v1.schema.json). When
 each node wrote its own folder, give them all: the plan comes from the
-first that has one, each result from whichever folder holds it.
+first that has one, each result from whichever folder holds it. A result
+not found as a file is looked for in the folders' *.log files: the pod
+logs of scripts/k8s/fabric.py's Job (kubectl logs [--prefix]), where each
+document stands between its markers.
 
 Writes, into --out-dir (default: the first DIR):
   fabric.txt    the text table (also printed): one row per link, the
@@ -43,6 +46,7 @@ result; 2 bad usage or an unreadable plan.
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import textwrap
@@ -73,24 +77,62 @@ def find_plan(dirs):
     die("no plan.json in " + " ".join(dirs) + " (ib_fabric --out DIR writes it)")
 
 
-def link_of(pl, dirs):
+BEGIN = re.compile(r"^(\[[^\]]*\] )?===== rdmabench fabric link (\S+) begin =====$")
+END = "===== rdmabench fabric link end ====="
+
+
+def logged_docs(dirs):
+    """{result_file: text} from the pod logs (*.log) in the folders: the
+    documents scripts/k8s/fabric.py's pods print between markers
+    (kubectl logs --prefix's "[pod/...] " prefix allowed)."""
+    out = {}
+    for d in dirs:
+        for n in sorted(os.listdir(d)):
+            if not n.endswith(".log"):
+                continue
+            name, lines, prefix = None, [], ""
+            with open(os.path.join(d, n), encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    line = line.rstrip("\n")
+                    m = BEGIN.match(line)
+                    if m:
+                        name, lines, prefix = m.group(2), [], m.group(1) or ""
+                    elif name and line == prefix + END:
+                        out[name] = "\n".join(lines)
+                        name = None
+                    elif name:
+                        lines.append(line[len(prefix):] if line.startswith(prefix) else line)
+    return out
+
+
+def find_doc(name, dirs, logged):
+    for d in dirs:
+        path = os.path.join(d, name)
+        if os.path.isfile(path):
+            return load_json(path)
+    if name in logged:
+        try:
+            return json.loads(logged[name])
+        except ValueError as e:
+            die(f"{name} in a pod log: {e}")
+    return None
+
+
+def link_of(pl, dirs, logged):
     link = {k: pl[k] for k in ("client", "server", "round", "stream", "port", "result_file")}
     link.update(verdict="error", exit_code=1, gbps=None, gates=[], slow=False,
                 error="no result: " + pl["result_file"] + " is in none of the folders")
-    for d in dirs:
-        path = os.path.join(d, pl["result_file"])
-        if not os.path.isfile(path):
-            continue
-        doc = load_json(path)
-        if doc.get("schema_version") != 1:
-            link["error"] = f"{pl['result_file']}: schema_version {doc.get('schema_version')!r} is not 1"
-            break
-        link.update(verdict=doc.get("verdict", "error"), exit_code=doc.get("exit_code", 1),
-                    gbps=headline(doc)[0], error=doc.get("error"))
-        link["gates"] = [{k: g.get(k) for k in ("name", "size_bytes", "figure", "expected",
-                                                "unit", "verdict", "reason")}
-                         for g in doc.get("gates") or []]
-        break
+    doc = find_doc(pl["result_file"], dirs, logged)
+    if doc is None:
+        return link
+    if doc.get("schema_version") != 1:
+        link["error"] = f"{pl['result_file']}: schema_version {doc.get('schema_version')!r} is not 1"
+        return link
+    link.update(verdict=doc.get("verdict", "error"), exit_code=doc.get("exit_code", 1),
+                gbps=headline(doc)[0], error=doc.get("error"))
+    link["gates"] = [{k: g.get(k) for k in ("name", "size_bytes", "figure", "expected",
+                                            "unit", "verdict", "reason")}
+                     for g in doc.get("gates") or []]
     return link
 
 
@@ -273,7 +315,8 @@ def render_heatmap(rep, stem, title):
 
 def build(plan, dirs, a):
     nodes = [n["name"] for n in plan["nodes"]]
-    links = [link_of(pl, dirs) for pl in plan["links"]]
+    logged = logged_docs(dirs)
+    links = [link_of(pl, dirs, logged) for pl in plan["links"]]
     if not links:
         die("the plan has no links")
     median = mark_slow(links, a.slow_fraction, a.fail_slow)

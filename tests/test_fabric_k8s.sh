@@ -5,7 +5,8 @@
 # Kubernetes schemas, unknown fields), an Indexed Job of one pod a node
 # whose ib_fabric arguments name the pattern and the pods' host range, a
 # broken copy refused, bad usage refused; then the pod's script run with a
-# stand-in ib_fabric: it prints each link's document between its markers.
+# stand-in ib_fabric: it prints each link's document between its markers,
+# and scripts/fabric_report.py reads the link back from that pod log.
 # A missing validator skips its part; exit 77 only when none could run.
 # shellcheck disable=SC2015 # ok() never fails: "A && ok || fail" is an if
 set -u
@@ -75,18 +76,30 @@ else
 	skipped+=("schema (node and tests/k8s/node_modules: npm ci --prefix tests/k8s)")
 fi
 
-# the pod's script, with a stand-in ib_fabric that leaves a link file
-# (/results moved into $tmp)
-mkdir -p "$tmp/bin" "$tmp/results"
-# shellcheck disable=SC2016 # the stand-in expands $R and $* itself
-printf '#!/bin/sh\necho "ib_fabric $*"\necho "{\\"l\\": 1}" > "$R/link_r000_a_b_s0.json"\nexit 3\n' > "$tmp/bin/ib_fabric"
+# the pod's script, with a stand-in ib_fabric that leaves a planted
+# link document (/results moved into $tmp); its log, beside the plan, is
+# what scripts/fabric_report.py reads the link from
+mkdir -p "$tmp/bin" "$tmp/results" "$tmp/logs"
+$PY tests/fabric_plant.py "$tmp/doc.json" a b:18515 190 > /dev/null || fail "plant"
+# shellcheck disable=SC2016 # the stand-in expands $R, $DOC and $* itself
+printf '#!/bin/sh\necho "ib_fabric $*"\ncp "$DOC" "$R/link_r000_a_b_s0.json"\nexit 3\n' > "$tmp/bin/ib_fabric"
 chmod +x "$tmp/bin/ib_fabric"
 script=$($PY -c 'import sys, yaml; print(list(yaml.safe_load_all(open(sys.argv[1])))[1]["spec"]["template"]["spec"]["containers"][0]["command"][2])' "$tmp/ring.yaml")
-R=$tmp/results PATH=$tmp/bin:$PATH sh -c "${script//\/results/$tmp/results}" ib_fabric --pattern ring > "$tmp/pod.log" 2>&1
+DOC=$tmp/doc.json R=$tmp/results PATH=$tmp/bin:$PATH sh -c "${script//\/results/$tmp/results}" ib_fabric --pattern ring > "$tmp/pod.log" 2>&1
 rc=$?
 [ "$rc" = 0 ] && grep -q '^===== rdmabench fabric link link_r000_a_b_s0.json begin =====$' "$tmp/pod.log" &&
-	grep -q '^{"l": 1}$' "$tmp/pod.log" && grep -q '^ib_fabric --pattern ring$' "$tmp/pod.log" &&
+	grep -q '^ib_fabric --pattern ring$' "$tmp/pod.log" &&
 	ok || { cat "$tmp/pod.log"; fail "the pod's script (exit $rc)"; }
+BIN=${RDMABENCH_BUILD:-build}/ib_fabric
+if [ -x "$BIN" ]; then
+	sed 's|^|[pod/rdmabench-fabric-0/fabric] |' "$tmp/pod.log" > "$tmp/logs/pods.log"
+	"$BIN" -P pairs -H a,b --dry-run=json > "$tmp/logs/plan.json"
+	$PY scripts/fabric_report.py "$tmp/logs" > "$tmp/report.txt" 2>&1 &&
+		grep -q '^    0  a      -> b           0    190.00  pass$' "$tmp/report.txt" &&
+		ok || { cat "$tmp/report.txt"; fail "the report from a pod log"; }
+else
+	skipped+=("report from a pod log (no $BIN)")
+fi
 
 for s in "${skipped[@]}"; do echo "SKIPPED part: $s"; done
 echo "test_fabric_k8s: $checks checks, $failed failed"

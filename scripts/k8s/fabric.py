@@ -14,8 +14,10 @@ barrier between rounds. After its rounds each pod prints its links'
 result documents to its log between "===== rdmabench fabric link FILE
 begin =====" and "===== rdmabench fabric link end =====" and exits 0 (the
 results, not the pods, carry the verdicts: one bad link must not stop the
-Job); collect them into a folder with the plan (ib_fabric --dry-run=json
-with the same --pattern and --hosts) and run scripts/fabric_report.py.
+Job). Put the logs (kubectl logs -l rdmabench/fabric=NAME -c fabric
+--prefix --tail=-1 > DIR/pods.log) beside the plan (ib_fabric
+--dry-run=json with the same --pattern and --hosts > DIR/plan.json) and
+run scripts/fabric_report.py DIR.
 
 Options:
   --pattern P          pairs, ring, all-to-all, bisection, incast, fan-out
@@ -43,7 +45,7 @@ SCRIPT = """ib_fabric "$@"
 for f in /results/link_*.json; do
   [ -e "$f" ] || continue
   echo "===== rdmabench fabric link ${f##*/} begin ====="
-  cat "$f"
+  cat "$f"; echo
   echo "===== rdmabench fabric link end ====="
 done
 exit 0
