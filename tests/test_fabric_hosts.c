@@ -24,8 +24,8 @@ static const char *joined_(const struct hostlist *hl, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < hl->n && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      i ? "," : "", hl->h[i].name);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "," : "",
+				      hl->h[i].name);
 	return buf;
 }
 
@@ -71,12 +71,14 @@ static void test_file(void)
 	EXPECT_TRUE(f != NULL);
 	if (!f)
 		return;
-	fputs("# the rack\nnode-a 10.0.0.1\n\n  node-b\t10.0.0.2 # b\nnode-[c-d]\n", f);
+	fputs("# the rack\nnode-a 10.0.0.1\n\n  node-b\t10.0.0.2 # b\nnode-[c-d]\n",
+	      f);
 	fclose(f);
 	EXPECT_EQ_INT(hostlist_read_file(&hl, path), -EINVAL);
 	hostlist_free(&hl);
 	f = fopen(path, "w");
-	fputs("# the rack\nnode-a 10.0.0.1\n\n  node-b\t10.0.0.2 # b\nnode-[01-02]\n", f);
+	fputs("# the rack\nnode-a 10.0.0.1\n\n  node-b\t10.0.0.2 # b\nnode-[01-02]\n",
+	      f);
 	fclose(f);
 	EXPECT_EQ_INT(hostlist_read_file(&hl, path), 0);
 	EXPECT_STREQ(joined(&hl), "node-a,node-b,node-01,node-02");
@@ -109,11 +111,13 @@ static const char *table_get(const char *name, void *ctx)
 static void test_engines(void)
 {
 	const char *none[] = { "HOME=/root", NULL };
-	const char *ompi[] = { "OMPI_COMM_WORLD_RANK=2", "OMPI_COMM_WORLD_SIZE=4", NULL };
+	const char *ompi[] = { "OMPI_COMM_WORLD_RANK=2",
+			       "OMPI_COMM_WORLD_SIZE=4", NULL };
 	const char *pmi[] = { "PMI_RANK=1", "PMI_SIZE=3", NULL };
 	const char *k8s[] = { "JOB_COMPLETION_INDEX=5", NULL };
 	const char *bad[] = { "OMPI_COMM_WORLD_RANK=x", NULL };
-	const char *past[] = { "OMPI_COMM_WORLD_RANK=4", "OMPI_COMM_WORLD_SIZE=4", NULL };
+	const char *past[] = { "OMPI_COMM_WORLD_RANK=4",
+			       "OMPI_COMM_WORLD_SIZE=4", NULL };
 	struct role r;
 
 	EXPECT_EQ_INT(role_from_env(&r, table_get, none), -ENOENT);
@@ -140,11 +144,17 @@ static void test_engines(void)
  * in a ring serves node-03 and is the client of gpu7 */
 static void test_slurm(void)
 {
-	const char *env[] = { "SLURM_PROCID=3", "SLURM_NNODES=5", "SLURM_NTASKS=5",
+	const char *env[] = { "SLURM_PROCID=3", "SLURM_NNODES=5",
+			      "SLURM_NTASKS=5",
 			      "SLURM_JOB_NODELIST=node-[01-03,07],gpu7", NULL };
-	const char *step[] = { "SLURM_PROCID=0", "SLURM_NNODES=9", "SLURM_STEP_NUM_NODES=2",
-			       "SLURM_STEP_NODELIST=n[1-2]", "SLURM_JOB_NODELIST=n[1-9]", NULL };
-	const char *many[] = { "SLURM_PROCID=0", "SLURM_NNODES=2", "SLURM_NTASKS=4", NULL };
+	const char *step[] = { "SLURM_PROCID=0",
+			       "SLURM_NNODES=9",
+			       "SLURM_STEP_NUM_NODES=2",
+			       "SLURM_STEP_NODELIST=n[1-2]",
+			       "SLURM_JOB_NODELIST=n[1-9]",
+			       NULL };
+	const char *many[] = { "SLURM_PROCID=0", "SLURM_NNODES=2",
+			       "SLURM_NTASKS=4", NULL };
 	struct hostlist hl = { 0 };
 	struct role r;
 	struct plan pl;

@@ -41,18 +41,24 @@ static int want(enum plan_pattern p, unsigned int n, unsigned int c,
 
 static unsigned int want_rounds(enum plan_pattern p, unsigned int n)
 {
-	return p == PLAN_PAIRS ? n * (n - 1) / 2 :
-	       p == PLAN_ALL_TO_ALL ? n - 1 : 1;
+	return p == PLAN_PAIRS	    ? n * (n - 1) / 2 :
+	       p == PLAN_ALL_TO_ALL ? n - 1 :
+				      1;
 }
 
 static unsigned int want_conns(enum plan_pattern p, unsigned int n)
 {
 	switch (p) {
-	case PLAN_PAIRS: return n * (n - 1) / 2;
-	case PLAN_RING: return n;
-	case PLAN_ALL_TO_ALL: return n * (n - 1);
-	case PLAN_BISECTION: return n / 2;
-	default: return n - 1;
+	case PLAN_PAIRS:
+		return n * (n - 1) / 2;
+	case PLAN_RING:
+		return n;
+	case PLAN_ALL_TO_ALL:
+		return n * (n - 1);
+	case PLAN_BISECTION:
+		return n / 2;
+	default:
+		return n - 1;
 	}
 }
 
@@ -73,11 +79,12 @@ static void check_rounds(const struct plan *pl)
 				EXPECT_TRUE(l[j].server != l[i].server ||
 					    l[j].port != l[i].port);
 			EXPECT_TRUE(l[i].port >= pl->base_port &&
-				    l[i].port < pl->base_port + pl->nodes *
-						pl->streams);
+				    l[i].port <
+					    pl->base_port +
+						    pl->nodes * pl->streams);
 		}
-		for (unsigned int v = 0; pl->pattern == PLAN_ALL_TO_ALL &&
-					 v < pl->nodes; v++) {
+		for (unsigned int v = 0;
+		     pl->pattern == PLAN_ALL_TO_ALL && v < pl->nodes; v++) {
 			EXPECT_EQ_INT(as_c[v], pl->streams);
 			EXPECT_EQ_INT(as_s[v], pl->streams);
 		}
@@ -86,7 +93,8 @@ static void check_rounds(const struct plan *pl)
 
 static void check_one(enum plan_pattern p, unsigned int n, unsigned int st)
 {
-	unsigned int got[N_MAX][N_MAX] = { { 0 } }, streams[N_MAX][N_MAX] = { { 0 } };
+	unsigned int got[N_MAX][N_MAX] = { { 0 } },
+		     streams[N_MAX][N_MAX] = { { 0 } };
 	unsigned int round_of[N_MAX][N_MAX];
 	struct plan pl;
 
@@ -103,7 +111,8 @@ static void check_one(enum plan_pattern p, unsigned int n, unsigned int st)
 	}
 	for (unsigned int c = 0; c < n; c++)
 		for (unsigned int s = 0; s < n; s++) {
-			EXPECT_EQ_INT(got[c][s], (unsigned int)want(p, n, c, s) * st);
+			EXPECT_EQ_INT(got[c][s],
+				      (unsigned int)want(p, n, c, s) * st);
 			if (got[c][s])
 				EXPECT_EQ_INT(streams[c][s], (1U << st) - 1);
 		}
@@ -159,7 +168,8 @@ static void test_refusals(void)
 
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, 1, 1, 100), -EINVAL);
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, 4, 0, 100), -EINVAL);
-	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, 4, PLAN_STREAMS_MAX + 1, 100), -EINVAL);
+	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, 4, PLAN_STREAMS_MAX + 1, 100),
+		      -EINVAL);
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_INCAST, 8, 2, 65530), -EINVAL);
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, 4, 1, 0), -EINVAL);
 	EXPECT_EQ_INT(plan_pattern_parse("star", &p), -EINVAL);
@@ -200,7 +210,9 @@ static void test_linkcmd(void)
 	f = open_memstream(&text, &len);
 	linkcmd_print(f, c.argv);
 	fclose(f);
-	EXPECT_STREQ(text, "ib_write_bw -p 18516 --connect-timeout 30 --json out/link_r002_n1_n2_s1.json -D 5 'it'\\''s a b' n2");
+	EXPECT_STREQ(
+		text,
+		"ib_write_bw -p 18516 --connect-timeout 30 --json out/link_r002_n1_n2_s1.json -D 5 'it'\\''s a b' n2");
 	free(text);
 	x.nargs = LINKCMD_ARGS_MAX + 1;
 	EXPECT_EQ_INT(linkcmd_build(&c, &x, &l, false), -E2BIG);

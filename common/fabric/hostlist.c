@@ -10,7 +10,7 @@
 
 #include "lib/log.h"
 
-#define RANGE_MAX 1000000UL	/* a bound of one range */
+#define RANGE_MAX 1000000UL /* a bound of one range */
 
 static int add_host(struct hostlist *hl, const char *name, size_t len,
 		    const char *addr)
@@ -18,19 +18,21 @@ static int add_host(struct hostlist *hl, const char *name, size_t len,
 	struct hostlist_host *h;
 
 	if (!len) {
-		bench_err("hosts: an empty node name (two commas, or a comma at the end?)");
+		bench_err(
+			"hosts: an empty node name (two commas, or a comma at the end?)");
 		return -EINVAL;
 	}
 	if (len >= HOSTLIST_NAME_LEN || strlen(addr) >= HOSTLIST_NAME_LEN) {
-		bench_err("hosts: '%.*s' is longer than %d characters", (int)len,
-			  name, HOSTLIST_NAME_LEN - 1);
+		bench_err("hosts: '%.*s' is longer than %d characters",
+			  (int)len, name, HOSTLIST_NAME_LEN - 1);
 		return -ENAMETOOLONG;
 	}
 	for (unsigned int i = 0; i < hl->n; i++) {
 		if (strlen(hl->h[i].name) == len &&
 		    !memcmp(hl->h[i].name, name, len)) {
-			bench_err("hosts: node '%.*s' is listed twice: list each node once",
-				  (int)len, name);
+			bench_err(
+				"hosts: node '%.*s' is listed twice: list each node once",
+				(int)len, name);
 			return -EINVAL;
 		}
 	}
@@ -110,8 +112,9 @@ static int expand_group(struct hostlist *hl, const char *item, size_t len,
 	}
 	return 0;
 bad:
-	bench_err("hosts: '%.*s': a range is [N-M,K,...] with N <= M, e.g. node-[01-16]",
-		  (int)len, item);
+	bench_err(
+		"hosts: '%.*s': a range is [N-M,K,...] with N <= M, e.g. node-[01-16]",
+		(int)len, item);
 	return -EINVAL;
 }
 
@@ -172,8 +175,9 @@ static int parse_line(struct hostlist *hl, char *line, const char *path,
 	addr = strtok_r(NULL, " \t", &save);
 	extra = strtok_r(NULL, " \t", &save);
 	if (extra || (addr && strchr(name, '['))) {
-		bench_err("%s:%u: want \"NAME [ADDRESS]\" (a range takes no address)",
-			  path, lineno);
+		bench_err(
+			"%s:%u: want \"NAME [ADDRESS]\" (a range takes no address)",
+			path, lineno);
 		return -EINVAL;
 	}
 	err = parse_with_addr(hl, name, addr ? addr : "");

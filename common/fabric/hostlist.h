@@ -14,12 +14,12 @@
 
 #include <stddef.h>
 
-#define HOSTLIST_MAX 4096	/* nodes in one fabric */
-#define HOSTLIST_NAME_LEN 128	/* a name or address, NUL included */
+#define HOSTLIST_MAX 4096 /* nodes in one fabric */
+#define HOSTLIST_NAME_LEN 128 /* a name or address, NUL included */
 
 struct hostlist_host {
 	char name[HOSTLIST_NAME_LEN];
-	char addr[HOSTLIST_NAME_LEN];	/* "" = connect to the name */
+	char addr[HOSTLIST_NAME_LEN]; /* "" = connect to the name */
 };
 
 struct hostlist {

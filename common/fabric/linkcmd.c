@@ -76,8 +76,9 @@ int linkcmd_build(struct linkcmd *c, const struct linkcmd_ctx *x,
 /* Characters a shell takes literally. */
 static bool plain(const char *s)
 {
-	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_./:=,@%+-") == strlen(s);
+	return *s &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789_./:=,@%+-") == strlen(s);
 }
 
 void linkcmd_print(FILE *f, const char *const *argv)

@@ -20,22 +20,22 @@
 #include "fabric/hostlist.h"
 #include "fabric/plan.h"
 
-#define LINKCMD_ARGS_MAX 64	/* tool arguments after "--" */
+#define LINKCMD_ARGS_MAX 64 /* tool arguments after "--" */
 
 /* What every link of one run shares. */
 struct linkcmd_ctx {
-	const char *tool;	/* the tool's path (or name, for PATH) */
-	const char *out_dir;	/* where clients write their --json */
+	const char *tool; /* the tool's path (or name, for PATH) */
+	const char *out_dir; /* where clients write their --json */
 	unsigned int connect_timeout_s;
 	unsigned int nargs;
-	char *const *args;	/* the tool arguments */
+	char *const *args; /* the tool arguments */
 	const struct hostlist *hosts;
 };
 
 struct linkcmd {
 	char port[8], timeout[16];
 	char json[PATH_MAX];
-	const char *argv[LINKCMD_ARGS_MAX + 10];	/* NULL-terminated */
+	const char *argv[LINKCMD_ARGS_MAX + 10]; /* NULL-terminated */
 	unsigned int argc;
 };
 

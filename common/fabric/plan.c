@@ -12,7 +12,7 @@
 struct builder {
 	const struct plan *pl;
 	struct plan_link *links;
-	unsigned int *served;	/* links each server has in this round */
+	unsigned int *served; /* links each server has in this round */
 	unsigned int n, round, max_port;
 };
 
@@ -121,7 +121,8 @@ static int plan_check(enum plan_pattern pattern, unsigned int nodes,
 		return -EINVAL;
 	}
 	if (streams < 1 || streams > PLAN_STREAMS_MAX) {
-		bench_err("--streams %u: want 1..%d", streams, PLAN_STREAMS_MAX);
+		bench_err("--streams %u: want 1..%d", streams,
+			  PLAN_STREAMS_MAX);
 		return -EINVAL;
 	}
 	if (base_port < 1 || base_port > 65535) {
@@ -159,11 +160,12 @@ int plan_build(struct plan *pl, enum plan_pattern pattern, unsigned int nodes,
 	b.served = calloc(nodes, sizeof(*b.served));
 	if (!b.served)
 		return -ENOMEM;
-	patterns[pattern].gen(&b, nodes);		/* count */
+	patterns[pattern].gen(&b, nodes); /* count */
 	if (b.n > PLAN_LINKS_MAX || b.max_port > 65535) {
-		bench_err("%s over %u nodes x %u streams: %u links up to port %u: too many (at most %u links, port 65535)",
-			  patterns[pattern].name, nodes, streams, b.n,
-			  b.max_port, PLAN_LINKS_MAX);
+		bench_err(
+			"%s over %u nodes x %u streams: %u links up to port %u: too many (at most %u links, port 65535)",
+			patterns[pattern].name, nodes, streams, b.n, b.max_port,
+			PLAN_LINKS_MAX);
 		free(b.served);
 		return b.n > PLAN_LINKS_MAX ? -E2BIG : -EINVAL;
 	}
@@ -173,7 +175,7 @@ int plan_build(struct plan *pl, enum plan_pattern pattern, unsigned int nodes,
 		b.n = 0;
 		b.round = 0;
 		memset(b.served, 0, nodes * sizeof(*b.served));
-		patterns[pattern].gen(&b, nodes);	/* fill */
+		patterns[pattern].gen(&b, nodes); /* fill */
 	}
 	free(b.served);
 	err = b.links ? plan_index(pl) : -ENOMEM;

@@ -48,8 +48,8 @@ struct plan {
 	enum plan_pattern pattern;
 	unsigned int nodes, streams, base_port;
 	unsigned int rounds, nlinks;
-	struct plan_link *links;	/* by round, then as generated */
-	unsigned int *round_first;	/* rounds + 1 entries */
+	struct plan_link *links; /* by round, then as generated */
+	unsigned int *round_first; /* rounds + 1 entries */
 };
 
 /* "ring" -> PLAN_RING; -EINVAL (logged, with the list) when unknown. */

@@ -16,18 +16,32 @@ static const struct engine {
 	const char *rank[VARS];
 	const char *size[VARS];
 	const char *nodelist[VARS];
-	const char *tasks;	/* ranks, when that may differ from nodes */
-	const char *fix;	/* how to launch one rank a node */
+	const char *tasks; /* ranks, when that may differ from nodes */
+	const char *fix; /* how to launch one rank a node */
 } engines[] = {
-	{ "slurm", { "SLURM_PROCID" },
+	{ "slurm",
+	  { "SLURM_PROCID" },
 	  { "SLURM_STEP_NUM_NODES", "SLURM_NNODES" },
 	  { "SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST" },
-	  "SLURM_NTASKS", "srun --ntasks-per-node=1" },
-	{ "openmpi", { "OMPI_COMM_WORLD_RANK" }, { "OMPI_COMM_WORLD_SIZE" },
-	  { NULL }, NULL, "mpirun -np <nodes> --map-by node" },
-	{ "pmi", { "PMI_RANK" }, { "PMI_SIZE" }, { NULL }, NULL,
+	  "SLURM_NTASKS",
+	  "srun --ntasks-per-node=1" },
+	{ "openmpi",
+	  { "OMPI_COMM_WORLD_RANK" },
+	  { "OMPI_COMM_WORLD_SIZE" },
+	  { NULL },
+	  NULL,
+	  "mpirun -np <nodes> --map-by node" },
+	{ "pmi",
+	  { "PMI_RANK" },
+	  { "PMI_SIZE" },
+	  { NULL },
+	  NULL,
 	  "mpiexec -n <nodes> -ppn 1" },
-	{ "k8s", { "JOB_COMPLETION_INDEX" }, { NULL }, { NULL }, NULL,
+	{ "k8s",
+	  { "JOB_COMPLETION_INDEX" },
+	  { NULL },
+	  { NULL },
+	  NULL,
 	  "completions = parallelism = the number of hosts" },
 };
 
@@ -76,8 +90,9 @@ static int engine_size(const struct engine *e, struct role *r,
 		return 0;
 	err = number(e->tasks, v, &tasks);
 	if (!err && tasks != size) {
-		bench_err("%s: %s=%u tasks on %s=%u nodes: run one task a node (%s)",
-			  e->name, e->tasks, tasks, var, size, e->fix);
+		bench_err(
+			"%s: %s=%u tasks on %s=%u nodes: run one task a node (%s)",
+			e->name, e->tasks, tasks, var, size, e->fix);
 		err = -EINVAL;
 	}
 	return err;
@@ -97,8 +112,9 @@ int role_from_env(struct role *r, role_getenv_fn get, void *ctx)
 		if (!err)
 			err = engine_size(e, r, get, ctx);
 		if (!err && r->size >= 0 && r->rank >= (unsigned int)r->size) {
-			bench_err("%s: %s=%u is not below the %d ranks launched",
-				  e->name, var, r->rank, r->size);
+			bench_err(
+				"%s: %s=%u is not below the %d ranks launched",
+				e->name, var, r->rank, r->size);
 			err = -EINVAL;
 		}
 		if (!err && e->nodelist[0])
@@ -125,8 +141,9 @@ static const char *fix_of(const char *engine)
 int role_check(const struct role *r, unsigned int nodes)
 {
 	if (r->size >= 0 && (unsigned int)r->size != nodes) {
-		bench_err("%s launched %d ranks for %u nodes in the host list: one rank a node (%s)",
-			  r->engine, r->size, nodes, fix_of(r->engine));
+		bench_err(
+			"%s launched %d ranks for %u nodes in the host list: one rank a node (%s)",
+			r->engine, r->size, nodes, fix_of(r->engine));
 		return -EINVAL;
 	}
 	if (r->rank >= nodes) {

@@ -21,10 +21,10 @@
 typedef const char *(*role_getenv_fn)(const char *name, void *ctx);
 
 struct role {
-	const char *engine;	/* "slurm", "openmpi", "pmi", "k8s", "--rank" */
+	const char *engine; /* "slurm", "openmpi", "pmi", "k8s", "--rank" */
 	unsigned int rank;
-	int size;		/* ranks launched; -1: not told (k8s, --rank) */
-	const char *nodelist;	/* Slurm's node list, or NULL */
+	int size; /* ranks launched; -1: not told (k8s, --rank) */
+	const char *nodelist; /* Slurm's node list, or NULL */
 };
 
 /*

@@ -27,7 +27,11 @@
 #include "run/fabric_exec.h"
 #include "spec/bench.h"
 
-enum dry { DRY_NONE, DRY_TEXT, DRY_JSON };
+enum dry {
+	DRY_NONE,
+	DRY_TEXT,
+	DRY_JSON
+};
 
 struct fabric_cfg {
 	enum plan_pattern pattern;
@@ -117,17 +121,34 @@ static int parse_one(struct fabric_cfg *c, int opt, const char *arg)
 	case 'P':
 		c->have_pattern = true;
 		return plan_pattern_parse(arg, &c->pattern);
-	case 'H': c->hosts = arg; return 0;
-	case 'f': c->hostfile = arg; return 0;
-	case 't': c->tool = arg; return 0;
-	case 'r': c->rank = arg; return 0;
-	case 'o': c->out = arg; return 0;
-	case 'n': return dry_mode(arg, &c->dry);
-	case 'S': return num("streams", arg, 1, PLAN_STREAMS_MAX, &c->streams);
-	case 'p': return num("port", arg, 1, 65535, &c->port);
-	case 'B': return num("barrier-port", arg, 1, 65535, &c->barrier_port);
-	case 'T': return num("timeout", arg, 1, 86400, &c->timeout_s);
-	case 'C': return num("connect-timeout", arg, 1, 86400, &c->connect_timeout_s);
+	case 'H':
+		c->hosts = arg;
+		return 0;
+	case 'f':
+		c->hostfile = arg;
+		return 0;
+	case 't':
+		c->tool = arg;
+		return 0;
+	case 'r':
+		c->rank = arg;
+		return 0;
+	case 'o':
+		c->out = arg;
+		return 0;
+	case 'n':
+		return dry_mode(arg, &c->dry);
+	case 'S':
+		return num("streams", arg, 1, PLAN_STREAMS_MAX, &c->streams);
+	case 'p':
+		return num("port", arg, 1, 65535, &c->port);
+	case 'B':
+		return num("barrier-port", arg, 1, 65535, &c->barrier_port);
+	case 'T':
+		return num("timeout", arg, 1, 86400, &c->timeout_s);
+	case 'C':
+		return num("connect-timeout", arg, 1, 86400,
+			   &c->connect_timeout_s);
 	default:
 		bench_err("unknown option (ib_fabric --help lists them)");
 		return -EINVAL;
@@ -139,8 +160,11 @@ static int parse_opts(struct fabric_cfg *c, int argc, char **argv, int *argsi)
 {
 	int opt, err = 0;
 
-	*c = (struct fabric_cfg){ .tool = "ib_write_bw", .out = "fabric-out",
-				  .streams = 1, .port = 18515, .timeout_s = 600,
+	*c = (struct fabric_cfg){ .tool = "ib_write_bw",
+				  .out = "fabric-out",
+				  .streams = 1,
+				  .port = 18515,
+				  .timeout_s = 600,
 				  .connect_timeout_s = 60 };
 	optind = 1;
 	while (!err && (opt = getopt_long(argc, argv, "+P:H:f:S:t:p:r:o:n::h",
@@ -152,12 +176,14 @@ static int parse_opts(struct fabric_cfg *c, int argc, char **argv, int *argsi)
 		err = parse_one(c, opt, optarg);
 	}
 	if (!err && optind < argc && strcmp(argv[optind - 1], "--")) {
-		bench_err("'%s': tool arguments go after -- (ib_fabric ... -- -D 10)",
-			  argv[optind]);
+		bench_err(
+			"'%s': tool arguments go after -- (ib_fabric ... -- -D 10)",
+			argv[optind]);
 		err = -EINVAL;
 	}
 	if (!err && !c->have_pattern) {
-		bench_err("--pattern is required: one of %s", plan_pattern_list());
+		bench_err("--pattern is required: one of %s",
+			  plan_pattern_list());
 		err = -EINVAL;
 	}
 	if (!err && c->hosts && c->hostfile) {
@@ -214,12 +240,14 @@ static int check_host(const struct fabric *f)
 	if (i == (int)f->role.rank)
 		return 0;
 	if (f->cfg.rank) {
-		bench_warn("--rank %u is %s in the host list, but this host is %s",
-			   f->role.rank, want, host);
+		bench_warn(
+			"--rank %u is %s in the host list, but this host is %s",
+			f->role.rank, want, host);
 		return 0;
 	}
-	bench_err("%s rank %u runs on %s, but the host list puts rank %u on %s: list the hosts in the launcher's rank order (mpirun --map-by node --host in the order of --hosts; srun: leave --hosts out)",
-		  f->role.engine, f->role.rank, host, f->role.rank, want);
+	bench_err(
+		"%s rank %u runs on %s, but the host list puts rank %u on %s: list the hosts in the launcher's rank order (mpirun --map-by node --host in the order of --hosts; srun: leave --hosts out)",
+		f->role.engine, f->role.rank, host, f->role.rank, want);
 	return -EINVAL;
 }
 
@@ -241,11 +269,13 @@ static int resolve_rank(struct fabric *f)
 	if (gethostname(host, sizeof(host)) ||
 	    (i = hostlist_find(&f->hl, host)) < 0) {
 		if (f->cfg.dry)
-			return 0;	/* a plan needs no rank */
-		bench_err("no rank: not under mpirun/srun/an Indexed Job, no --rank, and this host's name is not in the host list");
+			return 0; /* a plan needs no rank */
+		bench_err(
+			"no rank: not under mpirun/srun/an Indexed Job, no --rank, and this host's name is not in the host list");
 		return -EINVAL;
 	}
-	f->role = (struct role){ .engine = "hostname", .rank = (unsigned int)i,
+	f->role = (struct role){ .engine = "hostname",
+				 .rank = (unsigned int)i,
 				 .size = -1 };
 	f->have_rank = true;
 	return 0;
@@ -265,9 +295,10 @@ static int resolve(struct fabric *f)
 		bench_err("no nodes: give --hosts LIST or --hostfile FILE");
 		err = -EINVAL;
 	}
-	err = err ? err : plan_build(&f->pl, f->cfg.pattern, f->hl.n,
-				     (unsigned int)f->cfg.streams,
-				     (unsigned int)f->cfg.port);
+	err = err ? err :
+		    plan_build(&f->pl, f->cfg.pattern, f->hl.n,
+			       (unsigned int)f->cfg.streams,
+			       (unsigned int)f->cfg.port);
 	return err ? err : resolve_rank(f);
 }
 
@@ -295,7 +326,8 @@ static void print_plan(const struct fabric *f)
 	       pl->rounds, pl->nlinks);
 	if (f->have_rank)
 		printf("# this process: rank %u (%s, from %s), its commands marked *\n",
-		       f->role.rank, f->hl.h[f->role.rank].name, f->role.engine);
+		       f->role.rank, f->hl.h[f->role.rank].name,
+		       f->role.engine);
 	for (unsigned int i = 0; i < f->hl.n; i++)
 		if (plan_idle(pl, i))
 			printf("# idle: %s (in no link of this pattern)\n",
@@ -341,17 +373,19 @@ static int run(struct fabric *f)
 	snprintf(path, sizeof(path), "%s/plan.json", f->cfg.out);
 	if (afile_write(path, render_plan, &doc))
 		return BENCH_EXIT_RUNTIME;
-	if (fabric_barrier_open(&b, f->role.rank, f->hl.n, hostlist_addr(&f->hl, 0),
-				(uint16_t)f->cfg.barrier_port,
-				timer_deadline_ns(f->cfg.timeout_s * 1000ULL))) {
+	if (fabric_barrier_open(
+		    &b, f->role.rank, f->hl.n, hostlist_addr(&f->hl, 0),
+		    (uint16_t)f->cfg.barrier_port,
+		    timer_deadline_ns(f->cfg.timeout_s * 1000ULL))) {
 		fabric_barrier_close(&b);
 		return stop_flag ? BENCH_EXIT_STOPPED : BENCH_EXIT_PEER;
 	}
 	code = fabric_exec_run(&e, &b);
 	fabric_barrier_close(&b);
-	bench_info("rank %u (%s): %u round(s) done, exit %d; report: scripts/fabric_report.py %s",
-		   f->role.rank, f->hl.h[f->role.rank].name, f->pl.rounds, code,
-		   f->cfg.out);
+	bench_info(
+		"rank %u (%s): %u round(s) done, exit %d; report: scripts/fabric_report.py %s",
+		f->role.rank, f->hl.h[f->role.rank].name, f->pl.rounds, code,
+		f->cfg.out);
 	return code;
 }
 
@@ -365,9 +399,11 @@ int fabric_main(int argc, char **argv)
 	resolve_tool(&f.cfg);
 	stop_signals_init();
 	err = resolve(&f);
-	f.x = (struct linkcmd_ctx){ f.cfg.tool, f.cfg.out,
+	f.x = (struct linkcmd_ctx){ f.cfg.tool,
+				    f.cfg.out,
 				    (unsigned int)f.cfg.connect_timeout_s,
-				    (unsigned int)(argc - argsi), argv + argsi,
+				    (unsigned int)(argc - argsi),
+				    argv + argsi,
 				    &f.hl };
 	err = err ? err : linkcmd_check(&f.x);
 	if (err)
@@ -376,7 +412,8 @@ int fabric_main(int argc, char **argv)
 		print_plan(&f), code = BENCH_EXIT_OK;
 	else if (f.cfg.dry == DRY_JSON)
 		code = render_plan(&(struct plan_doc){ &f }, stdout) ?
-			       BENCH_EXIT_RUNTIME : BENCH_EXIT_OK;
+			       BENCH_EXIT_RUNTIME :
+			       BENCH_EXIT_OK;
 	else
 		code = run(&f);
 	plan_free(&f.pl);

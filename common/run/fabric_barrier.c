@@ -21,7 +21,8 @@ static int io_all(int fd, void *buf, size_t len, bool out, uint64_t deadline_ns)
 
 	while (len) {
 		ssize_t n;
-		int err = timer_poll_until(fd, out ? POLLOUT : POLLIN, deadline_ns);
+		int err = timer_poll_until(fd, out ? POLLOUT : POLLIN,
+					   deadline_ns);
 
 		if (err)
 			return err;
@@ -53,7 +54,7 @@ static int accept_all(struct fabric_barrier *b, int lfd, uint64_t deadline_ns)
 			return err;
 		err = io_all(fd, &r, sizeof(r), false, deadline_ns);
 		if (err || r == 0 || r >= b->nodes || b->fds[r] >= 0) {
-			close(fd);	/* a probe, a stranger, a duplicate */
+			close(fd); /* a probe, a stranger, a duplicate */
 			continue;
 		}
 		b->fds[r] = fd;
@@ -85,10 +86,11 @@ static void missing(const struct fabric_barrier *b, int err)
 
 	for (unsigned int i = 1; i < b->nodes && n < sizeof(list) - 12; i++)
 		if (b->fds[i] < 0)
-			n += (size_t)snprintf(list + n, sizeof(list) - n,
-					      " %u", i);
-	bench_err("barrier: %s; ranks that did not come:%s (are they launched, is the port open?)",
-		  strerror(-err), list);
+			n += (size_t)snprintf(list + n, sizeof(list) - n, " %u",
+					      i);
+	bench_err(
+		"barrier: %s; ranks that did not come:%s (are they launched, is the port open?)",
+		strerror(-err), list);
 }
 
 int fabric_barrier_open(struct fabric_barrier *b, unsigned int rank,
@@ -106,8 +108,9 @@ int fabric_barrier_open(struct fabric_barrier *b, unsigned int rank,
 	if (rank) {
 		err = connect_rank0(b, addr0, port, deadline_ns);
 		if (err)
-			bench_err("barrier: rank %u cannot join rank 0 at %s:%u: %s (is rank 0 running?)",
-				  rank, addr0, port, strerror(-err));
+			bench_err(
+				"barrier: rank %u cannot join rank 0 at %s:%u: %s (is rank 0 running?)",
+				rank, addr0, port, strerror(-err));
 		return err;
 	}
 	err = ctrl_tcp_listen(port, &lfd);

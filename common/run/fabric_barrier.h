@@ -14,7 +14,7 @@
 
 struct fabric_barrier {
 	unsigned int rank, nodes;
-	int *fds;	/* rank 0: one a peer rank; others: fds[0] */
+	int *fds; /* rank 0: one a peer rank; others: fds[0] */
 };
 
 /*

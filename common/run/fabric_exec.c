@@ -20,7 +20,7 @@ struct proc {
 	pid_t pid;
 	const struct plan_link *l;
 	bool server;
-	int code;	/* exit code; 128 + signal */
+	int code; /* exit code; 128 + signal */
 };
 
 /* How bad an exit code is: corrupt, then an error, then a gate. */
@@ -101,9 +101,11 @@ static void wait_all(struct proc *procs, unsigned int n, uint64_t deadline_ns)
 			procs[i].pid = 0;
 			left--;
 		}
-		if (left && !killed && (stop_flag || timer_expired(deadline_ns))) {
-			bench_warn("round deadline or stop: ending %u tool process(es)",
-				   left);
+		if (left && !killed &&
+		    (stop_flag || timer_expired(deadline_ns))) {
+			bench_warn(
+				"round deadline or stop: ending %u tool process(es)",
+				left);
 			for (unsigned int i = 0; i < n; i++)
 				if (procs[i].pid > 0)
 					kill(procs[i].pid, SIGTERM);
@@ -126,13 +128,15 @@ static int round_code(const struct fabric_exec *e, const struct proc *procs,
 
 		if (c == BENCH_EXIT_OK)
 			continue;
-		bench_warn("round %u: %s -> %s stream %u port %u: %s exit %d (%s)",
-			   l->round, e->x->hosts->h[l->client].name,
-			   e->x->hosts->h[l->server].name, l->stream, l->port,
-			   procs[i].server ? "server" : "client", c,
-			   verdict_exit_meaning(c));
+		bench_warn(
+			"round %u: %s -> %s stream %u port %u: %s exit %d (%s)",
+			l->round, e->x->hosts->h[l->client].name,
+			e->x->hosts->h[l->server].name, l->stream, l->port,
+			procs[i].server ? "server" : "client", c,
+			verdict_exit_meaning(c));
 		code = worse(code, procs[i].server && c == BENCH_EXIT_GATE ?
-					   BENCH_EXIT_RUNTIME : c);
+					   BENCH_EXIT_RUNTIME :
+					   c);
 	}
 	return code;
 }
@@ -149,7 +153,8 @@ static int run_round(const struct fabric_exec *e, unsigned int r,
 		for (unsigned int i = 0; i < k && !err; i++) {
 			if ((server ? l[i].server : l[i].client) != e->rank)
 				continue;
-			procs[n] = (struct proc){ .l = &l[i], .server = server };
+			procs[n] =
+				(struct proc){ .l = &l[i], .server = server };
 			err = spawn(e, &procs[n]);
 			n += !err;
 		}
@@ -159,8 +164,8 @@ static int run_round(const struct fabric_exec *e, unsigned int r,
 
 int fabric_exec_run(const struct fabric_exec *e, struct fabric_barrier *b)
 {
-	struct proc *procs = calloc(2 * e->pl->nodes * e->pl->streams,
-				    sizeof(*procs));
+	struct proc *procs =
+		calloc(2 * e->pl->nodes * e->pl->streams, sizeof(*procs));
 	int code = BENCH_EXIT_OK;
 
 	if (!procs)
@@ -168,8 +173,9 @@ int fabric_exec_run(const struct fabric_exec *e, struct fabric_barrier *b)
 	for (unsigned int r = 0; r < e->pl->rounds && !stop_flag; r++) {
 		code = worse(code, run_round(e, r, procs));
 		/* twice: the others may have started their round later */
-		if (fabric_barrier_wait(b, timer_deadline_ns(
-				2 * e->round_timeout_s * 1000ULL))) {
+		if (fabric_barrier_wait(
+			    b, timer_deadline_ns(2 * e->round_timeout_s *
+						 1000ULL))) {
 			code = worse(code, BENCH_EXIT_PEER);
 			break;
 		}
