@@ -75,7 +75,7 @@ for a; do
 	prev=$a
 done
 echo "fake $*" >> "$FAKE_LOG"
-[ -z "$json" ] && { sleep 0.3; exit 0; }
+[ -z "$json" ] && exec sleep "${FAKE_SERVER_SECONDS:-0.3}"
 if [ -n "${FAKE_EXCLUSIVE:-}" ]; then	# no other client may run now
 	mkdir "$FAKE_LOG.busy" 2>/dev/null || echo OVERLAP >> "$FAKE_LOG"
 	sleep 0.2
@@ -96,7 +96,7 @@ run3() { # PATTERN OUT: three ranks at once; their exit codes in OUT/rc.R
 	pids=()
 	for r in 0 1 2; do
 		"$BIN" -P "$pattern" -f "$tmp/hosts" --rank $r -p "$port" -o "$out" \
-			-t "$tmp/fake" --timeout 30 -- -D 1 > "$out/rank$r.log" 2>&1 &
+			-t "$tmp/fake" --timeout 60 -- -D 1 > "$out/rank$r.log" 2>&1 &
 		pids+=($!)
 	done
 	for r in 0 1 2; do
@@ -133,6 +133,15 @@ grep -q 'round 0: node-b -> node-c stream 0 port [0-9]*: client exit 3 (below an
 # pairs: one link a round, so never two clients at once (the barrier)
 [ "$(grep -c -- '--json' "$FAKE_LOG")" = 12 ] && ok || fail "fake log: $(grep -c -- --json "$FAKE_LOG") clients, want 12"
 grep -q OVERLAP "$FAKE_LOG" && fail "pairs: two clients ran at once" || ok
+
+# servers that outlive their clients (a client that died early) are
+# ended FABRIC_SERVER_GRACE_MS (10 s) after every client of the round,
+# not at the round's deadline (60 s); their clients' verdicts stand
+start=$SECONDS
+FAKE_SERVER_SECONDS=100 FAKE_EXCLUSIVE='' run3 ring "$tmp/linger"
+took=$((SECONDS - start))
+[ "$took" -lt 40 ] && [ "$(cat "$tmp"/linger/rc.* | tr '\n' ' ')" = "0 3 0 " ] && ok ||
+	{ fail "lingering servers: ${took}s, exit codes $(cat "$tmp"/linger/rc.* | tr '\n' ' ')"; cat "$tmp"/linger/rank*.log; }
 
 # a rank that never comes: rank 0 waits --timeout, then names it (exit 5)
 rc_is 5 "$BIN" -P ring -f "$tmp/hosts" --rank 0 -p "$port" -o "$tmp/lonely" -t "$tmp/fake" --timeout 2

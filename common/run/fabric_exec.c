@@ -20,6 +20,7 @@ struct proc {
 	pid_t pid;
 	const struct plan_link *l;
 	bool server;
+	bool ended; /* ib_fabric sent it SIGTERM */
 	int code; /* exit code; 128 + signal */
 };
 
@@ -107,8 +108,10 @@ static void wait_all(struct proc *procs, unsigned int n, uint64_t deadline_ns)
 				"round deadline or stop: ending %u tool process(es)",
 				left);
 			for (unsigned int i = 0; i < n; i++)
-				if (procs[i].pid > 0)
+				if (procs[i].pid > 0) {
 					kill(procs[i].pid, SIGTERM);
+					procs[i].ended = true;
+				}
 			killed = true;
 		}
 		if (left)
@@ -126,7 +129,8 @@ static int round_code(const struct fabric_exec *e, const struct proc *procs,
 		const struct plan_link *l = procs[i].l;
 		int c = procs[i].code;
 
-		if (c == BENCH_EXIT_OK)
+		/* a server ended after its client: the client has the verdict */
+		if (c == BENCH_EXIT_OK || (procs[i].server && procs[i].ended))
 			continue;
 		bench_warn(
 			"round %u: %s -> %s stream %u port %u: %s exit %d (%s)",
@@ -141,24 +145,50 @@ static int round_code(const struct fabric_exec *e, const struct proc *procs,
 	return code;
 }
 
-/* This rank's sides of round r: servers first. */
-static int run_round(const struct fabric_exec *e, unsigned int r,
-		     struct proc *procs)
+/* Start this rank's sides of round r: its ns servers, then its clients. */
+static int start_round(const struct fabric_exec *e, unsigned int r,
+		       struct proc *procs, unsigned int *n, unsigned int *ns)
 {
-	unsigned int k, n = 0;
+	unsigned int k;
 	const struct plan_link *l = plan_round(e->pl, r, &k);
 	int err = 0;
 
-	for (int server = 1; server >= 0; server--)
+	*n = *ns = 0;
+	for (int server = 1; server >= 0; server--) {
 		for (unsigned int i = 0; i < k && !err; i++) {
 			if ((server ? l[i].server : l[i].client) != e->rank)
 				continue;
-			procs[n] =
+			procs[*n] =
 				(struct proc){ .l = &l[i], .server = server };
-			err = spawn(e, &procs[n]);
-			n += !err;
+			err = spawn(e, &procs[*n]);
+			*n += !err;
 		}
-	wait_all(procs, n, timer_deadline_ns(e->round_timeout_s * 1000ULL));
+		if (server)
+			*ns = *n;
+	}
+	return err;
+}
+
+/*
+ * One round: this rank's clients end, then every rank's (the first
+ * barrier), then its servers get FABRIC_SERVER_GRACE_MS to end by
+ * themselves: a server whose client died early is ended then, not at
+ * the round's deadline. *lost: the barrier failed.
+ */
+static int run_round(const struct fabric_exec *e, unsigned int r,
+		     struct proc *procs, struct fabric_barrier *b, bool *lost)
+{
+	uint64_t deadline = timer_deadline_ns(e->round_timeout_s * 1000ULL);
+	unsigned int n, ns;
+	int err = start_round(e, r, procs, &n, &ns);
+
+	wait_all(procs + ns, n - ns, deadline);
+	/* twice: the others may have started their round later */
+	*lost = fabric_barrier_wait(b,
+				    timer_deadline_ns(2 * e->round_timeout_s *
+						      1000ULL)) != 0;
+	wait_all(procs, ns,
+		 *lost ? 0 : timer_deadline_ns(FABRIC_SERVER_GRACE_MS));
 	return err ? BENCH_EXIT_RUNTIME : round_code(e, procs, n);
 }
 
@@ -167,19 +197,21 @@ int fabric_exec_run(const struct fabric_exec *e, struct fabric_barrier *b)
 	struct proc *procs =
 		calloc(2 * e->pl->nodes * e->pl->streams, sizeof(*procs));
 	int code = BENCH_EXIT_OK;
+	bool lost = false;
 
 	if (!procs)
 		return BENCH_EXIT_RUNTIME;
-	for (unsigned int r = 0; r < e->pl->rounds && !stop_flag; r++) {
-		code = worse(code, run_round(e, r, procs));
-		/* twice: the others may have started their round later */
-		if (fabric_barrier_wait(
-			    b, timer_deadline_ns(2 * e->round_timeout_s *
-						 1000ULL))) {
-			code = worse(code, BENCH_EXIT_PEER);
-			break;
-		}
+	for (unsigned int r = 0; r < e->pl->rounds && !stop_flag && !lost;
+	     r++) {
+		code = worse(code, run_round(e, r, procs, b, &lost));
+		if (!lost)
+			lost = fabric_barrier_wait(
+				       b, timer_deadline_ns(2 *
+							    e->round_timeout_s *
+							    1000ULL)) != 0;
 	}
 	free(procs);
+	if (lost)
+		code = worse(code, BENCH_EXIT_PEER);
 	return stop_flag ? BENCH_EXIT_STOPPED : code;
 }

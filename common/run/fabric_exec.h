@@ -2,9 +2,11 @@
 /*
  * fabric_exec - this rank's part of a fabric plan: for each round, start
  * the tool for every link side it has there (servers first, then clients,
- * which retry until their server listens), wait until all have exited
- * (killing what is left at the round's deadline or on SIGINT/SIGTERM),
- * then meet the other ranks at the barrier. Each side's output goes to
+ * which retry until their server listens), wait until its clients have
+ * exited, meet the other ranks at the barrier (every client of the round
+ * is done), give its servers FABRIC_SERVER_GRACE_MS to exit, end those
+ * left (a server whose client died early), and meet at the barrier again.
+ * At the round's deadline (or on SIGINT/SIGTERM) what is left is ended. Each side's output goes to
  * OUT/<result file>.server.log or .client.log; clients write their result
  * JSON where linkcmd.h says.
  */
@@ -14,6 +16,8 @@
 #include "fabric/linkcmd.h"
 #include "fabric/plan.h"
 #include "run/fabric_barrier.h"
+
+#define FABRIC_SERVER_GRACE_MS 10000
 
 struct fabric_exec {
 	const struct plan *pl;
