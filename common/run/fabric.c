@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -91,17 +92,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* A number option within [min, max], or a message naming it. */
-static int num(const char *name, const char *text, uint64_t min, uint64_t max,
-	       uint64_t *v)
-{
-	if (!units_parse_u64(text, min, max, v))
-		return 0;
-	bench_err("--%s %s: want a whole number in %llu..%llu", name, text,
-		  (unsigned long long)min, (unsigned long long)max);
-	return -EINVAL;
-}
-
 static int dry_mode(const char *arg, enum dry *d)
 {
 	if (!arg || !strcmp(arg, "text"))
@@ -115,44 +105,72 @@ static int dry_mode(const char *arg, enum dry *d)
 	return 0;
 }
 
+/* The options that take a string or a number, by their letter. */
+#define STR(ch, field)                                       \
+	{                                                    \
+		ch, offsetof(struct fabric_cfg, field), 0, 0 \
+	}
+#define NUM(ch, field, lo, hi)                                 \
+	{                                                      \
+		ch, offsetof(struct fabric_cfg, field), lo, hi \
+	}
+static const struct {
+	int opt;
+	size_t off;
+	uint64_t min, max; /* 0, 0: a string */
+} valued[] = {
+	STR('H', hosts),
+	STR('f', hostfile),
+	STR('t', tool),
+	STR('r', rank),
+	STR('o', out),
+	NUM('S', streams, 1, PLAN_STREAMS_MAX),
+	NUM('p', port, 1, 65535),
+	NUM('B', barrier_port, 1, 65535),
+	NUM('T', timeout_s, 1, 86400),
+	NUM('C', connect_timeout_s, 1, 86400),
+};
+
+/* The long name of option letter opt, for messages. */
+static const char *long_name(int opt)
+{
+	for (const struct option *o = longopts; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
+static int parse_valued(struct fabric_cfg *c, unsigned int i, const char *arg)
+{
+	char *field = (char *)c + valued[i].off;
+
+	if (!valued[i].max) {
+		memcpy(field, &arg, sizeof(arg));
+		return 0;
+	}
+	if (!units_parse_u64(arg, valued[i].min, valued[i].max,
+			     (uint64_t *)(void *)field))
+		return 0;
+	bench_err("--%s %s: want a whole number in %llu..%llu",
+		  long_name(valued[i].opt), arg,
+		  (unsigned long long)valued[i].min,
+		  (unsigned long long)valued[i].max);
+	return -EINVAL;
+}
+
 static int parse_one(struct fabric_cfg *c, int opt, const char *arg)
 {
-	switch (opt) {
-	case 'P':
+	for (unsigned int i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
+		if (valued[i].opt == opt)
+			return parse_valued(c, i, arg);
+	if (opt == 'P') {
 		c->have_pattern = true;
 		return plan_pattern_parse(arg, &c->pattern);
-	case 'H':
-		c->hosts = arg;
-		return 0;
-	case 'f':
-		c->hostfile = arg;
-		return 0;
-	case 't':
-		c->tool = arg;
-		return 0;
-	case 'r':
-		c->rank = arg;
-		return 0;
-	case 'o':
-		c->out = arg;
-		return 0;
-	case 'n':
-		return dry_mode(arg, &c->dry);
-	case 'S':
-		return num("streams", arg, 1, PLAN_STREAMS_MAX, &c->streams);
-	case 'p':
-		return num("port", arg, 1, 65535, &c->port);
-	case 'B':
-		return num("barrier-port", arg, 1, 65535, &c->barrier_port);
-	case 'T':
-		return num("timeout", arg, 1, 86400, &c->timeout_s);
-	case 'C':
-		return num("connect-timeout", arg, 1, 86400,
-			   &c->connect_timeout_s);
-	default:
-		bench_err("unknown option (ib_fabric --help lists them)");
-		return -EINVAL;
 	}
+	if (opt == 'n')
+		return dry_mode(arg, &c->dry);
+	bench_err("unknown option (ib_fabric --help lists them)");
+	return -EINVAL;
 }
 
 /* Options into c; *argsi: the index of the first tool argument. */
