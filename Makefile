@@ -33,7 +33,7 @@ CPPFLAGS += -Icommon -I. -MMD -MP
 # tests/check-headers.sh compiles each header with these same warnings
 export WARN
 
-PURE_DIRS := common/lib common/host common/spec common/report doctor
+PURE_DIRS := common/lib common/host common/spec common/report common/fabric doctor
 CORE_DIRS := $(PURE_DIRS:doctor=) common/rdma common/xfer common/run gpu
 
 BENCHES := $(patsubst bench/%.c,%,$(wildcard bench/*.c))

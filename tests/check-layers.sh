@@ -17,14 +17,15 @@ declare -A MAY=(
 	[common/spec]="lib host"
 	[gpu]="lib host"
 	[common/report]="lib host spec"
+	[common/fabric]="lib spec"
 	[common/rdma]="lib host spec gpu"
 	[common/xfer]="lib host spec rdma"
-	[common/run]="lib host spec report rdma xfer gpu run"
+	[common/run]="lib host spec report rdma xfer gpu run fabric"
 	[doctor]="lib host spec doctor"
 	[doctor/live]="lib host spec rdma doctor"
 	[bench]="run doctor spec"
 )
-PURE="common/lib common/host common/spec common/report doctor"
+PURE="common/lib common/host common/spec common/report common/fabric doctor"
 FORBIDDEN='infiniband/|rdma/|cuda'
 bad=0 files=0
 

@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""scripts/fabric_report.py - a fabric run's per-link results -> one fabric report.
+
+Usage: scripts/fabric_report.py [OPTIONS] DIR [DIR...]
+
+DIR is ib_fabric's --out folder: plan.json (the links that should have
+run, each with its result_file) and the per-link result documents
+(schema_version 1, results/schema/rdmabench-result-v1.schema.json). When
+each node wrote its own folder, give them all: the plan comes from the
+first that has one, each result from whichever folder holds it. A result
+not found as a file is looked for in the folders' *.log files: the pod
+logs of scripts/k8s/fabric.py's Job (kubectl logs [--prefix]), where each
+document stands between its markers.
+
+Writes, into --out-dir (default: the first DIR):
+  fabric.txt    the text table (also printed): one row per link, the
+                node x node matrix (client row -> server column, Gb/s of
+                all streams of the connection), the weakest links and
+                the suspect nodes
+  fabric.json   the report (results/schema/fabric-report-v1.schema.json)
+  fabric.xml    JUnit: one testcase per link (failure = below a gate or
+                slow with --fail-slow, error = no result or an error)
+  fabric.prom   Prometheus text: one series per link, client/server labels
+  fabric.png, fabric.svg   the matrix as a heat map (matplotlib; skipped
+                with a note when it is not installed)
+
+A link's verdict is its document's (its gates); a link without a
+document is an error. A link is slow below --slow-fraction x the median
+Gb/s of the measured links (needs 3 links or more). The bad links are
+the failed, erroneous, corrupt and slow ones; a suspect node is in every
+bad link, or in more than half of them and in two at least ("node-07 is
+in all 3 bad links"): a bad node shows in all its links, a bad cable
+in one.
+
+Options:
+  --out-dir DIR       where the files go
+  --slow-fraction F   (default 0.9)
+  --fail-slow         a slow link fails (verdict fail, exit 3)
+  --title TEXT        the heat map's title
+
+Exit status: 0 every link passed; 3 a link below a gate (or slow with
+--fail-slow); 4 corrupt data on a link; 1 a link with an error or no
+result; 2 bad usage or an unreadable plan.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import textwrap
+from xml.sax.saxutils import quoteattr
+
+# one reader of result documents: the Kubernetes collector's
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "k8s"))
+import collect  # noqa: E402
+from collect import SEVERITY, headline, load as load_json  # noqa: E402
+
+
+def die(msg):
+    print(f"fabric_report: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+collect.die = die  # its reader's messages name this program
+
+
+def find_plan(dirs):
+    for d in dirs:
+        p = os.path.join(d, "plan.json")
+        if os.path.isfile(p):
+            plan = load_json(p)
+            if plan.get("fabric_plan_version") != 1:
+                die(f"{p}: fabric_plan_version {plan.get('fabric_plan_version')!r} is not 1")
+            return plan
+    die("no plan.json in " + " ".join(dirs) + " (ib_fabric --out DIR writes it)")
+
+
+BEGIN = re.compile(r"^(\[[^\]]*\] )?===== rdmabench fabric link (\S+) begin =====$")
+END = "===== rdmabench fabric link end ====="
+
+
+def logged_docs(dirs):
+    """{result_file: text} from the pod logs (*.log) in the folders: the
+    documents scripts/k8s/fabric.py's pods print between markers
+    (kubectl logs --prefix's "[pod/...] " prefix allowed)."""
+    out = {}
+    for d in dirs:
+        for n in sorted(os.listdir(d)):
+            if not n.endswith(".log"):
+                continue
+            name, lines, prefix = None, [], ""
+            with open(os.path.join(d, n), encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    line = line.rstrip("\n")
+                    m = BEGIN.match(line)
+                    if m:
+                        name, lines, prefix = m.group(2), [], m.group(1) or ""
+                    elif name and line == prefix + END:
+                        out[name] = "\n".join(lines)
+                        name = None
+                    elif name:
+                        lines.append(line[len(prefix):] if line.startswith(prefix) else line)
+    return out
+
+
+def find_doc(name, dirs, logged):
+    for d in dirs:
+        path = os.path.join(d, name)
+        if os.path.isfile(path):
+            return load_json(path)
+    if name in logged:
+        try:
+            return json.loads(logged[name])
+        except ValueError as e:
+            die(f"{name} in a pod log: {e}")
+    return None
+
+
+def link_of(pl, dirs, logged):
+    link = {k: pl[k] for k in ("client", "server", "round", "stream", "port", "result_file")}
+    link.update(verdict="error", exit_code=1, gbps=None, gates=[], slow=False,
+                error="no result: " + pl["result_file"] + " is in none of the folders")
+    doc = find_doc(pl["result_file"], dirs, logged)
+    if doc is None:
+        return link
+    if doc.get("schema_version") != 1:
+        link["error"] = f"{pl['result_file']}: schema_version {doc.get('schema_version')!r} is not 1"
+        return link
+    link.update(verdict=doc.get("verdict", "error"), exit_code=doc.get("exit_code", 1),
+                gbps=headline(doc)[0], error=doc.get("error"))
+    link["gates"] = [{k: g.get(k) for k in ("name", "size_bytes", "figure", "expected",
+                                            "unit", "verdict", "reason")}
+                     for g in doc.get("gates") or []]
+    return link
+
+
+def mark_slow(links, fraction, fail_slow):
+    measured = [l["gbps"] for l in links if l["gbps"] is not None and l["verdict"] != "error"]
+    median = statistics.median(measured) if measured else None
+    if median and len(measured) >= 3:
+        for l in links:
+            if l["gbps"] is not None and l["gbps"] < fraction * median:
+                l["slow"] = True
+                if fail_slow and l["verdict"] == "pass":
+                    l.update(verdict="fail", exit_code=3,
+                             error=f"slow: {l['gbps']:.2f} Gb/s < {fraction} x the median {median:.2f}")
+    return median
+
+
+def is_bad(l):
+    return l["verdict"] != "pass" or l["slow"]
+
+
+def suspects_of(bad, nodes):
+    out = []
+    for n in nodes:
+        k = sum(1 for l in bad if n in (l["client"], l["server"]))
+        if bad and (k == len(bad) or (k >= 2 and 2 * k > len(bad))):
+            out.append({"node": n, "bad_links": k, "of": len(bad)})
+    return sorted(out, key=lambda s: -s["bad_links"])
+
+
+def why(l):
+    if l["verdict"] != "pass":
+        return l["error"] or l["verdict"]
+    return "slow" if l["slow"] else "weakest"
+
+
+def matrix_of(links, nodes):
+    idx = {n: i for i, n in enumerate(nodes)}
+    m = [[None] * len(nodes) for _ in nodes]
+    for l in links:
+        c, s = idx[l["client"]], idx[l["server"]]
+        if l["gbps"] is not None:
+            m[c][s] = (m[c][s] or 0) + l["gbps"]
+    return m
+
+
+def overall(links):
+    worst = max((l["verdict"] for l in links), key=lambda v: SEVERITY.get(v, 2), default="error")
+    worst = worst if worst in SEVERITY else "error"
+    return worst, {"pass": 0, "fail": 3, "corrupt": 4, "error": 1}[worst]
+
+
+def fmt(v):
+    return "-" if v is None else f"{v:.2f}"
+
+
+def sentence(s):
+    if s["bad_links"] == s["of"]:
+        return f"{s['node']} is in all {s['of']} bad links" if s["of"] > 1 else \
+            f"{s['node']} is in the one bad link"
+    return f"{s['node']} is in {s['bad_links']} of {s['of']} bad links"
+
+
+def render_text(rep):
+    w = max([len(n) for n in rep["nodes"]] + [6])
+    out = [f"fabric: {rep['pattern']} over {len(rep['nodes'])} nodes x {rep['streams']} stream(s), "
+           f"{rep['tool']}", "",
+           f"{'round':>5}  {'client':<{w}} -> {'server':<{w}} {'stream':>6} {'Gb/s':>9}  verdict"]
+    for l in rep["links"]:
+        note = " (slow)" if l["slow"] else ""
+        note += f": {l['error']}" if l["verdict"] != "pass" and l["error"] else ""
+        out.append(f"{l['round']:>5}  {l['client']:<{w}} -> {l['server']:<{w}} {l['stream']:>6} "
+                   f"{fmt(l['gbps']):>9}  {l['verdict']}{note}")
+    out += ["", "matrix (Gb/s, client row -> server column, streams summed):",
+            " " * w + "".join(f" {n[-9:]:>9}" for n in rep["nodes"])]
+    for n, row in zip(rep["nodes"], rep["matrix"]["gbps"]):
+        out.append(f"{n:<{w}}" + "".join(f" {fmt(v) if v is not None else '.':>9}" for v in row))
+    out.append("")
+    if rep["median_gbps"] is not None:
+        out.append(f"median {rep['median_gbps']:.2f} Gb/s per link")
+    for l in rep["weakest"]:
+        out.append(f"weakest: {l['client']} -> {l['server']} stream {l['stream']}: "
+                   f"{fmt(l['gbps'])} Gb/s ({l['why']})")
+    for s in rep["suspects"]:
+        out.append(f"suspect: {sentence(s)}")
+    c = {v: sum(1 for l in rep["links"] if l["verdict"] == v) for v in SEVERITY}
+    out.append(f"overall: {rep['verdict']} (exit {rep['exit_code']}): {c['pass']} passed, "
+               f"{c['fail']} failed, {c['error']} errors, {c['corrupt']} corrupt, "
+               f"{sum(1 for l in rep['links'] if l['slow'])} slow, of {len(rep['links'])} links")
+    return "\n".join(out) + "\n"
+
+
+def link_name(l):
+    return f"{l['client']}->{l['server']}.s{l['stream']}"
+
+
+def render_junit(rep):
+    links = rep["links"]
+    fails = sum(1 for l in links if l["verdict"] == "fail")
+    errs = sum(1 for l in links if l["verdict"] in ("error", "corrupt"))
+    head = f'tests="{len(links)}" failures="{fails}" errors="{errs}"'
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<testsuites name="rdmabench-fabric" {head}>',
+           f'  <testsuite name={quoteattr("fabric." + rep["pattern"])} {head} skipped="0">']
+    for l in links:
+        case = (f'    <testcase classname={quoteattr("rdmabench.fabric." + rep["pattern"])} '
+                f'name={quoteattr(link_name(l))}')
+        text = f"{fmt(l['gbps'])} Gb/s" + (f": {l['error']}" if l["error"] else "")
+        if l["verdict"] == "pass":
+            out.append(case + "/>")
+            continue
+        tag = "failure" if l["verdict"] == "fail" else "error"
+        out += [case + ">", f'      <{tag} message={quoteattr(text)} type={quoteattr(l["verdict"])}/>',
+                "    </testcase>"]
+    out += ["  </testsuite>", "</testsuites>"]
+    return "\n".join(out) + "\n"
+
+
+def prom_label(v):
+    return str(v).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def render_prom(rep):
+    out = ["# HELP rdmabench_fabric_link_bandwidth_bytes_per_second A link's payload bandwidth "
+           "(client's figure at the largest size; x 8 / 1e9 = Gb/s).",
+           "# TYPE rdmabench_fabric_link_bandwidth_bytes_per_second gauge"]
+    ok = ["# HELP rdmabench_fabric_link_passed 1 when the link passed its gates (and was not "
+          "slow with --fail-slow), else 0.", "# TYPE rdmabench_fabric_link_passed gauge"]
+    for l in rep["links"]:
+        lab = (f'pattern="{prom_label(rep["pattern"])}",client="{prom_label(l["client"])}",'
+               f'server="{prom_label(l["server"])}",stream="{l["stream"]}"')
+        if l["gbps"] is not None:
+            out.append(f"rdmabench_fabric_link_bandwidth_bytes_per_second{{{lab}}} {l['gbps'] * 1e9 / 8!r}")
+        ok.append(f"rdmabench_fabric_link_passed{{{lab}}} {1 if l['verdict'] == 'pass' else 0}")
+    return "\n".join(out + ok) + "\n"
+
+
+def render_heatmap(rep, stem, title):
+    """fabric.png and fabric.svg; a note (not an error) without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Rectangle
+    except ImportError:
+        return "no heat map: matplotlib is not installed (apt-get install python3-matplotlib)"
+    nodes, m = rep["nodes"], rep["matrix"]["gbps"]
+    n = len(nodes)
+    data = [[float("nan") if v is None else v for v in row] for row in m]
+    size = max(4.0, 0.6 * n + 2.5)
+    fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    cmap = plt.get_cmap("RdYlGn").copy()
+    cmap.set_bad("#dddddd")
+    vals = [v for row in m for v in row if v is not None]
+    im = ax.imshow(data, cmap=cmap, vmin=0, vmax=max(vals) if vals else 1)
+    fig.colorbar(im, ax=ax, label="Gb/s (streams summed)")
+    ax.set_xticks(range(n), labels=nodes, rotation=45, ha="right")
+    ax.set_yticks(range(n), labels=nodes)
+    ax.set_xlabel("server")
+    ax.set_ylabel("client")
+    idx = {x: i for i, x in enumerate(nodes)}
+    for i in range(n):
+        for j in range(n):
+            if m[i][j] is not None and n <= 24:
+                ax.text(j, i, f"{m[i][j]:.0f}", ha="center", va="center", fontsize=8)
+    for l in rep["links"]:
+        if is_bad(l):
+            ax.add_patch(Rectangle((idx[l["server"]] - 0.5, idx[l["client"]] - 0.5), 1, 1,
+                                   fill=False, edgecolor="black", linewidth=2.5))
+    sus = rep["suspects"]
+    sub = ("suspect: " + ", ".join(s["node"] for s in sus[:4]) +
+           f" (in {sus[0]['bad_links']} of {sus[0]['of']} bad links)") if sus else "no suspect node"
+    ax.set_title(f"{title or 'rdmabench fabric: ' + rep['pattern']}\n"
+                 + "\n".join(textwrap.wrap(f"bad links outlined; {sub}", 60)), fontsize=10)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(f"{stem}.{ext}", dpi=100)
+    plt.close(fig)
+    return None
+
+
+def build(plan, dirs, a):
+    nodes = [n["name"] for n in plan["nodes"]]
+    logged = logged_docs(dirs)
+    links = [link_of(pl, dirs, logged) for pl in plan["links"]]
+    if not links:
+        die("the plan has no links")
+    median = mark_slow(links, a.slow_fraction, a.fail_slow)
+    bad = [l for l in links if is_bad(l)]
+    weak = sorted(bad, key=lambda l: (l["gbps"] is not None, l["gbps"] or 0))
+    if not weak:
+        weak = sorted([l for l in links if l["gbps"] is not None], key=lambda l: l["gbps"])[:1]
+    verdict, code = overall(links)
+    return {
+        "fabric_report_version": 1, "pattern": plan["pattern"], "tool": plan["tool"],
+        "streams": plan["streams"], "rounds": plan["rounds"], "nodes": nodes,
+        "links": links, "matrix": {"nodes": nodes, "gbps": matrix_of(links, nodes)},
+        "median_gbps": median,
+        "weakest": [{"client": l["client"], "server": l["server"], "stream": l["stream"],
+                     "gbps": l["gbps"], "why": why(l)} for l in weak[:5]],
+        "suspects": suspects_of(bad, nodes), "verdict": verdict, "exit_code": code,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
+    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--out-dir")
+    ap.add_argument("--slow-fraction", type=float, default=0.9)
+    ap.add_argument("--fail-slow", action="store_true")
+    ap.add_argument("--title")
+    a = ap.parse_args()
+    if not 0 <= a.slow_fraction <= 1:
+        die("--slow-fraction must be within 0..1")
+    for d in a.dirs:
+        if not os.path.isdir(d):
+            die(f"{d}: not a folder (give ib_fabric's --out folder)")
+    rep = build(find_plan(a.dirs), a.dirs, a)
+    out = a.out_dir or a.dirs[0]
+    os.makedirs(out, exist_ok=True)
+    text = render_text(rep)
+    files = {"fabric.txt": text, "fabric.json": json.dumps(rep, indent=2) + "\n",
+             "fabric.xml": render_junit(rep), "fabric.prom": render_prom(rep)}
+    for name, body in files.items():
+        tmp = os.path.join(out, f".{name}.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(body)
+        os.replace(tmp, os.path.join(out, name))
+    sys.stdout.write(text)
+    note = render_heatmap(rep, os.path.join(out, "fabric"), a.title)
+    if note:
+        print(f"fabric_report: {note}", file=sys.stderr)
+    return rep["exit_code"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
