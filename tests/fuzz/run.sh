@@ -37,7 +37,7 @@ esac
 if [ "${1:-}" = --regen ]; then
 	mkdir -p "$OUT" || exit 1
 	gcc -std=gnu11 -Wall -Wextra -Icommon -I. tests/fuzz/gen_corpus.c \
-		common/spec/wire.c -o "$OUT/gen_corpus" || exit 1
+		common/spec/wire.c common/lib/sanitize.c -o "$OUT/gen_corpus" || exit 1
 	rm -f "$SEEDS"/*
 	mkdir -p "$SEEDS" && "$OUT/gen_corpus" "$SEEDS" || exit 1
 	echo "fuzz: wrote $(find "$SEEDS" -type f | wc -l) seeds to $SEEDS"
@@ -72,7 +72,7 @@ fi
 rm -f "$probe" "$OUT/probe" "$OUT/probe.log"
 "$CC_FUZZ" "${FLAGS[@]}" "tests/fuzz/fuzz_$target.c" common/spec/wire.c \
 	common/spec/test.c common/spec/check.c common/spec/plan.c \
-	common/lib/units.c -o "$OUT/fuzz_$target" ||
+	common/lib/units.c common/lib/sanitize.c -o "$OUT/fuzz_$target" ||
 	{ echo "fuzz: build failed"; exit 1; }
 
 # new inputs go into the first folder only: the seeds stay untouched.
