@@ -14,6 +14,7 @@
 
 #include "host/memlimit.h"
 #include "test.h"
+#include "tree.h"
 
 #define HAS(s, sub) EXPECT_TRUE(strstr((s), (sub)) != NULL)
 
@@ -22,22 +23,7 @@ static char root[PATH_MAX / 2];
 /* Write text into ROOT/rel, making its folders. */
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (slash = strchr(path + strlen(root) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	EXPECT_TRUE(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	tree_put(root, rel, text);
 }
 
 /* A fresh tree with a /proc/self of memlock limit (bytes or

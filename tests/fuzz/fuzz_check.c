@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "spec/check.h"
 #include "spec/plan.h"
 #include "spec/wire.h"
@@ -37,13 +38,7 @@ static const struct bench_cfg fuzz_caps[] = {
 
 static void fuzz_fail(const char *what, const uint8_t *data, size_t len)
 {
-	size_t i;
-
-	fprintf(stderr, "fuzz_check: %s (input %zu bytes:", what, len);
-	for (i = 0; i < len && i < 64; i++)
-		fprintf(stderr, " %02x", data[i]);
-	fprintf(stderr, "%s)\n", len > 64 ? " ..." : "");
-	abort();
+	fuzz_abort("fuzz_check", what, data, len);
 }
 
 static int fuzz_printable(const char *s, size_t n)

@@ -20,19 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "spec/check.h"
 #include "spec/wire.h"
 
 /* A broken property: say which and stop (libFuzzer saves the input). */
 static void fuzz_fail(const char *what, const uint8_t *data, size_t len)
 {
-	size_t i;
-
-	fprintf(stderr, "fuzz_wire: %s (input %zu bytes:", what, len);
-	for (i = 0; i < len && i < 64; i++)
-		fprintf(stderr, " %02x", data[i]);
-	fprintf(stderr, "%s)\n", len > 64 ? " ..." : "");
-	abort();
+	fuzz_abort("fuzz_wire", what, data, len);
 }
 
 static int fuzz_documented(int ret)

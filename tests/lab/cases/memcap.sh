@@ -19,22 +19,11 @@ memcap_cgroup() {
 	mkdir -p $MEMCAP_CG && echo 512M > $MEMCAP_CG/memory.max
 }
 
-# The server in that cgroup until the clients are done (at most 100 s).
+# The server in that cgroup until the clients are done (tests/lab/serve.sh):
+# this subshell moves there, the server inherits it.
+source tests/lab/serve.sh
 memcap_serve() { # PORT ARGS...
-	local port=$1 pid
-	shift
-	rm -f "/tmp/clients-done.$port"
-	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$MEMCAP_CG" \
-		"$B/ib_write_bw" -p "$port" --persistent "$@" &
-	pid=$!
-	for _ in $(seq 1000); do
-		[ -e "/tmp/clients-done.$port" ] && break
-		lab_sleep 0.1
-	done
-	lab_sleep 1
-	kill -0 $pid || { echo "memcap: the server died"; return 1; }
-	kill -TERM $pid
-	wait $pid
+	echo $BASHPID > "$MEMCAP_CG/cgroup.procs" && serve_until_done "$@"
 }
 
 # 2 x 256 MiB of buffers: refused (exit 2); then a good client is served.

@@ -17,20 +17,7 @@ peertext_clients() { # PORT
 	return $rc
 }
 
-# The server until the clients are done (at most 100 s).
-peertext_serve() { # PORT
-	local pid
-	rm -f "/tmp/clients-done.$1"
-	"$B/ib_write_bw" -p "$1" --oob tcp --persistent &
-	pid=$!
-	for _ in $(seq 1000); do
-		[ -e "/tmp/clients-done.$1" ] && break
-		lab_sleep 0.1
-	done
-	lab_sleep 1
-	kill -TERM $pid
-	wait $pid
-}
+source tests/lab/serve.sh
 
 if ! lab_have rxe; then
 	lab_skip peertext "no rxe device"
@@ -40,5 +27,5 @@ else
 		--ready 'waiting for a client' \
 		-E 'runs x\\x1b\[2J\\x1b\[31m\\x0averdict: pass' \
 		-N "$esc" -N "$nl_verdict" \
-		peertext_serve 18650 -- peertext_clients 18650
+		serve_until_done 18650 --oob tcp -- peertext_clients 18650
 fi
