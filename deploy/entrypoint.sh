@@ -1,7 +1,9 @@
 #!/bin/sh
 # deploy/entrypoint.sh - the container entrypoint of the rdmabench image
 # (installed as /usr/local/bin/rdmabench-entrypoint). POSIX sh: the runtime
-# image has sh, awk, sed and coreutils, no jq and no python.
+# image has sh, awk, sed and coreutils, no jq and no python: every JSON
+# string goes through one awk writer (AWK_JSON), which escapes every
+# control and non-ASCII byte, and documents shrink by whole items.
 #
 # Usage:
 #   rdmabench-entrypoint server TOOL [SERVER_ARGS...]
@@ -65,7 +67,43 @@ SIGNALLED=
 me=rdmabench-entrypoint
 POD=${POD_NAME:-$(uname -n)}
 say() { echo "[$me] $*" >&2; }
-jesc() { printf %s "$1" | sed 's/[\\"]/\\&/g'; }   # for a JSON string
+
+# The one JSON string writer of this script, awk functions put in front of
+# every awk program that writes JSON (run with LC_ALL=C: bytes, not
+# characters). jstr(s): s as a JSON string token, every byte below 0x20 or
+# above 0x7e escaped (\n, \t, \r, \uXXXX; bytes above 0x7e as
+# U+0080..U+00FF, so the token is valid JSON whatever the bytes);
+# clip(token): a token cut to about 300 bytes on an escape boundary.
+# A document is made smaller by dropping whole items, never cut.
+AWK_JSON='
+function jinit(   i) { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
+function jstr(s,   o, i, c) {
+	o = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c == "\\") c = "\\\\"
+		else if (c == "\"") c = "\\\""
+		else if (c == "\n") c = "\\n"
+		else if (c == "\t") c = "\\t"
+		else if (c == "\r") c = "\\r"
+		else if (c < " " || c > "~") c = sprintf("\\u%04x", ord[c])
+		o = o c
+	}
+	return "\"" o "\""
+}
+function clip(v,   m) {
+	if (length(v) <= 300) return v
+	v = substr(v, 1, 296)
+	sub(/\\u[0-9a-fA-F]*$/, "", v)
+	m = match(v, /\\+$/)
+	if (m && RLENGTH % 2) v = substr(v, 1, length(v) - 1)
+	return v "...\""
+}
+'
+# json_str TEXT: TEXT as a JSON string token, clipped (AWK_JSON)
+json_str() {
+	S=$1 LC_ALL=C awk "$AWK_JSON"' BEGIN { jinit(); print clip(jstr(ENVIRON["S"])) }'
+}
 
 on_signal() {
 	SIGNALLED=$1
@@ -123,34 +161,16 @@ json_flatten() {
 # output, whose last line explains a run that wrote no result.
 summarize_flat() {
 	# values through the environment: awk -v would expand the backslashes
-	S_RC=$1 S_EXTRA=${2:-} S_POD=$POD S_NODE=${NODE_NAME:-} S_LOG=${3:-} awk -F '\t' '
-	function jstr(s,   o, i, c) {
-		gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
-		gsub(/\r/, "\\r", s); gsub(/\n/, "\\n", s)
-		o = ""
-		for (i = 1; i <= length(s); i++) {
-			c = substr(s, i, 1)
-			if (c < " ") c = sprintf("\\u%04x", ord[c])
-			o = o c
-		}
-		return "\"" o "\""
-	}
+	S_RC=$1 S_EXTRA=${2:-} S_POD=$POD S_NODE=${NODE_NAME:-} S_LOG=${3:-} \
+		LC_ALL=C awk -F '\t' "$AWK_JSON"'
 	function num(v,   s) {        # 2 decimals, trailing zeros dropped
 		if (v == "" || v == "null") return "null"
 		s = sprintf("%.2f", v)
 		sub(/0+$/, "", s); sub(/\.$/, "", s)
 		return s
 	}
-	function clip(v,   m) {         # a JSON string token of at most ~300 bytes
-		if (length(v) <= 300) return v
-		v = substr(v, 1, 296)
-		sub(/\\u[0-9a-fA-F]*$/, "", v)
-		m = match(v, /\\+$/)
-		if (m && RLENGTH % 2) v = substr(v, 1, length(v) - 1)
-		return v "...\""
-	}
 	BEGIN {
-		for (i = 1; i < 32; i++) ord[sprintf("%c", i)] = i
+		jinit()
 		rc = ENVIRON["S_RC"]; extra = ENVIRON["S_EXTRA"]; pod = ENVIRON["S_POD"]
 		node = ENVIRON["S_NODE"]; tail_file = ENVIRON["S_LOG"]
 	}
@@ -196,7 +216,7 @@ summarize_flat() {
 		}
 		head = "{\"rdmabench_summary\":1,\"verdict\":" jstr(verdict) ",\"exit_code\":" code
 		head = head ",\"tool\":" (f["tool"] != "" ? f["tool"] : "null")
-		head = head ",\"pod\":" jstr(pod) ",\"node\":" jstr(node) extra
+		head = head ",\"pod\":" clip(jstr(pod)) ",\"node\":" clip(jstr(node)) extra
 		head = head ",\"host\":" (f["host"] != "" ? f["host"] : "null")
 		head = head ",\"device\":" (f["device.name"] != "" ? f["device.name"] : "null")
 		head = head ",\"peer_addr\":" (f["device.peer_addr"] != "" ? f["device.peer_addr"] : "null")
@@ -215,6 +235,30 @@ summarize_flat() {
 			else if (first < nrows) first++
 			else if (err != "null") err = "null"
 			else break
+		}
+		print s
+	}'
+}
+
+# doctor_summary VERDICT RC < IB_DOCTOR_REPORT > summary: one line of JSON
+# of at most 4000 bytes; its findings are the report's first 20 WARN/FAIL
+# lines (160 bytes each), the last ones dropped whole while it is too long.
+doctor_summary() {
+	S_V=$1 S_RC=$2 S_POD=$POD S_NODE=${NODE_NAME:-} LC_ALL=C awk "$AWK_JSON"'
+	BEGIN { jinit() }
+	/^ *(WARN|FAIL) / && n < 20 {
+		l = $0; gsub(/\t/, " ", l); sub(/^ */, "", l); gsub(/   */, "  ", l)
+		f[n++] = jstr(substr(l, 1, 160))
+	}
+	END {
+		head = "{\"rdmabench_doctor\":1,\"verdict\":" jstr(ENVIRON["S_V"]) \
+			",\"exit_code\":" (ENVIRON["S_RC"] + 0) ",\"pod\":" clip(jstr(ENVIRON["S_POD"])) \
+			",\"node\":" clip(jstr(ENVIRON["S_NODE"]))
+		for (k = n; ; k--) {
+			s = head ",\"findings\":["
+			for (i = 0; i < k; i++) s = s (i ? "," : "") f[i]
+			s = s "],\"truncated\":" (k < n ? "true" : "false") "}"
+			if (length(s) <= 4000 || k == 0) break
 		}
 		print s
 	}'
@@ -297,7 +341,7 @@ server)
 client)
 	[ $# -ge 2 ] || { say "usage: $me client TOOL SERVER [ARGS...]"; exit 2; }
 	run_client "$@"
-	report "$WORK/result.json" "$RC" ",\"server\":\"$(jesc "$2")\"" "$WORK/client.log"
+	report "$WORK/result.json" "$RC" ",\"server\":$(json_str "$2")" "$WORK/client.log"
 	# exit 0 without a result is no pass (the summary says error, exit 1)
 	[ "$RC" = 0 ] && [ ! -s "$WORK/result.json" ] && exit 1
 	exit "$RC"
@@ -326,7 +370,7 @@ ring)
 	spid=$!
 	say "ring: pod $idx of $size: server pid $spid; testing the link to pod $peer_idx ($peer)"
 	run_client "$tool" "$peer" "$@"
-	report "$WORK/result.json" "$RC" ",\"server\":\"$(jesc "$peer")\",\"group\":\"$(jesc "${RDMABENCH_RING_GROUP:-}")\",\"index\":$idx,\"peer_index\":$peer_idx,\"ring_size\":$size" "$WORK/client.log"
+	report "$WORK/result.json" "$RC" ",\"server\":$(json_str "$peer"),\"group\":$(json_str "${RDMABENCH_RING_GROUP:-}"),\"index\":$idx,\"peer_index\":$peer_idx,\"ring_size\":$size" "$WORK/client.log"
 	wait_s=${RDMABENCH_RING_WAIT:-300}
 	n=0
 	while kill -0 "$spid" 2>/dev/null && [ "$n" -lt "$wait_s" ] && [ -z "$SIGNALLED" ]; do
@@ -348,13 +392,7 @@ doctor)
 	case $RC in
 	0) verdict=pass ;; 6) verdict=warn ;; 7) verdict=fail ;; *) verdict=error ;;
 	esac
-	# the lines of ib_doctor's report that are not OK/SKIP, for the message
-	findings=$(grep -E '^ *(WARN|FAIL) ' "$WORK/doctor.log" | sed 's/^ *//; s/   */  /g' | head -n 20 | cut -c1-160 |
-		awk 'BEGIN { ORS = "" } {
-			gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\t/, " ")
-			print (NR > 1 ? "," : "") "\"" $0 "\"" }')
-	printf '{"rdmabench_doctor":1,"verdict":"%s","exit_code":%d,"pod":"%s","node":"%s","findings":[%s]}\n' \
-		"$verdict" "$RC" "$POD" "${NODE_NAME:-}" "$findings" | head -c 4000 > "$WORK/summary"
+	doctor_summary "$verdict" "$RC" < "$WORK/doctor.log" > "$WORK/summary"
 	cat "$WORK/summary" > "$TERMLOG" 2>/dev/null || say "cannot write the verdict to $TERMLOG"
 	echo "rdmabench doctor: $(cat "$WORK/summary")"
 	[ "$RC" = 6 ] && [ "${RDMABENCH_DOCTOR_STRICT:-0}" != 1 ] && exit 0

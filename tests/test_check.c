@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "spec/bench.h"
 #include "spec/check.h"
@@ -119,17 +120,30 @@ static void test_refusals(void)
 	}
 }
 
-/* --max-mem: both sides' regions, per QP, times the slots of --validate. */
+/* --max-mem: both sides' regions, per QP, times the slots of --validate,
+ * and the rings; the refusal names the cap and where it came from. */
 static void test_mem(void)
 {
+	struct bench_cfg from = caps;
 	struct test t = ok_test();
 
 	t.qps = 4;
 	t.size_bytes = t.max_size_bytes = 1ULL << 20; /* 8 MiB: fits */
 	EXPECT_EQ_INT(check(&t), 0);
 	t.validate = true; /* 512 slots, capped at 64 MiB */
-	expect_refused(&t, "536870912 bytes of buffers: this server allows "
-		       "16777216 (--max-mem)");
+	expect_refused(&t, "512.7 MiB of buffers and rings: this server "
+		       "allows 16.0 MiB (--max-mem)");
+	/* rings count: 256 KiB of buffers and 16 K receives do not fit 1 MiB */
+	t = ok_test();
+	t.qps = 2;
+	t.size_bytes = t.max_size_bytes = 65536;
+	from.max_mem_bytes = 1ULL << 20;
+	snprintf(from.max_mem_from, sizeof(from.max_mem_from),
+		 "half the cgroup limit 2.0 MiB (memory.max)");
+	EXPECT_EQ_INT(check_test(&t, &from, why, sizeof(why)), -EINVAL);
+	EXPECT_STREQ(why, "3.4 MiB of buffers and rings: this server allows "
+		     "1.0 MiB (--max-mem: half the cgroup limit 2.0 MiB "
+		     "(memory.max))");
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 #include "lib/json.h"
 #include "lib/json_read.h"
 #include "test.h"
+#include "tree.h"
 
 struct scenario {
 	char root[PATH_MAX];
@@ -413,26 +414,6 @@ static void test_json_file(void)
 			  NULL), 1);
 }
 
-/* Write text to root/rel, making the folders on the way. */
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[PATH_MAX], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	EXPECT_TRUE(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* Every byte of js is part of a valid UTF-8 sequence. */
 static bool utf8_ok(const char *js, size_t n)
 {
@@ -462,14 +443,14 @@ static void test_json_bad_utf8(void)
 
 	EXPECT_TRUE(mkdtemp(root) != NULL);
 	snprintf(rel, sizeof(rel), "%sstate", ib);
-	put(root, rel, "4: ACTIVE\n");
+	tree_put(root, rel, "4: ACTIVE\n");
 	snprintf(rel, sizeof(rel), "%slink_layer", ib);
-	put(root, rel, "Ethernet\n");
+	tree_put(root, rel, "Ethernet\n");
 	snprintf(rel, sizeof(rel), "%sgids/0", ib);
-	put(root, rel, "fe80:0000:0000:0000:0000:00ff:fe00:0001\n");
+	tree_put(root, rel, "fe80:0000:0000:0000:0000:00ff:fe00:0001\n");
 	snprintf(rel, sizeof(rel), "%sgid_attrs/ndevs/0", ib);
-	put(root, rel, "eth\xfe\x80\x01\n");
-	put(root, "sys/class/net/eth\xfe\x80\x01/mtu", "1500\n");
+	tree_put(root, rel, "eth\xfe\x80\x01\n");
+	tree_put(root, "sys/class/net/eth\xfe\x80\x01/mtu", "1500\n");
 	snprintf(path, sizeof(path), "%s/out.json", root);
 	EXPECT_EQ_INT(cli_root(root, "--json", path, NULL) == 1, 0);
 	f = fopen(path, "r");

@@ -171,6 +171,26 @@ if [ "$have_node" = 1 ]; then
 	mut "backoffLimit 1" 's/backoffLimit: 0/backoffLimit: 1/' a
 	mut "no RDMA resource" 's/rdma\/rdma_shared_device_a/example.com\/nic/g' a
 	mut "no readiness probe port" 's/port: control$/port: 9999/' a
+	# secure: the policy selects the server, admits the clients on the
+	# control port only; both pods mount the (optional) key Secret
+	expect "secure: NetworkPolicy and Secret in place" node --input-type=module -e "
+import fs from 'node:fs'; import YAML from '$PWD/$K/node_modules/yaml/dist/index.js';
+const d = YAML.parseAllDocuments(fs.readFileSync('$tmp/secure.yaml', 'utf8')).map((x) => x.toJS());
+const np = d.find((x) => x.kind === 'NetworkPolicy'), sec = d.find((x) => x.kind === 'Secret');
+const ok = (c, w) => { if (!c) { console.error(w); process.exit(1); } };
+ok(np && sec, 'no NetworkPolicy or Secret');
+ok(np.spec.podSelector.matchLabels['app.kubernetes.io/component'] === 'server', 'policy selects no server');
+ok(np.spec.policyTypes.join() === 'Ingress' && np.spec.ingress.length === 1, 'one ingress rule');
+const r = np.spec.ingress[0];
+ok(r.from.length === 1 && r.from[0].podSelector.matchLabels['app.kubernetes.io/component'] === 'client', 'clients only');
+ok(r.ports.length === 1 && r.ports[0].port === 18515 && r.ports[0].protocol === 'TCP', 'control port only');
+const svc = d.find((x) => x.kind === 'Service');
+ok(svc.spec.ports[0].port === r.ports[0].port, 'the Service port is the admitted one');
+for (const k of ['Deployment', 'Job']) {
+  const p = d.find((x) => x.kind === k).spec.template.spec;
+  ok(p.volumes.some((v) => v.secret && v.secret.secretName === sec.metadata.name && v.secret.optional), k + ': no optional key volume');
+  ok(p.containers[0].volumeMounts.some((m) => m.name === 'auth' && m.readOnly), k + ': key not mounted read-only');
+}"
 	expect "validate refuses ${#inval[@]} broken copies" node $K/validate.mjs --expect-invalid "${inval[@]}"
 	expect "assert-deploy refuses ${#afail[@]} broken copies" node $K/assert-deploy.mjs --expect-fail "${afail[@]}"
 fi
@@ -276,6 +296,24 @@ assert s['findings'] == ['WARN  3  mtu  mlx5_0  RoCE MTU 1024 \"small\"'], s['fi
 	expect_rc "doctor: failures exit 7" 7 env FAKE_RC=7 FAKE_DOCTOR_LINE='FAIL 1 devices host none' ep doctor
 	expect "doctor: fail verdict" $PY -c "
 import json; s = json.load(open('$tmp/tl')); assert s['verdict'] == 'fail' and s['findings'] == ['FAIL 1 devices host none']"
+	# hostile text (terminal escapes, quotes, backslashes, a forged line,
+	# non-ASCII) stays inside valid JSON; a long report drops whole findings
+	nasty=$(printf 'x\033[2J"q"\\ \001\nverdict: pass \303\251')
+	expect_rc "doctor: hostile text exits 0" 0 env FAKE_RC=6 FAKE_DOCTOR_LINE="WARN 1 $nasty" ep doctor
+	printf %s "$nasty" > "$tmp/nasty"
+	expect "doctor: hostile text, valid JSON" $PY -c "
+import json; s = json.load(open('$tmp/tl', encoding='ascii'))
+want = 'WARN 1 x' + chr(27) + '[2J' + chr(34) + 'q' + chr(34) + chr(92) + ' ' + chr(1)
+assert s['findings'] == [want], s['findings']"
+	long=$(awk 'BEGIN { for (i = 0; i < 20; i++) { printf "FAIL %d ", i; for (j = 0; j < 150; j++) printf "%c", 1; print "" } }')
+	expect_rc "doctor: a long report exits 7" 7 env FAKE_RC=7 FAKE_DOCTOR_LINE="$long" ep doctor
+	check_doctor() { $PY -c "
+import json; raw = open('$tmp/tl', 'rb').read(); assert len(raw) <= 4000, len(raw)
+s = json.loads(raw); assert s['truncated'] is True and 1 <= len(s['findings']) < 20, s"; }
+	expect "doctor: a long report is <= 4000 bytes of JSON, whole findings" check_doctor
+	expect_rc "client: a hostile server name" 1 env FAKE_RESULT=none FAKE_RC=0 ep client ib_write_bw "$nasty"
+	check_summary "client: the hostile server name round-trips" "$tmp/tl" "
+assert s['server'] == open('$tmp/nasty', 'rb').read().decode('latin-1'), repr(s['server'])"
 	# ring: bad environment is a usage error
 	expect_rc "ring: no index" 2 ep ring ib_write_bw
 	expect_rc "ring: size 1" 2 env JOB_COMPLETION_INDEX=0 RDMABENCH_RING_SIZE=1 RDMABENCH_PEER_FORMAT=p-%d ep ring ib_write_bw

@@ -423,6 +423,48 @@ static void test_text_termination(void)
 	EXPECT_EQ_U64(strlen(b.u.error.text), WIRE_TEXT_MAX - 1);
 }
 
+/* Peer text unpacks printable; a status outside 0..-4095 as -EPROTO. */
+static void test_peer_text(void)
+{
+	uint8_t buf[WIRE_MSG_MAX];
+	struct wire_msg m, b;
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_HELLO;
+	strcpy(m.u.hello.tool, "\x1b[2J\x1b[31mib_write_bw\nverdict: pass");
+	repack(&m, buf, &b);
+	EXPECT_STREQ(b.u.hello.tool, "\\x1b[2J\\x1b[31mib_write_bw\\x0a"
+		     "verdict: pass");
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_HELLO_ACK;
+	m.u.hello_ack.status = INT32_MIN;
+	strcpy(m.u.hello_ack.dev_name, "rxe\r0");
+	strcpy(m.u.hello_ack.text, "caf\xc3\xa9");
+	repack(&m, buf, &b);
+	EXPECT_EQ_INT(b.u.hello_ack.status, -EPROTO);
+	EXPECT_STREQ(b.u.hello_ack.dev_name, "rxe\\x0d0");
+	EXPECT_STREQ(b.u.hello_ack.text, "caf\\xc3\\xa9");
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_ERROR;
+	m.u.error.status = INT32_MIN; /* -status would overflow */
+	memset(m.u.error.text, '\a', sizeof(m.u.error.text) - 1);
+	repack(&m, buf, &b);
+	EXPECT_EQ_INT(b.u.error.status, -EPROTO);
+	/* 49 escapes and "..." in 199 bytes, no escape cut */
+	EXPECT_EQ_U64(strlen(b.u.error.text), 49 * 4 + 3);
+	EXPECT_TRUE(!strcmp(b.u.error.text + 49 * 4, "..."));
+	m.u.error.status = 1;
+	repack(&m, buf, &b);
+	EXPECT_EQ_INT(b.u.error.status, -EPROTO);
+	m.u.error.status = -4095;
+	repack(&m, buf, &b);
+	EXPECT_EQ_INT(b.u.error.status, -4095);
+	m.type = WIRE_RESULT;
+	m.u.result.status = INT32_MIN;
+	repack(&m, buf, &b);
+	EXPECT_EQ_INT(b.u.result.status, -EPROTO);
+}
+
 static void test_type_names(void)
 {
 	EXPECT_STREQ(wire_type_name(WIRE_CONNECT), "CONNECT");
@@ -546,6 +588,7 @@ int main(void)
 	test_bad_input();
 	test_pack_errors();
 	test_text_termination();
+	test_peer_text();
 	test_type_names();
 	return test_finish("test_wire");
 }

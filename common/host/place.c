@@ -14,6 +14,7 @@
 #include "lib/fs.h"
 #include "lib/log.h"
 #include "host/place.h"
+#include "lib/units.h"
 
 #define PLACE_CAP_IPC_LOCK 14 /* linux/capability.h */
 #define PLACE_MPOL_PREFERRED 1 /* linux/mempolicy.h; no libnuma here */
@@ -562,17 +563,6 @@ int place_memlock_read(const char *root, struct place_memlock *out)
 	return 0;
 }
 
-static void place_fmt_bytes(uint64_t bytes, char *out, size_t len)
-{
-	if (bytes == UINT64_MAX)
-		snprintf(out, len, "unlimited");
-	else if (bytes >= 1 << 20)
-		snprintf(out, len, "%.1f MiB", (double)bytes / (1 << 20));
-	else
-		snprintf(out, len, "%llu KiB",
-			 (unsigned long long)(bytes + 1023) / 1024);
-}
-
 int place_memlock_check(const struct place_memlock *m, uint64_t need_bytes,
 			char *why, size_t why_len)
 {
@@ -585,9 +575,9 @@ int place_memlock_check(const struct place_memlock *m, uint64_t need_bytes,
 	    (need_bytes <= m->limit_bytes &&
 	     m->pinned_bytes <= m->limit_bytes - need_bytes))
 		return 0;
-	place_fmt_bytes(need_bytes, need, sizeof(need));
-	place_fmt_bytes(m->pinned_bytes, pinned, sizeof(pinned));
-	place_fmt_bytes(m->limit_bytes, limit, sizeof(limit));
+	units_fmt_bytes(need_bytes, need, sizeof(need));
+	units_fmt_bytes(m->pinned_bytes, pinned, sizeof(pinned));
+	units_fmt_bytes(m->limit_bytes, limit, sizeof(limit));
 	snprintf(why, why_len, "registering %s of host memory needs that much "
 		 "locked memory, but RLIMIT_MEMLOCK is %s (%s pinned already) "
 		 "and the process lacks CAP_IPC_LOCK: run 'ulimit -l "

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -130,4 +131,15 @@ double units_mpps(uint64_t msgs, uint64_t elapsed_ns)
 double units_ns_to_us(double ns)
 {
 	return ns / 1e3;
+}
+
+void units_fmt_bytes(uint64_t bytes, char *out, size_t len)
+{
+	if (bytes == UINT64_MAX)
+		snprintf(out, len, "unlimited");
+	else if (bytes >= 1 << 20)
+		snprintf(out, len, "%.1f MiB", (double)bytes / (1 << 20));
+	else
+		snprintf(out, len, "%llu KiB",
+			 (unsigned long long)(bytes + 1023) / 1024);
 }

@@ -10,6 +10,7 @@
 #ifndef RDMABENCH_UNITS_H
 #define RDMABENCH_UNITS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -31,6 +32,10 @@ int units_parse_u64(const char *text, uint64_t min, uint64_t max,
 double units_gbps(uint64_t bytes, uint64_t elapsed_ns);
 double units_mibps(uint64_t bytes, uint64_t elapsed_ns);
 double units_mpps(uint64_t msgs, uint64_t elapsed_ns);
+
+/* A byte count for a message: "8.0 MiB", "64 KiB", "unlimited"
+ * (UINT64_MAX), into out. */
+void units_fmt_bytes(uint64_t bytes, char *out, size_t len);
 
 /* ns to µs as a double. */
 double units_ns_to_us(double ns);

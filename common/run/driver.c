@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/memlimit.h"
 #include "rdma/dev.h"
 #include "run/driver.h"
 #include "run/main.h"
@@ -21,6 +22,7 @@
 #include "report/report.h"
 #include "run/session.h"
 #include "lib/timer.h"
+#include "lib/units.h"
 #include "spec/opts_doc.h"
 #include "spec/test.h"
 #include "spec/wire.h"
@@ -117,6 +119,27 @@ static int64_t bench_flip_iter(void)
 	return v && *v ? strtoll(v, NULL, 10) : -1;
 }
 
+/*
+ * A server's --max-mem, when not given: what fits its cgroup and memlock
+ * limits (host/memlimit.h), said once when a limit set it.
+ */
+static void bench_max_mem(struct bench_cfg *c)
+{
+	struct memlimit m;
+	char cap[32];
+
+	if (c->has_max_mem)
+		return;
+	memlimit_read("/", &m);
+	c->max_mem_bytes = memlimit_cap(&m, c->max_mem_from,
+					sizeof(c->max_mem_from));
+	if (c->max_mem_bytes == MEMLIMIT_DEFAULT_BYTES)
+		return;
+	units_fmt_bytes(c->max_mem_bytes, cap, sizeof(cap));
+	bench_info("--max-mem %s: %s%s%s", cap, c->max_mem_from,
+		   m.cgroup_file[0] ? ", " : "", m.cgroup_file);
+}
+
 int bench_main(const struct bench_desc *desc, int argc, char **argv)
 {
 	struct bench_ctx b = { .desc = desc };
@@ -139,6 +162,8 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* rows appear as they are measured */
 	stop_signals_init();
 	b.is_server = opts_is_server(&b.cfg);
+	if (b.is_server)
+		bench_max_mem(&b.cfg);
 	ctrl_init(&b.ctrl);
 	b.ctrl.peer_role = b.is_server ? "client" : "server";
 	b.ctrl.timeout_ms = b.cfg.io_timeout_s * 1000;

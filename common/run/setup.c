@@ -17,6 +17,7 @@
 #include "run/perftest_out.h"
 #include "run/place_glue.h"
 #include "run/setup.h"
+#include "spec/plan.h"
 #include "spec/test.h"
 
 int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
@@ -38,9 +39,6 @@ int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
 	return 0;
 }
 
-/* Receives a bandwidth run may keep posted, over all its QPs (one CQ
- * entry each: below every device's max_cqe, about 1 MiB of WQEs) */
-#define SETUP_RECV_BUDGET 16384
 
 /*
  * Receives kept posted per QP: a ping-pong needs few. A bandwidth run: at
@@ -55,7 +53,7 @@ static uint32_t setup_recv_depth(const struct test *t,
 				 const struct dev_info *d)
 {
 	uint32_t depth = t->rx_depth > t->tx_depth ? t->rx_depth : t->tx_depth;
-	uint64_t more = SETUP_RECV_BUDGET / t->qps - 1; /* +1: the FIN's */
+	uint64_t more = PLAN_RECV_BUDGET / t->qps - 1; /* +1: the FIN's */
 
 	if (t->measure == BENCH_MEASURE_LAT)
 		return 16;

@@ -2,13 +2,16 @@
 /*
  * check - a server's checks of its client's test: first that it is a
  * test at all (known verb, no zero where a count belongs), then the
- * server's caps, one reason at a time.
+ * server's caps, one reason at a time; memory is the plan of buffers and
+ * rings (spec/plan.h) against --max-mem.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include "spec/bench.h"
 #include "spec/check.h"
+#include "spec/plan.h"
+#include "lib/units.h"
 
 /* The largest queue depth a client may ask for. */
 #define CHECK_MAX_DEPTH 16384
@@ -21,11 +24,27 @@ static bool check_valid(const struct test *t)
 	       t->tx_depth <= CHECK_MAX_DEPTH && t->rx_depth <= CHECK_MAX_DEPTH;
 }
 
+/* --max-mem: the plan of buffers and rings, and where the cap came from. */
+static int check_mem(const struct test *t, const struct bench_cfg *caps,
+		     char *why, size_t len)
+{
+	char need[32], cap[32];
+	struct plan p;
+
+	plan_test(t, &p);
+	if (p.total_bytes <= caps->max_mem_bytes)
+		return 0;
+	units_fmt_bytes(p.total_bytes, need, sizeof(need));
+	units_fmt_bytes(caps->max_mem_bytes, cap, sizeof(cap));
+	snprintf(why, len, "%s of buffers and rings: this server allows %s "
+		 "(--max-mem%s%s)", need, cap,
+		 caps->max_mem_from[0] ? ": " : "", caps->max_mem_from);
+	return -EINVAL;
+}
+
 int check_test(const struct test *t, const struct bench_cfg *caps,
 	       char *why, size_t len)
 {
-	uint64_t mem;
-
 	if (t->verb >= BENCH_VERB_COUNT || t->measure > BENCH_MEASURE_LAT) {
 		snprintf(why, len, "unknown test (verb %u, measure %u): a newer "
 			 "client?", (unsigned int)t->verb,
@@ -36,7 +55,6 @@ int check_test(const struct test *t, const struct bench_cfg *caps,
 		snprintf(why, len, "invalid test parameters");
 		return -EINVAL;
 	}
-	mem = 2ULL * t->qps * test_slots(t) * t->max_size_bytes;
 	if (t->max_size_bytes > caps->max_size_bytes)
 		snprintf(why, len, "messages of %llu bytes: this server allows "
 			 "%llu (--max-size)", (unsigned long long)t->max_size_bytes,
@@ -48,11 +66,7 @@ int check_test(const struct test *t, const struct bench_cfg *caps,
 		snprintf(why, len, "-D %u: this server allows %llu s "
 			 "(--max-duration)", t->duration_s,
 			 (unsigned long long)caps->max_duration_s);
-	else if (mem > caps->max_mem_bytes)
-		snprintf(why, len, "%llu bytes of buffers: this server allows "
-			 "%llu (--max-mem)", (unsigned long long)mem,
-			 (unsigned long long)caps->max_mem_bytes);
 	else
-		return 0;
+		return check_mem(t, caps, why, len);
 	return -EINVAL;
 }

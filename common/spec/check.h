@@ -14,8 +14,10 @@
 
 /*
  * Is t a test this server can run, within its caps (caps->max_size_bytes,
- * max_qps, max_duration_s, max_mem_bytes: --max-*)? Returns 0, or -EINVAL
- * with the reason (for the client and the log) in why.
+ * max_qps, max_duration_s: --max-*; max_mem_bytes against plan_test()'s
+ * total of buffers and rings, the refusal naming caps->max_mem_from when
+ * set)? Returns 0, or -EINVAL with the reason (for the client and the
+ * log) in why.
  */
 int check_test(const struct test *t, const struct bench_cfg *caps,
 	       char *why, size_t len);

@@ -114,7 +114,9 @@ struct bench_cfg {
 	uint64_t max_size_bytes;         /* caps on what a client may ask */
 	uint64_t max_qps;
 	uint64_t max_duration_s;
-	uint64_t max_mem_bytes;
+	uint64_t max_mem_bytes;          /* buffers + rings (spec/plan.h) */
+	bool has_max_mem;
+	char max_mem_from[OPTS_NAME_MAX]; /* a default's source (memlimit.h) */
 	/* perftest's, already what rdmabench does */
 	bool noop_seen;
 	bool show_help;                  /* -h */

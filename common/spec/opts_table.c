@@ -215,9 +215,10 @@ const struct opt_def opts_table_rows[] = {
 	{ "max-duration", LONG_MAX_DURATION, OPT_U64, CFG(max_duration_s),
 	  NO_HAS, 1, 31536000, "86400", "86400", "SEC",
 	  "server: longest -D a client may ask for", .group = OPT_G_SERVER },
-	{ "max-mem", LONG_MAX_MEM, OPT_SIZE, CFG(max_mem_bytes), NO_HAS, 1,
-	  1ULL << 40, "8G", "8G", "BYTES",
-	  "server: most buffer memory a client may make it register",
+	{ "max-mem", LONG_MAX_MEM, OPT_SIZE, CFG(max_mem_bytes),
+	  CFG(has_max_mem), 1, 1ULL << 40, "8G", "8G", "BYTES", "server: most "
+	  "memory (buffers, rings) a client may make it allocate; default: "
+	  "half the cgroup limit, within ulimit -l, else",
 	  .group = OPT_G_SERVER },
 	{ "rdma_cm", 'R', OPT_FLAG, CFG(rdma_cm), NO_HAS, 0, 0, NULL, NULL,
 	  NULL, "connect the QPs with rdma_cm (the default, --oob cm)",

@@ -11,7 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/sanitize.h"
 #include "spec/wire.h"
+
+/* The largest errno a status carries (Linux: MAX_ERRNO). */
+#define WIRE_ERRNO_MAX 4095
 
 /* The bits of wire_hello.flags: the test's booleans. */
 #define WIRE_HELLO_ALL_SIZES 0x1u
@@ -140,12 +144,22 @@ static void io_f64(struct cursor *c, double *v)
 		memcpy(v, &bits, sizeof(bits));
 }
 
-/* Fixed-width text, always NUL-terminated after unpacking. */
+/* Fixed-width text; unpacked, always NUL-terminated and printable ASCII
+ * (lib/sanitize.h): a peer's text reaches logs and terminals. */
 static void io_text(struct cursor *c, char *text, size_t n)
 {
 	io_bytes(c, text, n);
 	if (!c->packing)
-		text[n - 1] = '\0';
+		sanitize_text(text, n, text, n - 1);
+}
+
+/* A status: 0 or -errno; anything else unpacks as -EPROTO (INT32_MIN
+ * would overflow the -status of whoever prints it). */
+static void io_status(struct cursor *c, int32_t *v)
+{
+	io_i32(c, v);
+	if (!c->packing && (*v > 0 || *v < -WIRE_ERRNO_MAX))
+		*v = -EPROTO;
 }
 
 static void io_hello(struct cursor *c, struct wire_hello *h)
@@ -173,7 +187,7 @@ static void io_result(struct cursor *c, struct wire_result *r)
 {
 	size_t i;
 
-	io_i32(c, &r->status);
+	io_status(c, &r->status);
 	io_u64(c, &r->bytes);
 	io_u64(c, &r->msgs);
 	io_u64(c, &r->elapsed_ns);
@@ -193,7 +207,7 @@ static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 		io_hello(c, &m->u.hello);
 		break;
 	case WIRE_HELLO_ACK:
-		io_i32(c, &m->u.hello_ack.status);
+		io_status(c, &m->u.hello_ack.status);
 		io_text(c, m->u.hello_ack.dev_name,
 			sizeof(m->u.hello_ack.dev_name));
 		io_text(c, m->u.hello_ack.text, sizeof(m->u.hello_ack.text));
@@ -223,7 +237,7 @@ static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 		io_bytes(c, m->u.qp_info.gid, sizeof(m->u.qp_info.gid));
 		break;
 	case WIRE_ERROR:
-		io_i32(c, &m->u.error.status);
+		io_status(c, &m->u.error.status);
 		io_text(c, m->u.error.text, sizeof(m->u.error.text));
 		break;
 	case WIRE_READY:

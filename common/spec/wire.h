@@ -149,6 +149,8 @@ int wire_pack(const struct wire_msg *msg, uint8_t *buf, size_t len);
  * Unpack len bytes into *msg. Returns 0; -EPROTO: not our magic;
  * -EPROTONOSUPPORT: another version (msg->version holds the peer's);
  * -EBADMSG: truncated, unknown type or a body of the wrong size.
+ * Peer text comes out printable (lib/sanitize.h: \xNN escapes, "..." when
+ * cut), ready for any log; a status outside 0..-4095 comes out -EPROTO.
  */
 int wire_unpack(const uint8_t *buf, size_t len, struct wire_msg *msg);
 

@@ -14,7 +14,7 @@
 # Options:
 #   -n, --namespace NS     namespace (default: kubectl's current one)
 #   -o, --overlay NAME     base (default), sriov, hostdev, gpu, sriov-gpu,
-#                          nonroot (deploy/overlays/NAME), or a directory
+#                          nonroot, secure (deploy/overlays/NAME), or a directory
 #                          holding a kustomization of your own
 #   -t, --tool TOOL        ib_write_bw (default), ib_read_bw, ib_send_bw,
 #                          ib_atomic_bw, ib_*_lat

@@ -36,11 +36,13 @@ const CORE = {
   "v1/Service": "v1/Service",
   "v1/Pod": "v1/Pod",
   "v1/ConfigMap": "v1/ConfigMap",
+  "v1/Secret": "v1/Secret",
   "v1/ServiceAccount": "v1/ServiceAccount",
   "v1/Namespace": "v1/Namespace",
   "apps/v1/Deployment": "apps/v1/Deployment",
   "apps/v1/DaemonSet": "apps/v1/DaemonSet",
   "batch/v1/Job": "batch/v1/Job",
+  "networking.k8s.io/v1/NetworkPolicy": "networking.k8s.io/v1/NetworkPolicy",
   "rbac.authorization.k8s.io/v1/Role": "rbac.authorization.k8s.io/v1/Role",
   "rbac.authorization.k8s.io/v1/RoleBinding": "rbac.authorization.k8s.io/v1/RoleBinding",
 };

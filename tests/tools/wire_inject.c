@@ -17,7 +17,8 @@
  *   OPTS -p PORT (18515), --timeout SEC (10: every wait is bounded),
  *        --oob cm|tcp (hello: the control channel, default cm),
  *        --seed S (random bytes), --hold SEC (stay connected and silent
- *        after the last step, and report whether the server let go)
+ *        after the last step, and report whether the server let go),
+ *        --tool TEXT (the HELLO's tool name: any bytes, for log injection)
  *
  * Exit status (what the server did with the last step):
  *   0 refused it (REJECTED, HELLO_ACK with an error, ERROR, TCP connection
@@ -704,7 +705,7 @@ static int inj_usage(void)
 {
 	fprintf(stderr, "usage: wire_inject [-p PORT] [--timeout SEC] "
 		"[--version V] [--random N] [--seed S] [--set F=V,...] "
-		"[--sync-size BYTES] [--hold SEC] [--oob cm|tcp] "
+		"[--sync-size BYTES] [--hold SEC] [--oob cm|tcp] [--tool T] "
 		"connect|hello|sync|tcp SERVER_IP\n");
 	return INJ_USAGE;
 }
@@ -716,7 +717,7 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		{ "random", 1, NULL, 'r' }, { "seed", 1, NULL, 'S' },
 		{ "set", 1, NULL, 's' }, { "sync-size", 1, NULL, 'z' },
 		{ "hold", 1, NULL, 'H' }, { "oob", 1, NULL, 'O' },
-		{ NULL, 0, NULL, 0 },
+		{ "tool", 1, NULL, 'T' }, { NULL, 0, NULL, 0 },
 	};
 	int o;
 
@@ -730,6 +731,10 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		case 'z': c->sync_size = strtoull(optarg, NULL, 0); break;
 		case 'H': c->hold_s = atoi(optarg); break;
 		case 'O': c->oob_tcp = !strcmp(optarg, "tcp"); break;
+		case 'T':
+			snprintf(c->hello.tool, sizeof(c->hello.tool), "%s",
+				 optarg);
+			break;
 		case 's':
 			if (inj_set(&c->hello, optarg))
 				return -EINVAL;

@@ -21,20 +21,7 @@ if lab_have rxe; then
 		return $rc
 	}
 	# the server runs until the clients are done (at most 100 s)
-	serve_until_done() { # PORT ARGS...
-		local port=$1 pid
-		shift
-		rm -f "/tmp/clients-done.$port"
-		"$B/ib_write_bw" -p "$port" --persistent "$@" &
-		pid=$!
-		for _ in $(seq 1000); do
-			[ -e "/tmp/clients-done.$port" ] && break
-			lab_sleep 0.1
-		done
-		lab_sleep 1
-		kill -TERM $pid
-		wait $pid
-	}
+	source tests/lab/serve.sh
 	lab_pair persistent_server -t 120 -R 0 -g 40 \
 		-e 'this server allows 4 \(--max-qps\)' \
 		-E 'waiting for the next client' \
