@@ -1,5 +1,6 @@
 # mk/docs.mk - included by the Makefile (after B, CC, PURE_OBJS):
-#   make man          $(B)/man/<tool>.1 for the eight tools and ib_doctor,
+#   make man          $(B)/man/<tool>.1 for the eight tools, ib_doctor and
+#                     ib_fabric,
 #                     and $(B)/man/rdmabench.7 (docs/man/rdmabench.7)
 #   make completion   $(B)/completion/rdmabench (bash) and
 #                     $(B)/completion/_rdmabench (zsh)
@@ -17,6 +18,13 @@ $(DOC_GEN): $(B)/docs/man/gen.o $(PURE_OBJS)
 $(B)/man/%.1: $(DOC_GEN)
 	@mkdir -p $(dir $@)
 	$(DOC_GEN) man $* > $@.tmp && mv $@.tmp $@
+
+# ib_fabric has its own parser: its page is its --help text
+$(B)/man/ib_fabric.1: $(DOC_GEN) $(B)/ib_fabric
+	@mkdir -p $(dir $@)
+	$(B)/ib_fabric --help | $(DOC_GEN) man-help ib_fabric \
+		"many nodes at once: traffic patterns over rounds of links" \
+		> $@.tmp && mv $@.tmp $@
 
 $(B)/man/rdmabench.7: docs/man/rdmabench.7
 	@mkdir -p $(dir $@)

@@ -3,6 +3,9 @@
  * gen - the man pages and the shell completion, written from the option
  * table (common/spec/opts_doc*.c) by mk/docs.mk:
  *   gen man TOOL     man page of TOOL (one of the eight, or ib_doctor)
+ *   gen man-help TOOL SUMMARY
+ *                    man page of a tool with its own parser (ib_fabric):
+ *                    its --help text, read from standard input
  *   gen bash | zsh   completion for all the tools
  */
 #define _GNU_SOURCE /* open_memstream */
@@ -34,6 +37,22 @@ static int gen_doctor(void)
 	return 0;
 }
 
+/* A page from --help text on stdin, for tools outside the table. */
+static int gen_man_help(const char *name, const char *summary)
+{
+	char text[16384];
+	size_t len = fread(text, 1, sizeof(text) - 1, stdin);
+
+	if (!len || len == sizeof(text) - 1) {
+		fprintf(stderr, "gen: %s --help gave %s text on stdin\n", name,
+			len ? "too much" : "no");
+		return 2;
+	}
+	text[len] = '\0';
+	opts_doc_man_text(name, summary, text, stdout);
+	return 0;
+}
+
 static int gen_man(const char *name)
 {
 	int t;
@@ -61,10 +80,12 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "man"))
 		return gen_man(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "man-help"))
+		return gen_man_help(argv[2], argv[3]);
 	if (argc == 2 && !strcmp(argv[1], "bash"))
 		return opts_doc_sh_bash(&doctor, stdout), 0;
 	if (argc == 2 && !strcmp(argv[1], "zsh"))
 		return opts_doc_sh_zsh(&doctor, stdout), 0;
-	fprintf(stderr, "usage: gen man TOOL | gen bash | gen zsh\n");
+	fprintf(stderr, "usage: gen man TOOL | gen man-help TOOL SUMMARY | gen bash | gen zsh\n");
 	return 2;
 }
