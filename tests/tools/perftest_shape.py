@@ -8,8 +8,11 @@ shapes must not.
   perftest_shape.py compare GOLDEN OURS [TOOL]
                                            every GOLDEN/NAME.{txt,json}
                                            (of TOOL: write_bw...) against
-                                           OURS/NAME (same names)
+                                           OURS/NAME (same names); in both
+                                           trees the -b pairs (.b., .both.)
+                                           by the -b rules below
   perftest_shape.py files GOLDEN OURS      one pair of files
+  perftest_shape.py bidir TREE             the -b rules alone, in TREE
   perftest_shape.py unit PERFTEST_DIR UNIT_DIR
                                            our renderers' unit goldens
                                            against perftest's files
@@ -22,6 +25,9 @@ The shape of a text (stdout):
          a "first numeric line" parser takes); each must be all numbers
   bare   lines that are one number alone (--output)
   sized  header labels whose value carries "[B]" ("Mtu", "Max inline data")
+The -b rules (both trees): client and server print the same sum row;
+with --report-both each side's Local row is the other's Remote row, and
+the two make the sum.
 The shape of a JSON file (--out_json): the keys of "test_info" and of
 "results", read by a tolerant rule (perftest 4.5 writes keys unquoted);
 ours must also be valid JSON.
@@ -139,14 +145,65 @@ def compare_pair(name, gpath, opath):
     return compare_text(name, g, o)
 
 
-def report(pairs):
+def row_fields(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return [line.split() for line in f
+                if line.split() and re.match(r"^[0-9]+$", line.split()[0])]
+
+
+def bidir_check(cpath, spath):
+    """-b: both sides print one row, the sum of both directions
+    (perftest's xchg_bw_reports): the same peak, average and rate.
+    --report-both: then each side's Local row is the other's Remote row,
+    and Local + Remote make the sum."""
+    if not (os.path.exists(cpath) and os.path.exists(spath)):
+        return ["%s or %s missing" % (cpath, spath)]
+    c, s = row_fields(cpath), row_fields(spath)
+    if not c or not s:
+        return ["no rows (client %d, server %d)" % (len(c), len(s))]
+    why = []
+    if c[0][2:] != s[0][2:]:
+        why.append("sum rows differ: client %s, server %s"
+                   % (c[0][2:], s[0][2:]))
+    if ".both." not in cpath:
+        if len(c) != 1 or len(s) != 1:
+            why.append("%d and %d rows, want 1 each" % (len(c), len(s)))
+        return why
+    if len(c) != 3 or len(s) != 3:
+        return why + ["%d and %d rows, want 3 each (sum, Local, Remote)"
+                      % (len(c), len(s))]
+    if c[1] != s[2] or c[2] != s[1]:
+        why.append("Local and Remote rows do not cross: client %s, server %s"
+                   % (c[1:], s[1:]))
+    for col in (3, 4):
+        if abs(float(c[1][col]) + float(c[2][col]) - float(c[0][col])) > \
+                2 * 10 ** -(len(c[0][col].split(".")[1])):
+            why.append("Local + Remote != the sum in column %d" % (col + 1))
+    return why
+
+
+def bidir_pairs(tree, pre):
+    """The -b and --report-both client/server pairs in a tree."""
+    return sorted(n[:-len(".client.txt")] for n in os.listdir(tree)
+                  if n.startswith(pre) and
+                  re.search(r"\.(b|both)\.client\.txt$", n))
+
+
+def report(pairs, bidir=()):
     bad = 0
     for name, gpath, opath in pairs:
         why = compare_pair(name, gpath, opath)
         print("%s %s%s" % ("FAIL" if why else "ok", name,
                            (": " + "; ".join(why)) if why else ""))
         bad += bool(why)
-    print("shape: %d same, %d differ" % (len(pairs) - bad, bad))
+    for name, tree in bidir:
+        why = bidir_check(os.path.join(tree, name + ".client.txt"),
+                          os.path.join(tree, name + ".server.txt"))
+        print("%s %s (-b rows, %s)%s" % ("FAIL" if why else "ok", name, tree,
+                                        (": " + "; ".join(why)) if why else ""))
+        bad += bool(why)
+    n = len(pairs) + len(bidir)
+    print("shape: %d same, %d differ" % (n - bad, bad))
     return 1 if bad else 0
 
 
@@ -212,8 +269,11 @@ def main(argv):
         names = sorted(n for n in os.listdir(argv[1])
                        if n.endswith((".txt", ".json")) and
                        n.count(".") >= 3 and n.startswith(pre))
+        bidir = [(n, t) for t in argv[1:3] for n in bidir_pairs(t, pre)]
         return report([(n, os.path.join(argv[1], n),
-                        os.path.join(argv[2], n)) for n in names])
+                        os.path.join(argv[2], n)) for n in names], bidir)
+    if len(argv) == 2 and argv[0] == "bidir":
+        return report([], [(n, argv[1]) for n in bidir_pairs(argv[1], "")])
     if len(argv) == 3 and argv[0] == "files":
         return report([(os.path.basename(argv[2]), argv[1], argv[2])])
     sys.stderr.write(__doc__)
