@@ -5,9 +5,9 @@ alike to perftest's output and ours (issue 13): the numbers differ, the
 shapes must not.
 
   perftest_shape.py show FILE...           the shape of each file
-  perftest_shape.py compare GOLDEN OURS [TOOL]
+  perftest_shape.py compare GOLDEN OURS [TOOL...]
                                            every GOLDEN/NAME.{txt,json}
-                                           (of TOOL: write_bw...) against
+                                           (of the TOOLs: write_bw...) against
                                            OURS/NAME (same names); in both
                                            trees the -b pairs (.b., .both.)
                                            by the -b rules below
@@ -264,8 +264,8 @@ def main(argv):
         for p in argv[1:]:
             print(p, json.dumps(shape(p)))
         return 0
-    if len(argv) in (3, 4) and argv[0] == "compare":
-        pre = argv[3] + "." if len(argv) == 4 else ""
+    if len(argv) >= 3 and argv[0] == "compare":
+        pre = tuple(t + "." for t in argv[3:]) or ("",)
         names = sorted(n for n in os.listdir(argv[1])
                        if n.endswith((".txt", ".json")) and
                        n.count(".") >= 3 and n.startswith(pre))

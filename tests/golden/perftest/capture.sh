@@ -58,7 +58,7 @@ capture_local_flags() {
 }
 
 capture_one() { # TOOL MODE FLAGS...
-	local tool=$1 mode=$2 name=$1.$2 dir srv_pid rc=1 i
+	local tool=$1 mode=$2 name=$1.$2 dir srv_pid rc=1 i t0=$SECONDS
 	local -a srv cli loc
 	shift 2
 	PORT=$((PORT + 1))
@@ -78,17 +78,22 @@ capture_one() { # TOOL MODE FLAGS...
 	(cd "$dir/s" && exec timeout 120 "${srv[@]}" < /dev/null \
 		> ../srv.out 2> ../srv.err) &
 	srv_pid=$!
-	sleep 1
+	# perftest's server needs its second to listen; ours is waited for by
+	# the retries below
+	sleep "${CAPTURE_START_S:-1}"
 	# perftest's server prints nothing under --output: retry a refused
 	# client while the server lives
 	for ((i = 0; i < 20; i++)); do
 		(cd "$dir/c" && exec timeout 120 "${cli[@]}" < /dev/null > ../cli.out \
 			2> ../cli.err)
 		rc=$?
-		[ $rc = 0 ] && break
+		# 2: the command line was refused (atomic -a): no retry
+		[ $rc = 0 ] || [ $rc = 2 ] && break
 		kill -0 $srv_pid 2>/dev/null || break
 		sleep 0.5
 	done
+	# a client that never ran leaves the server waiting: end it
+	[ $rc = 0 ] || { sleep 1; kill $srv_pid 2>/dev/null; }
 	wait $srv_pid
 	echo "$name: client rc $rc, server rc $?" >> "$OUT/commands.txt"
 	cp "$dir/cli.out" "$OUT/$name.client.txt"
@@ -99,7 +104,7 @@ capture_one() { # TOOL MODE FLAGS...
 	[ -e "$dir/s/perftest_out.json" ] &&
 		cp "$dir/s/perftest_out.json" "$OUT/$name.server.json"
 	rm -rf "$dir"
-	echo "[capture] $WHO $name: rc $rc" >&2
+	echo "[capture] $WHO $name: rc $rc, $((SECONDS - t0)) s" >&2
 }
 
 for tool in "${TOOLS[@]}"; do
