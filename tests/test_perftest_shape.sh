@@ -35,3 +35,14 @@ grep -q "row field counts \[6\], perftest \[5\]" "$tmp/old.out" &&
 	grep -q "no \[B\] after" "$tmp/old.out" ||
 	{ echo "FAIL: the old layout failed for the wrong reasons:"; cat "$tmp/old.out"; exit 1; }
 echo "shape rules refuse the old layout: ok"
+# -q 2 -n 100: perftest counts 200 iterations; a row that counts per QP fails
+sed 's/^ 65536      200 / 65536      100 /' \
+	tests/golden/perftest/write_bw.q.client.txt > "$tmp/q.client.txt"
+if python3 "$SHAPE" files tests/golden/perftest/write_bw.q.client.txt \
+	"$tmp/q.client.txt" > "$tmp/q.out" ||
+   ! grep -q "#iterations \['100'\], perftest \['200'\]" "$tmp/q.out"; then
+	echo "FAIL: the rules took a per-QP #iterations for perftest's n x q:"
+	cat "$tmp/q.out"
+	exit 1
+fi
+echo "shape rules refuse a per-QP #iterations: ok"

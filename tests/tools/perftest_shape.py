@@ -25,6 +25,8 @@ The shape of a text (stdout):
          a "first numeric line" parser takes); each must be all numbers
   bare   lines that are one number alone (--output)
   sized  header labels whose value carries "[B]" ("Mtu", "Max inline data")
+  iters  a client's #iterations column (not -D): the same values, since
+         the same commands ran (-q N: N x n in perftest)
 The -b rules (both trees): client and server print the same sum row;
 with --report-both each side's Local row is the other's Remote row, and
 the two make the sum.
@@ -136,13 +138,24 @@ def compare_json(name, g, o):
     return why
 
 
+def compare_iters(gpath, opath):
+    """A client's #iterations column, size by size, as perftest counts it
+    (-n per size; -q N: N x n): the same commands give the same counts.
+    -D counts what fit in the time, so it is left out."""
+    if ".D." in gpath or not gpath.endswith(".client.txt"):
+        return []
+    gi = [f[1] for f in row_fields(gpath) if len(f) > 1]
+    oi = [f[1] for f in row_fields(opath) if len(f) > 1]
+    return [] if gi == oi else ["#iterations %s, perftest %s" % (oi[:4], gi[:4])]
+
+
 def compare_pair(name, gpath, opath):
     if not os.path.exists(opath):
         return ["%s missing" % opath]
     g, o = shape(gpath), shape(opath)
     if gpath.endswith(".json"):
         return compare_json(name, g, o)
-    return compare_text(name, g, o)
+    return compare_text(name, g, o) + compare_iters(gpath, opath)
 
 
 def row_fields(path):
