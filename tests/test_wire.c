@@ -19,7 +19,7 @@ static size_t body_bytes(uint16_t type)
 	case WIRE_HELLO_ACK: return 4 + WIRE_NAME_MAX + WIRE_TEXT_MAX;
 	case WIRE_BUF: return 8 + 8 + 4;
 	case WIRE_SYNC: return 16;
-	case WIRE_RESULT: return 4 + 8 * 4 + 8 * 9;
+	case WIRE_RESULT: return 4 + 8 * 4 + 8 * 9 + 8 * 2;
 	case WIRE_FIN: return 16;
 	case WIRE_QP_INFO: return 2 + 2 + 4 + 4 + 1 + 16;
 	case WIRE_ERROR: return 4 + WIRE_TEXT_MAX;
@@ -123,7 +123,11 @@ static void test_round_trips(void)
 	m.u.result.lat_us[5] = 5e-324; /* smallest subnormal */
 	m.u.result.lat_us[6] = 1.7976931348623157e308;
 	m.u.result.lat_us[7] = 3.25;
+	m.u.result.peak_bytes = 1ULL << 33;
+	m.u.result.peak_ns = 77;
 	round_trip(&m, &b);
+	EXPECT_EQ_U64(b.u.result.peak_bytes, 1ULL << 33);
+	EXPECT_EQ_U64(b.u.result.peak_ns, 77);
 	EXPECT_EQ_INT(b.u.result.status, -ETIMEDOUT);
 	EXPECT_EQ_U64(b.u.result.bytes, 327680000);
 	EXPECT_EQ_U64(b.u.result.msgs, 5000);
@@ -204,7 +208,7 @@ static void test_layout(void)
 	m.type = WIRE_RESULT;
 	m.u.result.lat_us[0] = 1.0; /* 0x3ff0000000000000 */
 	n = wire_pack(&m, buf, sizeof(buf));
-	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 108);
+	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 124);
 	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 36], 0x3f);
 	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 37], 0xf0);
 	EXPECT_EQ_INT(buf[WIRE_HEADER_BYTES + 38], 0x00);

@@ -82,32 +82,53 @@ static void bw_head(const struct bench_ctx *b)
 		report_bw_head(stdout, b->cfg.report_gbits);
 }
 
-/*
- * The client's row, perftest's: with -b the sum of both directions (the
- * peak: ours plus the server's average, the server sends no peak), then
- * the parts on note lines.
- */
+/* The client's row, perftest's; what the server saw on a note line. */
 static int bw_client_show(struct bench_ctx *b, uint64_t size,
 			  const struct stats_bw *bw,
 			  const struct stats_bw *peak,
 			  const struct stats_bw *peer)
 {
-	bool gbits = b->cfg.report_gbits;
-	struct stats_bw sum = *bw, sum_peak = *peak;
+	int ret = perftest_out_bw(b, size, bw->msgs, bw, peak);
+
+	if (!ret && perftest_out_table(b))
+		report_bw_note(stdout, b->cfg.report_gbits,
+			       "server (what arrived)", peer);
+	return ret;
+}
+
+/* -b: what this side sent, as the RESULT it tells the peer (-N: no peak). */
+static void bw_own_result(const struct bench_ctx *b, uint64_t size,
+			  const struct xfer_bw_out *out, struct wire_result *r)
+{
+	*r = (struct wire_result){
+		.msgs = out->msgs, .bytes = out->msgs * size,
+		.elapsed_ns = out->elapsed_ns,
+		.peak_bytes = b->cfg.no_peak ? 0 : out->peak_bytes,
+		.peak_ns = out->peak_ns,
+	};
+}
+
+static void bw_dir(const struct wire_result *r, struct perftest_out_dir *d)
+{
+	d->iters = r->msgs;
+	stats_bw_compute(r->bytes, r->msgs, r->elapsed_ns ? r->elapsed_ns : 1,
+			 &d->bw);
+	stats_bw_compute(r->peak_bytes, 0, r->peak_ns ? r->peak_ns : 1,
+			 &d->peak);
+}
+
+/* -b, either side: both rows print the sum (perftest_out_bidir). */
+static int bw_bidir_show(struct bench_ctx *b, uint64_t size,
+			 const struct wire_result *own,
+			 const struct wire_result *peer)
+{
+	struct perftest_out_dir mine, theirs;
 	int ret;
 
-	if (b->test.bidir) {
-		report_bw_add(bw, peer, &sum);
-		report_bw_add(peak, peer, &sum_peak);
-	}
-	ret = perftest_out_bw(b, size, bw->msgs, &sum, &sum_peak);
-	if (!perftest_out_table(b))
-		return ret;
-	if (b->test.bidir)
-		report_bw_note(stdout, gbits, "client sent", bw);
-	report_bw_note(stdout, gbits, b->test.bidir ? "server sent" :
-		       "server (what arrived)", peer);
-	return ret;
+	bw_dir(own, &mine);
+	bw_dir(peer, &theirs);
+	ret = perftest_out_bidir(b, size, &mine, &theirs);
+	return ret ? ret : record_bw(b, size, &mine.bw, &theirs.bw);
 }
 
 static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
@@ -162,8 +183,8 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 static int bw_client_size(struct bench_ctx *b, uint64_t size)
 {
 	struct stats_bw bw, peak, peer;
+	struct wire_result r, mine;
 	struct xfer_bw_out out;
-	struct wire_result r;
 	uint64_t peer_msgs;
 	int ret;
 
@@ -175,9 +196,14 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 				 &peer_msgs);
 	if (!ret)
 		ret = measure_recv_result(b, &r);
+	if (!ret && b->test.bidir) {
+		bw_own_result(b, size, &out, &mine);
+		ret = measure_send_result(b, &mine);
+		return ret ? ret : bw_bidir_show(b, size, &mine, &r);
+	}
 	if (ret)
 		return ret;
-	if (!b->test.bidir && r.msgs != out.total_msgs) {
+	if (r.msgs != out.total_msgs) {
 		bench_err("size %llu: the server counted %llu messages, we "
 			  "sent %llu", (unsigned long long)size,
 			  (unsigned long long)r.msgs,
@@ -202,7 +228,7 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 {
 	uint64_t size = sync->size_bytes, start_ns, peer_msgs;
-	struct wire_result r = { 0 };
+	struct wire_result r = { 0 }, peer;
 	struct xfer_bw_out out;
 	struct stats_bw bw;
 	int ret;
@@ -217,12 +243,14 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	if (ret)
 		return ret;
 	if (b->test.bidir) {
-		r.msgs = out.msgs;
-		r.elapsed_ns = out.elapsed_ns;
-	} else {
-		r.msgs = peer_msgs;
-		r.elapsed_ns = timer_now_ns() - start_ns;
+		bw_own_result(b, size, &out, &r);
+		ret = measure_send_result(b, &r);
+		if (!ret)
+			ret = measure_recv_result(b, &peer);
+		return ret ? ret : bw_bidir_show(b, size, &r, &peer);
 	}
+	r.msgs = peer_msgs;
+	r.elapsed_ns = timer_now_ns() - start_ns;
 	r.bytes = r.msgs * size;
 	ret = measure_send_result(b, &r);
 	if (ret)

@@ -104,6 +104,52 @@ int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	return pout_json(b, &row);
 }
 
+/* perftest's --report-both block: "Local results" (atomic_bw: no blank
+ * before the line end) and "Remote results", each a table of one row. */
+static void pout_both(const struct bench_ctx *b, uint64_t size,
+		      const struct perftest_out_dir *own,
+		      const struct perftest_out_dir *peer)
+{
+	const struct perftest_out_dir *dirs[2] = { own, peer };
+	static const char *const names[2] = { "Local", "Remote" };
+	/* perftest's atomic_bw.c spells it without the blank */
+	const char *end = strcmp(bench_verb_name(b->test.verb), "atomic") ?
+			  " " : "";
+	bool gbits = b->cfg.report_gbits;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		report_rule(stdout);
+		printf("\n %s results:%s\n", names[i], end);
+		report_rule(stdout);
+		report_bw_head(stdout, gbits);
+		report_bw_row(stdout, gbits, size, dirs[i]->iters,
+			      &dirs[i]->bw, &dirs[i]->peak);
+	}
+}
+
+int perftest_out_bidir(const struct bench_ctx *b, uint64_t size,
+		       const struct perftest_out_dir *own,
+		       const struct perftest_out_dir *peer)
+{
+	bool gbits = b->cfg.report_gbits;
+	struct stats_bw sum, sum_peak;
+	int ret;
+
+	report_bw_add(&own->bw, &peer->bw, &sum);
+	report_bw_add(&own->peak, &peer->peak, &sum_peak);
+	ret = perftest_out_bw(b, size, own->iters, &sum, &sum_peak);
+	if (ret || !perftest_out_table(b))
+		return ret;
+	report_bw_note(stdout, gbits, b->is_server ? "server sent" :
+		       "client sent", &own->bw);
+	report_bw_note(stdout, gbits, b->is_server ? "client sent" :
+		       "server sent", &peer->bw);
+	if (b->cfg.report_both && !b->test.all_sizes)
+		pout_both(b, size, own, peer);
+	return 0;
+}
+
 int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 		     const struct stats_lat *lat, double tps)
 {

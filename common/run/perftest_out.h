@@ -27,6 +27,24 @@ void perftest_out_title(const struct bench_ctx *b, char sep, char *buf,
 int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 		    const struct stats_bw *bw, const struct stats_bw *peak);
 
+/* One direction of a -b size: what one side sent. */
+struct perftest_out_dir {
+	uint64_t iters;          /* all QPs, as perftest counts them */
+	struct stats_bw bw;
+	struct stats_bw peak;
+};
+
+/*
+ * A -b size, the same on both sides as perftest's: the row (or the bare
+ * figure, the JSON) is the sum of both directions, peaks and averages
+ * added, with this side's iteration count; each direction on a note line;
+ * with --report-both (one size, not -a) perftest's "Local results" and
+ * "Remote results" tables after it.
+ */
+int perftest_out_bidir(const struct bench_ctx *b, uint64_t size,
+		       const struct perftest_out_dir *own,
+		       const struct perftest_out_dir *peer);
+
 /* A latency size (tps > 0: -D, perftest's duration layout). */
 int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 		     const struct stats_lat *lat, double tps);

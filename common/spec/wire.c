@@ -194,6 +194,8 @@ static void io_result(struct cursor *c, struct wire_result *r)
 	io_u64(c, &r->lat_samples);
 	for (i = 0; i < sizeof(r->lat_us) / sizeof(r->lat_us[0]); i++)
 		io_f64(c, &r->lat_us[i]);
+	io_u64(c, &r->peak_bytes);
+	io_u64(c, &r->peak_ns);
 }
 
 static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)

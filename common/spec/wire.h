@@ -10,7 +10,7 @@
  *
  * The sequence (client -> server unless marked <-):
  *   CONNECT(ctrl) HELLO  <-HELLO_ACK  CONNECT(data) BUF  <-BUF
- *   per size: SYNC  <-READY  (traffic)  <-RESULT
+ *   per size: SYNC  <-READY  (traffic)  <-RESULT  [RESULT: -b]
  *   BYE
  * Either side may send ERROR instead of what it owes; the other prints it.
  */
@@ -102,6 +102,10 @@ struct wire_result {
 	uint64_t elapsed_ns;
 	uint64_t lat_samples;
 	double lat_us[9]; /* min p50 avg stdev p90 p99 p99.9 max p99.99 */
+	/* -b: the sender's peak; the client answers the server's RESULT
+	 * with its own, so that each side prints the sum (perftest's) */
+	uint64_t peak_bytes;
+	uint64_t peak_ns;
 };
 
 struct wire_fin {

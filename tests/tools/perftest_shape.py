@@ -5,11 +5,14 @@ alike to perftest's output and ours (issue 13): the numbers differ, the
 shapes must not.
 
   perftest_shape.py show FILE...           the shape of each file
-  perftest_shape.py compare GOLDEN OURS [TOOL]
+  perftest_shape.py compare GOLDEN OURS [TOOL...]
                                            every GOLDEN/NAME.{txt,json}
-                                           (of TOOL: write_bw...) against
-                                           OURS/NAME (same names)
+                                           (of the TOOLs: write_bw...) against
+                                           OURS/NAME (same names); in both
+                                           trees the -b pairs (.b., .both.)
+                                           by the -b rules below
   perftest_shape.py files GOLDEN OURS      one pair of files
+  perftest_shape.py bidir TREE             the -b rules alone, in TREE
   perftest_shape.py unit PERFTEST_DIR UNIT_DIR
                                            our renderers' unit goldens
                                            against perftest's files
@@ -22,6 +25,11 @@ The shape of a text (stdout):
          a "first numeric line" parser takes); each must be all numbers
   bare   lines that are one number alone (--output)
   sized  header labels whose value carries "[B]" ("Mtu", "Max inline data")
+  iters  a client's #iterations column (not -D): the same values, since
+         the same commands ran (-q N: N x n in perftest)
+The -b rules (both trees): client and server print the same sum row;
+with --report-both each side's Local row is the other's Remote row, and
+the two make the sum.
 The shape of a JSON file (--out_json): the keys of "test_info" and of
 "results", read by a tolerant rule (perftest 4.5 writes keys unquoted);
 ours must also be valid JSON.
@@ -130,23 +138,85 @@ def compare_json(name, g, o):
     return why
 
 
+def compare_iters(gpath, opath):
+    """A client's #iterations column, size by size, as perftest counts it
+    (-n per size; -q N: N x n): the same commands give the same counts.
+    -D counts what fit in the time, so it is left out."""
+    if ".D." in gpath or not gpath.endswith(".client.txt"):
+        return []
+    gi = [f[1] for f in row_fields(gpath) if len(f) > 1]
+    oi = [f[1] for f in row_fields(opath) if len(f) > 1]
+    return [] if gi == oi else ["#iterations %s, perftest %s" % (oi[:4], gi[:4])]
+
+
 def compare_pair(name, gpath, opath):
     if not os.path.exists(opath):
         return ["%s missing" % opath]
     g, o = shape(gpath), shape(opath)
     if gpath.endswith(".json"):
         return compare_json(name, g, o)
-    return compare_text(name, g, o)
+    return compare_text(name, g, o) + compare_iters(gpath, opath)
 
 
-def report(pairs):
+def row_fields(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return [line.split() for line in f
+                if line.split() and re.match(r"^[0-9]+$", line.split()[0])]
+
+
+def bidir_check(cpath, spath):
+    """-b: both sides print one row, the sum of both directions
+    (perftest's xchg_bw_reports): the same peak, average and rate.
+    --report-both: then each side's Local row is the other's Remote row,
+    and Local + Remote make the sum."""
+    if not (os.path.exists(cpath) and os.path.exists(spath)):
+        return ["%s or %s missing" % (cpath, spath)]
+    c, s = row_fields(cpath), row_fields(spath)
+    if not c or not s:
+        return ["no rows (client %d, server %d)" % (len(c), len(s))]
+    why = []
+    if c[0][2:] != s[0][2:]:
+        why.append("sum rows differ: client %s, server %s"
+                   % (c[0][2:], s[0][2:]))
+    if ".both." not in cpath:
+        if len(c) != 1 or len(s) != 1:
+            why.append("%d and %d rows, want 1 each" % (len(c), len(s)))
+        return why
+    if len(c) != 3 or len(s) != 3:
+        return why + ["%d and %d rows, want 3 each (sum, Local, Remote)"
+                      % (len(c), len(s))]
+    if c[1] != s[2] or c[2] != s[1]:
+        why.append("Local and Remote rows do not cross: client %s, server %s"
+                   % (c[1:], s[1:]))
+    for col in (3, 4):
+        if abs(float(c[1][col]) + float(c[2][col]) - float(c[0][col])) > \
+                2 * 10 ** -(len(c[0][col].split(".")[1])):
+            why.append("Local + Remote != the sum in column %d" % (col + 1))
+    return why
+
+
+def bidir_pairs(tree, pre):
+    """The -b and --report-both client/server pairs in a tree."""
+    return sorted(n[:-len(".client.txt")] for n in os.listdir(tree)
+                  if n.startswith(pre) and
+                  re.search(r"\.(b|both)\.client\.txt$", n))
+
+
+def report(pairs, bidir=()):
     bad = 0
     for name, gpath, opath in pairs:
         why = compare_pair(name, gpath, opath)
         print("%s %s%s" % ("FAIL" if why else "ok", name,
                            (": " + "; ".join(why)) if why else ""))
         bad += bool(why)
-    print("shape: %d same, %d differ" % (len(pairs) - bad, bad))
+    for name, tree in bidir:
+        why = bidir_check(os.path.join(tree, name + ".client.txt"),
+                          os.path.join(tree, name + ".server.txt"))
+        print("%s %s (-b rows, %s)%s" % ("FAIL" if why else "ok", name, tree,
+                                        (": " + "; ".join(why)) if why else ""))
+        bad += bool(why)
+    n = len(pairs) + len(bidir)
+    print("shape: %d same, %d differ" % (n - bad, bad))
     return 1 if bad else 0
 
 
@@ -207,13 +277,16 @@ def main(argv):
         for p in argv[1:]:
             print(p, json.dumps(shape(p)))
         return 0
-    if len(argv) in (3, 4) and argv[0] == "compare":
-        pre = argv[3] + "." if len(argv) == 4 else ""
+    if len(argv) >= 3 and argv[0] == "compare":
+        pre = tuple(t + "." for t in argv[3:]) or ("",)
         names = sorted(n for n in os.listdir(argv[1])
                        if n.endswith((".txt", ".json")) and
                        n.count(".") >= 3 and n.startswith(pre))
+        bidir = [(n, t) for t in argv[1:3] for n in bidir_pairs(t, pre)]
         return report([(n, os.path.join(argv[1], n),
-                        os.path.join(argv[2], n)) for n in names])
+                        os.path.join(argv[2], n)) for n in names], bidir)
+    if len(argv) == 2 and argv[0] == "bidir":
+        return report([], [(n, argv[1]) for n in bidir_pairs(argv[1], "")])
     if len(argv) == 3 and argv[0] == "files":
         return report([(os.path.basename(argv[2]), argv[1], argv[2])])
     sys.stderr.write(__doc__)
