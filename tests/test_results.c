@@ -475,6 +475,39 @@ static void test_save_atomic(const char *dir, struct results_doc *d)
 	unlink(path);
 }
 
+/*
+ * "-" is standard output: the document goes to the stream given, whole,
+ * and no file named "-" appears; any other name is a file.
+ */
+static void test_save_stdout(const char *dir, struct results_doc *d)
+{
+	size_t len_std = 0, len_mem;
+	char *std = NULL, *mem;
+	char cwd[1024];
+	FILE *out;
+
+	EXPECT_TRUE(results_is_stdout("-"));
+	EXPECT_TRUE(!results_is_stdout("--") && !results_is_stdout("") &&
+		    !results_is_stdout("./-") && !results_is_stdout(NULL));
+	EXPECT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
+	EXPECT_EQ_INT(chdir(dir), 0);
+	out = open_memstream(&std, &len_std);
+	EXPECT_TRUE(out != NULL);
+	if (out) {
+		EXPECT_EQ_INT(results_save("-", results_write_json, d, out), 0);
+		fclose(out);
+	}
+	mem = render_text(results_write_json, d, &len_mem);
+	EXPECT_TRUE(std && mem && len_std == len_mem &&
+		    !memcmp(std, mem, len_mem));
+	EXPECT_EQ_INT(count_entries(".", NULL), 0);
+	free(std);
+	free(mem);
+	/* no stream to write to: refused, not a crash */
+	EXPECT_EQ_INT(results_save("-", results_write_json, d, NULL), -EINVAL);
+	EXPECT_EQ_INT(chdir(cwd), 0);
+}
+
 static void test_files(void)
 {
 	struct results_doc *d = calloc(1, sizeof(*d));
@@ -488,6 +521,7 @@ static void test_files(void)
 	EXPECT_TRUE(mkdtemp(dir) != NULL);
 	sample_bw(d);
 	test_save_atomic(dir, d);
+	test_save_stdout(dir, d);
 	EXPECT_EQ_INT(count_entries(dir, NULL), 0);
 	EXPECT_EQ_INT(rmdir(dir), 0);
 	free(d);

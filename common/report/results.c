@@ -521,3 +521,27 @@ int results_save_atomic(const char *path,
 		return -EINVAL;
 	return afile_write(path, results_render, &job);
 }
+
+bool results_is_stdout(const char *path)
+{
+	return path && path[0] == '-' && !path[1];
+}
+
+int results_save(const char *path,
+		 int (*render)(const struct results_doc *, FILE *),
+		 const struct results_doc *d, FILE *std)
+{
+	int ret;
+
+	if (!results_is_stdout(path))
+		return results_save_atomic(path, render, d);
+	if (!render || !d || !std)
+		return -EINVAL;
+	ret = render(d, std);
+	if (!ret && (fflush(std) || ferror(std)))
+		ret = -EIO;
+	if (ret)
+		bench_err("writing the results to standard output: %s",
+			  strerror(-ret));
+	return ret;
+}

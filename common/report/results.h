@@ -253,4 +253,16 @@ int results_save_atomic(const char *path,
 			int (*render)(const struct results_doc *, FILE *),
 			const struct results_doc *d);
 
+/* Is path "-", the name that means standard output? Pure. */
+bool results_is_stdout(const char *path);
+
+/*
+ * Render d into path: atomically (results_save_atomic()) for a file, or
+ * into std, flushed, when path is "-" (the caller has set std aside from
+ * the human text). Returns 0 or -errno after one message on stderr.
+ */
+int results_save(const char *path,
+		 int (*render)(const struct results_doc *, FILE *),
+		 const struct results_doc *d, FILE *std);
+
 #endif

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,8 @@
 #include "report/results_prom.h"
 #include "report/verdict.h"
 #include "run/record_int.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static uint64_t record_now_unix_ns(void)
 {
@@ -62,8 +65,66 @@ static int record_validate(struct record *r, const struct bench_ctx *b)
 	return ret == -ERANGE ? -EINVAL : ret;
 }
 
+/* The results files a run can write, in the order they are written. */
+struct record_file {
+	const char *opt;
+	size_t path_off;
+	int (*render)(const struct results_doc *d, FILE *out);
+};
+
+static const struct record_file record_files[] = {
+	{ "--json", offsetof(struct bench_cfg, json_path), results_write_json },
+	{ "--junit", offsetof(struct bench_cfg, junit_path),
+	  results_junit_write },
+	{ "--prom", offsetof(struct bench_cfg, prom_path), results_prom_write },
+};
+
+static const char *record_path(const struct bench_cfg *c,
+			       const struct record_file *f)
+{
+	return (const char *)c + f->path_off;
+}
+
+/*
+ * "--json -": the document takes stdout, a copy of fd 1 made now; fd 1
+ * then points at stderr, so the header, rows and verdict printed on
+ * stdout go to stderr and the pipe gets one clean document. Only one
+ * document fits in a pipe: a second "-" is refused (exit 2).
+ */
+static int record_claim_stdout(struct record *r, const struct bench_cfg *c)
+{
+	int fd;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(record_files); i++) {
+		if (!results_is_stdout(record_path(c, &record_files[i])))
+			continue;
+		if (r->std_opt) {
+			snprintf(r->doc.error, sizeof(r->doc.error), "%s - and "
+				 "%s - both ask for standard output: give one "
+				 "of them a file name", r->std_opt,
+				 record_files[i].opt);
+			bench_err("%s", r->doc.error);
+			return -EINVAL;
+		}
+		fflush(stdout);
+		fd = dup(STDOUT_FILENO);
+		r->std_out = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!r->std_out || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			fd = errno;
+			bench_err("%s -: standard output: %s",
+				  record_files[i].opt, strerror(fd));
+			return -fd;
+		}
+		r->std_opt = record_files[i].opt;
+	}
+	return 0;
+}
+
 int record_begin(struct bench_ctx *b)
 {
+	int ret;
+
 	struct record *r = calloc(1, sizeof(*r));
 	struct results_doc *d;
 
@@ -87,7 +148,8 @@ int record_begin(struct bench_ctx *b)
 	record_doc_fill_test(r, b);
 	gate_run_init(&r->run);
 	record_expect(r, &b->cfg);
-	return record_validate(r, b);
+	ret = record_claim_stdout(r, &b->cfg);
+	return ret ? ret : record_validate(r, b);
 }
 
 /* --expect-line-rate on a port whose achievable rate is unknown: a failure. */
@@ -237,23 +299,27 @@ static void record_verdict(struct record *r, int err, int exit_code)
 	}
 }
 
-/* Every file asked for, even after a failure; the first error is kept. */
-static int record_save(const struct bench_cfg *c, const struct results_doc *d)
+/*
+ * Every file asked for, even after a failure; the first error is kept.
+ * Standard output gets the one document that claimed it.
+ */
+static int record_save(const struct bench_cfg *c, struct record *r)
 {
-	int ret = 0, r;
+	const struct record_file *f;
+	const char *path;
+	int ret = 0, err;
+	size_t i;
 
-	if (c->json_path[0]) {
-		r = results_save_atomic(c->json_path, results_write_json, d);
-		ret = ret ? ret : r;
+	for (i = 0; i < ARRAY_SIZE(record_files); i++) {
+		f = &record_files[i];
+		path = record_path(c, f);
+		if (!path[0] || (results_is_stdout(path) && r->std_opt != f->opt))
+			continue;
+		err = results_save(path, f->render, &r->doc, r->std_out);
+		ret = ret ? ret : err;
 	}
-	if (c->junit_path[0]) {
-		r = results_save_atomic(c->junit_path, results_junit_write, d);
-		ret = ret ? ret : r;
-	}
-	if (c->prom_path[0]) {
-		r = results_save_atomic(c->prom_path, results_prom_write, d);
-		ret = ret ? ret : r;
-	}
+	if (r->std_out && fclose(r->std_out) && !ret)
+		ret = -EIO;
 	return ret;
 }
 
@@ -286,7 +352,7 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	record_dev_counters_end(b);
 	record_verdict(r, err, exit_code);
 	exit_code = r->doc.exit_code;
-	ret = record_save(&b->cfg, &r->doc);
+	ret = record_save(&b->cfg, r);
 	record_print_verdict(r);
 	/* a file CI asked for and cannot read is no pass */
 	if (ret && !exit_code) {
