@@ -20,6 +20,7 @@
 #include "report/results.h"
 #include "report/results_junit.h"
 #include "report/results_prom.h"
+#include "lib/hist.h"
 #include "lib/stats.h"
 #include "test.h"
 #include "golden.h"
@@ -199,7 +200,28 @@ static const struct stats_lat lat_server = {
 	.p9999_us = 3.5, .max_us = 3.5,
 };
 
-/* ib_write_lat -s 2 --expect-p99-us 5: passes, no counters, no peak. */
+/*
+ * -H on the client: 1000 round trips of 3.24 .. 4.0 us, halved (1.62 ..
+ * 2.0 us), so the buckets up to 1.6 us are 0 and from 2 us all 1000.
+ */
+static void add_hist(struct results_side *s)
+{
+	struct hist *h = hist_create();
+	unsigned int i;
+
+	EXPECT_TRUE(h != NULL);
+	if (!h)
+		return;
+	for (i = 0; i < 1000; i++)
+		hist_add(h, 3240 + (i % 20) * 40);
+	EXPECT_EQ_INT(results_side_set_hist(s, h, 2), 0);
+	EXPECT_EQ_INT(results_side_set_hist(s, NULL, 2), -EINVAL);
+	EXPECT_TRUE(!s->hist.present);
+	EXPECT_EQ_INT(results_side_set_hist(s, h, 2), 0);
+	hist_destroy(h);
+}
+
+/* ib_write_lat -s 2 --expect-p99-us 5 -H: passes, no counters, no peak. */
 static void sample_lat(struct results_doc *d)
 {
 	struct results_row *r;
@@ -213,6 +235,7 @@ static void sample_lat(struct results_doc *d)
 	r = results_add_row(d, 2, 1000);
 	results_side_set_lat(&r->client, &lat_client, RESULTS_LAT_HALF_RT);
 	results_side_set_lat(&r->server, &lat_server, RESULTS_LAT_HALF_RT);
+	add_hist(&r->client);
 	add_gate(d, "p99_us", 2, 2.05, 5, "us", true, "");
 	d->verdict = RESULTS_PASS;
 	d->exit_code = 0;
@@ -319,7 +342,8 @@ static void test_semantics(void)
 	free(t);
 	t = render_text(results_prom_write, d, &len);
 	expect_contains(t, "\nrdmabench_verdict{device=\"mlx5_0\",test=\""
-			"ib_write_bw\",peer=\"198.18.0.2\"} 0\n");
+			"ib_write_bw\",peer=\"198.18.0.2\",verdict=\"error\"} "
+			"0\n");
 	expect_contains(t, "} 5\n");	/* exit code */
 	free(t);
 	sample_sweep(d);
@@ -527,10 +551,44 @@ static void test_files(void)
 	free(d);
 }
 
+/*
+ * An error before any device was opened: no label may be empty (a
+ * missing label and an empty one read the same; "" is noise), and JUnit
+ * still carries its system-out and a plain timestamp.
+ */
+static void test_no_empty_labels(void)
+{
+	struct results_doc *d = calloc(1, sizeof(*d));
+	size_t len;
+	char *t;
+
+	if (!d)
+		return;
+	results_init(d);
+	results_copy(d->tool, sizeof(d->tool), "ib_write_bw");
+	d->start_unix_ns = T0_NS;
+	t = render_text(results_prom_write, d, &len);
+	EXPECT_TRUE(t && !strstr(t, "=\"\""));
+	expect_contains(t, "rdmabench_info{test=\"ib_write_bw\",role=\""
+			"client\",memory_type=\"host\"} 1\n");
+	expect_contains(t, "rdmabench_verdict{test=\"ib_write_bw\",verdict=\""
+			"error\"} 0\n");
+	free(t);
+	t = render_text(results_junit_write, d, &len);
+	expect_contains(t, " timestamp=\"2026-11-29T19:35:01\"");
+	expect_contains(t, "<system-out/>");
+	free(t);
+	free(d);
+}
+
 int main(void)
 {
+	/* JUnit's timestamp is local time: the goldens' is UTC's */
+	setenv("TZ", "UTC", 1);
+	tzset();
 	test_goldens();
 	test_semantics();
+	test_no_empty_labels();
 	test_caps();
 	test_write_errors();
 	test_files();

@@ -62,10 +62,11 @@ int record_end(struct bench_ctx *b, int err, int exit_code);
 
 /*
  * A size's figures for the results document and the gates (record.c).
- * peer may be NULL. Returns 0 or -errno.
+ * peak (this side's, NULL: not measured) and peer may be NULL. Returns 0
+ * or -errno.
  */
-int record_bw(struct bench_ctx *b, uint64_t size,
-		    const struct stats_bw *bw, const struct stats_bw *peer);
+int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
+	      const struct stats_bw *peak, const struct stats_bw *peer);
 int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 		     const struct stats_lat *lat, const struct stats_lat *peer);
 

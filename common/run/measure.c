@@ -191,7 +191,8 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1,
 			 &peer);
 	ret = bw_client_show(b, size, &bw, &peak, &peer);
-	return ret ? ret : record_bw(b, size, &bw, &peer);
+	return ret ? ret : record_bw(b, size, &bw, b->cfg.no_peak ? NULL :
+				     &peak, &peer);
 }
 
 /*
@@ -229,7 +230,7 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 		return ret;
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1, &bw);
 	ret = perftest_out_bw(b, size, r.msgs, &bw, &bw);
-	return ret ? ret : record_bw(b, size, &bw, NULL);
+	return ret ? ret : record_bw(b, size, &bw, NULL, NULL);
 }
 
 /* ---- latency ---- */

@@ -214,8 +214,8 @@ static struct results_row *record_row(struct record *r, uint64_t size,
 	return results_add_row(d, size, iters);
 }
 
-int record_bw(struct bench_ctx *b, uint64_t size,
-		    const struct stats_bw *bw, const struct stats_bw *peer)
+int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
+	      const struct stats_bw *peak, const struct stats_bw *peer)
 {
 	struct record *r = b->rec;
 	struct gate_figures f = { .size_bytes = size, .gbps = bw->gbps,
@@ -228,7 +228,7 @@ int record_bw(struct bench_ctx *b, uint64_t size,
 	/* iterations per QP, as the report shows them (-D: as run) */
 	row = record_row(r, size, bw->msgs / qps);
 	results_side_set_bw(b->is_server ? &row->server : &row->client, bw,
-			    NULL);
+			    peak);
 	if (peer)
 		results_side_set_bw(b->is_server ? &row->client : &row->server,
 				    peer, NULL);
@@ -263,6 +263,11 @@ int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 	if (lat->samples)
 		record_lat_side(b->is_server ? &row->server : &row->client,
 				size, lat, kind);
+	/* -H: this side's samples (the peer's stay on the peer) */
+	if (lat->samples && b->cfg.histogram && b->hist)
+		results_side_set_hist(b->is_server ? &row->server :
+				      &row->client, b->hist,
+				      bench_verb_lat_divisor(b->test.verb));
 	if (peer && peer->samples)
 		record_lat_side(b->is_server ? &row->client : &row->server,
 				size, peer, kind);

@@ -109,7 +109,7 @@ mkdir -p "$K"
 HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-providers
  ibverbs-utils rdmacm-utils perftest make xz-utils linux-headers-$KVER
  gcc libc6-dev libibverbs-dev librdmacm-dev libnuma-dev
- libcap2-bin python3-jsonschema libxml2-utils yamllint
+ libcap2-bin python3-jsonschema libxml2-utils yamllint prometheus tmux
  clang libclang-rt-14-dev valgrind time tcpdump"
 missing=()
 for p in $HOST_PKGS; do
