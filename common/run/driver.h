@@ -20,6 +20,7 @@
 #include "host/place.h"
 #include "lib/stats.h"
 #include "xfer/xfer.h"
+#include "run/progress.h"
 
 struct bench_ctx {
 	const struct bench_desc *desc;
@@ -41,6 +42,7 @@ struct bench_ctx {
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
 	struct record *rec;         /* results document and gates (record.c) */
+	struct progress progress;   /* --interval rows, live line (progress.c) */
 	uint8_t port;               /* the device port in use */
 	int gid_index;              /* --oob tcp: the GID used, -1: none */
 	int argc;

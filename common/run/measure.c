@@ -10,6 +10,7 @@
 #include "lib/log.h"
 #include "report/report.h"
 #include "run/perftest_out.h"
+#include "run/progress.h"
 #include "lib/stats.h"
 #include "lib/timer.h"
 
@@ -148,8 +149,10 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 	bw_plan(b, size, sends, peer_sends, &plan);
 	memset(out, 0, sizeof(*out));
 	*peer_msgs = 0;
+	progress_begin(b, size);
 	if (sends || plan.receives)
 		ret = xfer_bw_run(&b->xfer, &plan, out);
+	progress_end(b);
 	if (!ret && sends && v->bw_end == BENCH_END_FIN)
 		ret = xfer_fin_send(&b->xfer);
 	if (!ret && peer_sends && v->bw_end == BENCH_END_FIN)
@@ -329,9 +332,11 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 		ret = measure_handshake_client(b, size);
 	if (!ret && b->test.duration_s)
 		end_ns = timer_deadline_ns(b->test.duration_s * 1000);
+	progress_begin(b, size);
 	if (!ret)
 		ret = xfer_lat_run(&b->xfer, true, size, end_ns ? 0 : b->test.iters,
 				   end_ns, b->hist, &n);
+	progress_end(b);
 	if (!ret)
 		ret = lat_tell_count(b, n);
 	if (!ret)

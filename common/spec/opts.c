@@ -50,7 +50,7 @@ enum {
 	LONG_MAX_SIZE, LONG_MAX_QPS, LONG_MAX_DURATION, LONG_MAX_MEM,
 	LONG_TCLASS, LONG_HISTOGRM, LONG_COM_RDMA_CM, LONG_DATA_VALIDATION,
 	LONG_IPV6_ADDR, LONG_OLD_POST_SEND, LONG_NO_RELAXED,
-	LONG_BIND_SOURCE_IP,
+	LONG_BIND_SOURCE_IP, LONG_INTERVAL,
 	/* opts_refuse_rows[i] gets LONG_REFUSED + i */
 	LONG_REFUSED,
 };
@@ -118,6 +118,8 @@ static const struct opt_def opt_table[] = {
 	  NULL, NULL, "N", "iterations per size (per QP)" },
 	{ "duration", 'D', OPT_U64, CFG(duration_s), NO_HAS, 1, 31536000,
 	  NULL, NULL, "SEC", "run for SEC seconds instead of -n iterations" },
+	DOUBLE("interval", LONG_INTERVAL, interval_s, "SEC",
+	       "a row every SEC s: that interval's Gb/s or p50 (iperf3's -i)"),
 	{ "margin", 'f', OPT_U64, CFG(margin_s), CFG(has_margin), 0, 3600,
 	  NULL, NULL, "SEC", "-D: warm-up and cool-down left out [D/4]" },
 	{ "run_infinitely", LONG_RUN_INF, OPT_FLAG, CFG(run_infinitely),
