@@ -32,7 +32,7 @@ int interval_row(char *buf, size_t len, const struct interval_fig *f);
 /* Where the size stands, for the live line. */
 struct interval_live {
 	const char *tool;
-	struct interval_fig fig; /* from_s 0, to_s now; gbps/p50 running */
+	struct interval_fig fig; /* from_s 0, to_s now; gbps, p50 so far */
 	double total_s;          /* -D; 0: iteration mode */
 	uint64_t total_ops;      /* -n x QPs; 0: unknown */
 };

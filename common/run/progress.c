@@ -89,15 +89,12 @@ static void progress_live(struct progress *p)
 
 	if (p->is_lat && b->hist)
 		l.fig.p50_us = progress_us(p, hist_percentile_ns(b->hist, 50));
-	l.fig.gbps = progress_gbps(p, p->done - p->live_done,
-				  p->now_ns - p->live_ns);
-	if (!p->is_lat && p->done == p->live_done)
-		l.fig.ops = 0; /* nothing moved since the last redraw: "-" */
+	/* since the size began: a device that completes in bursts (rxe)
+	 * would show "-" between them over a redraw's third of a second */
+	l.fig.gbps = progress_gbps(p, p->done, p->now_ns - p->start_ns);
 	interval_live_line(line, sizeof(line), &l);
 	fprintf(stderr, "\r%s\033[K", line);
 	p->shown = true;
-	p->live_ns = p->now_ns;
-	p->live_done = p->done;
 	p->next_live_ns = p->now_ns + PROGRESS_LIVE_NS;
 }
 
@@ -145,7 +142,7 @@ void progress_begin(struct bench_ctx *b, uint64_t size)
 		.is_lat = b->test.measure == BENCH_MEASURE_LAT,
 		.total_ops = progress_total(b), .start_ns = timer_now_ns(),
 	};
-	p->now_ns = p->row_ns = p->live_ns = p->start_ns;
+	p->now_ns = p->row_ns = p->start_ns;
 	p->next_row_ns = p->start_ns + iv;
 	p->next_live_ns = p->start_ns + PROGRESS_LIVE_NS;
 	if (p->is_lat && iv && b->hist) {

@@ -34,7 +34,6 @@ struct progress {
 	uint64_t total_ops;      /* iteration mode: all of them; 0: -D */
 	uint64_t now_ns, done;   /* the last tick's */
 	uint64_t row_ns, row_done;   /* the interval's start */
-	uint64_t live_ns, live_done; /* the last redraw */
 	uint64_t next_row_ns, next_live_ns;
 	struct hist *prev;       /* latency: the histogram at row_ns */
 };
