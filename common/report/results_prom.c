@@ -218,6 +218,15 @@ static void prom_side_family(struct prom_ctx *c,
 	}
 }
 
+/* size_bytes="N",side="client",lat_kind="half_round_trip" */
+static void prom_lat_labels(char *buf, size_t len, const struct results_row *r,
+			    const struct results_side *s, const char *side)
+{
+	prom_row_labels(buf, len, r, side);
+	snprintf(buf + strlen(buf), len - strlen(buf), ",lat_kind=\"%s\"",
+		 results_lat_kind_name(s->lat.kind));
+}
+
 static void prom_latency_side(struct prom_ctx *c, const struct results_row *r,
 			      const struct results_side *s, const char *side)
 {
@@ -232,9 +241,7 @@ static void prom_latency_side(struct prom_ctx *c, const struct results_row *r,
 	prom_head(c, name, "summary", "Latency samples in seconds, nearest-"
 		  "rank quantiles (0 = min, 1 = max); lat_kind says whether a "
 		  "sample is half a round trip or a full one.");
-	prom_row_labels(labels, sizeof(labels), r, side);
-	snprintf(labels + strlen(labels), sizeof(labels) - strlen(labels),
-		 ",lat_kind=\"%s\"", results_lat_kind_name(s->lat.kind));
+	prom_lat_labels(labels, sizeof(labels), r, s, side);
 	for (i = 0; i < ARRAY_SIZE(q); i++) {
 		json_format_double(q[i], num, sizeof(num));
 		snprintf(ql, sizeof(ql), "%s,quantile=\"%s\"", labels, num);
@@ -261,9 +268,7 @@ static void prom_hist_side(struct prom_ctx *c, const struct results_row *r,
 	prom_head(c, name, "histogram", "The -H latency samples in seconds, "
 		  "cumulative counts at fixed bounds (100 ns .. 100 ms, ten a "
 		  "decade); lat_kind as in rdmabench_latency_seconds.");
-	prom_row_labels(labels, sizeof(labels), r, side);
-	snprintf(labels + strlen(labels), sizeof(labels) - strlen(labels),
-		 ",lat_kind=\"%s\"", results_lat_kind_name(s->lat.kind));
+	prom_lat_labels(labels, sizeof(labels), r, s, side);
 	for (i = 0; i < RESULTS_HIST_BOUNDS; i++) {
 		json_format_double((double)results_hist_le_ns[i] / 1e9, num,
 				   sizeof(num));
@@ -280,31 +285,22 @@ static void prom_hist_side(struct prom_ctx *c, const struct results_row *r,
 		    (double)s->lat.samples);
 }
 
-static void prom_hist(struct prom_ctx *c)
+typedef void (*prom_side_fn)(struct prom_ctx *c, const struct results_row *r,
+			     const struct results_side *s, const char *side);
+
+/* fn for every side with latency samples (and, want_hist, a histogram) */
+static void prom_lat_sides(struct prom_ctx *c, prom_side_fn fn, bool want_hist)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	for (i = 0; i < c->d->n_rows; i++) {
 		const struct results_row *r = &c->d->rows[i];
+		const struct results_side *sides[] = { &r->client, &r->server };
 
-		if (r->client.present && r->client.hist.present)
-			prom_hist_side(c, r, &r->client, "client");
-		if (r->server.present && r->server.hist.present)
-			prom_hist_side(c, r, &r->server, "server");
-	}
-}
-
-static void prom_latency(struct prom_ctx *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->d->n_rows; i++) {
-		const struct results_row *r = &c->d->rows[i];
-
-		if (r->client.present && r->client.has_lat)
-			prom_latency_side(c, r, &r->client, "client");
-		if (r->server.present && r->server.has_lat)
-			prom_latency_side(c, r, &r->server, "server");
+		for (k = 0; k < 2; k++)
+			if (sides[k]->present && sides[k]->has_lat &&
+			    (!want_hist || sides[k]->hist.present))
+				fn(c, r, sides[k], k ? "server" : "client");
 	}
 }
 
@@ -438,8 +434,8 @@ int results_prom_write(const struct results_doc *d, FILE *out)
 	prom_info(&c);
 	for (i = 0; i < ARRAY_SIZE(prom_side_metrics); i++)
 		prom_side_family(&c, &prom_side_metrics[i]);
-	prom_latency(&c);
-	prom_hist(&c);
+	prom_lat_sides(&c, prom_latency_side, false);
+	prom_lat_sides(&c, prom_hist_side, true);
 	prom_gauge(&c, "rdmabench_line_rate_bytes_per_second", "Achievable "
 		   "payload rate of the link, bytes per second (see the JSON's "
 		   "line_rate.formula).",
