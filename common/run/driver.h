@@ -63,6 +63,13 @@ void record_dev_collect(struct bench_ctx *b);
 int record_end(struct bench_ctx *b, int err, int exit_code);
 
 /*
+ * The options were refused (exit 2) before the run began: still the
+ * documents asked for (verdict "error", the reason), so that "--json - |
+ * jq" reads JSON; b->argc/argv set. Nothing when no file was asked for.
+ */
+void record_refused(struct bench_ctx *b, const char *why);
+
+/*
  * A size's figures for the results document and the gates (record.c).
  * peak (this side's, NULL: not measured) and peer may be NULL. Returns 0
  * or -errno.

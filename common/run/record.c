@@ -121,18 +121,16 @@ static int record_claim_stdout(struct record *r, const struct bench_cfg *c)
 	return 0;
 }
 
-int record_begin(struct bench_ctx *b)
+/* A document with what is known before anything runs. */
+static struct record *record_new(const struct bench_ctx *b)
 {
-	int ret;
-
 	struct record *r = calloc(1, sizeof(*r));
 	struct results_doc *d;
 
 	if (!r) {
 		bench_err("results document: %s", strerror(ENOMEM));
-		return -ENOMEM;
+		return NULL;
 	}
-	b->rec = r;
 	d = &r->doc;
 	results_init(d);
 	d->start_unix_ns = record_now_unix_ns();
@@ -145,6 +143,21 @@ int record_begin(struct bench_ctx *b)
 		d->host[0] = '\0';
 	d->role = b->is_server ? RESULTS_ROLE_SERVER : RESULTS_ROLE_CLIENT;
 	d->memory.type = RESULTS_MEM_HOST;
+	/* the server asked for, until the connection says ip:port: a run
+	 * that never connects still names its peer (Prometheus' label) */
+	results_copy(d->device.peer_addr, sizeof(d->device.peer_addr),
+		     b->cfg.server_addr);
+	return r;
+}
+
+int record_begin(struct bench_ctx *b)
+{
+	struct record *r = record_new(b);
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	b->rec = r;
 	record_doc_fill_test(r, b);
 	gate_run_init(&r->run);
 	record_expect(r, &b->cfg);
@@ -368,4 +381,24 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	free(r);
 	b->rec = NULL;
 	return exit_code;
+}
+
+void record_refused(struct bench_ctx *b, const char *why)
+{
+	const struct bench_cfg *c = &b->cfg;
+	struct record *r;
+
+	if (!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0])
+		return;
+	r = record_new(b);
+	if (!r)
+		return;
+	r->doc.end_unix_ns = r->doc.start_unix_ns;
+	r->doc.exit_code = BENCH_EXIT_USAGE;
+	results_copy(r->doc.error, sizeof(r->doc.error), why);
+	if (!record_claim_stdout(r, c))
+		record_save(c, r);
+	else if (r->std_out)
+		fclose(r->std_out);
+	free(r);
 }

@@ -7,7 +7,8 @@
 #     its row's iteration count is the measured one (the JSON's), not -n;
 #   - --interval 1 -D 5 prints 5 interval rows (write_bw and write_lat);
 #   - --json - | python3 -m json.tool parses for a run (the text on stderr,
-#     peak_gbps filled), a refused gate (exit 2) and no server (exit 5);
+#     peak_gbps filled), a refused gate or option (exit 2) and no server
+#     (exit 5);
 #     --prom - of the error run passes promtool without an empty label;
 #   - -H: the histogram in the JSON and as Prometheus buckets.
 # shellcheck shell=bash
@@ -19,7 +20,7 @@ PROG_PY=/usr/bin/python3
 [ -x "$PROG_PY" ] || PROG_PY=python3
 
 # progress_tty IP PORT: server in the background, client -D 10 in tmux;
-# the pane captured every 0.5 s until the client exits.
+# the pane captured every 0.25 s until the client exits.
 progress_tty() {
 	local ip=$1 port=$2 sock=rdmabench-progress i changes=0 spid
 	local cap live prev= seen_exit=0 re='ib_write_bw: 65536 B +[0-9.]+ s of 10 s'
@@ -27,8 +28,8 @@ progress_tty() {
 	spid=$!
 	tmux -L "$sock" new-session -d -x 160 -y 30 \
 		"$B/ib_write_bw $ip -p $port -D 10 --report_gbits; echo CLIENT_EXIT=\$?; sleep 60"
-	for ((i = 0; i < 90 && !seen_exit; i++)); do
-		lab_sleep 0.5
+	for ((i = 0; i < 180 && !seen_exit; i++)); do
+		lab_sleep 0.25
 		cap=$(tmux -L "$sock" capture-pane -p)
 		[[ $cap == *CLIENT_EXIT=* ]] && seen_exit=1
 		live=
@@ -145,7 +146,7 @@ if lab_have rxe; then
 		progress_json_pipe "$PROG/noserver.pretty" "$ip" -p 18669 -n 10 \
 		--connect-timeout 3
 	lab_case progress.prom_pipe_no_server -t 60 -r 5 \
-		-e 'rdmabench_verdict\{[^}]*verdict="error"\} 0' \
+		-e 'rdmabench_verdict\{test="ib_write_bw",peer="[0-9.]+",verdict="error"\} 0' \
 		progress_prom_pipe "$ip" -p 18669 -n 10 --connect-timeout 3
 
 	# -H: the histogram in both documents; its count is the samples
@@ -168,3 +169,8 @@ lab_case progress.json_pipe_usage -r 2 \
 	-e 'json.tool exit 0' -e '"verdict": "error"' \
 	-e 'need a latency test' \
 	progress_json_pipe "$PROG/usage.pretty" --expect-p99-us 5 198.18.0.1
+# a refused option (opts_check): the same
+lab_case progress.json_pipe_refused -r 2 \
+	-e 'json.tool exit 0' -e '"verdict": "error"' -e '"exit_code": 2' \
+	-e 'margin of a -D run' \
+	progress_json_pipe "$PROG/refused.pretty" -f 2 198.18.0.1
