@@ -154,6 +154,23 @@ void progress_begin(struct bench_ctx *b, uint64_t size)
 	b->xfer.tick_arg = p;
 }
 
+/*
+ * The last, partial interval: with -D, when it began before the planned
+ * end (what comes after is the drain: -D 5 --interval 1 prints 5 rows);
+ * with -n, when it is at least half an interval long.
+ */
+static bool progress_last_row(const struct progress *p)
+{
+	uint64_t d_ns = p->b->test.duration_s * NS_PER_S;
+
+	if (!p->ticked || !p->interval_ns)
+		return false;
+	if (d_ns)
+		return p->row_ns - p->start_ns < d_ns &&
+		       p->now_ns > p->row_ns;
+	return p->now_ns - p->row_ns >= p->interval_ns / 2;
+}
+
 void progress_end(struct bench_ctx *b)
 {
 	struct progress *p = &b->progress;
@@ -162,9 +179,7 @@ void progress_end(struct bench_ctx *b)
 	b->xfer.tick_arg = NULL;
 	if (!p->b)
 		return;
-	/* the last, partial interval: a row when it is worth one */
-	if (p->ticked && p->interval_ns &&
-	    p->now_ns - p->row_ns >= p->interval_ns / 2)
+	if (progress_last_row(p))
 		progress_row(p);
 	progress_erase(p);
 	hist_destroy(p->prev);

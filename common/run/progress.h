@@ -46,9 +46,9 @@ struct progress {
 void progress_begin(struct bench_ctx *b, uint64_t size);
 
 /*
- * After it (also after an error): the last, partial interval's row when
- * it is at least half an interval long, the live line erased, the hook
- * disarmed.
+ * After it (also after an error): the last, partial interval's row (with
+ * -D when it began before the planned end, with -n when it is at least
+ * half an interval long), the live line erased, the hook disarmed.
  */
 void progress_end(struct bench_ctx *b);
 
