@@ -469,9 +469,9 @@ static void test_cumulative_since(struct hist *h)
 
 	hist_reset(h);
 	for (i = 0; i < 10; i++)
-		hist_add(h, 200);		/* 100 ns after / 2 */
+		hist_add(h, 200); /* 100 ns after / 2 */
 	for (i = 0; i < 30; i++)
-		hist_add(h, 300);		/* 150 ns after / 2 */
+		hist_add(h, 300); /* 150 ns after / 2 */
 	EXPECT_EQ_INT(hist_cumulative(h, 2, le, 5, out), 0);
 	EXPECT_EQ_U64(out[0], 0);
 	EXPECT_EQ_U64(out[1], 10);

@@ -163,8 +163,8 @@ int hist_cumulative(const struct hist *h, unsigned int divisor,
 		if (!h->counts[i])
 			continue;
 		/* value <= le, with value = ns / divisor, in integers */
-		while (j < n && (double)hist_value_ns(h, i) >
-				(double)le_ns[j] * divisor)
+		while (j < n &&
+		       (double)hist_value_ns(h, i) > (double)le_ns[j] * divisor)
 			out[j++] = cum;
 		cum += h->counts[i];
 	}

@@ -10,11 +10,9 @@
 #include <stdio.h>
 
 /* "12.34 Gb/s" or "p50 1.71 us"; "-" when nothing completed. */
-static void interval_figure(char *buf, size_t len,
-			    const struct interval_fig *f)
+static void interval_figure(char *buf, size_t len, const struct interval_fig *f)
 {
-	if (!f->ops || (f->is_lat ? !isfinite(f->p50_us) :
-			!isfinite(f->gbps)))
+	if (!f->ops || (f->is_lat ? !isfinite(f->p50_us) : !isfinite(f->gbps)))
 		snprintf(buf, len, "%10s %-4s", "-", f->is_lat ? "us" : "Gb/s");
 	else if (f->is_lat)
 		snprintf(buf, len, "p50 %6.2f us", f->p50_us);
@@ -29,8 +27,8 @@ int interval_row(char *buf, size_t len, const struct interval_fig *f)
 	if (!buf || !f)
 		return -EINVAL;
 	interval_figure(fig, sizeof(fig), f);
-	snprintf(buf, len, "[%7.2f-%7.2f s] %9llu B  %s  %10llu %s",
-		 f->from_s, f->to_s, (unsigned long long)f->size_bytes, fig,
+	snprintf(buf, len, "[%7.2f-%7.2f s] %9llu B  %s  %10llu %s", f->from_s,
+		 f->to_s, (unsigned long long)f->size_bytes, fig,
 		 (unsigned long long)f->ops, f->is_lat ? "iterations" : "ops");
 	return 0;
 }
@@ -51,8 +49,7 @@ int interval_live_line(char *buf, size_t len, const struct interval_live *l)
 			 f->to_s, l->total_s, left > 0 ? left : 0.0);
 	else if (l->total_ops)
 		snprintf(where, sizeof(where), "%.1f s, %.0f%% of %llu %s",
-			 f->to_s, 100.0 * (double)f->ops /
-			 (double)l->total_ops,
+			 f->to_s, 100.0 * (double)f->ops / (double)l->total_ops,
 			 (unsigned long long)l->total_ops,
 			 f->is_lat ? "iterations" : "ops");
 	else

@@ -111,10 +111,11 @@ void results_side_set_lat(struct results_side *s, const struct stats_lat *lat,
 	s->lat.kind = kind;
 }
 
-#define DECADE(k) 100 * (k), 125 * (k), 160 * (k), 200 * (k), 250 * (k), \
-		  320 * (k), 400 * (k), 500 * (k), 640 * (k), 800 * (k)
+#define DECADE(k)                                                         \
+	100 * (k), 125 * (k), 160 * (k), 200 * (k), 250 * (k), 320 * (k), \
+		400 * (k), 500 * (k), 640 * (k), 800 * (k)
 const uint64_t results_hist_le_ns[RESULTS_HIST_BOUNDS] = {
-	DECADE(1ull), DECADE(10ull), DECADE(100ull), DECADE(1000ull),
+	DECADE(1ull),	  DECADE(10ull),     DECADE(100ull), DECADE(1000ull),
 	DECADE(10000ull), DECADE(100000ull), 100000000ull,
 };
 #undef DECADE

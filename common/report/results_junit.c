@@ -245,6 +245,7 @@ int results_junit_write(const struct results_doc *d, FILE *out)
 	}
 	/* Ant's schema requires both, even empty: the text is on stderr */
 	fputs("    <system-out/>\n    <system-err/>\n  </testsuite>\n"
-	      "</testsuites>\n", out);
+	      "</testsuites>\n",
+	      out);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -85,8 +85,8 @@ static void prom_label(char *buf, size_t len, const char *name,
 	if (!value[0] || used >= len)
 		return;
 	prom_escape(esc, sizeof(esc), value);
-	snprintf(buf + used, len - used, "%s%s=\"%s\"", used ? "," : "",
-		 name, esc);
+	snprintf(buf + used, len - used, "%s%s=\"%s\"", used ? "," : "", name,
+		 esc);
 }
 
 static void prom_init(struct prom_ctx *c, FILE *out,
@@ -265,7 +265,8 @@ static void prom_hist_side(struct prom_ctx *c, const struct results_row *r,
 	char labels[128], le[192], num[32];
 	unsigned int i;
 
-	prom_head(c, name, "histogram", "The -H latency samples in seconds, "
+	prom_head(c, name, "histogram",
+		  "The -H latency samples in seconds, "
 		  "cumulative counts at fixed bounds (100 ns .. 100 ms, ten a "
 		  "decade); lat_kind as in rdmabench_latency_seconds.");
 	prom_lat_labels(labels, sizeof(labels), r, s, side);
@@ -273,8 +274,8 @@ static void prom_hist_side(struct prom_ctx *c, const struct results_row *r,
 		json_format_double((double)results_hist_le_ns[i] / 1e9, num,
 				   sizeof(num));
 		snprintf(le, sizeof(le), "%s,le=\"%s\"", labels, num);
-		prom_sample(c, "rdmabench_latency_distribution_seconds_bucket", le,
-			    (double)s->hist.le[i]);
+		prom_sample(c, "rdmabench_latency_distribution_seconds_bucket",
+			    le, (double)s->hist.le[i]);
 	}
 	snprintf(le, sizeof(le), "%s,le=\"+Inf\"", labels);
 	prom_sample(c, "rdmabench_latency_distribution_seconds_bucket", le,
@@ -317,10 +318,12 @@ static void prom_gauge(struct prom_ctx *c, const char *name, const char *help,
 static void prom_info(struct prom_ctx *c)
 {
 	const struct results_doc *d = c->d;
-	const char *const names[] = { "host", "role", "version", "firmware",
-				      "transport", "memory_type" };
-	const char *const values[] = { d->host, results_role_name(d->role),
-				       d->tool_version, d->device.firmware,
+	const char *const names[] = { "host",	  "role",      "version",
+				      "firmware", "transport", "memory_type" };
+	const char *const values[] = { d->host,
+				       results_role_name(d->role),
+				       d->tool_version,
+				       d->device.firmware,
 				       d->device.transport,
 				       results_mem_name(d->memory.type) };
 	char labels[RESULTS_NAME_LEN * 12 + 128] = "";
@@ -364,8 +367,8 @@ struct prom_unit {
 
 static const struct prom_unit prom_units[] = {
 	{ "port_xmit_data", "bytes", 4 }, { "port_rcv_data", "bytes", 4 },
-	{ "_bytes", "bytes", 1 }, { "_octets", "bytes", 1 },
-	{ "_packets", "packets", 1 }, { "_pkts", "packets", 1 },
+	{ "_bytes", "bytes", 1 },	  { "_octets", "bytes", 1 },
+	{ "_packets", "packets", 1 },	  { "_pkts", "packets", 1 },
 };
 
 static const struct prom_unit *prom_unit_of(const char *name)
@@ -389,7 +392,8 @@ static void prom_counters(struct prom_ctx *c)
 
 	for (i = 0; c->d->has_counters && i < c->d->n_counters; i++) {
 		/* promtool: a name must not say "counter" (a type) */
-		prom_head(c, "rdmabench_port_stat_delta", "gauge", "Change of "
+		prom_head(c, "rdmabench_port_stat_delta", "gauge",
+			  "Change of "
 			  "a port counter over the run (end - start), in the "
 			  "unit the unit label names: bytes (the 4-byte data "
 			  "words of port_xmit_data and port_rcv_data times 4), "
@@ -414,7 +418,8 @@ static void prom_verdict(struct prom_ctx *c)
 
 	snprintf(labels, sizeof(labels), "verdict=\"%s\"",
 		 results_verdict_name(c->d->verdict));
-	prom_head(c, "rdmabench_verdict", "gauge", "1 when the run passed "
+	prom_head(c, "rdmabench_verdict", "gauge",
+		  "1 when the run passed "
 		  "every check, 0 when it did not; the verdict label is pass, "
 		  "fail (a gate), error (did not finish) or corrupt.");
 	prom_sample(c, "rdmabench_verdict", labels,

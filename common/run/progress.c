@@ -14,7 +14,7 @@
 #include "run/driver.h"
 #include "run/progress.h"
 
-#define PROGRESS_LIVE_NS (NS_PER_S / 3)	/* ~3 redraws a second */
+#define PROGRESS_LIVE_NS (NS_PER_S / 3) /* ~3 redraws a second */
 
 /* A terminal, and nothing on stdout that a status line could spoil. */
 static bool progress_live_wanted(const struct bench_ctx *b)
@@ -46,8 +46,7 @@ static double progress_us(const struct progress *p, uint64_t ns)
 }
 
 /* Payload Gb/s of ops operations over ns: bits per ns. */
-static double progress_gbps(const struct progress *p, uint64_t ops,
-			    uint64_t ns)
+static double progress_gbps(const struct progress *p, uint64_t ops, uint64_t ns)
 {
 	return ns ? (double)(ops * p->size) * 8.0 / (double)ns : NAN;
 }
@@ -56,15 +55,18 @@ static void progress_row(struct progress *p)
 {
 	const struct bench_ctx *b = p->b;
 	struct interval_fig f = {
-		.size_bytes = p->size, .from_s = progress_s(p, p->row_ns),
-		.to_s = progress_s(p, p->now_ns), .ops = p->done - p->row_done,
-		.is_lat = p->is_lat, .p50_us = NAN,
+		.size_bytes = p->size,
+		.from_s = progress_s(p, p->row_ns),
+		.to_s = progress_s(p, p->now_ns),
+		.ops = p->done - p->row_done,
+		.is_lat = p->is_lat,
+		.p50_us = NAN,
 	};
 	char line[160];
 
 	if (p->is_lat && p->prev && b->hist) {
-		f.p50_us = progress_us(p, hist_percentile_since_ns(b->hist,
-								   p->prev, 50));
+		f.p50_us = progress_us(
+			p, hist_percentile_since_ns(b->hist, p->prev, 50));
 		memcpy(p->prev, b->hist, sizeof(*p->prev));
 	}
 	f.gbps = progress_gbps(p, f.ops, p->now_ns - p->row_ns);
@@ -80,10 +82,14 @@ static void progress_live(struct progress *p)
 {
 	const struct bench_ctx *b = p->b;
 	struct interval_live l = {
-		.tool = b->desc->name, .total_s = (double)b->test.duration_s,
+		.tool = b->desc->name,
+		.total_s = (double)b->test.duration_s,
 		.total_ops = p->total_ops,
-		.fig = { .size_bytes = p->size, .to_s = progress_s(p, p->now_ns),
-			 .ops = p->done, .is_lat = p->is_lat, .p50_us = NAN },
+		.fig = { .size_bytes = p->size,
+			 .to_s = progress_s(p, p->now_ns),
+			 .ops = p->done,
+			 .is_lat = p->is_lat,
+			 .p50_us = NAN },
 	};
 	char line[160];
 
@@ -138,9 +144,13 @@ void progress_begin(struct bench_ctx *b, uint64_t size)
 	if (!live && !iv)
 		return;
 	*p = (struct progress){
-		.b = b, .live = live, .interval_ns = iv, .size = size,
+		.b = b,
+		.live = live,
+		.interval_ns = iv,
+		.size = size,
 		.is_lat = b->test.measure == BENCH_MEASURE_LAT,
-		.total_ops = progress_total(b), .start_ns = timer_now_ns(),
+		.total_ops = progress_total(b),
+		.start_ns = timer_now_ns(),
 	};
 	p->now_ns = p->row_ns = p->start_ns;
 	p->next_row_ns = p->start_ns + iv;
@@ -166,8 +176,7 @@ static bool progress_last_row(const struct progress *p)
 	if (!p->ticked || !p->interval_ns)
 		return false;
 	if (d_ns)
-		return p->row_ns - p->start_ns < d_ns &&
-		       p->now_ns > p->row_ns;
+		return p->row_ns - p->start_ns < d_ns && p->now_ns > p->row_ns;
 	return p->now_ns - p->row_ns >= p->interval_ns / 2;
 }
 

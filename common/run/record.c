@@ -100,10 +100,11 @@ static int record_claim_stdout(struct record *r, const struct bench_cfg *c)
 		if (!results_is_stdout(record_path(c, &record_files[i])))
 			continue;
 		if (r->std_opt) {
-			snprintf(r->doc.error, sizeof(r->doc.error), "%s - and "
+			snprintf(r->doc.error, sizeof(r->doc.error),
+				 "%s - and "
 				 "%s - both ask for standard output: give one "
-				 "of them a file name", r->std_opt,
-				 record_files[i].opt);
+				 "of them a file name",
+				 r->std_opt, record_files[i].opt);
 			bench_err("%s", r->doc.error);
 			return -EINVAL;
 		}
@@ -278,9 +279,9 @@ int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 				size, lat, kind);
 	/* -H: this side's samples (the peer's stay on the peer) */
 	if (lat->samples && b->cfg.histogram && b->hist)
-		results_side_set_hist(b->is_server ? &row->server :
-				      &row->client, b->hist,
-				      bench_verb_lat_divisor(b->test.verb));
+		results_side_set_hist(
+			b->is_server ? &row->server : &row->client, b->hist,
+			bench_verb_lat_divisor(b->test.verb));
 	if (peer && peer->samples)
 		record_lat_side(b->is_server ? &row->client : &row->server,
 				size, peer, kind);
@@ -331,7 +332,8 @@ static int record_save(const struct bench_cfg *c, struct record *r)
 	for (i = 0; i < ARRAY_SIZE(record_files); i++) {
 		f = &record_files[i];
 		path = record_path(c, f);
-		if (!path[0] || (results_is_stdout(path) && r->std_opt != f->opt))
+		if (!path[0] ||
+		    (results_is_stdout(path) && r->std_opt != f->opt))
 			continue;
 		err = results_save(path, f->render, &r->doc, r->std_out);
 		ret = ret ? ret : err;
