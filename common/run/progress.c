@@ -138,7 +138,10 @@ void progress_begin(struct bench_ctx *b, uint64_t size)
 {
 	struct progress *p = &b->progress;
 	bool live = progress_live_wanted(b);
-	uint64_t iv = (uint64_t)(b->cfg.interval_s * NS_PER_S);
+	/* a year at most: beyond, the ns would not fit (and mean "never") */
+	double iv_s = b->cfg.interval_s < 31536000 ? b->cfg.interval_s
+						   : 31536000;
+	uint64_t iv = (uint64_t)(iv_s * NS_PER_S);
 
 	memset(p, 0, sizeof(*p));
 	if (!live && !iv)
