@@ -2,7 +2,7 @@
 # progress and pipes on rxe (issue 15).
 #   - ib_write_bw -D 10 in a tmux pane (a terminal): the live status line
 #     is captured several times and changes at least 5 times, and is
-#     erased at the end (the row stays);
+#     erased at the end (the row stays); with --json - it never shows;
 #   - the same run piped: no live line, no carriage return or erase code;
 #     its row's iteration count is the measured one (the JSON's), not -n;
 #   - --interval 1 -D 5 prints 5 interval rows (write_bw and write_lat);
@@ -19,15 +19,18 @@ mkdir -p "$PROG"
 PROG_PY=/usr/bin/python3
 [ -x "$PROG_PY" ] || PROG_PY=python3
 
-# progress_tty IP PORT: server in the background, client -D 10 in tmux;
-# the pane captured every 0.25 s until the client exits.
+# progress_tty IP PORT SECS MIN [CLIENT_ARG...]: server in the background,
+# client -D SECS in tmux, the pane captured every 0.25 s until the client
+# exits; the live line must change at least MIN times (0: never appear).
 progress_tty() {
-	local ip=$1 port=$2 sock=rdmabench-progress i changes=0 spid
-	local cap live prev= seen_exit=0 re='ib_write_bw: 65536 B +[0-9.]+ s of 10 s'
+	local ip=$1 port=$2 secs=$3 min=$4 sock=rdmabench-progress i changes=0
+	local cap live prev= seen_exit=0 spid
+	local re="ib_write_bw: 65536 B +[0-9.]+ s of $secs s"
+	shift 4
 	"$B/ib_write_bw" -p "$port" > "$PROG/tty.server" 2>&1 &
 	spid=$!
 	tmux -L "$sock" new-session -d -x 160 -y 30 \
-		"$B/ib_write_bw $ip -p $port -D 10 --report_gbits; echo CLIENT_EXIT=\$?; sleep 60"
+		"$B/ib_write_bw $ip -p $port -D $secs --report_gbits $*; echo CLIENT_EXIT=\$?; sleep 60"
 	for ((i = 0; i < 180 && !seen_exit; i++)); do
 		lab_sleep 0.25
 		cap=$(tmux -L "$sock" capture-pane -p)
@@ -49,7 +52,11 @@ progress_tty() {
 	[[ $cap =~ $re ]] && { echo "live line left on the screen"; return 1; }
 	[[ $cap =~ 65536\ +[0-9]+\ +[0-9.]+\ +[0-9.]+ ]] ||
 		{ echo "no row"; return 1; }
-	[ "$changes" -ge 5 ]
+	if [ "$min" -eq 0 ]; then
+		[ "$changes" -eq 0 ]
+	else
+		[ "$changes" -ge "$min" ]
+	fi
 }
 
 # progress_rows FILE N: exactly N interval rows in FILE
@@ -101,7 +108,10 @@ if lab_have rxe; then
 		lab_skip progress.tty "tmux not installed"
 	else
 		lab_case progress.tty -t 120 -e 'changed ([5-9]|[1-9][0-9]) times' \
-			progress_tty "$ip" 18660
+			progress_tty "$ip" 18660 10 5
+		# a document on stdout: the terminal (stderr) gets no live line
+		lab_case progress.tty_json -t 90 -e 'changed 0 times' \
+			progress_tty "$ip" 18666 3 0 --json - \> "$PROG/tty.json"
 	fi
 
 	# the same run in a pipe: no live line, and the row's count measured
