@@ -45,7 +45,7 @@ import os
 import statistics
 import sys
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSIONS = (1, 2)  # 2 added the -H histogram; nothing read here moved
 EXIT_PLOT, EXIT_INPUT, EXIT_REGRESSION = 1, 2, 3
 SIDES = ("client", "server")
 
@@ -82,9 +82,9 @@ def load(path):
         raise BadInput(f"{path}: not valid JSON: {e}") from e
     if not isinstance(doc, dict) or "schema_version" not in doc:
         raise BadInput(f"{path}: not an rdmabench result (no schema_version)")
-    if doc["schema_version"] != SCHEMA_VERSION:
+    if doc["schema_version"] not in SCHEMA_VERSIONS:
         raise BadInput(f"{path}: schema_version {doc['schema_version']!r}, "
-                       f"this script reads {SCHEMA_VERSION}")
+                       f"this script reads {SCHEMA_VERSIONS}")
     rows = doc.get("results")
     if not isinstance(rows, list) or not all(
             isinstance(r, dict) and isinstance(r.get("size_bytes"), int)

@@ -6,7 +6,7 @@ Usage: scripts/fabric_report.py [OPTIONS] DIR [DIR...]
 
 DIR is ib_fabric's --out folder: plan.json (the links that should have
 run, each with its result_file) and the per-link result documents
-(schema_version 1, results/schema/rdmabench-result-v1.schema.json). When
+(schema_version 1 or 2, results/schema/rdmabench-result-v*.schema.json). When
 each node wrote its own folder, give them all: the plan comes from the
 first that has one, each result from whichever folder holds it. A result
 not found as a file is looked for in the folders' *.log files: the pod
@@ -125,8 +125,8 @@ def link_of(pl, dirs, logged):
     doc = find_doc(pl["result_file"], dirs, logged)
     if doc is None:
         return link
-    if doc.get("schema_version") != 1:
-        link["error"] = f"{pl['result_file']}: schema_version {doc.get('schema_version')!r} is not 1"
+    if collect.version_error(doc, pl["result_file"]):
+        link["error"] = collect.version_error(doc, pl["result_file"])
         return link
     link.update(verdict=doc.get("verdict", "error"), exit_code=doc.get("exit_code", 1),
                 gbps=headline(doc)[0], error=doc.get("error"))
@@ -246,7 +246,9 @@ def render_junit(rep):
         tag = "failure" if l["verdict"] == "fail" else "error"
         out += [case + ">", f'      <{tag} message={quoteattr(text)} type={quoteattr(l["verdict"])}/>',
                 "    </testcase>"]
-    out += ["  </testsuite>", "</testsuites>"]
+    # the strict (Ant) schema wants both, even empty (results/schema/junit.xsd)
+    out += ["    <system-out/>", "    <system-err/>", "  </testsuite>",
+            "</testsuites>"]
     return "\n".join(out) + "\n"
 
 

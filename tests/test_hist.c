@@ -456,6 +456,44 @@ static void test_constant_memory(struct hist *h)
 	       sizeof(struct hist), elapsed_s);
 }
 
+/*
+ * Cumulative counts at bounds (after the divisor) and the percentile of
+ * what came since a copy: the -H buckets and the per-interval p50.
+ */
+static void test_cumulative_since(struct hist *h)
+{
+	static const uint64_t le[] = { 50, 100, 149, 150, 1000 };
+	uint64_t out[5];
+	struct hist *prev = hist_create();
+	unsigned int i;
+
+	hist_reset(h);
+	for (i = 0; i < 10; i++)
+		hist_add(h, 200); /* 100 ns after / 2 */
+	for (i = 0; i < 30; i++)
+		hist_add(h, 300); /* 150 ns after / 2 */
+	EXPECT_EQ_INT(hist_cumulative(h, 2, le, 5, out), 0);
+	EXPECT_EQ_U64(out[0], 0);
+	EXPECT_EQ_U64(out[1], 10);
+	EXPECT_EQ_U64(out[2], 10);
+	EXPECT_EQ_U64(out[3], 40);
+	EXPECT_EQ_U64(out[4], 40);
+	EXPECT_EQ_INT(hist_cumulative(h, 0, le, 5, out), -EINVAL);
+	EXPECT_EQ_INT(hist_cumulative(NULL, 1, le, 5, out), -EINVAL);
+	EXPECT_TRUE(prev != NULL);
+	if (!prev)
+		return;
+	memcpy(prev, h, sizeof(*h));
+	EXPECT_EQ_U64(hist_percentile_since_ns(h, prev, 50), 0);
+	for (i = 0; i < 5; i++)
+		hist_add(h, 100);
+	/* only the 5 new samples count, not the 40 before */
+	EXPECT_EQ_U64(hist_percentile_since_ns(h, prev, 50), 100);
+	EXPECT_EQ_U64(hist_percentile_ns(h, 50), 300);
+	hist_destroy(prev);
+	hist_reset(h);
+}
+
 int main(void)
 {
 	struct hist *h = hist_create();
@@ -472,6 +510,7 @@ int main(void)
 	test_small(h);
 	test_print(h);
 	test_constant_memory(h);
+	test_cumulative_since(h);
 	hist_destroy(h);
 	return test_finish("test_hist");
 }

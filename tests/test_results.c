@@ -20,6 +20,7 @@
 #include "report/results.h"
 #include "report/results_junit.h"
 #include "report/results_prom.h"
+#include "lib/hist.h"
 #include "lib/stats.h"
 #include "test.h"
 #include "golden.h"
@@ -199,7 +200,28 @@ static const struct stats_lat lat_server = {
 	.p9999_us = 3.5, .max_us = 3.5,
 };
 
-/* ib_write_lat -s 2 --expect-p99-us 5: passes, no counters, no peak. */
+/*
+ * -H on the client: 1000 round trips of 3.24 .. 4.0 us, halved (1.62 ..
+ * 2.0 us), so the buckets up to 1.6 us are 0 and from 2 us all 1000.
+ */
+static void add_hist(struct results_side *s)
+{
+	struct hist *h = hist_create();
+	unsigned int i;
+
+	EXPECT_TRUE(h != NULL);
+	if (!h)
+		return;
+	for (i = 0; i < 1000; i++)
+		hist_add(h, 3240 + (i % 20) * 40);
+	EXPECT_EQ_INT(results_side_set_hist(s, h, 2), 0);
+	EXPECT_EQ_INT(results_side_set_hist(s, NULL, 2), -EINVAL);
+	EXPECT_TRUE(!s->hist.present);
+	EXPECT_EQ_INT(results_side_set_hist(s, h, 2), 0);
+	hist_destroy(h);
+}
+
+/* ib_write_lat -s 2 --expect-p99-us 5 -H: passes, no counters, no peak. */
 static void sample_lat(struct results_doc *d)
 {
 	struct results_row *r;
@@ -213,6 +235,7 @@ static void sample_lat(struct results_doc *d)
 	r = results_add_row(d, 2, 1000);
 	results_side_set_lat(&r->client, &lat_client, RESULTS_LAT_HALF_RT);
 	results_side_set_lat(&r->server, &lat_server, RESULTS_LAT_HALF_RT);
+	add_hist(&r->client);
 	add_gate(d, "p99_us", 2, 2.05, 5, "us", true, "");
 	d->verdict = RESULTS_PASS;
 	d->exit_code = 0;
@@ -318,8 +341,10 @@ static void test_semantics(void)
 	expect_contains(t, "errors=\"1\"");
 	free(t);
 	t = render_text(results_prom_write, d, &len);
-	expect_contains(t, "\nrdmabench_verdict{device=\"mlx5_0\",test=\""
-			"ib_write_bw\",peer=\"198.18.0.2\"} 0\n");
+	expect_contains(t,
+			"\nrdmabench_verdict{device=\"mlx5_0\",test=\""
+			"ib_write_bw\",peer=\"198.18.0.2\",verdict=\"error\"} "
+			"0\n");
 	expect_contains(t, "} 5\n");	/* exit code */
 	free(t);
 	sample_sweep(d);
@@ -475,6 +500,39 @@ static void test_save_atomic(const char *dir, struct results_doc *d)
 	unlink(path);
 }
 
+/*
+ * "-" is standard output: the document goes to the stream given, whole,
+ * and no file named "-" appears; any other name is a file.
+ */
+static void test_save_stdout(const char *dir, struct results_doc *d)
+{
+	size_t len_std = 0, len_mem;
+	char *std = NULL, *mem;
+	char cwd[1024];
+	FILE *out;
+
+	EXPECT_TRUE(results_is_stdout("-"));
+	EXPECT_TRUE(!results_is_stdout("--") && !results_is_stdout("") &&
+		    !results_is_stdout("./-") && !results_is_stdout(NULL));
+	EXPECT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
+	EXPECT_EQ_INT(chdir(dir), 0);
+	out = open_memstream(&std, &len_std);
+	EXPECT_TRUE(out != NULL);
+	if (out) {
+		EXPECT_EQ_INT(results_save("-", results_write_json, d, out), 0);
+		fclose(out);
+	}
+	mem = render_text(results_write_json, d, &len_mem);
+	EXPECT_TRUE(std && mem && len_std == len_mem &&
+		    !memcmp(std, mem, len_mem));
+	EXPECT_EQ_INT(count_entries(".", NULL), 0);
+	free(std);
+	free(mem);
+	/* no stream to write to: refused, not a crash */
+	EXPECT_EQ_INT(results_save("-", results_write_json, d, NULL), -EINVAL);
+	EXPECT_EQ_INT(chdir(cwd), 0);
+}
+
 static void test_files(void)
 {
 	struct results_doc *d = calloc(1, sizeof(*d));
@@ -488,15 +546,50 @@ static void test_files(void)
 	EXPECT_TRUE(mkdtemp(dir) != NULL);
 	sample_bw(d);
 	test_save_atomic(dir, d);
+	test_save_stdout(dir, d);
 	EXPECT_EQ_INT(count_entries(dir, NULL), 0);
 	EXPECT_EQ_INT(rmdir(dir), 0);
 	free(d);
 }
 
+/*
+ * An error before any device was opened: no label may be empty (a
+ * missing label and an empty one read the same; "" is noise), and JUnit
+ * still carries its system-out and a plain timestamp.
+ */
+static void test_no_empty_labels(void)
+{
+	struct results_doc *d = calloc(1, sizeof(*d));
+	size_t len;
+	char *t;
+
+	if (!d)
+		return;
+	results_init(d);
+	results_copy(d->tool, sizeof(d->tool), "ib_write_bw");
+	d->start_unix_ns = T0_NS;
+	t = render_text(results_prom_write, d, &len);
+	EXPECT_TRUE(t && !strstr(t, "=\"\""));
+	expect_contains(t, "rdmabench_info{test=\"ib_write_bw\",role=\""
+			   "client\",memory_type=\"host\"} 1\n");
+	expect_contains(t, "rdmabench_verdict{test=\"ib_write_bw\",verdict=\""
+			   "error\"} 0\n");
+	free(t);
+	t = render_text(results_junit_write, d, &len);
+	expect_contains(t, " timestamp=\"2026-11-29T19:35:01\"");
+	expect_contains(t, "<system-out/>");
+	free(t);
+	free(d);
+}
+
 int main(void)
 {
+	/* JUnit's timestamp is local time: the goldens' is UTC's */
+	setenv("TZ", "UTC", 1);
+	tzset();
 	test_goldens();
 	test_semantics();
+	test_no_empty_labels();
 	test_caps();
 	test_write_errors();
 	test_files();

@@ -67,6 +67,24 @@ mutants = {
     "string figure": lambda d: d["results"][0].update(size_bytes="2"),
     "bad time": lambda d: d.update(start_time_utc="yesterday"),
 }
+lat = json.load(open(gold + "/results_lat.json"))
+mutants["histogram of a string"] = lambda d: d["results"][0]["client"].update(
+    histogram="1 us")
+mutants["histogram without counts"] = lambda d: d["results"][0]["client"].update(
+    histogram={"le_us": [1], "count": 1, "sum_us": 1})
+# a version 1 document (no histogram key) still validates
+old = copy.deepcopy(lat)
+old["schema_version"] = 1
+for r in old["results"]:
+    for side in ("client", "server"):
+        if r[side]:
+            r[side].pop("histogram", None)
+for e in v.iter_errors(old):
+    print(f"version 1 document: {'/'.join(map(str, e.path))}: {e.message}")
+    bad += 1
+if lat["results"][0]["client"]["histogram"] is None:
+    print("results_lat.json: the client side has no histogram")
+    bad += 1
 for name, mutate in mutants.items():
     d = copy.deepcopy(doc)
     mutate(d)
@@ -86,7 +104,8 @@ for k in sorted(set(want) | set(got)):
     if got.get(k) != want.get(k):
         print(f"escape {k}: got {got.get(k)!r}, want {want.get(k)!r}")
         bad += 1
-print(f"json: {len(files)} documents valid, 5 mutants refused, "
+print(f"json: {len(files)} documents and a version 1 one valid, "
+      f"{len(mutants)} mutants refused, "
       f"{len(want)} escapes read back" if not bad else f"json: {bad} errors")
 sys.exit(1 if bad else 0)
 EOF
@@ -110,7 +129,18 @@ check_junit() {
 	xmllint --noout --schema results/schema/junit.xsd "$tmp/bad.xml" \
 		2>/dev/null &&
 		fail "junit: the XSD accepted a testcase without a name"
-	echo "junit: $n documents valid, 1 mutant refused"
+	# Ant's strict schema: no fraction or zone in the timestamp, and a
+	# <system-out> in every suite
+	sed 's/timestamp="\([^"]*\)"/timestamp="\1.123Z"/' "$G/results_bw.xml" \
+		> "$tmp/bad.xml"
+	xmllint --noout --schema results/schema/junit.xsd "$tmp/bad.xml" \
+		2>/dev/null &&
+		fail "junit: the XSD accepted a timestamp with a fraction and Z"
+	grep -v '<system-out/>' "$G/results_bw.xml" > "$tmp/bad.xml"
+	xmllint --noout --schema results/schema/junit.xsd "$tmp/bad.xml" \
+		2>/dev/null &&
+		fail "junit: the XSD accepted a suite without <system-out>"
+	echo "junit: $n documents valid, 3 mutants refused"
 }
 
 check_prom() {

@@ -123,6 +123,56 @@ uint64_t hist_percentile_ns(const struct hist *h, double pct)
 	return mid_ns > h->max_ns ? h->max_ns : mid_ns;
 }
 
+uint64_t hist_percentile_since_ns(const struct hist *cur,
+				  const struct hist *prev, double pct)
+{
+	uint64_t n, rank, cum = 0;
+	unsigned int i;
+
+	if (!cur || !prev || cur->count <= prev->count)
+		return 0;
+	n = cur->count - prev->count;
+	rank = stats_nearest_rank(n, pct);
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		cum += cur->counts[i] - prev->counts[i];
+		if (cum >= rank)
+			return hist_bucket_mid_ns(i);
+	}
+	return 0;
+}
+
+/* The value a bucket's samples are counted at: its clamped midpoint. */
+static uint64_t hist_value_ns(const struct hist *h, unsigned int idx)
+{
+	uint64_t mid_ns = hist_bucket_mid_ns(idx);
+
+	if (mid_ns < h->min_ns)
+		return h->min_ns;
+	return mid_ns > h->max_ns ? h->max_ns : mid_ns;
+}
+
+int hist_cumulative(const struct hist *h, unsigned int divisor,
+		    const uint64_t *le_ns, unsigned int n, uint64_t *out)
+{
+	unsigned int i, j = 0;
+	uint64_t cum = 0;
+
+	if (!h || !le_ns || !out || !divisor)
+		return -EINVAL;
+	for (i = 0; i < HIST_BUCKETS && j < n; i++) {
+		if (!h->counts[i])
+			continue;
+		/* value <= le, with value = ns / divisor, in integers */
+		while (j < n &&
+		       (double)hist_value_ns(h, i) > (double)le_ns[j] * divisor)
+			out[j++] = cum;
+		cum += h->counts[i];
+	}
+	while (j < n)
+		out[j++] = cum;
+	return 0;
+}
+
 /* Per stats.h: sample_us = sample_ns / divisor / 1000, in double. */
 static double ns_to_us(double ns, unsigned int divisor)
 {

@@ -94,6 +94,25 @@ int hist_merge(struct hist *dst, const struct hist *src);
 uint64_t hist_percentile_ns(const struct hist *h, double pct);
 
 /*
+ * The samples added to cur since prev was copied from it (cur - prev,
+ * bucket by bucket: prev must be an earlier copy of the same histogram):
+ * their nearest-rank percentile as its bucket's midpoint, in ns (within
+ * 1/256); 0 when there are none. For a running figure per interval.
+ */
+uint64_t hist_percentile_since_ns(const struct hist *cur,
+				  const struct hist *prev, double pct);
+
+/*
+ * Cumulative counts at n ascending bounds le_ns[] of the reported value
+ * (sample_ns / divisor): out[i] = the samples whose value is <= le_ns[i],
+ * each counted at its bucket's midpoint clamped to [min, max] (within
+ * 1/256, as the percentiles). Prometheus' histogram buckets. Returns 0,
+ * or -EINVAL on NULL or divisor 0.
+ */
+int hist_cumulative(const struct hist *h, unsigned int divisor,
+		    const uint64_t *le_ns, unsigned int n, uint64_t *out);
+
+/*
  * Fill *out (min/avg/stdev/max exact, p50 .. p99.99 from the buckets),
  * sample_us = sample_ns / divisor / 1000 in double, as stats_lat_summarize.
  * Returns 0, or -EINVAL when empty, divisor == 0 or a pointer is NULL.

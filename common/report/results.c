@@ -111,6 +111,25 @@ void results_side_set_lat(struct results_side *s, const struct stats_lat *lat,
 	s->lat.kind = kind;
 }
 
+#define DECADE(k)                                                         \
+	100 * (k), 125 * (k), 160 * (k), 200 * (k), 250 * (k), 320 * (k), \
+		400 * (k), 500 * (k), 640 * (k), 800 * (k)
+const uint64_t results_hist_le_ns[RESULTS_HIST_BOUNDS] = {
+	DECADE(1ull),	  DECADE(10ull),     DECADE(100ull), DECADE(1000ull),
+	DECADE(10000ull), DECADE(100000ull), 100000000ull,
+};
+#undef DECADE
+
+int results_side_set_hist(struct results_side *s, const struct hist *h,
+			  unsigned int divisor)
+{
+	int ret = hist_cumulative(h, divisor, results_hist_le_ns,
+				  RESULTS_HIST_BOUNDS, s->hist.le);
+
+	s->hist.present = !ret;
+	return ret;
+}
+
 const char *results_verdict_name(enum results_verdict v)
 {
 	static const char *const names[] = { "pass", "fail", "error",
@@ -151,6 +170,18 @@ int results_format_utc(uint64_t unix_ns, char *buf, size_t len)
 	return 0;
 }
 
+int results_format_local(uint64_t unix_ns, char *buf, size_t len)
+{
+	time_t secs = (time_t)(unix_ns / 1000000000u);
+	struct tm tm;
+
+	if (len < 20)
+		return -ENOSPC;
+	localtime_r(&secs, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	return 0;
+}
+
 /* Counts beyond the caps mean a corrupted document: render nothing. */
 int results_check(const struct results_doc *d)
 {
@@ -161,6 +192,11 @@ int results_check(const struct results_doc *d)
 	    d->argc < 0 || (d->argc && !d->argv))
 		return -EINVAL;
 	return 0;
+}
+
+double results_lat_sum_us(const struct results_lat *l)
+{
+	return l->avg_us * (double)l->samples;
 }
 
 /* Seconds, as a double, between two Unix times in ns; NaN if unknown. */
@@ -369,6 +405,32 @@ static const struct rj_field rj_side_fields[] = {
 };
 #undef S
 
+/*
+ * null without -H; else the cumulative counts at the fixed bounds (+Inf
+ * is "count"), the samples' sum: a Prometheus histogram, in JSON.
+ */
+static void rj_hist(struct json_writer *w, const struct results_side *s)
+{
+	unsigned int i;
+
+	if (!s->has_lat || !s->hist.present) {
+		json_kv_null(w, "histogram");
+		return;
+	}
+	json_kv_object_begin(w, "histogram");
+	json_kv_array_begin(w, "le_us");
+	for (i = 0; i < RESULTS_HIST_BOUNDS; i++)
+		json_double(w, (double)results_hist_le_ns[i] / 1e3);
+	json_array_end(w);
+	json_kv_array_begin(w, "cumulative_counts");
+	for (i = 0; i < RESULTS_HIST_BOUNDS; i++)
+		json_u64(w, s->hist.le[i]);
+	json_array_end(w);
+	json_kv_u64(w, "count", s->lat.samples);
+	json_kv_double(w, "sum_us", results_lat_sum_us(&s->lat));
+	json_object_end(w);
+}
+
 static void rj_side(struct json_writer *w, const char *key,
 		    const struct results_side *s)
 {
@@ -383,6 +445,7 @@ static void rj_side(struct json_writer *w, const char *key,
 		rj_lat(w, &s->lat);
 	else
 		json_kv_null(w, "latency");
+	rj_hist(w, s);
 	json_object_end(w);
 }
 
@@ -520,4 +583,28 @@ int results_save_atomic(const char *path,
 	if (!render || !d)
 		return -EINVAL;
 	return afile_write(path, results_render, &job);
+}
+
+bool results_is_stdout(const char *path)
+{
+	return path && path[0] == '-' && !path[1];
+}
+
+int results_save(const char *path,
+		 int (*render)(const struct results_doc *, FILE *),
+		 const struct results_doc *d, FILE *std)
+{
+	int ret;
+
+	if (!results_is_stdout(path))
+		return results_save_atomic(path, render, d);
+	if (!render || !d || !std)
+		return -EINVAL;
+	ret = render(d, std);
+	if (!ret && (fflush(std) || ferror(std)))
+		ret = -EIO;
+	if (ret)
+		bench_err("writing the results to standard output: %s",
+			  strerror(-ret));
+	return ret;
 }

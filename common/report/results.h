@@ -25,9 +25,11 @@
 #include <time.h>
 
 #include "host/counters.h"
+#include "lib/hist.h"
 #include "lib/stats.h"
 
-#define RESULTS_SCHEMA_VERSION 1
+/* 2: + results[].{client,server}.histogram (-H); 1 still validates */
+#define RESULTS_SCHEMA_VERSION 2
 
 #define RESULTS_MAX_SIZES 32       /* -a sweeps 2 B .. 8 MiB: 23 sizes */
 #define RESULTS_MAX_GATES 64
@@ -117,6 +119,19 @@ struct results_lat {
 	enum results_lat_kind kind;
 };
 
+/*
+ * The -H latency histogram on fixed bounds, the same for every run so
+ * that nodes aggregate (Prometheus buckets): 100 ns .. 100 ms, ten a
+ * decade (1, 1.25, 1.6, 2, 2.5, 3.2, 4, 5, 6.4, 8 x 10^k ns).
+ */
+#define RESULTS_HIST_BOUNDS 61
+extern const uint64_t results_hist_le_ns[RESULTS_HIST_BOUNDS];
+
+struct results_hist {
+	bool present;                       /* false: rendered as null */
+	uint64_t le[RESULTS_HIST_BOUNDS];   /* samples <= bound, cumulative */
+};
+
 /* One side's figures for one size. */
 struct results_side {
 	bool present;                       /* false: rendered as null */
@@ -127,6 +142,7 @@ struct results_side {
 	double peak_gbps;                   /* NaN: not measured */
 	bool has_lat;                       /* latency tests */
 	struct results_lat lat;
+	struct results_hist hist;           /* -H, this side's samples */
 };
 
 struct results_row {
@@ -211,6 +227,13 @@ void results_side_set_bw(struct results_side *s, const struct stats_bw *bw,
 void results_side_set_lat(struct results_side *s, const struct stats_lat *lat,
 			  enum results_lat_kind kind);
 
+/*
+ * The side's -H histogram from h (samples in ns, reported / divisor), on
+ * results_hist_le_ns. Returns 0 or -EINVAL. Pure.
+ */
+int results_side_set_hist(struct results_side *s, const struct hist *h,
+			  unsigned int divisor);
+
 /* Names used in every rendering: "pass", "client", "cuda_dmabuf", ... */
 const char *results_verdict_name(enum results_verdict v);
 const char *results_role_name(enum results_role r);
@@ -224,10 +247,20 @@ const char *results_lat_kind_name(enum results_lat_kind k);
 int results_format_utc(uint64_t unix_ns, char *buf, size_t len);
 
 /*
+ * "2026-11-29T20:35:01", local time, no fraction, no zone: what the
+ * strict JUnit schema (Ant's) accepts as a timestamp. Returns 0, or
+ * -ENOSPC when buf is shorter than 20 bytes. Pure (reads TZ).
+ */
+int results_format_local(uint64_t unix_ns, char *buf, size_t len);
+
+/*
  * 0 when d can be rendered, -EINVAL when a count is beyond its cap or argv
  * is missing. Pure.
  */
 int results_check(const struct results_doc *d);
+
+/* The sum of the latency samples, us (avg x samples). Pure. */
+double results_lat_sum_us(const struct results_lat *l);
 
 /* Seconds from start to end of the run; NaN when either is unknown. Pure. */
 double results_run_s(const struct results_doc *d);
@@ -252,5 +285,17 @@ int results_write_json(const struct results_doc *d, FILE *out);
 int results_save_atomic(const char *path,
 			int (*render)(const struct results_doc *, FILE *),
 			const struct results_doc *d);
+
+/* Is path "-", the name that means standard output? Pure. */
+bool results_is_stdout(const char *path);
+
+/*
+ * Render d into path: atomically (results_save_atomic()) for a file, or
+ * into std, flushed, when path is "-" (the caller has set std aside from
+ * the human text). Returns 0 or -errno after one message on stderr.
+ */
+int results_save(const char *path,
+		 int (*render)(const struct results_doc *, FILE *),
+		 const struct results_doc *d, FILE *std);
 
 #endif

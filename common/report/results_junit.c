@@ -203,7 +203,7 @@ static void junit_counts(FILE *out, const struct results_doc *d)
 
 static void junit_suite_open(FILE *out, const struct results_doc *d)
 {
-	char utc[32];
+	char when[32];
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", out);
 	junit_attr(out, "name", "rdmabench");
@@ -212,9 +212,10 @@ static void junit_suite_open(FILE *out, const struct results_doc *d)
 	junit_attr(out, "name", d->tool);
 	junit_counts(out, d);
 	fputs(" skipped=\"0\"", out);
+	/* Ant's schema: local time, no fraction, no zone */
 	if (d->start_unix_ns) {
-		results_format_utc(d->start_unix_ns, utc, sizeof(utc));
-		junit_attr(out, "timestamp", utc);
+		results_format_local(d->start_unix_ns, when, sizeof(when));
+		junit_attr(out, "timestamp", when);
 	}
 	if (d->host[0])
 		junit_attr(out, "hostname", d->host);
@@ -242,6 +243,9 @@ int results_junit_write(const struct results_doc *d, FILE *out)
 				junit_size_s(d, d->rows[i].size_bytes));
 		fputs("/>\n", out);
 	}
-	fputs("  </testsuite>\n</testsuites>\n", out);
+	/* Ant's schema requires both, even empty: the text is on stderr */
+	fputs("    <system-out/>\n    <system-err/>\n  </testsuite>\n"
+	      "</testsuites>\n",
+	      out);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -71,21 +71,37 @@ static void prom_peer_host(char *dst, size_t len, const char *addr)
 	snprintf(dst, len, "%.*s", (int)n, addr);
 }
 
+/*
+ * Append name="value" (escaped) to the labels in buf, with a comma after
+ * any before it. An empty value is left out: Prometheus reads a missing
+ * label and an empty one alike, and "" on an error run is only noise.
+ */
+static void prom_label(char *buf, size_t len, const char *name,
+		       const char *value)
+{
+	char esc[RESULTS_TEXT_LEN * 2];
+	size_t used = strlen(buf);
+
+	if (!value[0] || used >= len)
+		return;
+	prom_escape(esc, sizeof(esc), value);
+	snprintf(buf + used, len - used, "%s%s=\"%s\"", used ? "," : "", name,
+		 esc);
+}
+
 static void prom_init(struct prom_ctx *c, FILE *out,
 		      const struct results_doc *d)
 {
-	char dev[RESULTS_NAME_LEN * 2], test[RESULTS_NAME_LEN * 2];
-	char peer[RESULTS_NAME_LEN], peer_esc[RESULTS_NAME_LEN * 2];
+	char peer[RESULTS_NAME_LEN];
 
 	c->out = out;
 	c->d = d;
 	c->header_done = NULL;
-	prom_escape(dev, sizeof(dev), d->device.name);
-	prom_escape(test, sizeof(test), d->tool);
+	c->base[0] = '\0';
 	prom_peer_host(peer, sizeof(peer), d->device.peer_addr);
-	prom_escape(peer_esc, sizeof(peer_esc), peer);
-	snprintf(c->base, sizeof(c->base), "device=\"%s\",test=\"%s\","
-		 "peer=\"%s\"", dev, test, peer_esc);
+	prom_label(c->base, sizeof(c->base), "device", d->device.name);
+	prom_label(c->base, sizeof(c->base), "test", d->tool);
+	prom_label(c->base, sizeof(c->base), "peer", peer);
 }
 
 /*
@@ -111,8 +127,8 @@ static void prom_sample(struct prom_ctx *c, const char *name,
 
 	if (json_format_double(v, num, sizeof(num)))
 		return;
-	fprintf(c->out, "%s{%s%s%s} %s\n", name, c->base, extra[0] ? "," : "",
-		extra, num);
+	fprintf(c->out, "%s{%s%s%s} %s\n", name, c->base,
+		c->base[0] && extra[0] ? "," : "", extra, num);
 }
 
 /* Per size and side: the figure in base units, NaN when not measured. */
@@ -202,6 +218,15 @@ static void prom_side_family(struct prom_ctx *c,
 	}
 }
 
+/* size_bytes="N",side="client",lat_kind="half_round_trip" */
+static void prom_lat_labels(char *buf, size_t len, const struct results_row *r,
+			    const struct results_side *s, const char *side)
+{
+	prom_row_labels(buf, len, r, side);
+	snprintf(buf + strlen(buf), len - strlen(buf), ",lat_kind=\"%s\"",
+		 results_lat_kind_name(s->lat.kind));
+}
+
 static void prom_latency_side(struct prom_ctx *c, const struct results_row *r,
 			      const struct results_side *s, const char *side)
 {
@@ -216,9 +241,7 @@ static void prom_latency_side(struct prom_ctx *c, const struct results_row *r,
 	prom_head(c, name, "summary", "Latency samples in seconds, nearest-"
 		  "rank quantiles (0 = min, 1 = max); lat_kind says whether a "
 		  "sample is half a round trip or a full one.");
-	prom_row_labels(labels, sizeof(labels), r, side);
-	snprintf(labels + strlen(labels), sizeof(labels) - strlen(labels),
-		 ",lat_kind=\"%s\"", results_lat_kind_name(s->lat.kind));
+	prom_lat_labels(labels, sizeof(labels), r, s, side);
 	for (i = 0; i < ARRAY_SIZE(q); i++) {
 		json_format_double(q[i], num, sizeof(num));
 		snprintf(ql, sizeof(ql), "%s,quantile=\"%s\"", labels, num);
@@ -226,22 +249,59 @@ static void prom_latency_side(struct prom_ctx *c, const struct results_row *r,
 	}
 	/* _sum and _count make it a proper summary: rate() and avg work */
 	prom_sample(c, "rdmabench_latency_seconds_sum", labels,
-		    s->lat.avg_us * (double)s->lat.samples / 1e6);
+		    results_lat_sum_us(&s->lat) / 1e6);
 	prom_sample(c, "rdmabench_latency_seconds_count", labels,
 		    (double)s->lat.samples);
 }
 
-static void prom_latency(struct prom_ctx *c)
+/*
+ * -H: the same samples as a histogram on fixed bounds (cumulative, +Inf,
+ * _sum, _count), which sums across nodes where a summary cannot.
+ */
+static void prom_hist_side(struct prom_ctx *c, const struct results_row *r,
+			   const struct results_side *s, const char *side)
 {
+	static const char name[] = "rdmabench_latency_distribution_seconds";
+	char labels[128], le[192], num[32];
 	unsigned int i;
+
+	prom_head(c, name, "histogram",
+		  "The -H latency samples in seconds, "
+		  "cumulative counts at fixed bounds (100 ns .. 100 ms, ten a "
+		  "decade); lat_kind as in rdmabench_latency_seconds.");
+	prom_lat_labels(labels, sizeof(labels), r, s, side);
+	for (i = 0; i < RESULTS_HIST_BOUNDS; i++) {
+		json_format_double((double)results_hist_le_ns[i] / 1e9, num,
+				   sizeof(num));
+		snprintf(le, sizeof(le), "%s,le=\"%s\"", labels, num);
+		prom_sample(c, "rdmabench_latency_distribution_seconds_bucket",
+			    le, (double)s->hist.le[i]);
+	}
+	snprintf(le, sizeof(le), "%s,le=\"+Inf\"", labels);
+	prom_sample(c, "rdmabench_latency_distribution_seconds_bucket", le,
+		    (double)s->lat.samples);
+	prom_sample(c, "rdmabench_latency_distribution_seconds_sum", labels,
+		    results_lat_sum_us(&s->lat) / 1e6);
+	prom_sample(c, "rdmabench_latency_distribution_seconds_count", labels,
+		    (double)s->lat.samples);
+}
+
+typedef void (*prom_side_fn)(struct prom_ctx *c, const struct results_row *r,
+			     const struct results_side *s, const char *side);
+
+/* fn for every side with latency samples (and, want_hist, a histogram) */
+static void prom_lat_sides(struct prom_ctx *c, prom_side_fn fn, bool want_hist)
+{
+	unsigned int i, k;
 
 	for (i = 0; i < c->d->n_rows; i++) {
 		const struct results_row *r = &c->d->rows[i];
+		const struct results_side *sides[] = { &r->client, &r->server };
 
-		if (r->client.present && r->client.has_lat)
-			prom_latency_side(c, r, &r->client, "client");
-		if (r->server.present && r->server.has_lat)
-			prom_latency_side(c, r, &r->server, "server");
+		for (k = 0; k < 2; k++)
+			if (sides[k]->present && sides[k]->has_lat &&
+			    (!want_hist || sides[k]->hist.present))
+				fn(c, r, sides[k], k ? "server" : "client");
 	}
 }
 
@@ -258,18 +318,19 @@ static void prom_gauge(struct prom_ctx *c, const char *name, const char *help,
 static void prom_info(struct prom_ctx *c)
 {
 	const struct results_doc *d = c->d;
-	char host[RESULTS_NAME_LEN * 2], ver[RESULTS_NAME_LEN * 2];
-	char fw[RESULTS_NAME_LEN * 2], tr[RESULTS_NAME_LEN * 2];
-	char labels[RESULTS_NAME_LEN * 8 + 128];
+	const char *const names[] = { "host",	  "role",      "version",
+				      "firmware", "transport", "memory_type" };
+	const char *const values[] = { d->host,
+				       results_role_name(d->role),
+				       d->tool_version,
+				       d->device.firmware,
+				       d->device.transport,
+				       results_mem_name(d->memory.type) };
+	char labels[RESULTS_NAME_LEN * 12 + 128] = "";
+	size_t i;
 
-	prom_escape(host, sizeof(host), d->host);
-	prom_escape(ver, sizeof(ver), d->tool_version);
-	prom_escape(fw, sizeof(fw), d->device.firmware);
-	prom_escape(tr, sizeof(tr), d->device.transport);
-	snprintf(labels, sizeof(labels), "host=\"%s\",role=\"%s\","
-		 "version=\"%s\",firmware=\"%s\",transport=\"%s\","
-		 "memory_type=\"%s\"", host, results_role_name(d->role), ver,
-		 fw, tr, results_mem_name(d->memory.type));
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		prom_label(labels, sizeof(labels), names[i], values[i]);
 	prom_head(c, "rdmabench_info", "gauge", "Always 1; the labels describe "
 		  "the run.");
 	prom_sample(c, "rdmabench_info", labels, 1);
@@ -294,21 +355,75 @@ static void prom_gates(struct prom_ctx *c)
 	}
 }
 
+/*
+ * A counter's unit and the factor to it, by the end of its name: the
+ * PMA's port_xmit_data / port_rcv_data count 4-byte words (IBA 16.1.3.5).
+ */
+struct prom_unit {
+	const char *suffix;
+	const char *unit;
+	double factor;
+};
+
+static const struct prom_unit prom_units[] = {
+	{ "port_xmit_data", "bytes", 4 }, { "port_rcv_data", "bytes", 4 },
+	{ "_bytes", "bytes", 1 },	  { "_octets", "bytes", 1 },
+	{ "_packets", "packets", 1 },	  { "_pkts", "packets", 1 },
+};
+
+static const struct prom_unit *prom_unit_of(const char *name)
+{
+	static const struct prom_unit events = { "", "events", 1 };
+	size_t i, n = strlen(name), k;
+
+	for (i = 0; i < ARRAY_SIZE(prom_units); i++) {
+		k = strlen(prom_units[i].suffix);
+		if (n >= k && !strcmp(name + n - k, prom_units[i].suffix))
+			return &prom_units[i];
+	}
+	return &events;
+}
+
 static void prom_counters(struct prom_ctx *c)
 {
-	char name[RESULTS_NAME_LEN * 2], labels[RESULTS_NAME_LEN * 2 + 16];
+	char labels[RESULTS_NAME_LEN * 2 + 48];
+	const struct prom_unit *u;
 	unsigned int i;
 
 	for (i = 0; c->d->has_counters && i < c->d->n_counters; i++) {
 		/* promtool: a name must not say "counter" (a type) */
-		prom_head(c, "rdmabench_port_stat_delta", "gauge", "Change of "
+		prom_head(c, "rdmabench_port_stat_delta", "gauge",
+			  "Change of "
 			  "a port counter over the run (end - start), in the "
-			  "counter's own unit.");
-		prom_escape(name, sizeof(name), c->d->counters[i].name);
-		snprintf(labels, sizeof(labels), "stat=\"%s\"", name);
+			  "unit the unit label names: bytes (the 4-byte data "
+			  "words of port_xmit_data and port_rcv_data times 4), "
+			  "packets or events.");
+		u = prom_unit_of(c->d->counters[i].name);
+		labels[0] = '\0';
+		prom_label(labels, sizeof(labels), "stat",
+			   c->d->counters[i].name);
+		prom_label(labels, sizeof(labels), "unit", u->unit);
 		prom_sample(c, "rdmabench_port_stat_delta", labels,
-			    (double)c->d->counters[i].delta);
+			    (double)c->d->counters[i].delta * u->factor);
 	}
+}
+
+/*
+ * 1 for a pass, 0 otherwise, as before; the verdict label says which of
+ * fail, error and corrupt it was.
+ */
+static void prom_verdict(struct prom_ctx *c)
+{
+	char labels[48];
+
+	snprintf(labels, sizeof(labels), "verdict=\"%s\"",
+		 results_verdict_name(c->d->verdict));
+	prom_head(c, "rdmabench_verdict", "gauge",
+		  "1 when the run passed "
+		  "every check, 0 when it did not; the verdict label is pass, "
+		  "fail (a gate), error (did not finish) or corrupt.");
+	prom_sample(c, "rdmabench_verdict", labels,
+		    c->d->verdict == RESULTS_PASS);
 }
 
 int results_prom_write(const struct results_doc *d, FILE *out)
@@ -324,16 +439,15 @@ int results_prom_write(const struct results_doc *d, FILE *out)
 	prom_info(&c);
 	for (i = 0; i < ARRAY_SIZE(prom_side_metrics); i++)
 		prom_side_family(&c, &prom_side_metrics[i]);
-	prom_latency(&c);
+	prom_lat_sides(&c, prom_latency_side, false);
+	prom_lat_sides(&c, prom_hist_side, true);
 	prom_gauge(&c, "rdmabench_line_rate_bytes_per_second", "Achievable "
 		   "payload rate of the link, bytes per second (see the JSON's "
 		   "line_rate.formula).",
 		   d->line_rate.achievable_gbps * 1e9 / 8);
 	prom_gates(&c);
 	prom_counters(&c);
-	prom_gauge(&c, "rdmabench_verdict", "1 when the run passed every "
-		   "check, 0 when it failed, stopped or found corruption.",
-		   d->verdict == RESULTS_PASS);
+	prom_verdict(&c);
 	prom_gauge(&c, "rdmabench_exit_code", "The program's exit status (0 "
 		   "ok, 1 runtime, 2 usage, 3 gate, 4 corrupt, 5 peer).",
 		   d->exit_code);

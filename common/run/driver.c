@@ -149,8 +149,12 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	if (opts_parse(&b.cfg, desc, argc, argv, err, sizeof(err)))
 		return bench_usage_error(desc, err);
 	if (!b.cfg.show_help && !b.cfg.show_version &&
-	    opts_check(&b.cfg, desc, err, sizeof(err)))
+	    opts_check(&b.cfg, desc, err, sizeof(err))) {
+		b.argc = argc;
+		b.argv = argv;
+		record_refused(&b, err);
 		return bench_usage_error(desc, err);
+	}
 	if (b.cfg.show_help) {
 		opts_doc_usage(desc, stdout);
 		return BENCH_EXIT_OK;

@@ -20,6 +20,7 @@
 #include "host/place.h"
 #include "lib/stats.h"
 #include "xfer/xfer.h"
+#include "run/progress.h"
 
 struct bench_ctx {
 	const struct bench_desc *desc;
@@ -41,6 +42,7 @@ struct bench_ctx {
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
 	struct record *rec;         /* results document and gates (record.c) */
+	struct progress progress;   /* --interval rows, live line (progress.c) */
 	uint8_t port;               /* the device port in use */
 	int gid_index;              /* --oob tcp: the GID used, -1: none */
 	int argc;
@@ -61,11 +63,19 @@ void record_dev_collect(struct bench_ctx *b);
 int record_end(struct bench_ctx *b, int err, int exit_code);
 
 /*
- * A size's figures for the results document and the gates (record.c).
- * peer may be NULL. Returns 0 or -errno.
+ * The options were refused (exit 2) before the run began: still the
+ * documents asked for (verdict "error", the reason), so that "--json - |
+ * jq" reads JSON; b->argc/argv set. Nothing when no file was asked for.
  */
-int record_bw(struct bench_ctx *b, uint64_t size,
-		    const struct stats_bw *bw, const struct stats_bw *peer);
+void record_refused(struct bench_ctx *b, const char *why);
+
+/*
+ * A size's figures for the results document and the gates (record.c).
+ * peak (this side's, NULL: not measured) and peer may be NULL. Returns 0
+ * or -errno.
+ */
+int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
+	      const struct stats_bw *peak, const struct stats_bw *peer);
 int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 		     const struct stats_lat *lat, const struct stats_lat *peer);
 

@@ -10,6 +10,7 @@
 #include "lib/log.h"
 #include "report/report.h"
 #include "run/perftest_out.h"
+#include "run/progress.h"
 #include "lib/stats.h"
 #include "lib/timer.h"
 
@@ -128,7 +129,10 @@ static int bw_bidir_show(struct bench_ctx *b, uint64_t size,
 	bw_dir(own, &mine);
 	bw_dir(peer, &theirs);
 	ret = perftest_out_bidir(b, size, &mine, &theirs);
-	return ret ? ret : record_bw(b, size, &mine.bw, &theirs.bw);
+	if (ret)
+		return ret;
+	return record_bw(b, size, &mine.bw, b->cfg.no_peak ? NULL : &mine.peak,
+			 &theirs.bw);
 }
 
 static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
@@ -169,8 +173,10 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 	bw_plan(b, size, sends, peer_sends, &plan);
 	memset(out, 0, sizeof(*out));
 	*peer_msgs = 0;
+	progress_begin(b, size);
 	if (sends || plan.receives)
 		ret = xfer_bw_run(&b->xfer, &plan, out);
+	progress_end(b);
 	if (!ret && sends && v->bw_end == BENCH_END_FIN)
 		ret = xfer_fin_send(&b->xfer);
 	if (!ret && peer_sends && v->bw_end == BENCH_END_FIN)
@@ -217,7 +223,8 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1,
 			 &peer);
 	ret = bw_client_show(b, size, &bw, &peak, &peer);
-	return ret ? ret : record_bw(b, size, &bw, &peer);
+	return ret ? ret : record_bw(b, size, &bw, b->cfg.no_peak ? NULL :
+				     &peak, &peer);
 }
 
 /*
@@ -257,7 +264,7 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 		return ret;
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1, &bw);
 	ret = perftest_out_bw(b, size, r.msgs, &bw, &bw);
-	return ret ? ret : record_bw(b, size, &bw, NULL);
+	return ret ? ret : record_bw(b, size, &bw, NULL, NULL);
 }
 
 /* ---- latency ---- */
@@ -356,9 +363,11 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 		ret = measure_handshake_client(b, size);
 	if (!ret && b->test.duration_s)
 		end_ns = timer_deadline_ns(b->test.duration_s * 1000);
+	progress_begin(b, size);
 	if (!ret)
 		ret = xfer_lat_run(&b->xfer, true, size, end_ns ? 0 : b->test.iters,
 				   end_ns, b->hist, &n);
+	progress_end(b);
 	if (!ret)
 		ret = lat_tell_count(b, n);
 	if (!ret)

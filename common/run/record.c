@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,8 @@
 #include "report/results_prom.h"
 #include "report/verdict.h"
 #include "run/record_int.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static uint64_t record_now_unix_ns(void)
 {
@@ -62,16 +65,73 @@ static int record_validate(struct record *r, const struct bench_ctx *b)
 	return ret == -ERANGE ? -EINVAL : ret;
 }
 
-int record_begin(struct bench_ctx *b)
+/* The results files a run can write, in the order they are written. */
+struct record_file {
+	const char *opt;
+	size_t path_off;
+	int (*render)(const struct results_doc *d, FILE *out);
+};
+
+static const struct record_file record_files[] = {
+	{ "--json", offsetof(struct bench_cfg, json_path), results_write_json },
+	{ "--junit", offsetof(struct bench_cfg, junit_path),
+	  results_junit_write },
+	{ "--prom", offsetof(struct bench_cfg, prom_path), results_prom_write },
+};
+
+static const char *record_path(const struct bench_cfg *c,
+			       const struct record_file *f)
+{
+	return (const char *)c + f->path_off;
+}
+
+/*
+ * "--json -": the document takes stdout, a copy of fd 1 made now; fd 1
+ * then points at stderr, so the header, rows and verdict printed on
+ * stdout go to stderr and the pipe gets one clean document. Only one
+ * document fits in a pipe: a second "-" is refused (exit 2).
+ */
+static int record_claim_stdout(struct record *r, const struct bench_cfg *c)
+{
+	int fd;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(record_files); i++) {
+		if (!results_is_stdout(record_path(c, &record_files[i])))
+			continue;
+		if (r->std_opt) {
+			snprintf(r->doc.error, sizeof(r->doc.error),
+				 "%s - and "
+				 "%s - both ask for standard output: give one "
+				 "of them a file name",
+				 r->std_opt, record_files[i].opt);
+			bench_err("%s", r->doc.error);
+			return -EINVAL;
+		}
+		fflush(stdout);
+		fd = dup(STDOUT_FILENO);
+		r->std_out = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!r->std_out || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			fd = errno;
+			bench_err("%s -: standard output: %s",
+				  record_files[i].opt, strerror(fd));
+			return -fd;
+		}
+		r->std_opt = record_files[i].opt;
+	}
+	return 0;
+}
+
+/* A document with what is known before anything runs. */
+static struct record *record_new(const struct bench_ctx *b)
 {
 	struct record *r = calloc(1, sizeof(*r));
 	struct results_doc *d;
 
 	if (!r) {
 		bench_err("results document: %s", strerror(ENOMEM));
-		return -ENOMEM;
+		return NULL;
 	}
-	b->rec = r;
 	d = &r->doc;
 	results_init(d);
 	d->start_unix_ns = record_now_unix_ns();
@@ -84,10 +144,26 @@ int record_begin(struct bench_ctx *b)
 		d->host[0] = '\0';
 	d->role = b->is_server ? RESULTS_ROLE_SERVER : RESULTS_ROLE_CLIENT;
 	d->memory.type = RESULTS_MEM_HOST;
+	/* the server asked for, until the connection says ip:port: a run
+	 * that never connects still names its peer (Prometheus' label) */
+	results_copy(d->device.peer_addr, sizeof(d->device.peer_addr),
+		     b->cfg.server_addr);
+	return r;
+}
+
+int record_begin(struct bench_ctx *b)
+{
+	struct record *r = record_new(b);
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	b->rec = r;
 	record_doc_fill_test(r, b);
 	gate_run_init(&r->run);
 	record_expect(r, &b->cfg);
-	return record_validate(r, b);
+	ret = record_claim_stdout(r, &b->cfg);
+	return ret ? ret : record_validate(r, b);
 }
 
 /* --expect-line-rate on a port whose achievable rate is unknown: a failure. */
@@ -152,8 +228,8 @@ static struct results_row *record_row(struct record *r, uint64_t size,
 	return results_add_row(d, size, iters);
 }
 
-int record_bw(struct bench_ctx *b, uint64_t size,
-		    const struct stats_bw *bw, const struct stats_bw *peer)
+int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
+	      const struct stats_bw *peak, const struct stats_bw *peer)
 {
 	struct record *r = b->rec;
 	struct gate_figures f = { .size_bytes = size, .gbps = bw->gbps,
@@ -166,7 +242,7 @@ int record_bw(struct bench_ctx *b, uint64_t size,
 	/* iterations per QP, as the report shows them (-D: as run) */
 	row = record_row(r, size, bw->msgs / qps);
 	results_side_set_bw(b->is_server ? &row->server : &row->client, bw,
-			    NULL);
+			    peak);
 	if (peer)
 		results_side_set_bw(b->is_server ? &row->client : &row->server,
 				    peer, NULL);
@@ -201,6 +277,11 @@ int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 	if (lat->samples)
 		record_lat_side(b->is_server ? &row->server : &row->client,
 				size, lat, kind);
+	/* -H: this side's samples (the peer's stay on the peer) */
+	if (lat->samples && b->cfg.histogram && b->hist)
+		results_side_set_hist(
+			b->is_server ? &row->server : &row->client, b->hist,
+			bench_verb_lat_divisor(b->test.verb));
 	if (peer && peer->samples)
 		record_lat_side(b->is_server ? &row->client : &row->server,
 				size, peer, kind);
@@ -237,23 +318,28 @@ static void record_verdict(struct record *r, int err, int exit_code)
 	}
 }
 
-/* Every file asked for, even after a failure; the first error is kept. */
-static int record_save(const struct bench_cfg *c, const struct results_doc *d)
+/*
+ * Every file asked for, even after a failure; the first error is kept.
+ * Standard output gets the one document that claimed it.
+ */
+static int record_save(const struct bench_cfg *c, struct record *r)
 {
-	int ret = 0, r;
+	const struct record_file *f;
+	const char *path;
+	int ret = 0, err;
+	size_t i;
 
-	if (c->json_path[0]) {
-		r = results_save_atomic(c->json_path, results_write_json, d);
-		ret = ret ? ret : r;
+	for (i = 0; i < ARRAY_SIZE(record_files); i++) {
+		f = &record_files[i];
+		path = record_path(c, f);
+		if (!path[0] ||
+		    (results_is_stdout(path) && r->std_opt != f->opt))
+			continue;
+		err = results_save(path, f->render, &r->doc, r->std_out);
+		ret = ret ? ret : err;
 	}
-	if (c->junit_path[0]) {
-		r = results_save_atomic(c->junit_path, results_junit_write, d);
-		ret = ret ? ret : r;
-	}
-	if (c->prom_path[0]) {
-		r = results_save_atomic(c->prom_path, results_prom_write, d);
-		ret = ret ? ret : r;
-	}
+	if (r->std_out && fclose(r->std_out) && !ret)
+		ret = -EIO;
 	return ret;
 }
 
@@ -286,7 +372,7 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	record_dev_counters_end(b);
 	record_verdict(r, err, exit_code);
 	exit_code = r->doc.exit_code;
-	ret = record_save(&b->cfg, &r->doc);
+	ret = record_save(&b->cfg, r);
 	record_print_verdict(r);
 	/* a file CI asked for and cannot read is no pass */
 	if (ret && !exit_code) {
@@ -297,4 +383,24 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	free(r);
 	b->rec = NULL;
 	return exit_code;
+}
+
+void record_refused(struct bench_ctx *b, const char *why)
+{
+	const struct bench_cfg *c = &b->cfg;
+	struct record *r;
+
+	if (!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0])
+		return;
+	r = record_new(b);
+	if (!r)
+		return;
+	r->doc.end_unix_ns = r->doc.start_unix_ns;
+	r->doc.exit_code = BENCH_EXIT_USAGE;
+	results_copy(r->doc.error, sizeof(r->doc.error), why);
+	if (!record_claim_stdout(r, c))
+		record_save(c, r);
+	else if (r->std_out)
+		fclose(r->std_out);
+	free(r);
 }

@@ -25,6 +25,10 @@ struct record {
 	bool has_ctr_start;		/* ctr_start read at record_dev_collect() */
 	bool gates_left_out;		/* more gates than the document holds */
 	struct counters_snap ctr_start;
+	/* "--json -" and the like: the document's own stdout (the text
+	 * goes to stderr then), and which option has it */
+	FILE *std_out;
+	const char *std_opt;
 };
 
 /* record_doc.c: */

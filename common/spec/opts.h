@@ -50,6 +50,7 @@ struct bench_cfg {
 	uint64_t margin_s;               /* -f: warm-up and cool-down */
 	bool has_margin;
 	bool run_infinitely;             /* --run_infinitely */
+	double interval_s;               /* --interval: a row each; 0 none */
 	uint64_t qps;                    /* -q */
 	uint64_t tx_depth;               /* -t */
 	uint64_t rx_depth;               /* -r */

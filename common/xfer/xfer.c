@@ -282,6 +282,8 @@ int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 	w->now_ns = now_ns;
 	if (stop_flag)
 		return -EINTR;
+	if (w->ticks && x->tick)
+		x->tick(x->tick_arg, now_ns, progress);
 	if (progress != w->seen) {
 		w->seen = progress;
 		w->progress_ns = now_ns;

@@ -50,6 +50,13 @@ struct xfer {
 	uint32_t slots;          /* messages a region holds (validate) */
 	bool validate;
 	int64_t flip_iter;       /* test hook: corrupt this iteration, -1 off */
+	/*
+	 * Progress (run/progress.c), NULL: none. Called from the measuring
+	 * loops' coarse check (every XFER_CHECK_NS, no clock read of its
+	 * own) with the clock and the operations completed so far.
+	 */
+	void (*tick)(void *arg, uint64_t now_ns, uint64_t done);
+	void *tick_arg;
 };
 
 /* One bandwidth run of one size, on one side. */

@@ -362,6 +362,7 @@ int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
 	if (x->conn->nqps > XFER_MAX_QPS)
 		ret = -EINVAL;
 	xfer_watch_init(&w);
+	w.ticks = true;
 	while (!ret && !(bw_sends_done(r) && bw_recvs_done(r)))
 		ret = bw_turn(r, &w);
 	if (!ret)

@@ -33,6 +33,7 @@ struct xfer_watch {
 	uint64_t next_ns;        /* when to look up next */
 	uint64_t now_ns;         /* the clock at the last look */
 	bool due;                /* the last xfer_watch() looked up */
+	bool ticks;              /* a measuring loop: call x->tick */
 };
 
 void xfer_watch_init(struct xfer_watch *w);

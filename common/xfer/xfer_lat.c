@@ -170,6 +170,7 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 	int ret = 0;
 
 	xfer_watch_init(&r.w);
+	r.w.ticks = true;
 	for (i = 0; !ret && (initiator ? lat_more(&r, i) : !iters || i < iters);
 	     i++) {
 		if (round_trip)

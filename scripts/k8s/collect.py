@@ -6,7 +6,7 @@ Usage: scripts/k8s/collect.py [OPTIONS] DIR|FILE...
 Reads, from the folders and files given:
   *.verdict.json  the entrypoint's verdict summaries (termination messages,
                   deploy/entrypoint.sh: "rdmabench_summary": 1), one per pod
-  *.json          full result documents (schema_version 1,
+  *.json          full result documents (schema_version 1 or 2,
                   results/schema/rdmabench-result-v1.schema.json); one that
                   sits next to a verdict (NAME.json, NAME.verdict.json) adds
                   its figures to that link, one alone is a link of its own
@@ -99,10 +99,24 @@ def link_from_summary(s, path):
     }
 
 
+# the result document versions read here (2 added the -H histogram)
+SCHEMA_VERSIONS = (1, 2)
+
+
+def version_error(doc, path):
+    """None when doc is a result document of a version read here."""
+    v = doc.get("schema_version")
+    if v in SCHEMA_VERSIONS:
+        return None
+    return (f"{os.path.basename(path)}: schema_version {v!r} is not one of "
+            f"{', '.join(map(str, SCHEMA_VERSIONS))}")
+
+
 def merge_result(link, doc, path):
-    if doc.get("schema_version") != 1:
+    err = version_error(doc, path)
+    if err:
         link["verdict"], link["exit_code"] = "error", 1
-        link["error"] = f"{os.path.basename(path)}: schema_version {doc.get('schema_version')!r} is not 1"
+        link["error"] = err
         return
     gbps, p50, p99, size = headline(doc)
     link.update(gbps=gbps, p50_us=p50, p99_us=p99, size=size)
@@ -111,8 +125,8 @@ def merge_result(link, doc, path):
 
 
 def link_from_result(doc, path):
-    if doc.get("schema_version") != 1:
-        die(f"{path}: schema_version {doc.get('schema_version')!r} is not 1")
+    if version_error(doc, path):
+        die(version_error(doc, path))
     dev = doc.get("device") or {}
     link = {
         "name": os.path.basename(path)[:-len(".json")], "group": None,

@@ -114,7 +114,8 @@ HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-p
  clang libclang-rt-14-dev valgrind time tcpdump
  dpkg-dev debhelper lintian
  nodejs npm
- groff-base man-db zsh"
+ groff-base man-db zsh
+ prometheus tmux"
 missing=()
 for p in $HOST_PKGS; do
     st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)

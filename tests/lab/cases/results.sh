@@ -5,7 +5,8 @@
 # promtool); an unreachable gate exits 3 naming the size and both figures;
 # in an -a sweep exactly the sizes below the expectation are named and
 # fail the run; a run whose server is killed still leaves JSON (verdict
-# "error", exit 5); a gate that cannot apply exits 2 with a document.
+# "error", exit 5); a gate that cannot apply exits 2 with a document;
+# a client's bandwidth rows carry their peak.
 # Iterations scaled for TCG.
 # shellcheck shell=bash
 
@@ -55,6 +56,10 @@ for arg in sys.argv[1:]:
             if not doc["gates"] or any(g["verdict"] != "pass"
                                        for g in doc["gates"]):
                 errs.append("gates missing or failed")
+            # issue 15: the peak was always null
+            if doc["test"]["measure"] == "bw" and any(
+                    r["client"]["peak_gbps"] is None for r in doc["results"]):
+                errs.append("a client bandwidth row without peak_gbps")
         if want == "pass" and doc["role"] == "server":
             # its own figures only (none from a passive server)
             if any(r["client"] is not None or not r["server"] and
