@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "spec/bench.h"
 #include "rdma/conn.h"
@@ -24,6 +25,7 @@
 struct bench_ctx {
 	const struct bench_desc *desc;
 	struct bench_cfg cfg;
+	FILE *out;                  /* the report: stdout; a rail's buffer */
 	struct test test;           /* what runs: the client's configuration */
 	bool is_server;
 	struct cm_ep listener;      /* server, rdma_cm: the listening id */
@@ -37,6 +39,7 @@ struct bench_ctx {
 	char local[80];
 	char peer[80];
 	int exit_code;              /* a verdict beyond the error (gates) */
+	double last_gbps;           /* record_bw's last figure, this side's */
 	struct place_req place_req; /* --numa, --cpu */
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */

@@ -96,11 +96,11 @@ int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	};
 
 	if (b->cfg.output == OPTS_OUTPUT_BW)
-		printf("%f\n", report_bw_value(row.gbits, bw));
+		fprintf(b->out, "%f\n", report_bw_value(row.gbits, bw));
 	else if (b->cfg.output == OPTS_OUTPUT_MSGRATE)
-		printf("%f\n", bw->mpps);
+		fprintf(b->out, "%f\n", bw->mpps);
 	else
-		report_bw_row(stdout, row.gbits, size, iters, bw, peak);
+		report_bw_row(b->out, row.gbits, size, iters, bw, peak);
 	return pout_json(b, &row);
 }
 
@@ -114,10 +114,10 @@ int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	};
 
 	if (b->cfg.output == OPTS_OUTPUT_LATENCY)
-		printf("%f\n", lat->avg_us);
+		fprintf(b->out, "%f\n", lat->avg_us);
 	else if (tps > 0)
-		report_lat_dur_row(stdout, size, iters, lat->avg_us, tps);
+		report_lat_dur_row(b->out, size, iters, lat->avg_us, tps);
 	else
-		report_lat_row(stdout, size, iters, lat);
+		report_lat_row(b->out, size, iters, lat);
 	return pout_json(b, &row);
 }

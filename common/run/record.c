@@ -161,6 +161,7 @@ int record_bw(struct bench_ctx *b, uint64_t size,
 	struct results_row *row;
 	uint64_t qps = b->test.qps ? b->test.qps : 1;
 
+	b->last_gbps = bw->gbps; /* a rail's row (rails_run.c) */
 	if (!r)
 		return 0;
 	/* iterations per QP, as the report shows them (-D: as run) */

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * rails_run - one thread per rail, each the one-link flow (rails_run.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/fs.h"
+#include "lib/log.h"
+#include "report/rails_report.h"
+#include "run/rails_run.h"
+#include "spec/rails.h"
+
+struct rails_rail {
+	struct bench_ctx b;
+	rails_run_fn fn;
+	pthread_t tid;
+	bool started;
+	char *text;                 /* the rail's report, buffered */
+	size_t text_len;
+	int exit_code;
+};
+
+static void *rails_thread(void *arg)
+{
+	struct rails_rail *r = arg;
+
+	r->exit_code = r->fn(&r->b);
+	return NULL;
+}
+
+/* Rail i's configuration: its device, port, node; no files of its own. */
+static int rails_cfg(struct bench_cfg *c, const struct rails_item *it,
+		     size_t i)
+{
+	if (c->tcp_port + i > 65535) {
+		bench_err("--rails: rail %zu would listen on port %llu: "
+			  "lower -p", i, (unsigned long long)(c->tcp_port + i));
+		return -EINVAL;
+	}
+	c->tcp_port += i;
+	if (fs_exists("/", "/sys/class/infiniband/%s", it->name))
+		snprintf(c->dev_name, sizeof(c->dev_name), "%s", it->name);
+	else
+		snprintf(c->netdev, sizeof(c->netdev), "%s", it->name);
+	if (it->port) {
+		c->ib_port = it->port;
+		c->has_ib_port = true;
+	}
+	if (it->node >= 0)
+		snprintf(c->numa, sizeof(c->numa), "%d", it->node);
+	c->rails[0] = '\0';
+	c->json_path[0] = c->junit_path[0] = c->prom_path[0] = '\0';
+	c->out_json = false;
+	c->out_json_path[0] = '\0';
+	return 0;
+}
+
+static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
+		      const struct rails_item *it, size_t i, rails_run_fn fn)
+{
+	r->b = *tmpl;
+	r->fn = fn;
+	r->b.last_gbps = NAN;
+	if (rails_cfg(&r->b.cfg, it, i))
+		return -EINVAL;
+	r->b.out = open_memstream(&r->text, &r->text_len);
+	if (!r->b.out) {
+		bench_err("--rails: rail %zu's report buffer: %s", i,
+			  strerror(errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The rails asked for: the list, or every ACTIVE port. */
+static int rails_resolve(const struct bench_cfg *c, struct rails *rl)
+{
+	char err[256];
+	int ret;
+
+	ret = rails_parse(c->rails, rl, err, sizeof(err));
+	if (!ret && rl->is_auto)
+		ret = rails_auto("/", rl, err, sizeof(err));
+	if (ret)
+		bench_err("%s", err);
+	return ret;
+}
+
+/* Start every rail; a rail that cannot start ends as a runtime error. */
+static void rails_start(struct rails_rail *rr, const struct rails *rl,
+			const struct bench_ctx *tmpl, rails_run_fn fn)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < rl->n; i++) {
+		rr[i].exit_code = BENCH_EXIT_RUNTIME;
+		if (rails_init(&rr[i], tmpl, &rl->items[i], i, fn))
+			continue;
+		bench_info("rail %zu: %s, port %llu", i, rl->items[i].name,
+			   (unsigned long long)rr[i].b.cfg.tcp_port);
+		ret = pthread_create(&rr[i].tid, NULL, rails_thread, &rr[i]);
+		if (ret)
+			bench_err("--rails: rail %zu's thread: %s", i,
+				  strerror(ret));
+		rr[i].started = !ret;
+	}
+}
+
+/* Join, print each rail's report in order, and fill its row. */
+static void rails_collect(struct rails_rail *rr, const struct rails *rl,
+			  struct rails_report_row *rows, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < rl->n; i++) {
+		if (rr[i].started)
+			pthread_join(rr[i].tid, NULL);
+		if (rr[i].b.out)
+			fclose(rr[i].b.out);
+		fprintf(out, "--- rail %zu: %s ---\n", i, rl->items[i].name);
+		if (rr[i].text)
+			fputs(rr[i].text, out);
+		free(rr[i].text);
+		snprintf(rows[i].name, sizeof(rows[i].name), "%s",
+			 rl->items[i].name);
+		snprintf(rows[i].place, sizeof(rows[i].place), "%s",
+			 rr[i].b.place.summary[0] ? rr[i].b.place.summary :
+			 "-");
+		rows[i].gbps = rr[i].b.last_gbps;
+		rows[i].exit_code = rr[i].exit_code;
+	}
+}
+
+int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
+{
+	struct rails_report_row rows[RAILS_MAX];
+	struct rails_rail *rr;
+	struct rails rl;
+	char why[256];
+	double sum;
+	int code;
+
+	if (rails_resolve(&tmpl->cfg, &rl))
+		return BENCH_EXIT_USAGE;
+	rr = calloc(rl.n, sizeof(*rr));
+	if (!rr) {
+		bench_err("--rails: %s", strerror(ENOMEM));
+		return BENCH_EXIT_RUNTIME;
+	}
+	rails_start(rr, &rl, tmpl, fn);
+	rails_collect(rr, &rl, rows, tmpl->out);
+	free(rr);
+	sum = rails_report_sum(rows, rl.n);
+	code = rails_report_exit(rows, rl.n, sum, tmpl->cfg.expect_node_gbps,
+				 why, sizeof(why));
+	fprintf(tmpl->out, "--- node: %zu rails ---\n", rl.n);
+	rails_report_print(tmpl->out, rows, rl.n, sum, code);
+	if (why[0])
+		bench_info("node verdict: fail (%s)", why);
+	else
+		bench_info("node verdict: %s (exit %d)", code ? "not pass" :
+			   "pass", code);
+	return code;
+}
