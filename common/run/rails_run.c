@@ -112,6 +112,15 @@ static void rails_start(struct rails_rail *rr, const struct rails *rl,
 	}
 }
 
+/* The table's NUMA column: "1, CPUs 1", or "not pinned". */
+static void rails_place(const struct place_plan *p, char *buf, size_t len)
+{
+	if (p->node < 0 || !p->pin_cpus)
+		snprintf(buf, len, "not pinned");
+	else
+		snprintf(buf, len, "%d, CPUs %.40s", p->node, p->cpu_list);
+}
+
 /* Join, print each rail's report in order, and fill its row. */
 static void rails_collect(struct rails_rail *rr, const struct rails *rl,
 			  struct rails_report_row *rows, FILE *out)
@@ -129,12 +138,29 @@ static void rails_collect(struct rails_rail *rr, const struct rails *rl,
 		free(rr[i].text);
 		snprintf(rows[i].name, sizeof(rows[i].name), "%s",
 			 rl->items[i].name);
-		snprintf(rows[i].place, sizeof(rows[i].place), "%s",
-			 rr[i].b.place.summary[0] ? rr[i].b.place.summary :
-			 "-");
+		rails_place(&rr[i].b.place, rows[i].place,
+			    sizeof(rows[i].place));
 		rows[i].gbps = rr[i].b.last_gbps;
 		rows[i].exit_code = rr[i].exit_code;
 	}
+}
+
+/* "node verdict: fail (rail 1 below a gate)", on stderr as the rails'. */
+static void rails_verdict(const struct rails_report_row *rows, size_t n,
+			  int code, const char *why)
+{
+	size_t i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		failed += rows[i].exit_code != BENCH_EXIT_OK;
+	if (code == BENCH_EXIT_OK)
+		bench_info("node verdict: pass (%zu rails)", n);
+	else if (why[0] && !failed)
+		bench_info("node verdict: fail (%s)", why);
+	else
+		bench_info("node verdict: %s (%zu of %zu rails did not pass%s%s)",
+			   code == BENCH_EXIT_GATE ? "fail" : "error", failed,
+			   n, why[0] ? "; " : "", why);
 }
 
 int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
@@ -161,10 +187,6 @@ int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 				 why, sizeof(why));
 	fprintf(tmpl->out, "--- node: %zu rails ---\n", rl.n);
 	rails_report_print(tmpl->out, rows, rl.n, sum, code);
-	if (why[0])
-		bench_info("node verdict: fail (%s)", why);
-	else
-		bench_info("node verdict: %s (exit %d)", code ? "not pass" :
-			   "pass", code);
+	rails_verdict(rows, rl.n, code, why);
 	return code;
 }
