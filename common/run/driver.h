@@ -40,6 +40,9 @@ struct bench_ctx {
 	char peer[80];
 	int exit_code;              /* a verdict beyond the error (gates) */
 	double last_gbps;           /* record_bw's last figure, this side's */
+	/* client, before the first size: NULL, or --rails' start barrier */
+	void (*start_wait)(void *arg);
+	void *start_arg;
 	struct place_req place_req; /* --numa, --cpu */
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */

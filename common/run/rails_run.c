@@ -15,8 +15,21 @@
 #include "run/rails_run.h"
 #include "spec/rails.h"
 
+/*
+ * The start line: a client rail waits at it before its first size until
+ * every rail has either reached it or ended (a rail that fails to connect
+ * does not hold the others).
+ */
+struct rails_sync {
+	pthread_mutex_t lock;
+	pthread_cond_t all_in;
+	size_t pending;             /* rails neither at the line nor ended */
+};
+
 struct rails_rail {
 	struct bench_ctx b;
+	struct rails_sync *sync;
+	bool at_line;               /* counted out of sync->pending */
 	rails_run_fn fn;
 	pthread_t tid;
 	bool started;
@@ -25,11 +38,38 @@ struct rails_rail {
 	int exit_code;
 };
 
+/* One rail is at the line (or ended): count it, once. */
+static void rails_sync_count(struct rails_rail *r)
+{
+	struct rails_sync *s = r->sync;
+
+	if (r->at_line)
+		return;
+	r->at_line = true;
+	if (s->pending && !--s->pending)
+		pthread_cond_broadcast(&s->all_in);
+}
+
+static void rails_sync_wait(void *arg)
+{
+	struct rails_rail *r = arg;
+	struct rails_sync *s = r->sync;
+
+	pthread_mutex_lock(&s->lock);
+	rails_sync_count(r);
+	while (s->pending)
+		pthread_cond_wait(&s->all_in, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+}
+
 static void *rails_thread(void *arg)
 {
 	struct rails_rail *r = arg;
 
 	r->exit_code = r->fn(&r->b);
+	pthread_mutex_lock(&r->sync->lock);
+	rails_sync_count(r);
+	pthread_mutex_unlock(&r->sync->lock);
 	return NULL;
 }
 
@@ -66,6 +106,8 @@ static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
 	r->b = *tmpl;
 	r->fn = fn;
 	r->b.last_gbps = NAN;
+	r->b.start_wait = rails_sync_wait;
+	r->b.start_arg = r;
 	if (rails_cfg(&r->b.cfg, it, i))
 		return -EINVAL;
 	r->b.out = open_memstream(&r->text, &r->text_len);
@@ -93,22 +135,31 @@ static int rails_resolve(const struct bench_cfg *c, struct rails *rl)
 
 /* Start every rail; a rail that cannot start ends as a runtime error. */
 static void rails_start(struct rails_rail *rr, const struct rails *rl,
-			const struct bench_ctx *tmpl, rails_run_fn fn)
+			const struct bench_ctx *tmpl, rails_run_fn fn,
+			struct rails_sync *sync)
 {
 	size_t i;
 	int ret;
 
 	for (i = 0; i < rl->n; i++) {
 		rr[i].exit_code = BENCH_EXIT_RUNTIME;
-		if (rails_init(&rr[i], tmpl, &rl->items[i], i, fn))
-			continue;
-		bench_info("rail %zu: %s, port %llu", i, rl->items[i].name,
-			   (unsigned long long)rr[i].b.cfg.tcp_port);
-		ret = pthread_create(&rr[i].tid, NULL, rails_thread, &rr[i]);
-		if (ret)
-			bench_err("--rails: rail %zu's thread: %s", i,
-				  strerror(ret));
+		rr[i].sync = sync;
+		ret = rails_init(&rr[i], tmpl, &rl->items[i], i, fn);
+		if (!ret) {
+			bench_info("rail %zu: %s, port %llu", i,
+				   rl->items[i].name,
+				   (unsigned long long)rr[i].b.cfg.tcp_port);
+			ret = pthread_create(&rr[i].tid, NULL, rails_thread,
+					     &rr[i]);
+			if (ret)
+				bench_err("--rails: rail %zu's thread: %s", i,
+					  strerror(ret));
+		}
 		rr[i].started = !ret;
+		pthread_mutex_lock(&sync->lock);
+		if (ret) /* never at the line: the others go without it */
+			rails_sync_count(&rr[i]);
+		pthread_mutex_unlock(&sync->lock);
 	}
 }
 
@@ -165,6 +216,8 @@ static void rails_verdict(const struct rails_report_row *rows, size_t n,
 
 int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 {
+	struct rails_sync sync = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				   .all_in = PTHREAD_COND_INITIALIZER };
 	struct rails_report_row rows[RAILS_MAX];
 	struct rails_rail *rr;
 	struct rails rl;
@@ -179,7 +232,8 @@ int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 		bench_err("--rails: %s", strerror(ENOMEM));
 		return BENCH_EXIT_RUNTIME;
 	}
-	rails_start(rr, &rl, tmpl, fn);
+	sync.pending = rl.n;
+	rails_start(rr, &rl, tmpl, fn, &sync);
 	rails_collect(rr, &rl, rows, tmpl->out);
 	free(rr);
 	sum = rails_report_sum(rows, rl.n);
