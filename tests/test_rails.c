@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "report/rails_report.h"
+#include "report/results.h"
 #include "spec/bench.h"
 #include "spec/rails.h"
 #include "test.h"
@@ -194,8 +195,43 @@ static void test_print(void)
 	free(buf);
 }
 
+/* The document's "rails" array: absent for one link, a row per rail. */
+static void test_json(void)
+{
+	static struct results_doc d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	results_init(&d);
+	f = open_memstream(&buf, &len);
+	EXPECT_EQ_INT(results_write_json(&d, f), 0);
+	fclose(f);
+	EXPECT_TRUE(buf && !strstr(buf, "\"rails\""));
+	free(buf);
+	d.n_rails = 2;
+	d.rails[0] = (struct results_rail){ .device = "rxe0", .tcp_port = 18515,
+		.numa_node = 0, .cpus = "0", .bw_gbps = 1.5,
+		.verdict = RESULTS_PASS };
+	d.rails[1] = (struct results_rail){ .device = "rxe1", .tcp_port = 18516,
+		.numa_node = -1, .bw_gbps = NAN, .verdict = RESULTS_ERROR,
+		.exit_code = 5, .error = "peer lost" };
+	f = open_memstream(&buf, &len);
+	EXPECT_EQ_INT(results_write_json(&d, f), 0);
+	fclose(f);
+	EXPECT_TRUE(strstr(buf, "\"rails\": [") != NULL);
+	EXPECT_TRUE(strstr(buf, "\"device\": \"rxe1\",\n      \"port\": "
+			   "18516,\n      \"numa_node\": null,\n      "
+			   "\"cpus\": null,\n      \"bw_gbps\": null") != NULL);
+	EXPECT_TRUE(strstr(buf, "\"error\": \"peer lost\"") != NULL);
+	free(buf);
+	d.n_rails = RESULTS_MAX_RAILS + 1;
+	EXPECT_EQ_INT(results_write_json(&d, stdout), -EINVAL);
+}
+
 int main(void)
 {
+	test_json();
 	test_parse_ok();
 	test_parse_bad();
 	test_auto();

@@ -22,6 +22,8 @@
 #include "lib/stats.h"
 #include "xfer/xfer.h"
 
+struct results_doc;
+
 struct bench_ctx {
 	const struct bench_desc *desc;
 	struct bench_cfg cfg;
@@ -43,6 +45,7 @@ struct bench_ctx {
 	/* client, before the first size: NULL, or --rails' start barrier */
 	void (*start_wait)(void *arg);
 	void *start_arg;
+	struct results_doc *keep_doc; /* NULL, or record_end() copies it */
 	struct place_req place_req; /* --numa, --cpu */
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
@@ -65,6 +68,9 @@ struct record;
 int record_begin(struct bench_ctx *b);
 void record_dev_collect(struct bench_ctx *b);
 int record_end(struct bench_ctx *b, int err, int exit_code);
+
+/* d into every results file c asks for (--json, --junit, --prom). */
+int record_save(const struct bench_cfg *c, const struct results_doc *d);
 
 /*
  * A size's figures for the results document and the gates (record.c).

@@ -12,6 +12,8 @@
 #include "lib/fs.h"
 #include "lib/log.h"
 #include "report/rails_report.h"
+#include "report/verdict.h"
+#include "run/rails_doc.h"
 #include "run/rails_run.h"
 #include "spec/rails.h"
 
@@ -33,6 +35,7 @@ struct rails_rail {
 	rails_run_fn fn;
 	pthread_t tid;
 	bool started;
+	struct results_doc doc;     /* the rail's, kept by record_end() */
 	char *text;                 /* the rail's report, buffered */
 	size_t text_len;
 	int exit_code;
@@ -108,6 +111,7 @@ static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
 	r->b.last_gbps = NAN;
 	r->b.start_wait = rails_sync_wait;
 	r->b.start_arg = r;
+	r->b.keep_doc = &r->doc;
 	if (rails_cfg(&r->b.cfg, it, i))
 		return -EINVAL;
 	r->b.out = open_memstream(&r->text, &r->text_len);
@@ -172,9 +176,29 @@ static void rails_place(const struct place_plan *p, char *buf, size_t len)
 		snprintf(buf, len, "%d, CPUs %.40s", p->node, p->cpu_list);
 }
 
+/* A rail's entry in the node's document. */
+static void rails_entry(const struct rails_rail *r, const char *name,
+			struct results_rail *e)
+{
+	const struct place_plan *p = &r->b.place;
+	bool pinned = p->node >= 0 && p->pin_cpus;
+
+	memset(e, 0, sizeof(*e));
+	results_copy(e->device, sizeof(e->device), name);
+	e->tcp_port = r->b.cfg.tcp_port;
+	e->numa_node = pinned ? p->node : -1;
+	results_copy(e->cpus, sizeof(e->cpus), pinned ? p->cpu_list : "");
+	e->bw_gbps = r->b.last_gbps;
+	e->verdict = verdict_decide(0, r->exit_code, false).verdict;
+	e->exit_code = r->exit_code;
+	results_copy(e->error, sizeof(e->error), r->exit_code ?
+		     r->doc.error : "");
+}
+
 /* Join, print each rail's report in order, and fill its row. */
 static void rails_collect(struct rails_rail *rr, const struct rails *rl,
-			  struct rails_report_row *rows, FILE *out)
+			  struct rails_report_row *rows,
+			  struct results_rail *entries, FILE *out)
 {
 	size_t i;
 
@@ -193,6 +217,7 @@ static void rails_collect(struct rails_rail *rr, const struct rails *rl,
 			    sizeof(rows[i].place));
 		rows[i].gbps = rr[i].b.last_gbps;
 		rows[i].exit_code = rr[i].exit_code;
+		rails_entry(&rr[i], rl->items[i].name, &entries[i]);
 	}
 }
 
@@ -219,6 +244,8 @@ int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 	struct rails_sync sync = { .lock = PTHREAD_MUTEX_INITIALIZER,
 				   .all_in = PTHREAD_COND_INITIALIZER };
 	struct rails_report_row rows[RAILS_MAX];
+	struct results_rail entries[RAILS_MAX];
+	const struct bench_cfg *c = &tmpl->cfg;
 	struct rails_rail *rr;
 	struct rails rl;
 	char why[256];
@@ -234,13 +261,20 @@ int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 	}
 	sync.pending = rl.n;
 	rails_start(rr, &rl, tmpl, fn, &sync);
-	rails_collect(rr, &rl, rows, tmpl->out);
-	free(rr);
+	rails_collect(rr, &rl, rows, entries, tmpl->out);
 	sum = rails_report_sum(rows, rl.n);
-	code = rails_report_exit(rows, rl.n, sum, tmpl->cfg.expect_node_gbps,
-				 why, sizeof(why));
+	code = rails_report_exit(rows, rl.n, sum, c->expect_node_gbps, why,
+				 sizeof(why));
 	fprintf(tmpl->out, "--- node: %zu rails ---\n", rl.n);
 	rails_report_print(tmpl->out, rows, rl.n, sum, code);
 	rails_verdict(rows, rl.n, code, why);
+	if ((c->json_path[0] || c->junit_path[0] || c->prom_path[0]) &&
+	    rails_doc_save(c, &rr[0].doc, entries, rl.n, sum, code, why) &&
+	    !code) {
+		bench_err("a results file could not be written: exit %d",
+			  BENCH_EXIT_RUNTIME);
+		code = BENCH_EXIT_RUNTIME;
+	}
+	free(rr);
 	return code;
 }

@@ -239,7 +239,7 @@ static void record_verdict(struct record *r, int err, int exit_code)
 }
 
 /* Every file asked for, even after a failure; the first error is kept. */
-static int record_save(const struct bench_cfg *c, const struct results_doc *d)
+int record_save(const struct bench_cfg *c, const struct results_doc *d)
 {
 	int ret = 0, r;
 
@@ -289,6 +289,8 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	exit_code = r->doc.exit_code;
 	ret = record_save(&b->cfg, &r->doc);
 	record_print_verdict(r);
+	if (b->keep_doc) /* a rail's, for the node's document */
+		*b->keep_doc = r->doc;
 	/* a file CI asked for and cannot read is no pass */
 	if (ret && !exit_code) {
 		bench_err("a results file could not be written: exit %d",

@@ -72,6 +72,43 @@ rails_add_rxe1() {
 	return 1
 }
 
+# rails_json NAME FILE VERDICT N: FILE validates against the results
+# schema, has the verdict, N "rails" entries and, with a node gate, the
+# node_bw_gbps gate holding the sum of the rails' bw_gbps
+rails_json() {
+	local py out
+	for py in /usr/bin/python3 python3; do
+		"$py" -c 'import jsonschema' 2>/dev/null && break
+		py=
+	done
+	[ -n "$py" ] || { lab_skip "$1" "no python3 with jsonschema"; return; }
+	if out=$("$py" - "$2" "$3" "$4" <<'PY' 2>&1
+import json, sys
+import jsonschema
+path, want, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+schema = json.load(open("results/schema/rdmabench-result-v1.schema.json"))
+doc = json.load(open(path))
+errs = ["/".join(map(str, e.path)) + ": " + e.message
+        for e in jsonschema.Draft202012Validator(schema).iter_errors(doc)]
+rails = doc.get("rails", [])
+if doc["verdict"] != want:
+    errs.append(f"verdict {doc['verdict']}, want {want}")
+if len(rails) != n:
+    errs.append(f"{len(rails)} rails, want {n}")
+total = sum(r["bw_gbps"] or 0 for r in rails)
+for g in doc["gates"]:
+    if g["name"] == "node_bw_gbps" and abs(g["figure"] - total) > 1e-6:
+        errs.append(f"node gate figure {g['figure']} != sum {total}")
+print("; ".join(errs) if errs else f"{n} rails, sum {total:.3f} Gb/s")
+sys.exit(1 if errs else 0)
+PY
+	); then
+		lab_pass "$1" "$out"
+	else
+		lab_fail "$1" "$out"
+	fi
+}
+
 if ! lab_have rxe; then
 	lab_skip rails "no rxe0 came up in this guest"
 elif ! rails_add_rxe1; then
@@ -81,14 +118,18 @@ else
 	S=("$B/ib_write_bw" --oob tcp)
 	rails=(--rails "rxe0,rxe1")
 	run=(--oob tcp -D 4 -f 1)
+	RJ=${LAB_OUT:-/tmp}/rails-lab
+	rm -rf "$RJ" && mkdir -p "$RJ"
 
 	# two rails by name: two rail rows, a node row that is their sum
 	lab_pair rails.two -t 180 -e "--- rail 0: rxe0 ---" \
 		-e "--- rail 1: rxe1 ---" -e "Device +: rxe1" \
 		-e "node verdict: pass \(2 rails\)" -E "node verdict: pass" \
 		"${S[@]}" "${rails[@]}" -- \
-		"$B/ib_write_bw" "${rails[@]}" "${run[@]}" "$ip" &&
-		rails_sum_ok rails.two.sum 2
+		"$B/ib_write_bw" "${rails[@]}" "${run[@]}" --json "$RJ/two.json" \
+		"$ip" &&
+		rails_sum_ok rails.two.sum 2 &&
+		rails_json rails.two.json "$RJ/two.json" pass 2
 
 	# a per-rail gate above what is reached: exit 3, alone
 	lab_pair rails.gate_rail -t 180 -r 3 \
@@ -105,7 +146,8 @@ else
 		-n "gate failed" \
 		"${S[@]}" "${rails[@]}" -- \
 		"$B/ib_write_bw" "${rails[@]}" "${run[@]}" --expect-gbps 0.001 \
-		--expect-node-gbps 100000 "$ip"
+		--expect-node-gbps 100000 --json "$RJ/node.json" "$ip" &&
+		rails_json rails.gate_node.json "$RJ/node.json" fail 2
 
 	# usage errors, before anything connects
 	lab_case rails.needs_tcp -t 30 -r 2 \
