@@ -57,6 +57,8 @@ rails_sum_ok() {
 	fi
 }
 
+# rxe1 on rails_if, for this file only (rails_del_rxe1 takes them away,
+# so that the cases after this file see the guest as it booted)
 rails_add_rxe1() {
 	[ -e /sys/class/infiniband/rxe1 ] && return 0
 	ip link add rails_if type dummy 2>/dev/null
@@ -107,6 +109,12 @@ PY
 	else
 		lab_fail "$1" "$out"
 	fi
+}
+
+rails_del_rxe1() {
+	rdma link delete rxe1 2>/dev/null
+	ip link del rails_if 2>/dev/null
+	return 0
 }
 
 if ! lab_have rxe; then
@@ -194,4 +202,5 @@ else
 			"$B/ib_write_bw" --rails auto "${run[@]}" "$ip" &&
 			rails_sum_ok rails.auto.sum "$n_active"
 	fi
+	rails_del_rxe1
 fi
