@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "report/rails_report.h"
+#include "report/verdict.h"
 #include "spec/bench.h"
 
 double rails_report_sum(const struct rails_report_row *rows, size_t n)
@@ -20,21 +21,6 @@ double rails_report_sum(const struct rails_report_row *rows, size_t n)
 	return sum;
 }
 
-/* Higher wins: a wrong byte, then any error, then a gate, then a pass. */
-static int rails_report_rank(int exit_code)
-{
-	switch (exit_code) {
-	case BENCH_EXIT_OK:
-		return 0;
-	case BENCH_EXIT_GATE:
-		return 1;
-	case BENCH_EXIT_CORRUPT:
-		return 3;
-	default:
-		return 2;
-	}
-}
-
 int rails_report_exit(const struct rails_report_row *rows, size_t n,
 		      double sum, double expect_node_gbps, char *why,
 		      size_t why_len)
@@ -44,15 +30,12 @@ int rails_report_exit(const struct rails_report_row *rows, size_t n,
 
 	why[0] = '\0';
 	for (i = 0; i < n; i++)
-		if (rails_report_rank(rows[i].exit_code) >
-		    rails_report_rank(code))
-			code = rows[i].exit_code;
+		code = verdict_exit_worse(code, rows[i].exit_code);
 	if (expect_node_gbps > 0.0 && !(sum >= expect_node_gbps)) {
 		snprintf(why, why_len, "node: %.2f Gb/s over %zu rails < "
 			 "expected %.2f Gb/s (--expect-node-gbps)", sum, n,
 			 expect_node_gbps);
-		if (rails_report_rank(code) < rails_report_rank(BENCH_EXIT_GATE))
-			code = BENCH_EXIT_GATE;
+		code = verdict_exit_worse(code, BENCH_EXIT_GATE);
 	}
 	return code;
 }

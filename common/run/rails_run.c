@@ -234,9 +234,10 @@ static void rails_verdict(const struct rails_report_row *rows, size_t n,
 	else if (why[0] && !failed)
 		bench_info("node verdict: fail (%s)", why);
 	else
-		bench_info("node verdict: %s (%zu of %zu rails did not pass%s%s)",
-			   code == BENCH_EXIT_GATE ? "fail" : "error", failed,
-			   n, why[0] ? "; " : "", why);
+		bench_info("node verdict: %s (%zu of %zu rails did not "
+			   "pass%s%s)", results_verdict_name(
+			   verdict_decide(0, code, false).verdict), failed, n,
+			   why[0] ? "; " : "", why);
 }
 
 int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
