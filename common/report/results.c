@@ -189,6 +189,7 @@ int results_check(const struct results_doc *d)
 	    d->n_counters > RESULTS_MAX_COUNTERS ||
 	    d->test.n_sizes > RESULTS_MAX_SIZES ||
 	    d->line_rate.n_warnings > RESULTS_MAX_WARNINGS ||
+	    d->n_rails > RESULTS_MAX_RAILS ||
 	    d->argc < 0 || (d->argc && !d->argv))
 		return -EINVAL;
 	return 0;
@@ -527,6 +528,34 @@ static void rj_counters(struct json_writer *w, const struct results_doc *d)
 	json_object_end(w);
 }
 
+/* --rails: a row per rail; left out of a one-link document. */
+static void rj_rails(struct json_writer *w, const struct results_doc *d)
+{
+	unsigned int i;
+
+	if (!d->n_rails)
+		return;
+	json_kv_array_begin(w, "rails");
+	for (i = 0; i < d->n_rails; i++) {
+		const struct results_rail *r = &d->rails[i];
+
+		json_object_begin(w);
+		json_kv_string(w, "device", r->device);
+		json_kv_u64(w, "port", r->tcp_port);
+		if (r->numa_node >= 0)
+			json_kv_i64(w, "numa_node", r->numa_node);
+		else
+			json_kv_null(w, "numa_node");
+		rj_text(w, "cpus", r->cpus);
+		json_kv_double(w, "bw_gbps", r->bw_gbps);
+		json_kv_string(w, "verdict", results_verdict_name(r->verdict));
+		json_kv_i64(w, "exit_code", r->exit_code);
+		rj_text(w, "error", r->error);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
 int results_write_json(const struct results_doc *d, FILE *out)
 {
 	struct json_writer w;
@@ -551,6 +580,7 @@ int results_write_json(const struct results_doc *d, FILE *out)
 	rj_rows(&w, d);
 	rj_gates(&w, d);
 	rj_counters(&w, d);
+	rj_rails(&w, d);
 	json_kv_string(&w, "verdict", results_verdict_name(d->verdict));
 	json_kv_i64(&w, "exit_code", d->exit_code);
 	rj_text(&w, "error", d->error);

@@ -35,6 +35,7 @@
 #define RESULTS_MAX_GATES 64
 #define RESULTS_MAX_COUNTERS 128
 #define RESULTS_MAX_WARNINGS 8
+#define RESULTS_MAX_RAILS 16         /* --rails (spec/rails.h) */
 
 #define RESULTS_NAME_LEN 64
 #define RESULTS_TEXT_LEN 256       /* reasons, formulas, warnings */
@@ -170,6 +171,18 @@ struct results_gate {
 	char reason[RESULTS_TEXT_LEN];      /* "size 65536: 195.25 Gb/s <.." */
 };
 
+/* One rail of a --rails run: its own verdict and figure. */
+struct results_rail {
+	char device[RESULTS_NAME_LEN];      /* as named: device or netdev */
+	uint64_t tcp_port;                  /* -p + the rail's index */
+	int numa_node;                      /* -1: not pinned */
+	char cpus[RESULTS_NAME_LEN];        /* "0-3"; "": not pinned */
+	double bw_gbps;                     /* last size's; NaN: none */
+	enum results_verdict verdict;
+	int exit_code;
+	char error[RESULTS_TEXT_LEN];
+};
+
 struct results_doc {
 	int schema_version;                 /* RESULTS_SCHEMA_VERSION */
 	char tool[RESULTS_NAME_LEN];        /* "ib_write_bw" */
@@ -193,6 +206,8 @@ struct results_doc {
 	bool has_counters;                  /* false: not collected (null) */
 	struct counters_delta counters[RESULTS_MAX_COUNTERS]; /* host's */
 	unsigned int n_counters;
+	struct results_rail rails[RESULTS_MAX_RAILS]; /* --rails; else none */
+	unsigned int n_rails;               /* 0: no "rails" key */
 	enum results_verdict verdict;
 	int exit_code;                      /* enum bench_exit */
 	char error[RESULTS_TEXT_LEN];       /* why a run stopped; "": none */

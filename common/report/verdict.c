@@ -76,3 +76,23 @@ void verdict_fail_text(const struct gate_run *run, char *buf, size_t len)
 			 run->gates_failed - 1,
 			 run->gates_failed > 2 ? "s" : "");
 }
+
+/* How bad an exit code is: corrupt, then an error, then a gate. */
+static int verdict_severity(int code)
+{
+	switch (code) {
+	case BENCH_EXIT_OK:
+		return 0;
+	case BENCH_EXIT_GATE:
+		return 1;
+	case BENCH_EXIT_CORRUPT:
+		return 3;
+	default:
+		return 2;
+	}
+}
+
+int verdict_exit_worse(int a, int b)
+{
+	return verdict_severity(b) > verdict_severity(a) ? b : a;
+}

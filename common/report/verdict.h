@@ -35,6 +35,13 @@ struct verdict {
  */
 struct verdict verdict_decide(int err, int exit_code, bool gate_failed);
 
+/*
+ * The worse of two exit codes (BENCH_EXIT_*), for a verdict over many
+ * runs (ib_fabric's links, --rails' rails): corrupt, then any error, then
+ * a failed gate, then a pass; a tie keeps a.
+ */
+int verdict_exit_worse(int a, int b);
+
 /* What an exit code means: "data corruption" for BENCH_EXIT_CORRUPT... */
 const char *verdict_exit_meaning(int exit_code);
 

@@ -16,6 +16,7 @@
 #include "run/driver.h"
 #include "run/main.h"
 #include "run/place_glue.h"
+#include "run/rails_run.h"
 #include "run/setup.h"
 #include "lib/log.h"
 #include "lib/stop.h"
@@ -140,11 +141,40 @@ static void bench_max_mem(struct bench_cfg *c)
 		   m.cgroup_file[0] ? ", " : "", m.cgroup_file);
 }
 
+/* One link's run, after the command line: the whole flow, an exit code. */
+static int bench_run_link(struct bench_ctx *b)
+{
+	int ret;
+
+	b->is_server = opts_is_server(&b->cfg);
+	if (b->is_server)
+		bench_max_mem(&b->cfg);
+	ctrl_init(&b->ctrl);
+	b->ctrl.peer_role = b->is_server ? "client" : "server";
+	b->ctrl.timeout_ms = b->cfg.io_timeout_s * 1000;
+	b->xfer.flip_iter = bench_flip_iter();
+	bench_build_test(b);
+	ret = record_begin(b);
+	if (!ret)
+		ret = bench_check_dev_name(&b->cfg);
+	if (!ret)
+		ret = place_glue_preflight(b);
+	if (!ret)
+		ret = b->is_server ? session_server(b) : session_client(b);
+	if (ret)
+		ctrl_send_error(&b->ctrl, ret, ret == -EINTR ? "interrupted" :
+				"failed; see its log for why");
+	setup_release(b);
+	if (ret == -EINTR)
+		bench_err("interrupted");
+	return record_end(b, ret, ret ? bench_exit_code(ret) : b->exit_code);
+}
+
 int bench_main(const struct bench_desc *desc, int argc, char **argv)
 {
-	struct bench_ctx b = { .desc = desc };
+	struct bench_ctx b = { .desc = desc, .out = stdout, .argc = argc,
+			       .argv = argv };
 	char err[256];
-	int ret;
 
 	if (opts_parse(&b.cfg, desc, argc, argv, err, sizeof(err)))
 		return bench_usage_error(desc, err);
@@ -165,28 +195,7 @@ int bench_main(const struct bench_desc *desc, int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0); /* rows appear as they are measured */
 	stop_signals_init();
-	b.is_server = opts_is_server(&b.cfg);
-	if (b.is_server)
-		bench_max_mem(&b.cfg);
-	ctrl_init(&b.ctrl);
-	b.ctrl.peer_role = b.is_server ? "client" : "server";
-	b.ctrl.timeout_ms = b.cfg.io_timeout_s * 1000;
-	b.xfer.flip_iter = bench_flip_iter();
-	bench_build_test(&b);
-	b.argc = argc;
-	b.argv = argv;
-	ret = record_begin(&b);
-	if (!ret)
-		ret = bench_check_dev_name(&b.cfg);
-	if (!ret)
-		ret = place_glue_preflight(&b);
-	if (!ret)
-		ret = b.is_server ? session_server(&b) : session_client(&b);
-	if (ret)
-		ctrl_send_error(&b.ctrl, ret, ret == -EINTR ? "interrupted" :
-				"failed; see its log for why");
-	setup_release(&b);
-	if (ret == -EINTR)
-		bench_err("interrupted");
-	return record_end(&b, ret, ret ? bench_exit_code(ret) : b.exit_code);
+	if (b.cfg.rails[0])
+		return rails_run(&b, bench_run_link);
+	return bench_run_link(&b);
 }

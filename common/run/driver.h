@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "spec/bench.h"
 #include "rdma/conn.h"
@@ -22,9 +23,12 @@
 #include "xfer/xfer.h"
 #include "run/progress.h"
 
+struct results_doc;
+
 struct bench_ctx {
 	const struct bench_desc *desc;
 	struct bench_cfg cfg;
+	FILE *out;                  /* the report: stdout; a rail's buffer */
 	struct test test;           /* what runs: the client's configuration */
 	bool is_server;
 	struct cm_ep listener;      /* server, rdma_cm: the listening id */
@@ -38,6 +42,11 @@ struct bench_ctx {
 	char local[80];
 	char peer[80];
 	int exit_code;              /* a verdict beyond the error (gates) */
+	double last_gbps;           /* record_bw's last figure, this side's */
+	/* client, before the first size: NULL, or --rails' start barrier */
+	void (*start_wait)(void *arg);
+	void *start_arg;
+	struct results_doc *keep_doc; /* NULL, or record_end() copies it */
 	struct place_req place_req; /* --numa, --cpu */
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
@@ -61,6 +70,9 @@ struct record;
 int record_begin(struct bench_ctx *b);
 void record_dev_collect(struct bench_ctx *b);
 int record_end(struct bench_ctx *b, int err, int exit_code);
+
+/* d into every results file c asks for (--json, --junit, --prom). */
+int record_save(const struct bench_cfg *c, const struct results_doc *d);
 
 /*
  * The options were refused (exit 2) before the run began: still the

@@ -24,26 +24,6 @@ struct proc {
 	int code; /* exit code; 128 + signal */
 };
 
-/* How bad an exit code is: corrupt, then an error, then a gate. */
-static int severity(int code)
-{
-	switch (code) {
-	case BENCH_EXIT_OK:
-		return 0;
-	case BENCH_EXIT_GATE:
-		return 1;
-	case BENCH_EXIT_CORRUPT:
-		return 3;
-	default:
-		return 2;
-	}
-}
-
-static int worse(int a, int b)
-{
-	return severity(b) > severity(a) ? b : a;
-}
-
 /* In the child: output to the side's log, then the tool. */
 static void child(const struct fabric_exec *e, const struct proc *p,
 		  const struct linkcmd *c)
@@ -138,9 +118,9 @@ static int round_code(const struct fabric_exec *e, const struct proc *procs,
 			e->x->hosts->h[l->server].name, l->stream, l->port,
 			procs[i].server ? "server" : "client", c,
 			verdict_exit_meaning(c));
-		code = worse(code, procs[i].server && c == BENCH_EXIT_GATE ?
-					   BENCH_EXIT_RUNTIME :
-					   c);
+		code = verdict_exit_worse(code, procs[i].server &&
+					  c == BENCH_EXIT_GATE ?
+					  BENCH_EXIT_RUNTIME : c);
 	}
 	return code;
 }
@@ -203,7 +183,8 @@ int fabric_exec_run(const struct fabric_exec *e, struct fabric_barrier *b)
 		return BENCH_EXIT_RUNTIME;
 	for (unsigned int r = 0; r < e->pl->rounds && !stop_flag && !lost;
 	     r++) {
-		code = worse(code, run_round(e, r, procs, b, &lost));
+		code = verdict_exit_worse(code,
+					  run_round(e, r, procs, b, &lost));
 		if (!lost)
 			lost = fabric_barrier_wait(
 				       b, timer_deadline_ns(2 *
@@ -212,6 +193,6 @@ int fabric_exec_run(const struct fabric_exec *e, struct fabric_barrier *b)
 	}
 	free(procs);
 	if (lost)
-		code = worse(code, BENCH_EXIT_PEER);
+		code = verdict_exit_worse(code, BENCH_EXIT_PEER);
 	return stop_flag ? BENCH_EXIT_STOPPED : code;
 }

@@ -80,7 +80,7 @@ static uint32_t bw_send_depth(const struct test *test)
 static void bw_head(const struct bench_ctx *b)
 {
 	if (perftest_out_table(b))
-		report_bw_head(stdout, b->cfg.report_gbits);
+		report_bw_head(b->out, b->cfg.report_gbits);
 }
 
 /* The client's row, perftest's; what the server saw on a note line. */
@@ -92,7 +92,7 @@ static int bw_client_show(struct bench_ctx *b, uint64_t size,
 	int ret = perftest_out_bw(b, size, bw->msgs, bw, peak);
 
 	if (!ret && perftest_out_table(b))
-		report_bw_note(stdout, b->cfg.report_gbits,
+		report_bw_note(b->out, b->cfg.report_gbits,
 			       "server (what arrived)", peer);
 	return ret;
 }
@@ -282,7 +282,7 @@ static void lat_head(const struct bench_ctx *b)
 					       BENCH_LAT_ROUND_TRIP;
 
 	if (perftest_out_table(b) && !passive)
-		report_lat_head(stdout, b->test.duration_s > 0);
+		report_lat_head(b->out, b->test.duration_s > 0);
 }
 
 /*
@@ -302,11 +302,11 @@ static int lat_show(struct bench_ctx *b, uint64_t size, uint64_t n,
 	if (!perftest_out_table(b))
 		return ret;
 	if (tps > 0)
-		report_lat_note(stdout, "", lat);
+		report_lat_note(b->out, "", lat);
 	if (peer && peer->samples)
-		report_lat_note(stdout, "server", peer);
+		report_lat_note(b->out, "server", peer);
 	if (b->cfg.histogram)
-		hist_print(b->hist, div, stdout);
+		hist_print(b->hist, div, b->out);
 	return ret;
 }
 
@@ -411,7 +411,7 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	if (lat.samples)
 		ret = lat_show(b, size, n, &lat, NULL);
 	else if (perftest_out_table(b)) /* the passive side: no row */
-		report_note(stdout, "%llu B, %llu iterations: the client "
+		report_note(b->out, "%llu B, %llu iterations: the client "
 			    "times each round trip", (unsigned long long)size,
 			    (unsigned long long)n);
 	return ret ? ret : record_lat(b, size, n, &lat, NULL);

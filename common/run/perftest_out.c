@@ -96,11 +96,11 @@ int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	};
 
 	if (b->cfg.output == OPTS_OUTPUT_BW)
-		printf("%f\n", report_bw_value(row.gbits, bw));
+		fprintf(b->out, "%f\n", report_bw_value(row.gbits, bw));
 	else if (b->cfg.output == OPTS_OUTPUT_MSGRATE)
-		printf("%f\n", bw->mpps);
+		fprintf(b->out, "%f\n", bw->mpps);
 	else
-		report_bw_row(stdout, row.gbits, size, iters, bw, peak);
+		report_bw_row(b->out, row.gbits, size, iters, bw, peak);
 	return pout_json(b, &row);
 }
 
@@ -119,11 +119,11 @@ static void pout_both(const struct bench_ctx *b, uint64_t size,
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		report_rule(stdout);
-		printf("\n %s results:%s\n", names[i], end);
-		report_rule(stdout);
-		report_bw_head(stdout, gbits);
-		report_bw_row(stdout, gbits, size, dirs[i]->iters,
+		report_rule(b->out);
+		fprintf(b->out, "\n %s results:%s\n", names[i], end);
+		report_rule(b->out);
+		report_bw_head(b->out, gbits);
+		report_bw_row(b->out, gbits, size, dirs[i]->iters,
 			      &dirs[i]->bw, &dirs[i]->peak);
 	}
 }
@@ -141,9 +141,9 @@ int perftest_out_bidir(const struct bench_ctx *b, uint64_t size,
 	ret = perftest_out_bw(b, size, own->iters, &sum, &sum_peak);
 	if (ret || !perftest_out_table(b))
 		return ret;
-	report_bw_note(stdout, gbits, b->is_server ? "server sent" :
+	report_bw_note(b->out, gbits, b->is_server ? "server sent" :
 		       "client sent", &own->bw);
-	report_bw_note(stdout, gbits, b->is_server ? "client sent" :
+	report_bw_note(b->out, gbits, b->is_server ? "client sent" :
 		       "server sent", &peer->bw);
 	if (b->cfg.report_both && !b->test.all_sizes)
 		pout_both(b, size, own, peer);
@@ -160,10 +160,10 @@ int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	};
 
 	if (b->cfg.output == OPTS_OUTPUT_LATENCY)
-		printf("%f\n", lat->avg_us);
+		fprintf(b->out, "%f\n", lat->avg_us);
 	else if (tps > 0)
-		report_lat_dur_row(stdout, size, iters, lat->avg_us, tps);
+		report_lat_dur_row(b->out, size, iters, lat->avg_us, tps);
 	else
-		report_lat_row(stdout, size, iters, lat);
+		report_lat_row(b->out, size, iters, lat);
 	return pout_json(b, &row);
 }

@@ -21,7 +21,9 @@ static bool progress_live_wanted(const struct bench_ctx *b)
 {
 	const struct bench_cfg *c = &b->cfg;
 
-	return c->output == OPTS_OUTPUT_TABLE && isatty(STDERR_FILENO) &&
+	/* --rails: one line per rail thread would overwrite each other */
+	return c->output == OPTS_OUTPUT_TABLE && !c->rails[0] &&
+	       isatty(STDERR_FILENO) &&
 	       !results_is_stdout(c->json_path) &&
 	       !results_is_stdout(c->junit_path) &&
 	       !results_is_stdout(c->prom_path);
@@ -72,7 +74,7 @@ static void progress_row(struct progress *p)
 	f.gbps = progress_gbps(p, f.ops, p->now_ns - p->row_ns);
 	interval_row(line, sizeof(line), &f);
 	progress_erase(p);
-	fprintf(b->cfg.output == OPTS_OUTPUT_TABLE ? stdout : stderr, "%s\n",
+	fprintf(b->cfg.output == OPTS_OUTPUT_TABLE ? b->out : stderr, "%s\n",
 		line);
 	p->row_ns = p->now_ns;
 	p->row_done = p->done;

@@ -237,6 +237,7 @@ int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
 	struct results_row *row;
 	uint64_t qps = b->test.qps ? b->test.qps : 1;
 
+	b->last_gbps = bw->gbps; /* a rail's row (rails_run.c) */
 	if (!r)
 		return 0;
 	/* iterations per QP, as the report shows them (-D: as run) */
@@ -320,9 +321,12 @@ static void record_verdict(struct record *r, int err, int exit_code)
 
 /*
  * Every file asked for, even after a failure; the first error is kept.
- * Standard output gets the one document that claimed it.
+ * Standard output gets the one document that claimed it (std_opt, the
+ * option; NULL: none, and a "-" path is left out), then std_out is closed.
  */
-static int record_save(const struct bench_cfg *c, struct record *r)
+static int record_save_files(const struct bench_cfg *c,
+			     const struct results_doc *d, const char *std_opt,
+			     FILE *std_out)
 {
 	const struct record_file *f;
 	const char *path;
@@ -333,14 +337,19 @@ static int record_save(const struct bench_cfg *c, struct record *r)
 		f = &record_files[i];
 		path = record_path(c, f);
 		if (!path[0] ||
-		    (results_is_stdout(path) && r->std_opt != f->opt))
+		    (results_is_stdout(path) && (!std_opt || std_opt != f->opt)))
 			continue;
-		err = results_save(path, f->render, &r->doc, r->std_out);
+		err = results_save(path, f->render, d, std_out);
 		ret = ret ? ret : err;
 	}
-	if (r->std_out && fclose(r->std_out) && !ret)
+	if (std_out && fclose(std_out) && !ret)
 		ret = -EIO;
 	return ret;
+}
+
+int record_save(const struct bench_cfg *c, const struct results_doc *d)
+{
+	return record_save_files(c, d, NULL, NULL);
 }
 
 /* "verdict: fail (size 65536: 0.31 Gb/s < expected 380.00 Gb/s)" */
@@ -372,8 +381,10 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	record_dev_counters_end(b);
 	record_verdict(r, err, exit_code);
 	exit_code = r->doc.exit_code;
-	ret = record_save(&b->cfg, r);
+	ret = record_save_files(&b->cfg, &r->doc, r->std_opt, r->std_out);
 	record_print_verdict(r);
+	if (b->keep_doc) /* a rail's, for the node's document */
+		*b->keep_doc = r->doc;
 	/* a file CI asked for and cannot read is no pass */
 	if (ret && !exit_code) {
 		bench_err("a results file could not be written: exit %d",
@@ -399,7 +410,7 @@ void record_refused(struct bench_ctx *b, const char *why)
 	r->doc.exit_code = BENCH_EXIT_USAGE;
 	results_copy(r->doc.error, sizeof(r->doc.error), why);
 	if (!record_claim_stdout(r, c))
-		record_save(c, r);
+		record_save_files(c, &r->doc, r->std_opt, r->std_out);
 	else if (r->std_out)
 		fclose(r->std_out);
 	free(r);

@@ -182,10 +182,10 @@ static void record_line_rate(struct record *r, const struct bench_ctx *b,
 	record_rate_inputs(b, f, path, &in);
 	if (record_achievable(r, &in, b, &res)) {
 		if (perftest_out_table(b))
-			printf(" Line rate       : unknown: %s%s%s%s%s\n",
-			       r->line_rate_unknown, f->rate_text[0] ?
-			       "; the port reports " : "", f->rate_text,
-			       note[0] ? "; " : "", note);
+			fprintf(b->out, " Line rate       : unknown: "
+				"%s%s%s%s%s\n", r->line_rate_unknown,
+				f->rate_text[0] ? "; the port reports " : "",
+				f->rate_text, note[0] ? "; " : "", note);
 		record_copy_utf8(lr->formula, sizeof(lr->formula),
 				 r->line_rate_unknown);
 	} else {
@@ -193,10 +193,10 @@ static void record_line_rate(struct record *r, const struct bench_ctx *b,
 		lr->achievable_gbps = res.achievable_gbps;
 		r->expect.achievable_gbps = res.achievable_gbps;
 		if (perftest_out_table(b))
-			printf(" Line rate       : %s%s%s%s\n", res.formula,
-			       note[0] ? " (nominal: " : "",
-			       note[0] ? b->dev.name : "",
-			       note[0] ? " is virtual)" : "");
+			fprintf(b->out, " Line rate       : %s%s%s%s\n",
+				res.formula, note[0] ? " (nominal: " : "",
+				note[0] ? b->dev.name : "",
+				note[0] ? " is virtual)" : "");
 		record_copy_utf8(lr->formula, sizeof(lr->formula),
 				 res.formula);
 		if (res.warning[0])

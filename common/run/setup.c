@@ -210,11 +210,11 @@ void setup_print_header(struct bench_ctx *b)
 		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
 			"half of the ping-pong round trip" : "full round trip";
 	if (perftest_out_table(b))
-		report_header(stdout, &ri);
+		report_header(b->out, &ri);
 	record_dev_collect(b);
 	if (perftest_out_table(b) && b->is_server &&
 	    b->test.measure == BENCH_MEASURE_BW)
-		report_note(stdout, "server rows: %s", b->test.bidir ?
+		report_note(b->out, "server rows: %s", b->test.bidir ?
 			    "this side's sending only; the client's rows "
 			    "carry the sum of both directions" :
 			    "what arrived, from READY to the last byte");
@@ -224,7 +224,7 @@ void setup_print_header(struct bench_ctx *b)
 void setup_print_footer(const struct bench_ctx *b)
 {
 	if (perftest_out_table(b))
-		report_rule(stdout);
+		report_rule(b->out);
 }
 
 void setup_release(struct bench_ctx *b)

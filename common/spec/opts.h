@@ -36,6 +36,7 @@ struct bench_cfg {
 	char server_addr[OPTS_ADDR_MAX]; /* empty: we are the server */
 	char dev_name[OPTS_NAME_MAX];    /* -d; empty: whichever the IP uses */
 	char netdev[OPTS_NAME_MAX];      /* --netdev: the device behind it */
+	char rails[OPTS_PATH_MAX];       /* --rails auto|LIST (spec/rails.h) */
 	uint64_t oob;                    /* --oob: enum opts_oob */
 	uint64_t ib_port;                /* -i */
 	bool has_ib_port;
@@ -92,6 +93,7 @@ struct bench_cfg {
 	char prom_path[OPTS_PATH_MAX];   /* --prom */
 	/* gates */
 	double expect_gbps;              /* --expect-gbps, 0 = none */
+	double expect_node_gbps;         /* --expect-node-gbps: rails' sum */
 	double expect_line_rate;         /* --expect-line-rate fraction */
 	double expect_mpps;
 	double expect_p50_us;

@@ -108,6 +108,19 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		{ cfg->warm_up && !cfg->duration_s,
 		  "--perform_warm_up: iteration mode has no warm-up pass: use "
 		  "-D SEC, which leaves out a -f warm-up margin" },
+		{ cfg->rails[0] && cfg->oob != OPTS_OOB_TCP,
+		  "--rails: each rail connects its own device by hand: add "
+		  "--oob tcp on both sides" },
+		{ cfg->rails[0] && (cfg->dev_name[0] || cfg->netdev[0]),
+		  "--rails names the devices: drop -d/--netdev" },
+		{ cfg->rails[0] && (!strcmp(cfg->json_path, "-") ||
+				    !strcmp(cfg->junit_path, "-") ||
+				    !strcmp(cfg->prom_path, "-")),
+		  "--rails writes the node's document to files only: name a "
+		  "file instead of -" },
+		{ cfg->expect_node_gbps > 0 && !cfg->rails[0],
+		  "--expect-node-gbps gates the sum over --rails: add --rails "
+		  "auto (or a list), or use --expect-gbps for one link" },
 		{ cfg->cuda_mem_type && cfg->use_cuda < 0,
 		  "--cuda_mem_type is for --use_cuda runs: add --use_cuda N" },
 		{ cfg->cuda_mem_type,
