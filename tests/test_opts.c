@@ -396,8 +396,11 @@ static void test_refusals(void)
 	EXPECT_ERR_HAS("-e/--events");
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "10.0.0.1")),
 		      0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "-R",
+						 "10.0.0.1")), 0);
 	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
-	EXPECT_ERR_HAS("--oob tcp");
+	EXPECT_ERR_HAS("drop -R/--oob cm");
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "-S", "3", "-L",
 						 "9", "--oob", "tcp",
 						 "10.0.0.1")), 0);

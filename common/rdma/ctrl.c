@@ -101,6 +101,8 @@ err_destroy:
 int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs)
 {
 	c->tr = &ctrl_tcp_transport;
+	if (!verbs)
+		return 0;
 	c->verbs = verbs;
 	c->own_verbs = true;
 	return ctrl_alloc_pd(c);

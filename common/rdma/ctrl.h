@@ -72,7 +72,7 @@ void ctrl_init(struct ctrl *c);
 int ctrl_setup(struct ctrl *c);
 
 /* TCP transport on c->fd (ctrl_tcp_transport): the PD on verbs (which
- * c now owns). */
+ * c now owns); verbs NULL: the transport only, no device yet. */
 int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs);
 
 /* Undo the setup and close the connection; accepts a partly built one. */

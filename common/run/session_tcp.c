@@ -19,6 +19,33 @@
 #include "run/setup.h"
 #include "lib/timer.h"
 
+int session_tcp_open(struct bench_ctx *b, const char *dev,
+		     const char *netdev)
+{
+	struct ibv_context *verbs;
+	int ret;
+
+	ret = dev_open(dev, netdev, &verbs, &b->port);
+	if (ret)
+		return ret;
+	return ctrl_setup_tcp(&b->ctrl, verbs); /* the ctrl owns verbs now */
+}
+
+int session_tcp_gid(struct bench_ctx *b)
+{
+	struct ibv_context *verbs = b->ctrl.verbs;
+	int ret;
+
+	ret = dev_open_pick_gid(verbs, b->port, b->cfg.has_gid_index ?
+			   (int)b->cfg.gid_index : -1, b->cfg.netdev,
+			   &b->gid_index, b->local, sizeof(b->local));
+	if (!ret)
+		bench_info("data path: %s port %u, GID %s (index %d)",
+			   ibv_get_device_name(verbs->device), b->port, b->local,
+			   b->gid_index);
+	return ret;
+}
+
 /*
  * Open the device, check it can do this, pick the GID, set up the PD:
  * before the control channel, and again for each client of a server.
@@ -29,26 +56,17 @@ static int tcp_device(struct bench_ctx *b)
 	int ret;
 
 	b->port = (uint8_t)b->cfg.ib_port;
-	ret = dev_open(b->cfg.dev_name, b->cfg.netdev, &verbs, &b->port);
+	ret = session_tcp_open(b, b->cfg.dev_name, b->cfg.netdev);
 	if (ret)
 		return ret;
-	ret = ctrl_setup_tcp(&b->ctrl, verbs); /* the ctrl owns verbs now */
-	if (ret)
-		return ret;
+	verbs = b->ctrl.verbs;
 	if (verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
 		bench_err("%s is iWARP: its QPs connect only through rdma_cm, so "
 			  "it has no TCP out-of-band path: drop --oob tcp",
 			  ibv_get_device_name(verbs->device));
 		return -EOPNOTSUPP;
 	}
-	ret = dev_open_pick_gid(verbs, b->port, b->cfg.has_gid_index ?
-			   (int)b->cfg.gid_index : -1, b->cfg.netdev,
-			   &b->gid_index, b->local, sizeof(b->local));
-	if (!ret)
-		bench_info("data path: %s port %u, GID %s (index %d)",
-			   ibv_get_device_name(verbs->device), b->port, b->local,
-			   b->gid_index);
-	return ret;
+	return session_tcp_gid(b);
 }
 
 /* -m in bytes as a verbs MTU (opts_check allows only these). */
@@ -174,6 +192,8 @@ static int tcp_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 {
 	snprintf(b->peer, sizeof(b->peer), "%.60s:%llu (TCP)",
 		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
+	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "TCP to %.60s:%llu",
+		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
 	return ctrl_tcp_connect(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
 				deadline_ns, &b->ctrl.fd);
 }
@@ -190,13 +210,13 @@ static void tcp_unlisten(struct bench_ctx *b)
 }
 
 /* Server: the next client's socket; TCP probes are skipped, not news. */
-static int tcp_accept_ctrl(struct bench_ctx *b)
+static int tcp_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 {
 	int ret;
 
 	for (;;) {
-		ret = ctrl_tcp_accept(b->listen_fd, 0, &b->ctrl.fd, b->peer,
-				      sizeof(b->peer));
+		ret = ctrl_tcp_accept(b->listen_fd, deadline_ns, &b->ctrl.fd,
+				      b->peer, sizeof(b->peer));
 		if (!ret)
 			ret = ctrl_tcp_first_byte(b->ctrl.fd,
 					timer_deadline_ns(b->ctrl.timeout_ms));

@@ -77,7 +77,7 @@ struct opt_def {
 static const char *const conn_choices[] = { "RC", "UC", NULL };
 static const char *const atomic_choices[] = { "FETCH_AND_ADD", "CMP_AND_SWAP",
 					       NULL };
-static const char *const oob_choices[] = { "cm", "tcp", NULL };
+static const char *const oob_choices[] = { "cm", "tcp", "auto", NULL };
 static const char *const output_choices[] = { "table", "bandwidth",
 					       "message_rate", "latency", NULL };
 
@@ -100,16 +100,16 @@ static const struct opt_def opt_table[] = {
 	  "", "", "DEV", "RDMA device; must own the IP in use" },
 	{ "netdev", LONG_NETDEV, OPT_STR, CFG(netdev), NO_HAS, 0, OPTS_NAME_MAX,
 	  "", "", "IF", "use the RDMA device behind this interface (pods)" },
-	{ "oob", LONG_OOB, OPT_ENUM, CFG(oob), NO_HAS, 0, 0, "cm", "cm",
-	  "cm|tcp", "control channel: rdma_cm, or TCP to SERVER (any name)",
-	  oob_choices },
+	{ "oob", LONG_OOB, OPT_ENUM, CFG(oob), NO_HAS, 0, 0, "auto", "auto",
+	  "cm|tcp|auto", "control channel: auto (TCP to SERVER, any name; "
+	  "server: TCP and rdma_cm), cm (rdma_cm), tcp", oob_choices },
 	{ "ib-port", 'i', OPT_U64, CFG(ib_port), CFG(has_ib_port), 1, 255, "1",
 	  "1", "PORT", "device port; must be the IP's port" },
 	{ "gid-index", 'x', OPT_U64, CFG(gid_index), CFG(has_gid_index), 0,
 	  255, NULL, NULL, "IDX",
 	  "--oob tcp: GID index [best RoCEv2]; rdma_cm: from the IP" },
 	{ "port", 'p', OPT_U64, CFG(tcp_port), NO_HAS, 1, 65535, "18515",
-	  "18515", "PORT", "rdma_cm port the server listens on" },
+	  "18515", "PORT", "port the server listens on (TCP and rdma_cm)" },
 	{ "size", 's', OPT_SIZE, CFG(size_bytes), NO_HAS, 1, 1ULL << 31, NULL,
 	  NULL, "BYTES", "message size (K/M/G suffixes)" },
 	{ "all", 'a', OPT_FLAG, CFG(all_sizes), NO_HAS, 0, 0, NULL, NULL, NULL,
@@ -242,11 +242,11 @@ static const struct opt_def opt_table[] = {
 	  1ULL << 40, "8G", "8G", "BYTES",
 	  "server: most buffer memory a client may make it register" },
 	{ "rdma_cm", 'R', OPT_FLAG, CFG(rdma_cm), NO_HAS, 0, 0, NULL, NULL,
-	  NULL, "connect the QPs with rdma_cm (the default, --oob cm)" },
+	  NULL, "connect the QPs with rdma_cm (--oob cm)" },
 	ACCEPTED("CPU-freq", 'F', NULL,
 		 "no cpufreq warning: figures use CLOCK_MONOTONIC_RAW"),
 	ACCEPTED("comm_rdma_cm", 'z', NULL,
-		 "the control channel is rdma_cm (the default, --oob cm)"),
+		 "the control channel follows --oob (rdma_cm with -R)"),
 	{ "com_rdma_cm", LONG_COM_RDMA_CM, OPT_NOOP, NOOP, NO_HAS, 0, 0, NULL,
 	  NULL, NULL, NULL }, /* perftest's --help spells -z so */
 	ACCEPTED("ipv6", LONG_IPV6, NULL,
