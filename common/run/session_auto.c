@@ -304,32 +304,6 @@ static int auto_server_dev(struct bench_ctx *b, enum wire_data_kind want,
 	return -EADDRNOTAVAIL;
 }
 
-/* Server: the client's first message: LOCATE, or a --oob tcp HELLO. */
-static int auto_first_msg(struct bench_ctx *b, enum wire_data_kind *want,
-			  bool *located)
-{
-	struct wire_msg msg;
-	int ret;
-
-	ret = ctrl_setup_tcp(&b->ctrl, NULL);
-	if (!ret)
-		ret = ctrl_poll(&b->ctrl, &msg);
-	if (ret == -EAGAIN)
-		ret = -ECONNRESET;
-	if (ret)
-		return ret;
-	*located = msg.type == WIRE_LOCATE;
-	*want = *located ? (enum wire_data_kind)msg.u.locate.kind :
-			   WIRE_DATA_ANY;
-	if (*located && *want > WIRE_DATA_IWARP) {
-		bench_err("client %s asked for data kind %u", b->peer, *want);
-		return -EPROTO;
-	}
-	if (!*located)
-		ctrl_unread(&b->ctrl, &msg);
-	return 0;
-}
-
 /* Server, a TCP client: its device, its answer; -EAGAIN: sent away. */
 static int auto_accept_tcp(struct bench_ctx *b)
 {
@@ -338,11 +312,9 @@ static int auto_accept_tcp(struct bench_ctx *b)
 	bool located;
 	int ret;
 
-	ret = session_tcp_ops.accept_ctrl(b, timer_deadline_ns(50));
+	ret = session_tcp_accept(b, timer_deadline_ns(50), &want, &located);
 	if (ret == -ETIMEDOUT)
 		return -EAGAIN;
-	if (!ret)
-		ret = auto_first_msg(b, &want, &located);
 	if (ret)
 		return ret;
 	ret = auto_server_dev(b, want, &ack.u.locate_ack);

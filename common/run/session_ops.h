@@ -59,6 +59,15 @@ extern const struct session_ops session_auto_ops; /* session_auto.c */
 int session_tcp_open(struct bench_ctx *b, const char *dev,
 		     const char *netdev);
 
+/*
+ * session_tcp.c, server: the next TCP client until deadline_ns (probes
+ * skipped) and its first message: a LOCATE (--oob auto: *located, its
+ * kind in *want) or a HELLO (--oob tcp: *want any), which stays to be
+ * read. 0 or -errno (a timeout -ETIMEDOUT, not logged).
+ */
+int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
+		       enum wire_data_kind *want, bool *located);
+
 /* session_tcp.c: the GID of b->port for the raw QPs (-x, else the best
  * RoCEv2 one), said in a "data path:" line. 0 or -errno, logged. */
 int session_tcp_gid(struct bench_ctx *b);

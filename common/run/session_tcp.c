@@ -210,7 +210,7 @@ static void tcp_unlisten(struct bench_ctx *b)
 }
 
 /* Server: the next client's socket; TCP probes are skipped, not news. */
-static int tcp_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
+static int tcp_accept_sock(struct bench_ctx *b, uint64_t deadline_ns)
 {
 	int ret;
 
@@ -225,6 +225,58 @@ static int tcp_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 		close(b->ctrl.fd);
 		b->ctrl.fd = -1;
 	}
+}
+
+int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
+		       enum wire_data_kind *want, bool *located)
+{
+	struct wire_msg msg;
+	int ret;
+
+	ret = tcp_accept_sock(b, deadline_ns);
+	if (!ret)
+		ret = ctrl_setup_tcp(&b->ctrl, NULL);
+	if (!ret)
+		ret = ctrl_poll(&b->ctrl, &msg);
+	if (ret == -EAGAIN)
+		ret = -ECONNRESET;
+	if (ret)
+		return ret;
+	*located = msg.type == WIRE_LOCATE;
+	*want = *located ? (enum wire_data_kind)msg.u.locate.kind :
+			   WIRE_DATA_ANY;
+	if (*located && *want > WIRE_DATA_IWARP) {
+		bench_err("client %s asked for data kind %u", b->peer, *want);
+		return -EPROTO;
+	}
+	if (!*located)
+		ctrl_unread(&b->ctrl, &msg);
+	return 0;
+}
+
+/* Server, --oob tcp: a client's LOCATE (--oob auto) gets this device. */
+static int tcp_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
+{
+	struct wire_msg ack = { .type = WIRE_LOCATE_ACK };
+	struct wire_locate_ack *a = &ack.u.locate_ack;
+	enum wire_data_kind want;
+	bool located;
+	int ret;
+
+	ret = session_tcp_accept(b, deadline_ns, &want, &located);
+	if (ret || !located)
+		return ret;
+	snprintf(a->dev_name, sizeof(a->dev_name), "%s",
+		 ibv_get_device_name(b->ctrl.verbs->device));
+	if (want == WIRE_DATA_IWARP) {
+		a->status = -EOPNOTSUPP;
+		snprintf(a->text, sizeof(a->text), "the server runs --oob tcp, "
+			 "and iWARP QPs connect only through rdma_cm: run the "
+			 "server without --oob tcp");
+		bench_err("client %s: %s", b->peer, a->text);
+	}
+	ret = ctrl_send(&b->ctrl, &ack);
+	return a->status ? a->status : ret;
 }
 
 const struct session_ops session_tcp_ops = {
