@@ -173,7 +173,9 @@ int ctrl_tcp_connect(const char *host, uint16_t port, uint64_t deadline_ns,
 
 /*
  * Exactly len bytes out of (sending) or into buf, short transfers and
- * EINTR handled. A peer that has gone is -ECONNRESET and marks c.
+ * EINTR handled. A peer that has gone is -ECONNRESET and marks c. The I/O
+ * is tried before any wait: after SIGINT/SIGTERM (stop_flag, which ends
+ * every wait) the ERROR that tells the peer why still goes out.
  */
 static int tcp_io_all(struct ctrl *c, uint8_t *buf, size_t len,
 		      uint64_t deadline_ns, bool sending)
@@ -183,13 +185,17 @@ static int tcp_io_all(struct ctrl *c, uint8_t *buf, size_t len,
 	int ret;
 
 	while (done < len) {
-		ret = timer_poll_until(c->fd, sending ? POLLOUT : POLLIN,
-				       deadline_ns);
-		if (ret)
-			return ret;
 		n = sending ?
-		    send(c->fd, buf + done, len - done, MSG_NOSIGNAL) :
-		    recv(c->fd, buf + done, len - done, 0);
+		    send(c->fd, buf + done, len - done,
+			 MSG_NOSIGNAL | MSG_DONTWAIT) :
+		    recv(c->fd, buf + done, len - done, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			ret = timer_poll_until(c->fd, sending ? POLLOUT : POLLIN,
+					       deadline_ns);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && sending && errno != EPIPE && errno != ECONNRESET)

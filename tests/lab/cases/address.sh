@@ -16,7 +16,7 @@
 # within 2 s, naming the address, exit 5.
 # shellcheck shell=bash
 
-ADDR_PORT=18680
+ADDR_PORT=18900
 ADDR_ROW="65536 +200 +$NUM +$NUM[[:space:]]+$NUM"
 
 # One pair: the default server, a client naming the server as given.
@@ -77,9 +77,9 @@ else
 	addr_fast() { # NAME REGEX ADDR
 		local t0 ms
 		lab_case "$1" -t 20 -r 5 -e "$2" \
-			"$B/ib_write_bw" -p 18699 "$3"
+			"$B/ib_write_bw" -p 18899 "$3"
 		t0=${EPOCHREALTIME/[.,]/}
-		"$B/ib_write_bw" -p 18699 "$3" >/dev/null 2>&1
+		"$B/ib_write_bw" -p 18899 "$3" >/dev/null 2>&1
 		ms=$(((${EPOCHREALTIME/[.,]/} - t0) / 1000))
 		if ((ms < 2000)); then
 			lab_pass "$1.fast" "ended in $ms ms"
