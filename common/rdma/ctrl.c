@@ -396,7 +396,9 @@ int ctrl_peer_status(const struct wire_msg *msg)
 {
 	int32_t status = msg->u.error.status;
 
-	return status >= 0 || status == -EINTR ? -ECONNABORTED : status;
+	/* corrupt data, another protocol version: the same on both sides */
+	return status == -EILSEQ || status == -EPROTONOSUPPORT ? status :
+								 -ECONNABORTED;
 }
 
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg)

@@ -127,6 +127,31 @@ static int auto_open_raw(struct bench_ctx *b, const struct auto_pick *p)
 	return ret ? ret : session_tcp_gid(b);
 }
 
+/* iWARP: rdma_cm connects the QPs; what it cannot set is refused, as
+ * with -R (opts_check.c), before anything connects. */
+static int auto_iwarp_check(const struct bench_ctx *b)
+{
+	const struct { bool bad; const char *opt, *why; } rules[] = {
+		{ b->test.uc, "-c UC", "rdma_cm connects RC QPs only" },
+		{ b->cfg.has_mtu, "-m/--mtu", "rdma_cm takes the MTU from the "
+					      "port" },
+		{ b->cfg.has_sl, "-S/--sl", "rdma_cm takes the SL from the path" },
+		{ b->cfg.has_hop_limit, "-L/--hop_limit", "rdma_cm takes the "
+							  "hop limit from the route" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (!rules[i].bad)
+			continue;
+		bench_err("%s: %s is iWARP, whose QPs connect through rdma_cm: "
+			  "%s: drop %s", rules[i].opt, b->data_dev, rules[i].why,
+			  rules[i].opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Client: the route to the server, the data device, opened (iWARP: its
  * kind only; rdma_cm opens it with the connection). */
 static int auto_client_open(struct bench_ctx *b)
@@ -152,7 +177,8 @@ static int auto_client_open(struct bench_ctx *b)
 		return ret;
 	snprintf(b->dev_note, sizeof(b->dev_note), "%s", p.why);
 	snprintf(b->data_dev, sizeof(b->data_dev), "%s", p.dev);
-	return b->data_kind == WIRE_DATA_IWARP ? 0 : auto_open_raw(b, &p);
+	return b->data_kind == WIRE_DATA_IWARP ? auto_iwarp_check(b) :
+						 auto_open_raw(b, &p);
 }
 
 /* Client: LOCATE: where the server's data device is (0: *ack). */
