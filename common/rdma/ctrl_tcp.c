@@ -19,6 +19,7 @@
 
 #include "spec/bench.h"
 #include "rdma/ctrl_tcp.h"
+#include "rdma/route.h"
 #include "lib/log.h"
 #include "lib/timer.h"
 
@@ -57,24 +58,20 @@ static void tcp_tune(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-/* The "ADDR:PORT" of fd's peer, IPv4 or IPv6 ("?" when unknown). */
+/* The "ADDR:PORT" of fd's peer, IPv4 (also when IPv4-mapped) or IPv6. */
 static const char *tcp_peer_str(int fd, char *buf, size_t len)
 {
 	struct sockaddr_storage sa = { 0 };
 	socklen_t sl = sizeof(sa);
-	char host[INET6_ADDRSTRLEN] = "?";
-	const struct sockaddr_in *v4 = (const struct sockaddr_in *)&sa;
-	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&sa;
+	char host[ROUTE_IP_LEN];
 	unsigned int port = 0;
 
 	getpeername(fd, (struct sockaddr *)&sa, &sl);
-	if (sa.ss_family == AF_INET) {
-		inet_ntop(AF_INET, &v4->sin_addr, host, sizeof(host));
-		port = ntohs(v4->sin_port);
-	} else if (sa.ss_family == AF_INET6) {
-		inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof(host));
-		port = ntohs(v6->sin6_port);
-	}
+	route_ip_str((struct sockaddr *)&sa, host, sizeof(host));
+	if (sa.ss_family == AF_INET)
+		port = ntohs(((struct sockaddr_in *)&sa)->sin_port);
+	else if (sa.ss_family == AF_INET6)
+		port = ntohs(((struct sockaddr_in6 *)&sa)->sin6_port);
 	snprintf(buf, len, "%s:%u", host, port);
 	return buf;
 }
