@@ -101,8 +101,6 @@ static int auto_pick(const struct bench_ctx *b, struct auto_pick *p)
 {
 	size_t i;
 
-	if (p->want == WIRE_DATA_IB || p->want == WIRE_DATA_ROCE)
-		p->want = WIRE_DATA_ANY; /* raw QPs: any but iWARP, below */
 	for (i = 0; i < sizeof(auto_pickers) / sizeof(auto_pickers[0]); i++)
 		if (!auto_pickers[i](b, p))
 			return 0;
@@ -112,16 +110,23 @@ static int auto_pick(const struct bench_ctx *b, struct auto_pick *p)
 /* Open the picked device for raw QPs (not iWARP): port, GID, ctrl. */
 static int auto_open_raw(struct bench_ctx *b, const struct auto_pick *p)
 {
+	enum wire_data_kind kind;
 	int ret;
 
 	b->port = p->port;
 	ret = session_tcp_open(b, p->dev, p->netdev);
 	if (!ret)
 		ret = dev_open_check_active(b->ctrl.verbs, b->port);
-	if (!ret && dev_kind(b->ctrl.verbs, b->port) == WIRE_DATA_IWARP) {
-		bench_err("%s is iWARP, the client's device is not: QPs of "
-			  "different kinds do not connect: name a RoCE/IB device "
-			  "with -d", ibv_get_device_name(b->ctrl.verbs->device));
+	kind = ret ? WIRE_DATA_ANY : dev_kind(b->ctrl.verbs, b->port);
+	if (kind == WIRE_DATA_IWARP ||
+	    (p->want != WIRE_DATA_ANY && kind != p->want)) {
+		bench_err("%s is %s, the client's device %s: QPs of different "
+			  "kinds do not connect: name a %s device with -d",
+			  ibv_get_device_name(b->ctrl.verbs->device),
+			  dev_kind_name(kind), p->want == WIRE_DATA_ANY ?
+			  "is not iWARP" : p->want == WIRE_DATA_IB ? "is IB" :
+			  "is RoCE", p->want == WIRE_DATA_ANY ? "RoCE/IB" :
+			  dev_kind_name(p->want));
 		ret = -EOPNOTSUPP;
 	}
 	return ret ? ret : session_tcp_gid(b);
@@ -292,6 +297,27 @@ static void auto_unlisten(struct bench_ctx *b)
 	session_tcp_ops.unlisten(b);
 }
 
+/* Server: auto_pick for the client's kind; a --oob tcp client (kind not
+ * said) has raw QPs: RoCE, else InfiniBand. */
+static int auto_pick_kind(const struct bench_ctx *b, struct auto_pick *p)
+{
+	static const enum wire_data_kind raw[] = { WIRE_DATA_ROCE,
+						   WIRE_DATA_IB };
+	size_t i;
+
+	if (p->want != WIRE_DATA_ANY)
+		return auto_pick(b, p);
+	if (!pick_flag(b, p))
+		return 0; /* the user's device, whichever kind */
+	for (i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+		p->want = raw[i];
+		if (!auto_pick(b, p))
+			return 0;
+	}
+	p->want = WIRE_DATA_ANY;
+	return -ENODEV;
+}
+
 /* Server: the device for a client of kind want, reached on the TCP
  * socket; iWARP: where its rdma_cm connections go, in *ack. */
 static int auto_server_dev(struct bench_ctx *b, enum wire_data_kind want,
@@ -311,17 +337,25 @@ static int auto_server_dev(struct bench_ctx *b, enum wire_data_kind want,
 				&p.owner_port))
 			owner[0] = '\0';
 	}
-	if (auto_pick(b, &p)) {
+	if (auto_pick_kind(b, &p)) {
 		snprintf(ack->text, sizeof(ack->text), "no active %s RDMA "
 			 "device on the server: see ib_doctor there",
-			 dev_kind_name(want));
+			 want == WIRE_DATA_ANY ? "RoCE/IB" : dev_kind_name(want));
 		return -ENODEV;
 	}
 	snprintf(ack->dev_name, sizeof(ack->dev_name), "%s", p.dev);
 	snprintf(ack->why, sizeof(ack->why), "%.63s", p.why);
 	snprintf(b->dev_note, sizeof(b->dev_note), "%s", p.why);
-	if (want != WIRE_DATA_IWARP)
-		return auto_open_raw(b, &p);
+	if (want != WIRE_DATA_IWARP) {
+		int ret = auto_open_raw(b, &p);
+
+		if (ret)
+			snprintf(ack->text, sizeof(ack->text), "the server's "
+				 "device %.63s cannot serve a %s client (%.60s): "
+				 "see its log", p.dev[0] ? p.dev : p.netdev,
+				 dev_kind_name(want), p.why);
+		return ret;
+	}
 	ack->cm_port = b->cm_port;
 	if (!route_dev_addr(p.dev, ack->addr, sizeof(ack->addr)))
 		return 0;

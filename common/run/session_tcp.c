@@ -56,6 +56,9 @@ static int tcp_device(struct bench_ctx *b)
 	int ret;
 
 	b->port = (uint8_t)b->cfg.ib_port;
+	snprintf(b->dev_note, sizeof(b->dev_note), "%s", b->cfg.dev_name[0] ?
+		 "from -d" : b->cfg.netdev[0] ? "from --netdev" :
+		 "the first device: name one with -d");
 	ret = session_tcp_open(b, b->cfg.dev_name, b->cfg.netdev);
 	if (ret)
 		return ret;

@@ -72,6 +72,21 @@ else
 			"rdma_cm to $ip:$cm" "$dev port 1" -R -p "$cm" "$ip"
 	done
 
+	if lab_have rxe; then
+		# an --oob tcp client (it sends no LOCATE) reaches it too
+		addr_pair address.oob_tcp_client ib_write_bw "TCP to localhost:" \
+			"$LAB_RXE_DEV port 1.*\\(from -d\\)" \
+			--oob tcp -d "$LAB_RXE_DEV" localhost
+	fi
+	if lab_have rxe && lab_have siw; then
+		# devices of two kinds cannot meet: both say so at once, exit 2
+		lab_pair address.kind_mismatch -t 60 -r 2 -R 2 \
+			-e "no data path for this client's $LAB_RXE_DEV \\(RoCE\\)" \
+			-E "$LAB_SIW_DEV is iWARP, the client's device is RoCE" \
+			"$B/ib_write_bw" -p 18898 -d "$LAB_SIW_DEV" -- \
+			"$B/ib_write_bw" -p 18898 -d "$LAB_RXE_DEV" localhost
+	fi
+
 	# a bad address ends within 2 s, naming it (exit 5: unreachable);
 	# timed on a second run (the first pays for loading over 9p, TCG)
 	addr_fast() { # NAME REGEX ADDR
