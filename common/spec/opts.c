@@ -763,7 +763,7 @@ void opts_usage(const struct bench_desc *desc, FILE *out)
 	fprintf(out, "%s - %s (rdmabench %s)\n\n", desc->name, desc->summary,
 		RDMABENCH_VERSION);
 	fprintf(out, "Usage:\n  %s [options]              "
-		"server: wait for a client\n  %s [options] SERVER     "
+		"server: wait for a client\n  %s [options] SERVER       "
 		"client: run the test against SERVER\n  (a hostname or any "
 		"IP of it; the data device: -d, else the one that\n  owns "
 		"the route, else the first active one)\n\n", desc->name,
