@@ -85,9 +85,9 @@ static int pick_first(const struct bench_ctx *b, struct auto_pick *p)
 	(void)b;
 	if (dev_open_first_active(p->want, p->dev, sizeof(p->dev), &p->port))
 		return -ENOENT;
-	snprintf(p->why, sizeof(p->why), "the first active %sdevice: name "
+	snprintf(p->why, sizeof(p->why), "the first active %s%sdevice: name "
 		 "one with -d", p->want == WIRE_DATA_ANY ? "" :
-		 p->want == WIRE_DATA_IWARP ? "iWARP " : "RoCE/IB ");
+		 dev_kind_name(p->want), p->want == WIRE_DATA_ANY ? "" : " ");
 	return 0;
 }
 
