@@ -57,10 +57,19 @@ int route_owner(const struct sockaddr *sa, char *dev, size_t len,
 	struct rdma_cm_id *id;
 	int ret = -ENODEV;
 
-	memcpy(&local, sa, sa->sa_family == AF_INET ?
-	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)sa;
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&local;
+
+	if (sa->sa_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
+		/* a dual-stack socket's IPv4 peer: rdma_cm binds it as IPv4 */
+		v4->sin_family = AF_INET;
+		memcpy(&v4->sin_addr, &v6->sin6_addr.s6_addr[12], 4);
+	} else {
+		memcpy(&local, sa, sa->sa_family == AF_INET ?
+		       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	}
 	/* any port: the bind only asks which device owns the address */
-	((struct sockaddr_in *)&local)->sin_port = 0;
+	v4->sin_port = 0;
 	ch = rdma_create_event_channel();
 	if (!ch)
 		return -ENODEV;

@@ -60,6 +60,10 @@ else
 			-d "$dev" localhost
 		addr_pair "address.$p.rdma_ip" ib_write_bw \
 			"$(via "$ip")" "$dev port 1.*owns the route to $ip" "$ip"
+		# the server's device: the one owning the address reached
+		[ "$p" = rxe ] && lab_assert "address.$p.rdma_ip.server" \
+			"Data device +: $dev port 1.*owns $ip, the address the client reached" \
+			"$LAB_SERVER_OUT"
 		addr_pair "address.$p.hostname.send" ib_send_bw \
 			"$(via "$LAB_SERVER_NAME")" "$dev port 1" \
 			-d "$dev" "$LAB_SERVER_NAME"
