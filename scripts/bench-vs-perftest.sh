@@ -7,8 +7,8 @@
 #                                     [--keep-raw]
 #
 # Boots one lab guest (scripts/lab/run.sh, rxe0 only) and runs there
-# scripts/bench/guest.sh: for every test and size, perftest (-R: rdma_cm,
-# like ours, so the connection set-up is like for like) and ours ALTERNATELY
+# scripts/bench/guest.sh: for every test and size, perftest and ours, both
+# with -R (rdma_cm, so the connection set-up is like for like), ALTERNATELY
 # and paired (odd repetitions ours first, even ones perftest first), same
 # sizes and iterations, default flags otherwise.  Then scripts/bench/report.py
 # turns the logs into results/perf/bench-vs-perftest.json and .md (the ratio

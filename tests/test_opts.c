@@ -397,8 +397,11 @@ static void test_refusals(void)
 	EXPECT_ERR_HAS("-e/--events");
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "10.0.0.1")),
 		      0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "-R",
+						 "10.0.0.1")), 0);
 	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
-	EXPECT_ERR_HAS("--oob tcp");
+	EXPECT_ERR_HAS("drop -R/--oob cm");
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "-S", "3", "-L",
 						 "9", "--oob", "tcp",
 						 "10.0.0.1")), 0);
@@ -443,8 +446,31 @@ static void test_usage_connection(void)
 	free(text);
 }
 
+/* The rendezvous in effect: auto by default; -R and --source_ip are cm. */
+static void test_oob(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_AUTO);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-R", "h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_CM);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-j", "10.0.0.2", "h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_CM);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--oob", "tcp", "h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_TCP);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--oob=cm", "h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_CM);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-c", "UC", "h1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-c", "UC", "-R", "h1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("drop -R/--oob cm for UC");
+}
+
 int main(void)
 {
+	test_oob();
 	test_optional_value();
 	test_refusals();
 	test_usage_connection();

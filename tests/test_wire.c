@@ -23,6 +23,8 @@ static size_t body_bytes(uint16_t type)
 	case WIRE_FIN: return 16;
 	case WIRE_QP_INFO: return 2 + 2 + 4 + 4 + 1 + 16;
 	case WIRE_ERROR: return 4 + WIRE_TEXT_MAX;
+	case WIRE_LOCATE: return 1 + WIRE_NAME_MAX;
+	case WIRE_LOCATE_ACK: return 4 + 2 + 3 * WIRE_NAME_MAX + WIRE_TEXT_MAX;
 	default: return 0;
 	}
 }
@@ -55,6 +57,16 @@ static void test_round_trips(void)
 	round_trip(&m, &b);
 	EXPECT_EQ_INT(b.u.connect.kind, WIRE_CONN_DATA);
 	EXPECT_EQ_INT(b.u.connect.qp_index, 0xbeef);
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_LOCATE_ACK;
+	m.u.locate_ack.status = -ENODEV;
+	m.u.locate_ack.cm_port = 18516;
+	snprintf(m.u.locate_ack.addr, sizeof(m.u.locate_ack.addr), "198.18.1.1");
+	round_trip(&m, &b);
+	EXPECT_EQ_INT(b.u.locate_ack.status, -ENODEV);
+	EXPECT_EQ_INT(b.u.locate_ack.cm_port, 18516);
+	EXPECT_STREQ(b.u.locate_ack.addr, "198.18.1.1");
 
 	memset(&m, 0, sizeof(m));
 	m.type = WIRE_HELLO;

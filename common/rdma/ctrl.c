@@ -101,6 +101,8 @@ err_destroy:
 int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs)
 {
 	c->tr = &ctrl_tcp_transport;
+	if (!verbs)
+		return 0;
 	c->verbs = verbs;
 	c->own_verbs = true;
 	return ctrl_alloc_pd(c);
@@ -394,7 +396,9 @@ int ctrl_peer_status(const struct wire_msg *msg)
 {
 	int32_t status = msg->u.error.status;
 
-	return status >= 0 || status == -EINTR ? -ECONNABORTED : status;
+	/* corrupt data, another protocol version: the same on both sides */
+	return status == -EILSEQ || status == -EPROTONOSUPPORT ? status :
+								 -ECONNABORTED;
 }
 
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg)

@@ -72,7 +72,7 @@ void ctrl_init(struct ctrl *c);
 int ctrl_setup(struct ctrl *c);
 
 /* TCP transport on c->fd (ctrl_tcp_transport): the PD on verbs (which
- * c now owns). */
+ * c now owns); verbs NULL: the transport only, no device yet. */
 int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs);
 
 /* Undo the setup and close the connection; accepts a partly built one. */
@@ -107,9 +107,10 @@ int ctrl_poll(struct ctrl *c, struct wire_msg *msg);
 int ctrl_await_error(struct ctrl *c, unsigned int timeout_ms);
 
 /*
- * The error a peer's ERROR message means here: its own status (corrupt
- * data is corrupt on both sides), except that a peer that was stopped or
- * sent nonsense is, for us, a lost peer.
+ * The error a peer's ERROR message means here: corrupt data and another
+ * protocol version are the same on both sides (its status); any other
+ * failure of the peer (stopped, out of memory, a device it lacks) is, for
+ * us, a lost peer (-ECONNABORTED), whichever rendezvous carried it.
  */
 int ctrl_peer_status(const struct wire_msg *msg);
 

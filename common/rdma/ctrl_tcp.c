@@ -19,6 +19,7 @@
 
 #include "spec/bench.h"
 #include "rdma/ctrl_tcp.h"
+#include "rdma/route.h"
 #include "lib/log.h"
 #include "lib/timer.h"
 
@@ -57,24 +58,20 @@ static void tcp_tune(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-/* The "ADDR:PORT" of fd's peer, IPv4 or IPv6 ("?" when unknown). */
+/* The "ADDR:PORT" of fd's peer, IPv4 (also when IPv4-mapped) or IPv6. */
 static const char *tcp_peer_str(int fd, char *buf, size_t len)
 {
 	struct sockaddr_storage sa = { 0 };
 	socklen_t sl = sizeof(sa);
-	char host[INET6_ADDRSTRLEN] = "?";
-	const struct sockaddr_in *v4 = (const struct sockaddr_in *)&sa;
-	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&sa;
+	char host[ROUTE_IP_LEN];
 	unsigned int port = 0;
 
 	getpeername(fd, (struct sockaddr *)&sa, &sl);
-	if (sa.ss_family == AF_INET) {
-		inet_ntop(AF_INET, &v4->sin_addr, host, sizeof(host));
-		port = ntohs(v4->sin_port);
-	} else if (sa.ss_family == AF_INET6) {
-		inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof(host));
-		port = ntohs(v6->sin6_port);
-	}
+	route_ip_str((struct sockaddr *)&sa, host, sizeof(host));
+	if (sa.ss_family == AF_INET)
+		port = ntohs(((struct sockaddr_in *)&sa)->sin_port);
+	else if (sa.ss_family == AF_INET6)
+		port = ntohs(((struct sockaddr_in6 *)&sa)->sin6_port);
 	snprintf(buf, len, "%s:%u", host, port);
 	return buf;
 }
@@ -173,7 +170,9 @@ int ctrl_tcp_connect(const char *host, uint16_t port, uint64_t deadline_ns,
 
 /*
  * Exactly len bytes out of (sending) or into buf, short transfers and
- * EINTR handled. A peer that has gone is -ECONNRESET and marks c.
+ * EINTR handled. A peer that has gone is -ECONNRESET and marks c. The I/O
+ * is tried before any wait: after SIGINT/SIGTERM (stop_flag, which ends
+ * every wait) the ERROR that tells the peer why still goes out.
  */
 static int tcp_io_all(struct ctrl *c, uint8_t *buf, size_t len,
 		      uint64_t deadline_ns, bool sending)
@@ -183,13 +182,17 @@ static int tcp_io_all(struct ctrl *c, uint8_t *buf, size_t len,
 	int ret;
 
 	while (done < len) {
-		ret = timer_poll_until(c->fd, sending ? POLLOUT : POLLIN,
-				       deadline_ns);
-		if (ret)
-			return ret;
 		n = sending ?
-		    send(c->fd, buf + done, len - done, MSG_NOSIGNAL) :
-		    recv(c->fd, buf + done, len - done, 0);
+		    send(c->fd, buf + done, len - done,
+			 MSG_NOSIGNAL | MSG_DONTWAIT) :
+		    recv(c->fd, buf + done, len - done, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			ret = timer_poll_until(c->fd, sending ? POLLOUT : POLLIN,
+					       deadline_ns);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && sending && errno != EPIPE && errno != ECONNRESET)

@@ -12,12 +12,37 @@ unsigned int dev_mtu_bytes(enum ibv_mtu mtu)
 	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128u << mtu : 0;
 }
 
+static enum wire_data_kind dev_kind_of(struct ibv_context *ctx,
+				       const struct ibv_port_attr *pa)
+{
+	if (ctx->device->transport_type == IBV_TRANSPORT_IWARP)
+		return WIRE_DATA_IWARP;
+	return pa->link_layer == IBV_LINK_LAYER_ETHERNET ? WIRE_DATA_ROCE :
+							    WIRE_DATA_IB;
+}
+
+const char *dev_kind_name(enum wire_data_kind kind)
+{
+	static const char *const names[] = {
+		[WIRE_DATA_ANY] = "any", [WIRE_DATA_IB] = "IB",
+		[WIRE_DATA_ROCE] = "RoCE", [WIRE_DATA_IWARP] = "iWARP",
+	};
+
+	return kind <= WIRE_DATA_IWARP ? names[kind] : "?";
+}
+
+enum wire_data_kind dev_kind(struct ibv_context *ctx, uint8_t port)
+{
+	struct ibv_port_attr pa = { .link_layer = IBV_LINK_LAYER_INFINIBAND };
+
+	ibv_query_port(ctx, port, &pa);
+	return dev_kind_of(ctx, &pa);
+}
+
 static const char *dev_transport(struct ibv_context *ctx,
 				 const struct ibv_port_attr *pa)
 {
-	if (ctx->device->transport_type == IBV_TRANSPORT_IWARP)
-		return "iWARP";
-	return pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "RoCE" : "IB";
+	return dev_kind_name(dev_kind_of(ctx, pa));
 }
 
 /* NUMA node of the device's PCI function; -1 for virtual devices. */

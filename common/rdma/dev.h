@@ -6,8 +6,11 @@
 #define RDMABENCH_RDMA_DEV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
+
+#include "spec/wire.h"
 
 struct dev_info {
 	char name[64];
@@ -25,6 +28,12 @@ struct dev_info {
 	uint32_t active_speed_ex; /* XDR and beyond; 0: absent (dev_query) */
 	bool software;           /* rxe or siw: the kernel moves the data */
 };
+
+/* The kind of ctx's port (IB, RoCE, iWARP): QPs of one kind connect. */
+enum wire_data_kind dev_kind(struct ibv_context *ctx, uint8_t port);
+
+/* "IB", "RoCE", "iWARP" ("any" for WIRE_DATA_ANY). */
+const char *dev_kind_name(enum wire_data_kind kind);
 
 /* Query ctx/port into *out. Returns 0 or -errno (logged). */
 int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out);
@@ -73,6 +82,17 @@ int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
  * otherwise the best RoCEv2 GID (of netdev when given; IPv4-mapped first);
  * -1 on InfiniBand, where LIDs route. The GID's text goes to text.
  */
+/*
+ * The first device (ibv_get_device_list order) with an ACTIVE port of
+ * kind want (WIRE_DATA_ANY: any kind): its name into name, the port into
+ * *port. Returns 0 or -ENODEV (not logged).
+ */
+int dev_open_first_active(enum wire_data_kind want, char *name, size_t len,
+			  uint8_t *port);
+
+/* Is ctx's port ACTIVE? 0, or -ENETDOWN logged with what to do. */
+int dev_open_check_active(struct ibv_context *ctx, uint8_t port);
+
 int dev_open_pick_gid(struct ibv_context *ctx, uint8_t port, int want,
 		 const char *netdev, int *index_out, char *text, size_t len);
 

@@ -71,6 +71,62 @@ int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
 	return ret == -ENODEV ? -EINVAL : ret;
 }
 
+/* The first ACTIVE port of ctx of kind want; 0 when none. */
+static uint8_t dev_active_port(struct ibv_context *ctx,
+			       enum wire_data_kind want)
+{
+	struct ibv_device_attr da;
+	struct ibv_port_attr pa;
+	uint8_t p;
+
+	if (ibv_query_device(ctx, &da))
+		return 0;
+	for (p = 1; p <= da.phys_port_cnt; p++)
+		if (!ibv_query_port(ctx, p, &pa) &&
+		    pa.state == IBV_PORT_ACTIVE &&
+		    (want == WIRE_DATA_ANY || dev_kind(ctx, p) == want))
+			return p;
+	return 0;
+}
+
+int dev_open_first_active(enum wire_data_kind want, char *name, size_t len,
+			  uint8_t *port)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	int i, n, ret = -ENODEV;
+
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n && ret; i++) {
+		ctx = ibv_open_device(list[i]);
+		if (!ctx)
+			continue;
+		*port = dev_active_port(ctx, want);
+		if (*port) {
+			snprintf(name, len, "%s", ibv_get_device_name(list[i]));
+			ret = 0;
+		}
+		ibv_close_device(ctx);
+	}
+	if (list)
+		ibv_free_device_list(list);
+	return ret;
+}
+
+int dev_open_check_active(struct ibv_context *ctx, uint8_t port)
+{
+	struct ibv_port_attr pa;
+	int ret = ibv_query_port(ctx, port, &pa);
+
+	if (!ret && pa.state == IBV_PORT_ACTIVE)
+		return 0;
+	bench_err("%s port %u is %s: bring its link up ('rdma link', "
+		  "ib_doctor), or name another device with -d",
+		  ibv_get_device_name(ctx->device), port,
+		  ret ? strerror(ret) : ibv_port_state_str(pa.state));
+	return -ENETDOWN;
+}
+
 /* How good a GID entry is for RoCE: 3 v2 IPv4-mapped, 2 v2, 0 unusable. */
 static int dev_gid_rank(const struct ibv_gid_entry *e, unsigned int ifindex)
 {

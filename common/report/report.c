@@ -54,6 +54,10 @@ static void report_header_link(FILE *out, const struct report_info *ri)
 		  ri->conn_type ? ri->conn_type : "RC");
 	report_kv(out, "Rendezvous", "%s",
 		  ri->rendezvous ? ri->rendezvous : "rdma_cm");
+	if (ri->ctrl_path)
+		report_kv(out, "Control path", "%s", ri->ctrl_path);
+	if (ri->data_dev)
+		report_kv(out, "Data device", "%s", ri->data_dev);
 	report_kv(out, "Number of qps", "%llu", (unsigned long long)ri->qps);
 	report_kv(out, "Local address", "%s", ri->local);
 	report_kv(out, "Peer address", "%s", ri->peer);

@@ -39,6 +39,8 @@ struct report_info {
 	const char *conn_type;    /* "RC", "UC"; NULL: "RC" */
 	const char *rendezvous;   /* "rdma_cm", "TCP (--oob tcp)"; NULL: rdma_cm */
 	const char *qp_attr;      /* "traffic class 106, ..."; NULL: none */
+	const char *ctrl_path;    /* "TCP to host:18515"; NULL: not said */
+	const char *data_dev;     /* "rxe0 port 1, GID ... (why)"; NULL: not said */
 };
 
 /* The dashed rule perftest frames its tables with. */

@@ -15,6 +15,7 @@
 #include "rdma/conn.h"
 #include "rdma/ctrl.h"
 #include "rdma/dev.h"
+#include "rdma/route.h"
 #include "spec/opts.h"
 #include "spec/test.h"
 #include "spec/wire.h"
@@ -25,6 +26,8 @@
 
 struct results_doc;
 
+struct session_ops;
+
 struct bench_ctx {
 	const struct bench_desc *desc;
 	struct bench_cfg cfg;
@@ -34,6 +37,15 @@ struct bench_ctx {
 	struct cm_ep listener;      /* server, rdma_cm: the listening id */
 	int listen_fd;              /* server, --oob tcp: the socket */
 	const char *rendezvous;     /* "rdma_cm", "TCP (--oob tcp)" */
+	const struct session_ops *via; /* --oob auto: the backend chosen */
+	char srv_addr[OPTS_ADDR_MAX]; /* client: where rdma_cm connects */
+	uint16_t srv_port;          /* and its port (-p, or the server's) */
+	uint16_t cm_port;           /* server, --oob auto: rdma_cm's port */
+	struct route route;         /* client, --oob auto: to the server */
+	enum wire_data_kind data_kind; /* client, --oob auto: its device's */
+	char data_dev[64];          /* and the device's name */
+	char ctrl_note[160];        /* header: the control path and why */
+	char dev_note[160];         /* header: why this data device */
 	struct ctrl ctrl;
 	struct conn data;
 	struct dev_info dev;

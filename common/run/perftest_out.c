@@ -53,7 +53,7 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 		.gid_index = b->gid_index, .reads = reads,
 		.inline_or_reads = reads ? b->test.outstanding
 					 : b->data.qps[0].max_inline,
-		.rdma_cm = b->cfg.oob == OPTS_OOB_CM,
+		.rdma_cm = b->data.qps && b->data.qps[0].ep.id, /* cm QPs */
 		.cuda_device = (int)b->cfg.use_cuda,
 	};
 }

@@ -10,6 +10,12 @@
 #include "report/results_gates.h"
 #include "run/record_int.h"
 
+/* The results' rendezvous, by --oob (opts_oob: -R is rdma_cm). */
+static const char *const record_doc_oob[] = {
+	[OPTS_OOB_CM] = "rdma_cm", [OPTS_OOB_TCP] = "tcp",
+	[OPTS_OOB_AUTO] = "auto",
+};
+
 void record_doc_fill_test(struct record *r, const struct bench_ctx *b)
 {
 	const struct test *t = &b->test;
@@ -32,7 +38,7 @@ void record_doc_fill_test(struct record *r, const struct bench_ctx *b)
 	rt->duration_s = t->duration_s;
 	rt->bidirectional = t->bidir;
 	results_copy(rt->rendezvous, sizeof(rt->rendezvous),
-		     b->cfg.oob == OPTS_OOB_TCP ? "tcp" : "rdma_cm");
+		     record_doc_oob[opts_oob(&b->cfg)]);
 }
 
 void record_doc_outcome(struct record *r, const struct gate_outcome *o)

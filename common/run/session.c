@@ -18,17 +18,20 @@
 #include "spec/check.h"
 #include "spec/test.h"
 
-/* The rendezvous backends, by --oob. */
+/* The rendezvous backends, by --oob (opts_oob: -R is cm). */
 static const struct session_ops *const session_backends[] = {
 	[OPTS_OOB_CM] = &session_cm_ops,
 	[OPTS_OOB_TCP] = &session_tcp_ops,
+	[OPTS_OOB_AUTO] = &session_auto_ops,
 };
 
 static const struct session_ops *session_backend(struct bench_ctx *b)
 {
-	const struct session_ops *ops = session_backends[b->cfg.oob];
+	const struct session_ops *ops = session_backends[opts_oob(&b->cfg)];
 
 	b->rendezvous = ops->name;
+	snprintf(b->srv_addr, sizeof(b->srv_addr), "%s", b->cfg.server_addr);
+	b->srv_port = b->cm_port = (uint16_t)b->cfg.tcp_port;
 	return ops;
 }
 
@@ -236,7 +239,7 @@ static int client_data(struct bench_ctx *b, const struct session_ops *ops)
 
 static int server_ctrl(struct bench_ctx *b, const struct session_ops *ops)
 {
-	return ops->accept_ctrl(b);
+	return ops->accept_ctrl(b, 0);
 }
 
 static int server_data(struct bench_ctx *b, const struct session_ops *ops)
@@ -261,7 +264,10 @@ static int session_flow(struct bench_ctx *b, const struct session_ops *ops)
 	const struct session_side *side = &session_sides[b->is_server];
 	int ret;
 
+	b->via = NULL;
 	ret = side->ctrl(b, ops);
+	if (b->via) /* --oob auto: the backend it chose carries on */
+		ops = b->via;
 	if (!ret)
 		ret = side->hello(b);
 	if (!ret)
@@ -295,6 +301,11 @@ int session_server(struct bench_ctx *b)
 	bench_info("waiting for a client on %s %llu (rdmabench %s%s)",
 		   ops->port_what, (unsigned long long)b->cfg.tcp_port,
 		   RDMABENCH_VERSION, ops->listen_note);
+	if (b->cm_port != b->cfg.tcp_port)
+		bench_info("rdma_cm clients (-R) connect to port %u: an iWARP "
+			   "device's rdma_cm listener is a TCP socket, and TCP "
+			   "port %llu is the control channel's", b->cm_port,
+			   (unsigned long long)b->cfg.tcp_port);
 	for (;;) {
 		ret = session_flow(b, ops);
 		if (!b->cfg.persistent || stop_flag)

@@ -24,6 +24,18 @@ static struct cm_attr cm_attr_of(const struct bench_cfg *c)
 	};
 }
 
+/* The header's control path, and why the data device (unless --oob auto
+ * said it already). */
+static void cm_notes(struct bench_ctx *b, const char *dir, const char *addr,
+		     unsigned int port)
+{
+	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "rdma_cm %s %.60s:%u",
+		 dir, addr, port);
+	if (!b->dev_note[0])
+		snprintf(b->dev_note, sizeof(b->dev_note), "rdma_cm: owns "
+			 "the route to %.60s", addr);
+}
+
 /* The device comes with each connection: nothing to open before. */
 static int no_open(struct bench_ctx *b)
 {
@@ -38,8 +50,7 @@ static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 	int ret;
 
 	b->ctrl.ep.attr = cm_attr_of(&b->cfg);
-	ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
-			 deadline_ns, &b->ctrl.ep);
+	ret = cm_resolve(b->srv_addr, b->srv_port, deadline_ns, &b->ctrl.ep);
 	if (!ret)
 		ret = setup_check_device(b, b->ctrl.ep.id);
 	if (!ret)
@@ -48,6 +59,7 @@ static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 		ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
 	if (!ret) {
 		b->port = b->ctrl.ep.id->port_num;
+		cm_notes(b, "to", b->srv_addr, b->srv_port);
 		return 0;
 	}
 	ctrl_destroy(&b->ctrl);
@@ -67,15 +79,14 @@ static int client_connect_qps(struct bench_ctx *b)
 		struct cm_ep *ep = &b->data.qps[i].ep;
 
 		ep->attr = cm_attr_of(&b->cfg);
-		ret = cm_resolve(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
-				 deadline_ns, ep);
+		ret = cm_resolve(b->srv_addr, b->srv_port, deadline_ns, ep);
 		if (!ret)
 			ret = setup_data_qp(b, i);
 		if (!ret)
 			ret = cm_connect(ep, &req, deadline_ns);
 		if (ret)
 			bench_err("data connection %u of %u to %s: %s", i + 1,
-				  b->test.qps, b->cfg.server_addr,
+				  b->test.qps, b->srv_addr,
 				  strerror(-ret));
 	}
 	return ret;
@@ -103,7 +114,7 @@ static int client_connect_data(struct bench_ctx *b)
 static int server_listen(struct bench_ctx *b)
 {
 	b->listener.attr = cm_attr_of(&b->cfg);
-	return cm_listen((uint16_t)b->cfg.tcp_port, &b->listener);
+	return cm_listen(b->cm_port, &b->listener);
 }
 
 static void server_unlisten(struct bench_ctx *b)
@@ -227,12 +238,12 @@ static int server_accept_qps(struct bench_ctx *b)
 }
 
 /* Server: the next client's control connection. */
-static int server_accept_ctrl(struct bench_ctx *b)
+static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 {
 	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
 	int ret;
 
-	ret = server_accept(b, &b->ctrl.ep, WIRE_CONN_CTRL, 0, NULL);
+	ret = server_accept(b, &b->ctrl.ep, WIRE_CONN_CTRL, deadline_ns, NULL);
 	if (!ret)
 		ret = ctrl_setup(&b->ctrl);
 	if (!ret)
@@ -241,6 +252,10 @@ static int server_accept_ctrl(struct bench_ctx *b)
 		return ret;
 	b->port = b->ctrl.ep.id->port_num;
 	cm_peer_str(&b->ctrl.ep, b->peer, sizeof(b->peer));
+	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "rdma_cm from %s "
+		 "(port %u)", b->peer, b->cm_port);
+	snprintf(b->dev_note, sizeof(b->dev_note), "rdma_cm: owns the IP "
+		 "address the client reached");
 	return 0;
 }
 

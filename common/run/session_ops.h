@@ -4,8 +4,10 @@
  * data QPs come up. session.c holds the one flow (HELLO, data set-up,
  * connect data QPs, exchange buffers, sizes, goodbye, --persistent) and
  * picks a backend from a table by --oob; the backends (session_cm.c,
- * session_tcp.c) know nothing of the flow. Every op returns 0 or -errno,
- * logged, unless said otherwise.
+ * session_tcp.c, and session_auto.c, which reaches the peer by TCP and
+ * then hands the session to one of the other two: b->via) know nothing
+ * of the flow. Every op returns 0 or -errno, logged, unless said
+ * otherwise.
  */
 #ifndef RDMABENCH_RUN_SESSION_OPS_H
 #define RDMABENCH_RUN_SESSION_OPS_H
@@ -38,14 +40,36 @@ struct session_ops {
 	/* Server: listen on --port; unlisten undoes it. */
 	int (*listen)(struct bench_ctx *b);
 	void (*unlisten)(struct bench_ctx *b);
-	/* Server: the next client's control channel (until stop_flag);
-	 * b->peer names it. */
-	int (*accept_ctrl)(struct bench_ctx *b);
+	/* Server: the next client's control channel until deadline_ns
+	 * (0: until stop_flag; -ETIMEDOUT, not logged); b->peer names it. */
+	int (*accept_ctrl)(struct bench_ctx *b, uint64_t deadline_ns);
 	/* Server: the client's data QPs, connected to ours. */
 	int (*accept_data)(struct bench_ctx *b);
 };
 
-extern const struct session_ops session_cm_ops;  /* session_cm.c */
-extern const struct session_ops session_tcp_ops; /* session_tcp.c */
+extern const struct session_ops session_cm_ops;   /* session_cm.c */
+extern const struct session_ops session_tcp_ops;  /* session_tcp.c */
+extern const struct session_ops session_auto_ops; /* session_auto.c */
+
+/*
+ * session_tcp.c, for --oob auto too: open the device dev (or netdev's;
+ * both empty: the first one) for the TCP control channel, which then owns
+ * it; b->port is the port to use (netdev: its own). 0 or -errno, logged.
+ */
+int session_tcp_open(struct bench_ctx *b, const char *dev,
+		     const char *netdev);
+
+/*
+ * session_tcp.c, server: the next TCP client until deadline_ns (probes
+ * skipped) and its first message: a LOCATE (--oob auto: *located, its
+ * kind in *want) or a HELLO (--oob tcp: *want any), which stays to be
+ * read. 0 or -errno (a timeout -ETIMEDOUT, not logged).
+ */
+int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
+		       enum wire_data_kind *want, bool *located);
+
+/* session_tcp.c: the GID of b->port for the raw QPs (-x, else the best
+ * RoCEv2 one), said in a "data path:" line. 0 or -errno, logged. */
+int session_tcp_gid(struct bench_ctx *b);
 
 #endif

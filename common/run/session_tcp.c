@@ -19,6 +19,33 @@
 #include "run/setup.h"
 #include "lib/timer.h"
 
+int session_tcp_open(struct bench_ctx *b, const char *dev,
+		     const char *netdev)
+{
+	struct ibv_context *verbs;
+	int ret;
+
+	ret = dev_open(dev, netdev, &verbs, &b->port);
+	if (ret)
+		return ret;
+	return ctrl_setup_tcp(&b->ctrl, verbs); /* the ctrl owns verbs now */
+}
+
+int session_tcp_gid(struct bench_ctx *b)
+{
+	struct ibv_context *verbs = b->ctrl.verbs;
+	int ret;
+
+	ret = dev_open_pick_gid(verbs, b->port, b->cfg.has_gid_index ?
+			   (int)b->cfg.gid_index : -1, b->cfg.netdev,
+			   &b->gid_index, b->local, sizeof(b->local));
+	if (!ret)
+		bench_info("data path: %s port %u, GID %s (index %d)",
+			   ibv_get_device_name(verbs->device), b->port, b->local,
+			   b->gid_index);
+	return ret;
+}
+
 /*
  * Open the device, check it can do this, pick the GID, set up the PD:
  * before the control channel, and again for each client of a server.
@@ -29,26 +56,20 @@ static int tcp_device(struct bench_ctx *b)
 	int ret;
 
 	b->port = (uint8_t)b->cfg.ib_port;
-	ret = dev_open(b->cfg.dev_name, b->cfg.netdev, &verbs, &b->port);
+	snprintf(b->dev_note, sizeof(b->dev_note), "%s", b->cfg.dev_name[0] ?
+		 "from -d" : b->cfg.netdev[0] ? "from --netdev" :
+		 "the first device: name one with -d");
+	ret = session_tcp_open(b, b->cfg.dev_name, b->cfg.netdev);
 	if (ret)
 		return ret;
-	ret = ctrl_setup_tcp(&b->ctrl, verbs); /* the ctrl owns verbs now */
-	if (ret)
-		return ret;
+	verbs = b->ctrl.verbs;
 	if (verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
 		bench_err("%s is iWARP: its QPs connect only through rdma_cm, so "
 			  "it has no TCP out-of-band path: drop --oob tcp",
 			  ibv_get_device_name(verbs->device));
 		return -EOPNOTSUPP;
 	}
-	ret = dev_open_pick_gid(verbs, b->port, b->cfg.has_gid_index ?
-			   (int)b->cfg.gid_index : -1, b->cfg.netdev,
-			   &b->gid_index, b->local, sizeof(b->local));
-	if (!ret)
-		bench_info("data path: %s port %u, GID %s (index %d)",
-			   ibv_get_device_name(verbs->device), b->port, b->local,
-			   b->gid_index);
-	return ret;
+	return session_tcp_gid(b);
 }
 
 /* -m in bytes as a verbs MTU (opts_check allows only these). */
@@ -174,6 +195,8 @@ static int tcp_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 {
 	snprintf(b->peer, sizeof(b->peer), "%.60s:%llu (TCP)",
 		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
+	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "TCP to %.60s:%llu",
+		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
 	return ctrl_tcp_connect(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
 				deadline_ns, &b->ctrl.fd);
 }
@@ -190,13 +213,13 @@ static void tcp_unlisten(struct bench_ctx *b)
 }
 
 /* Server: the next client's socket; TCP probes are skipped, not news. */
-static int tcp_accept_ctrl(struct bench_ctx *b)
+static int tcp_accept_sock(struct bench_ctx *b, uint64_t deadline_ns)
 {
 	int ret;
 
 	for (;;) {
-		ret = ctrl_tcp_accept(b->listen_fd, 0, &b->ctrl.fd, b->peer,
-				      sizeof(b->peer));
+		ret = ctrl_tcp_accept(b->listen_fd, deadline_ns, &b->ctrl.fd,
+				      b->peer, sizeof(b->peer));
 		if (!ret)
 			ret = ctrl_tcp_first_byte(b->ctrl.fd,
 					timer_deadline_ns(b->ctrl.timeout_ms));
@@ -205,6 +228,58 @@ static int tcp_accept_ctrl(struct bench_ctx *b)
 		close(b->ctrl.fd);
 		b->ctrl.fd = -1;
 	}
+}
+
+int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
+		       enum wire_data_kind *want, bool *located)
+{
+	struct wire_msg msg;
+	int ret;
+
+	ret = tcp_accept_sock(b, deadline_ns);
+	if (!ret)
+		ret = ctrl_setup_tcp(&b->ctrl, NULL);
+	if (!ret)
+		ret = ctrl_poll(&b->ctrl, &msg);
+	if (ret == -EAGAIN)
+		ret = -ECONNRESET;
+	if (ret)
+		return ret;
+	*located = msg.type == WIRE_LOCATE;
+	*want = *located ? (enum wire_data_kind)msg.u.locate.kind :
+			   WIRE_DATA_ANY;
+	if (*located && *want > WIRE_DATA_IWARP) {
+		bench_err("client %s asked for data kind %u", b->peer, *want);
+		return -EPROTO;
+	}
+	if (!*located)
+		ctrl_unread(&b->ctrl, &msg);
+	return 0;
+}
+
+/* Server, --oob tcp: a client's LOCATE (--oob auto) gets this device. */
+static int tcp_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
+{
+	struct wire_msg ack = { .type = WIRE_LOCATE_ACK };
+	struct wire_locate_ack *a = &ack.u.locate_ack;
+	enum wire_data_kind want;
+	bool located;
+	int ret;
+
+	ret = session_tcp_accept(b, deadline_ns, &want, &located);
+	if (ret || !located)
+		return ret;
+	snprintf(a->dev_name, sizeof(a->dev_name), "%s",
+		 ibv_get_device_name(b->ctrl.verbs->device));
+	if (want == WIRE_DATA_IWARP) {
+		a->status = -EOPNOTSUPP;
+		snprintf(a->text, sizeof(a->text), "the server runs --oob tcp, "
+			 "and iWARP QPs connect only through rdma_cm: run the "
+			 "server without --oob tcp");
+		bench_err("client %s: %s", b->peer, a->text);
+	}
+	ret = ctrl_send(&b->ctrl, &ack);
+	return a->status ? a->status : ret;
 }
 
 const struct session_ops session_tcp_ops = {

@@ -185,10 +185,26 @@ static const char *setup_qp_attr(const struct bench_ctx *b, char *buf,
 	return buf;
 }
 
+/* The header's "Data device": which, its GID, and why it was chosen. */
+static const char *setup_data_dev(const struct bench_ctx *b, char *buf,
+				  size_t len)
+{
+	struct dev_qp_path p;
+
+	if (!b->dev_note[0])
+		return NULL;
+	if (!b->data.qps || !b->data.qps[0].qp ||
+	    dev_qp_path(b->data.qps[0].qp, &b->dev, &p) || !p.gid[0])
+		p.gid[0] = '\0';
+	snprintf(buf, len, "%s port %u%s%.64s (%s)", b->dev.name, b->dev.port,
+		 p.gid[0] ? ", GID " : "", p.gid, b->dev_note);
+	return buf;
+}
+
 void setup_print_header(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
-	char title[80], qp_attr[128];
+	char title[80], qp_attr[128], data_dev[320];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
@@ -203,6 +219,8 @@ void setup_print_header(struct bench_ctx *b)
 		.conn_type = b->test.uc ? "UC" : "RC",
 		.rendezvous = b->rendezvous,
 		.qp_attr = setup_qp_attr(b, qp_attr, sizeof(qp_attr)),
+		.ctrl_path = b->ctrl_note[0] ? b->ctrl_note : NULL,
+		.data_dev = setup_data_dev(b, data_dev, sizeof(data_dev)),
 	};
 
 	perftest_out_title(b, ' ', title, sizeof(title));

@@ -28,7 +28,7 @@
 /* Choices of enum options (the index is stored). */
 enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC };
 enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
-enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP };
+enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP, OPTS_OOB_AUTO };
 enum opts_output { OPTS_OUTPUT_TABLE, OPTS_OUTPUT_BW, OPTS_OUTPUT_MSGRATE,
 		   OPTS_OUTPUT_LATENCY };
 
@@ -125,6 +125,17 @@ struct bench_cfg {
 	bool show_help;                  /* -h */
 	bool show_version;               /* --version */
 };
+
+/*
+ * The rendezvous in effect: --oob, where -R and --source_ip (rdma_cm's
+ * own options) turn the default auto into cm.
+ */
+static inline enum opts_oob opts_oob(const struct bench_cfg *cfg)
+{
+	if (cfg->oob == OPTS_OOB_AUTO && (cfg->rdma_cm || cfg->source_ip[0]))
+		return OPTS_OOB_CM;
+	return (enum opts_oob)cfg->oob;
+}
 
 /*
  * Parse argv into *cfg, defaults first (from the table and desc). Returns 0,

@@ -78,22 +78,22 @@ static int opts_check_verb(struct bench_cfg *cfg, const struct bench_desc *d,
 static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 			    size_t err_len)
 {
-	bool cm = cfg->oob != OPTS_OOB_TCP;
+	bool cm = opts_oob(cfg) == OPTS_OOB_CM;
 	const struct { bool bad; const char *msg; } rules[] = {
 		{ cm && cfg->has_mtu,
 		  "-m/--mtu: rdma_cm takes the path MTU from the port (set "
-		  "the netdev's MTU), or add --oob tcp on both sides to set it" },
+		  "the netdev's MTU), or drop -R/--oob cm to set it" },
 		{ cfg->has_mtu && (cfg->mtu & (cfg->mtu - 1)),
 		  "-m/--mtu: the MTU must be 256, 512, 1024, 2048 or 4096" },
 		{ cm && cfg->has_sl,
 		  "-S/--sl: rdma_cm takes the SL from the path (on RoCE from "
-		  "-T), so use -T, or add --oob tcp on both sides" },
+		  "-T), so use -T, or drop -R/--oob cm" },
 		{ cm && cfg->has_hop_limit,
 		  "-L/--hop_limit: rdma_cm takes the hop limit from the route: "
-		  "add --oob tcp on both sides to set it" },
-		{ !cm && cfg->rdma_cm,
+		  "drop -R/--oob cm to set it" },
+		{ cfg->oob == OPTS_OOB_TCP && cfg->rdma_cm,
 		  "-R (rdma_cm) and --oob tcp contradict: drop one" },
-		{ !cm && cfg->source_ip[0],
+		{ cfg->oob == OPTS_OOB_TCP && cfg->source_ip[0],
 		  "-j/--source_ip: --oob tcp connects from the route's address: "
 		  "drop it, or drop --oob tcp" },
 		{ opts_is_server(cfg) && cfg->source_ip[0],
@@ -108,9 +108,9 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		{ cfg->warm_up && !cfg->duration_s,
 		  "--perform_warm_up: iteration mode has no warm-up pass: use "
 		  "-D SEC, which leaves out a -f warm-up margin" },
-		{ cfg->rails[0] && cfg->oob != OPTS_OOB_TCP,
-		  "--rails: each rail connects its own device by hand: add "
-		  "--oob tcp on both sides" },
+		{ cfg->rails[0] && opts_oob(cfg) == OPTS_OOB_CM,
+		  "--rails: each rail connects its own device over the TCP "
+		  "control channel: drop -R/--oob cm/--source_ip" },
 		{ cfg->rails[0] && (cfg->dev_name[0] || cfg->netdev[0]),
 		  "--rails names the devices: drop -d/--netdev" },
 		{ cfg->rails[0] && (!strcmp(cfg->json_path, "-") ||
@@ -180,10 +180,10 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_needs(cfg, err, err_len);
 	if (ret)
 		return ret;
-	if (cfg->conn_type == OPTS_CONN_UC && cfg->oob != OPTS_OOB_TCP &&
+	if (cfg->conn_type == OPTS_CONN_UC && opts_oob(cfg) == OPTS_OOB_CM &&
 	    !opts_is_server(cfg)) {
 		opts_err(err, err_len, "-c UC: rdma_cm connects RC QPs only: "
-			 "add --oob tcp (on both sides) for UC");
+			 "drop -R/--oob cm for UC");
 		return -EINVAL;
 	}
 	if (cfg->post_list > cfg->tx_depth) {

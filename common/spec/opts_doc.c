@@ -65,7 +65,9 @@ static const char doc_spelling[] =
 	"be shortened to a unique prefix.";
 
 static const char doc_server[] =
-	"Without SERVER_IP it is the server: it waits for a client. The "
+	"Without SERVER it is the server: it waits for a client. SERVER is "
+	"a hostname or any IP of the server; the data device is -d, else "
+	"the one that owns the route, else the first active one. The "
 	"client sends the whole test configuration; the server needs only "
 	"-d/-i/-p.";
 
@@ -253,9 +255,9 @@ void opts_doc_usage(const struct bench_desc *desc, FILE *out)
 
 	fprintf(out, "%s - %s (rdmabench %s)\n\n", desc->name, desc->summary,
 		RDMABENCH_VERSION);
-	fprintf(out, "Usage:\n  %s [options]            server: wait for a "
-		"client\n  %s [options] SERVER_IP  client: run the test "
-		"against SERVER_IP\n\n", desc->name, desc->name);
+	fprintf(out, "Usage:\n  %s [options]         server: wait for a "
+		"client\n  %s [options] SERVER  client: run the test "
+		"against SERVER\n\n", desc->name, desc->name);
 	doc_wrap(doc_server, 0, 0, out);
 	for (g = OPT_G_CONN; g < OPT_G_COUNT; g++)
 		doc_group(desc, (enum opt_group)g, false, out);
@@ -313,7 +315,7 @@ void opts_doc_man(const struct bench_desc *d, FILE *out)
 
 	doc_man_head(d->name, d->summary, out);
 	fprintf(out, ".SH SYNOPSIS\n.B %s\n[\\fIoptions\\fR]\n.br\n.B %s\n"
-		"[\\fIoptions\\fR] \\fISERVER_IP\\fR\n.SH DESCRIPTION\n",
+		"[\\fIoptions\\fR] \\fISERVER\\fR\n.SH DESCRIPTION\n",
 		d->name, d->name);
 	doc_roff(d->summary, out);
 	fputs(", a drop-in for perftest's tool of the same name.\n", out);

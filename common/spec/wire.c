@@ -198,6 +198,16 @@ static void io_result(struct cursor *c, struct wire_result *r)
 	io_u64(c, &r->peak_ns);
 }
 
+static void io_locate_ack(struct cursor *c, struct wire_locate_ack *a)
+{
+	io_i32(c, &a->status);
+	io_u16(c, &a->cm_port);
+	io_text(c, a->addr, sizeof(a->addr));
+	io_text(c, a->dev_name, sizeof(a->dev_name));
+	io_text(c, a->why, sizeof(a->why));
+	io_text(c, a->text, sizeof(a->text));
+}
+
 static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 {
 	switch (type) {
@@ -241,6 +251,13 @@ static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 	case WIRE_ERROR:
 		io_status(c, &m->u.error.status);
 		io_text(c, m->u.error.text, sizeof(m->u.error.text));
+		break;
+	case WIRE_LOCATE:
+		io_u8(c, &m->u.locate.kind);
+		io_text(c, m->u.locate.dev_name, sizeof(m->u.locate.dev_name));
+		break;
+	case WIRE_LOCATE_ACK:
+		io_locate_ack(c, &m->u.locate_ack);
 		break;
 	case WIRE_READY:
 	case WIRE_BYE:
@@ -311,6 +328,7 @@ const char *wire_type_name(uint16_t type)
 		[WIRE_SYNC] = "SYNC", [WIRE_READY] = "READY",
 		[WIRE_RESULT] = "RESULT", [WIRE_BYE] = "BYE",
 		[WIRE_ERROR] = "ERROR", [WIRE_FIN] = "FIN", [WIRE_ALIVE] = "ALIVE", [WIRE_QP_INFO] = "QP_INFO",
+		[WIRE_LOCATE] = "LOCATE", [WIRE_LOCATE_ACK] = "LOCATE_ACK",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

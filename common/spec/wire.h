@@ -42,7 +42,17 @@ enum wire_type {
 	WIRE_FIN,         /* data path: the sender's count after a bw run */
 	WIRE_ALIVE,       /* ctrl: the client is still sending (bw runs) */
 	WIRE_QP_INFO,     /* --oob tcp: a QP's number, PSN, LID and GID */
+	WIRE_LOCATE,      /* --oob auto, before HELLO: the client's data kind */
+	WIRE_LOCATE_ACK,  /* the server's data device, or where to go */
 	WIRE_TYPE_END,    /* one past the last type */
+};
+
+/* The kind of data device a side has (LOCATE): QPs of one kind connect. */
+enum wire_data_kind {
+	WIRE_DATA_ANY = 0, /* not said (a --oob tcp client's HELLO) */
+	WIRE_DATA_IB,
+	WIRE_DATA_ROCE,
+	WIRE_DATA_IWARP,
 };
 
 enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
@@ -122,6 +132,27 @@ struct wire_qp_info {
 	uint8_t gid[16];
 };
 
+/*
+ * --oob auto, the first message on the TCP control channel: the kind of
+ * the client's data device. The server answers LOCATE_ACK with its own
+ * device of that kind; for iWARP, whose QPs connect through rdma_cm only,
+ * with the address and rdma_cm port to connect the whole session to
+ * instead (the TCP connection then ends).
+ */
+struct wire_locate {
+	uint8_t kind;                 /* enum wire_data_kind */
+	char dev_name[WIRE_NAME_MAX]; /* the client's, for the server's log */
+};
+
+struct wire_locate_ack {
+	int32_t status;               /* 0 or -errno (text says why) */
+	uint16_t cm_port;             /* with addr: rdma_cm port */
+	char addr[WIRE_NAME_MAX];     /* "": go on here; else rdma_cm there */
+	char dev_name[WIRE_NAME_MAX]; /* the server's data device */
+	char why[WIRE_NAME_MAX];      /* how the server chose it */
+	char text[WIRE_TEXT_MAX];     /* why, when status != 0 */
+};
+
 struct wire_error {
 	int32_t status;
 	char text[WIRE_TEXT_MAX];
@@ -140,6 +171,8 @@ struct wire_msg {
 		struct wire_fin fin;
 		struct wire_error error;
 		struct wire_qp_info qp_info;
+		struct wire_locate locate;
+		struct wire_locate_ack locate_ack;
 	} u;
 };
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # scripts/bench/guest.sh - the guest half of scripts/bench-vs-perftest.sh.
-# Runs in the lab guest (scripts/lab/run.sh), on rxe0: perftest (-R, rdma_cm,
-# like ours) and rdmabench, alternately and paired, and leaves raw logs plus
-# one index line per run in $LAB_OUT/runs.tsv for scripts/bench/report.py.
+# Runs in the lab guest (scripts/lab/run.sh), on rxe0: perftest and
+# rdmabench, both with -R (rdma_cm: like for like), alternately and
+# paired, and leaves raw logs plus one index line per run in
+# $LAB_OUT/runs.tsv for scripts/bench/report.py.
 #
 # Environment (from the host script, all RDMABENCH_BENCH_*):
 #   RDMABENCH_BENCH_BIN     folder holding our ib_* (default build)
@@ -116,8 +117,8 @@ pair_once() {
     local prog txt="" i sp c0 c1 lim
     if [ "$tool" = ours ]; then
         prog=$BIN/ib_${verb}_$kind
-        srv=("$prog" -p "$PORT")
-        cli=("$prog" "$IP" -p "$PORT" -s "$size" -n "$iters")
+        srv=("$prog" -R -p "$PORT")
+        cli=("$prog" "$IP" -R -p "$PORT" -s "$size" -n "$iters")
         [ "$qps" -gt 1 ] && cli+=(-q "$qps")
         cli+=("${extra[@]}")
     else
@@ -189,8 +190,8 @@ mem_sample() {
     local tool=$1 n=$2 sp cp st
     local -a srv cli
     if [ "$tool" = ours ]; then
-        srv=("$BIN/ib_write_lat" -p "$PORT")
-        cli=("$BIN/ib_write_lat" "$IP" -p "$PORT" -n "$n")
+        srv=("$BIN/ib_write_lat" -R -p "$PORT")
+        cli=("$BIN/ib_write_lat" "$IP" -R -p "$PORT" -n "$n")
     else
         srv=(ib_write_lat -R -d "$LAB_RXE_DEV" -p "$PORT" -n "$n")
         cli=("${srv[@]}" "$IP")

@@ -81,7 +81,7 @@ if [ -n "${LAB_ROLE:-}" ]; then
     mods+=(virtio_net)
 else
     for p in "${want[@]}"; do NETDEV[$p]=${p}_if; done
-    [ ${#want[@]} -gt 0 ] && mods+=(dummy)
+    mods+=(dummy)               # also mgmt_if, below
 fi
 for p in "${want[@]}"; do [ "$p" = rxe ] && mods+=(rdma_rxe) || mods+=(siw); done
 modprobe -a "${mods[@]}" || warn "modprobe -a ${mods[*]} failed"
@@ -107,6 +107,16 @@ for p in "${want[@]}"; do
     fi
     rdmacmds+="link add ${p}0 type $p netdev $nd"$'\n'
 done
+# One guest: a management interface with no RDMA device (dummy mgmt_if,
+# 198.18.3.1/24) and a hostname for it in /etc/hosts (the overlay's), so
+# that a server can be named as scripts name it: by hostname, by a
+# non-RDMA IP, by localhost.
+if [ -z "${LAB_ROLE:-}" ]; then
+    ipcmds+="link add mgmt_if type dummy"$'\n'"link set mgmt_if up"$'\n'
+    ipcmds+="addr add 198.18.3.1/24 dev mgmt_if"$'\n'
+    echo "198.18.3.1 rdmabench-server" >> /etc/hosts
+    export LAB_MGMT_IP=198.18.3.1 LAB_MGMT_NETDEV=mgmt_if LAB_SERVER_NAME=rdmabench-server
+fi
 ip -b - <<< "$ipcmds" || warn "ip -b failed: $ipcmds"
 [ -n "$rdmacmds" ] && { rdma --force -b - <<< "$rdmacmds" || warn "rdma link add failed"; }
 

@@ -22,6 +22,8 @@
 #     LAB_RXE_DEV=rxe0 LAB_RXE_IP=198.18.0.1 LAB_RXE_NETDEV=rxe_if
 #     LAB_RXE_GID=1    (RoCE v2 GID index of LAB_RXE_IP: perftest -x, pingpong -g)
 #     LAB_SIW_DEV=siw0 LAB_SIW_IP=198.18.1.1 LAB_SIW_NETDEV=siw_if
+#     LAB_MGMT_IP=198.18.3.1 LAB_MGMT_NETDEV=mgmt_if (dummy, no RDMA device)
+#     LAB_SERVER_NAME=rdmabench-server (/etc/hosts: LAB_MGMT_IP)
 #     (a provider that failed to come up leaves its LAB_<P>_* unset, with a
 #     warning on stderr; tests should skip it)
 #     LAB_OUT  a folder writable in the guest AND visible on the host at the

@@ -7,8 +7,8 @@
 # names; the headless Service's name is an /etc/hosts line in the guest.
 #
 # Usage: tests/k8s/lab-two-node.sh [CASE...]    (run on the host, as root)
-#   rdma_cm  server: entrypoint server ib_write_bw (--persistent); client:
-#            entrypoint client ib_write_bw 198.18.2.1 (rdma_cm to the
+#   rdma_cm  server: entrypoint server ib_write_bw -R (--persistent); client:
+#            entrypoint client ib_write_bw -R 198.18.2.1 (rdma_cm to the
 #            server's RDMA address)
 #   oob      the same through the TCP out-of-band path, as deploy/base does
 #            it: --oob tcp --netdev eth0 on both sides, the client naming the
@@ -112,8 +112,8 @@ run_case() {
 	local c=$1 out=$2
 	case $c in
 	rdma_cm)
-		pair rdma_cm "$out" "exec sh $E server ib_write_bw" \
-			"$client_env exec sh $E client ib_write_bw 198.18.2.1 $TEST_FLAGS"
+		pair rdma_cm "$out" "exec sh $E server ib_write_bw -R" \
+			"$client_env exec sh $E client ib_write_bw -R 198.18.2.1 $TEST_FLAGS"
 		;;
 	oob)
 		pair oob "$out" "$hosts; exec sh $E server ib_write_bw --oob tcp --netdev eth0" \

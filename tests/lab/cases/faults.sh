@@ -81,7 +81,7 @@ faults_hostile_cm() { # IP PORT
 	faults_step hello.verb200 "$FAULTS_INJ" "${i[@]}" --set verb=200 hello "$ip"
 	faults_step tcp.rxe "$FAULTS_INJ" "${i[@]}" tcp "$ip"
 	lab_have siw && faults_step tcp.siw "$FAULTS_INJ" "${i[@]}" tcp "$LAB_SIW_IP"
-	faults_step good "$B/ib_write_bw" -p "$p" "$ip" -n 100
+	faults_step good "$B/ib_write_bw" -p "$p" -R "$ip" -n 100
 	local rc=$?
 	faults_stop "$p"
 	return $rc
@@ -106,7 +106,7 @@ faults_hostile_sync() { # IP PORT
 	faults_step sync.lat "$FAULTS_INJ" "${i[@]}" \
 		--set measure=1,size=2,max_size=2,iters=1000 sync "$ip"
 	faults_step sync.bw "$FAULTS_INJ" "${i[@]}" sync "$ip"
-	faults_step good "$B/ib_write_lat" -p "$p" "$ip" -n 100
+	faults_step good "$B/ib_write_lat" -p "$p" -R "$ip" -n 100
 	rc=$?
 	faults_stop "$p"
 	return $rc
@@ -135,7 +135,7 @@ faults_hostile_timeout() { # IP PORT
 	local ip=$1 p=$2 rc
 	faults_step hello.timeout_49days "$FAULTS_INJ" --timeout 15 -p "$p" \
 		--set io_timeout_ms=4294967295 --hold 30 hello "$ip"
-	faults_step good "$B/ib_write_bw" -p "$p" "$ip" -n 100
+	faults_step good "$B/ib_write_bw" -p "$p" -R "$ip" -n 100
 	rc=$?
 	faults_stop "$p"
 	return $rc
@@ -208,13 +208,15 @@ else
 	W='waiting for a client'
 
 	if [ -x "$FAULTS_INJ" ]; then
-		# --- hostile rdma_cm peers against one persistent server
+		# --- hostile rdma_cm peers against one persistent rdma_cm (-R)
+		# server (the default one listens on rdma_cm at -p + 1 here, as
+		# the guest has an iWARP device)
 		lab_pair faults.hostile_cm -t 240 -g 15 --ready "$W" \
 			-E 'a client speaking rdmabench protocol version 0 connected; we speak 1' \
 			-E 'a client speaking rdmabench protocol version 99 connected; we speak 1' \
 			-E 'refused a connection that is not from an rdmabench client' \
 			-E 'the client speaks rdmabench protocol version 99, we speak 1' \
-			faults_server 18630 --timeout 10 -- faults_hostile_cm "$ip" 18630
+			faults_server 18630 -R --timeout 10 -- faults_hostile_cm "$ip" 18630
 		R='rejected the connection \(its reply speaks protocol version 1\)'
 		faults_expect faults.connect.version0 connect.version0 0 "$R"
 		faults_expect faults.connect.version99 connect.version99 0 "$R"
@@ -261,7 +263,7 @@ else
 		# --- a SYNC for more bytes than the HELLO's buffer: refused, not a
 		# write past it (the server never trusts a length from the wire)
 		lab_pair faults.hostile_sync -t 120 -g 15 --ready "$W" \
-			faults_server 18632 --timeout 10 -- faults_hostile_sync "$ip" 18632
+			faults_server 18632 -R --timeout 10 -- faults_hostile_sync "$ip" 18632
 		faults_expect faults.sync.lat sync.lat 0 'answered ERROR'
 		faults_expect faults.sync.bw sync.bw 0 'answered ERROR'
 		faults_expect faults.hostile_sync.good good 0 't_typical'
@@ -269,7 +271,7 @@ else
 		# --- a HELLO asking for a 49-day --timeout, then silence: the server
 		# lets go within its own --timeout (5 s), then serves the next client
 		lab_pair faults.hostile_timeout -t 120 -g 15 --ready "$W" \
-			faults_server 18633 --timeout 5 -- faults_hostile_timeout "$ip" 18633
+			faults_server 18633 -R --timeout 5 -- faults_hostile_timeout "$ip" 18633
 		faults_expect faults.hello.timeout_49days hello.timeout_49days 0 \
 			'the server ended the connection after [0-9]\.'
 		faults_expect faults.hostile_timeout.good good 0 'BW average'

@@ -190,7 +190,8 @@ gpu_memlock_cases() {
 		-n 200 --timeout 10
 	lab_case gpu.fake.memlock.host -t 30 -r 1 "${GPU_BAD[@]}" \
 		-e "registering [0-9]+ KiB of host memory needs that much locked memory, but RLIMIT_MEMLOCK is 4 KiB.*$ml" \
-		gpu_fake "" gpu_memlock 4 "$bw" --use_cuda --connect-timeout 3 "$ip"
+		gpu_fake "" gpu_memlock 4 "$bw" --use_cuda --connect-timeout 3 \
+		-R "$ip" # -R: the control QP's memory, registered first
 }
 
 if [ ! -e "$GPU_FAKE/libcuda.so.1" ] || [ ! -e "$GPU_FAKE/old/libcuda.so.1" ]; then

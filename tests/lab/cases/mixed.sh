@@ -5,6 +5,7 @@
 # names the peer as perftest, never a protocol error or a wait:
 #   perftest server (TCP, its default; and -R, rdma_cm) + our client
 #   our server (rdma_cm; and --oob tcp) + perftest client (-R; default)
+#   and, on rxe, ours with the default --oob auto (TCP) on either end
 # siw (iWARP) takes the rdma_cm forms only, as perftest needs -R there.
 # shellcheck shell=bash
 
@@ -89,14 +90,19 @@ mixed_cases() { # DEV IP PORT_BASE TCP(0/1)
 	local dev=$1 ip=$2 p=$3 tcp=$4 m=(-r 2 -e "$MIXED_RE" -e "$MIXED_FAST" \
 		-n 'remote operation error|server is gone')
 	lab_case "mixed.$dev.perftest_server_cm" -t 60 "${m[@]}" \
-		mixed_our_client "$ip" "$p" "-d $dev -R" "$ip"
+		mixed_our_client "$ip" "$p" "-d $dev -R" -R "$ip"
 	lab_case "mixed.$dev.perftest_client_cm" -t 60 "${m[@]}" \
-		mixed_our_server $((p + 1)) "" -d "$dev" -R "$ip"
+		mixed_our_server $((p + 1)) "-R" -d "$dev" -R "$ip"
 	[ "$tcp" = 1 ] || return 0
 	lab_case "mixed.$dev.perftest_server_tcp" -t 60 "${m[@]}" \
 		mixed_our_client "$ip" $((p + 2)) "-d $dev" --oob tcp -d "$dev" "$ip"
 	lab_case "mixed.$dev.perftest_client_tcp" -t 60 "${m[@]}" \
 		mixed_our_server $((p + 3)) "--oob tcp -d $dev" -d "$dev" "$ip"
+	# the default (--oob auto) on our side: TCP, as perftest's default
+	lab_case "mixed.$dev.perftest_server_auto" -t 60 "${m[@]}" \
+		mixed_our_client "$ip" $((p + 4)) "-d $dev" -d "$dev" "$ip"
+	lab_case "mixed.$dev.perftest_client_auto" -t 60 "${m[@]}" \
+		mixed_our_server $((p + 6)) "" -d "$dev" "$ip"
 }
 
 if ! command -v ib_write_bw > /dev/null; then

@@ -1,7 +1,7 @@
 # tests/lab/cases/qpattr.sh - sourced by tests/lab/all.sh in the lab guest:
 # perftest's QP options reach the QPs. -T (traffic class), -u (ack timeout)
 # and --retry_count, read back with ibv_query_qp, in the header and the
-# results JSON, over rdma_cm and --oob tcp (with -S, -L, -m); -T 106 on the
+# results JSON, over rdma_cm (-R) and --oob tcp (with -S, -L, -m); -T 106 on the
 # wire (tcpdump: "tos 0x6a"); --source_ip; what rdma_cm cannot set refused
 # (exit 2).
 #
@@ -62,8 +62,8 @@ if [ "${LAB_ROLE:-}" = client ]; then
 	qpattr_cap_check qpattr.wire.pair eth0
 elif lab_have rxe; then
 	ip=$LAB_RXE_IP
-	lab_pair qpattr.cm -t 60 -e "$QPA" "$B/ib_write_bw" -- \
-		"$B/ib_write_bw" "$ip" -n 100 "${QPA_ARGS[@]}" \
+	lab_pair qpattr.cm -t 60 -e "$QPA" "$B/ib_write_bw" -R -- \
+		"$B/ib_write_bw" -R "$ip" -n 100 "${QPA_ARGS[@]}" \
 		--json "$LAB_LOGDIR/qpattr.cm.json"
 	qpattr_json qpattr.cm.json "$LAB_LOGDIR/qpattr.cm.json"
 	# rdma_cm carries the client's traffic class to the passive side
@@ -83,10 +83,10 @@ elif lab_have rxe; then
 	lab_assert qpattr.tcp.mtu.server 'MTU 512\)' "$LAB_SERVER_OUT"
 	# --source_ip: rdma_cm connects from it (here the only IP there is)
 	lab_pair qpattr.source_ip -t 60 -e "Local address +: $ip:" \
-		"$B/ib_write_bw" -p 18625 -- "$B/ib_write_bw" "$ip" -p 18625 \
+		"$B/ib_write_bw" -R -p 18625 -- "$B/ib_write_bw" "$ip" -p 18625 \
 		-n 50 --source_ip "$ip"
 	lab_case qpattr.mtu_cm_refused -r 2 -e '-m/--mtu: rdma_cm takes' \
-		"$B/ib_write_bw" -m 1024 "$ip"
+		"$B/ib_write_bw" -m 1024 -R "$ip"
 	qpattr_cap_start "$LAB_RXE_NETDEV" "$ip"
 	lab_pair qpattr.wire.run -t 60 -e "$QPA" "$B/ib_write_bw" -p 18623 -- \
 		"$B/ib_write_bw" "$ip" -p 18623 -n 100 "${QPA_ARGS[@]}"

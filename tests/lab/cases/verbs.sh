@@ -94,7 +94,14 @@ if lab_have rxe; then
 			"$B/ib_$t" --oob tcp -p 18611 -c UC localhost -n 100
 	done
 	lab_case uc_needs_oob -r 2 -e '-c UC: rdma_cm connects RC QPs only' \
-		"$B/ib_write_bw" -c UC "$LAB_RXE_IP"
+		"$B/ib_write_bw" -c UC -R "$LAB_RXE_IP"
+	# the default (--oob auto) takes UC over TCP, to any address
+	lab_pair ib_write_bw.uc.auto -t 60 -e "$ROW" -e 'Connection type +: UC' \
+		"$B/ib_write_bw" -p 18614 -- \
+		"$B/ib_write_bw" -p 18614 -c UC -d "$LAB_RXE_DEV" localhost -n 100
+	lab_have siw && lab_case uc_siw_refused -r 2 \
+		-e '-c UC: siw0 is iWARP, whose QPs connect through rdma_cm' \
+		"$B/ib_write_bw" -c UC -d "$LAB_SIW_DEV" localhost
 	# latency statistics in constant memory: -n 10^7 costs what -n 1000
 	# costs. A -n 10^7 run is sampled 2 s and 5 s in, while it runs (a
 	# client that died early proves nothing): it must not grow, and must

@@ -80,12 +80,13 @@ if lab_have rxe; then
 	lab_case no_server_on_port -t 60 -r 5 -e "port 18999" \
 		"$B/ib_write_lat" --connect-timeout 2 -p 18999 "$ip"
 
-	# -d names a device that does not own the IP: refused, exit 2
+	# -R (rdma_cm): -d names a device that does not own the IP: refused,
+	# exit 2 (the default --oob auto takes -d as the data device instead)
 	if lab_have siw; then
 		lab_pair wrong_device -t 60 -r 2 -R 124 -g 1 \
 			-e "-d $LAB_SIW_DEV was given, but the connection runs over $LAB_RXE_DEV" \
-			"$B/ib_write_bw" -p 18601 -- \
-			"$B/ib_write_bw" -p 18601 -d "$LAB_SIW_DEV" "$ip"
+			"$B/ib_write_bw" -R -p 18601 -- \
+			"$B/ib_write_bw" -R -p 18601 -d "$LAB_SIW_DEV" "$ip"
 	fi
 
 	# the server dies mid-run: the client stops with exit 5, never hangs

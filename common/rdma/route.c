@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route - the kernel's route to an address (a connected UDP socket: no
+ * packet leaves) and the RDMA device owning a local address (an rdma_cm
+ * bind: synchronous, no traffic, the same answer rdma_cm's connections
+ * would get).
+ */
+#define _GNU_SOURCE /* getaddrinfo_a */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+
+#include "lib/log.h"
+#include "rdma/route.h"
+
+const char *route_ip_str(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)sa;
+	char text[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+			  text, sizeof(text));
+	else if (sa->sa_family == AF_INET6 &&
+		 IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr))
+		inet_ntop(AF_INET, &v6->sin6_addr.s6_addr[12], text,
+			  sizeof(text));
+	else if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &v6->sin6_addr, text, sizeof(text));
+	snprintf(buf, len, "%s", text);
+	return buf;
+}
+
+static bool route_is_loopback(const struct sockaddr *sa)
+{
+	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)sa;
+
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr)
+			>> 24) == 127;
+	return sa->sa_family == AF_INET6 && IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
+}
+
+int route_owner(const struct sockaddr *sa, char *dev, size_t len,
+		uint8_t *port)
+{
+	struct sockaddr_storage local = { 0 };
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	int ret = -ENODEV;
+
+	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)sa;
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&local;
+
+	if (sa->sa_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
+		/* a dual-stack socket's IPv4 peer: rdma_cm binds it as IPv4 */
+		v4->sin_family = AF_INET;
+		memcpy(&v4->sin_addr, &v6->sin6_addr.s6_addr[12], 4);
+	} else {
+		memcpy(&local, sa, sa->sa_family == AF_INET ?
+		       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	}
+	/* any port: the bind only asks which device owns the address */
+	v4->sin_port = 0;
+	ch = rdma_create_event_channel();
+	if (!ch)
+		return -ENODEV;
+	if (!rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
+		if (!rdma_bind_addr(id, (struct sockaddr *)&local) &&
+		    id->verbs) {
+			snprintf(dev, len, "%s",
+				 ibv_get_device_name(id->verbs->device));
+			*port = id->port_num;
+			ret = 0;
+		}
+		rdma_destroy_id(id);
+	}
+	rdma_destroy_event_channel(ch);
+	return ret;
+}
+
+/* The local end of the route to sa: a UDP socket connected, never used. */
+static int route_src(const struct addrinfo *ai, struct sockaddr_storage *src)
+{
+	socklen_t len = sizeof(*src);
+	int fd, ret = 0;
+
+	fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) ||
+	    getsockname(fd, (struct sockaddr *)src, &len))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* A name look-up ends within this (DNS may take 5 s a try, and more). */
+#define ROUTE_DNS_MS 1500
+
+/* What one bounded look-up needs, alive as long as the look-up runs. */
+struct route_gai {
+	struct gaicb cb;
+	struct addrinfo hints;
+	char host[256];
+};
+
+/*
+ * getaddrinfo within ROUTE_DNS_MS: 0 with *res, or an EAI_* code
+ * (EAI_AGAIN when no answer came in time). A look-up that cannot be
+ * cancelled keeps its request, which is then never freed: the resolver's
+ * thread still writes into it.
+ */
+static int route_resolve(const char *host, struct addrinfo **res)
+{
+	struct timespec ts = { ROUTE_DNS_MS / 1000,
+			       (ROUTE_DNS_MS % 1000) * 1000000L };
+	struct route_gai *g = calloc(1, sizeof(*g));
+	struct gaicb *list[1];
+	int ret;
+
+	if (!g)
+		return EAI_MEMORY;
+	snprintf(g->host, sizeof(g->host), "%s", host);
+	g->hints = (struct addrinfo){ .ai_family = AF_UNSPEC,
+				      .ai_socktype = SOCK_DGRAM };
+	g->cb = (struct gaicb){ .ar_name = g->host, .ar_service = "9",
+				.ar_request = &g->hints };
+	list[0] = &g->cb;
+	ret = getaddrinfo_a(GAI_NOWAIT, list, 1, NULL);
+	if (!ret) {
+		gai_suspend((const struct gaicb *const *)list, 1, &ts);
+		ret = gai_error(&g->cb);
+	}
+	if (ret == EAI_INPROGRESS && gai_cancel(&g->cb) == EAI_NOTCANCELED)
+		return EAI_AGAIN; /* g stays: see above */
+	if (ret == EAI_INPROGRESS || ret == EAI_CANCELED)
+		ret = EAI_AGAIN;
+	*res = ret ? NULL : g->cb.ar_result;
+	free(g);
+	return ret;
+}
+
+int route_lookup(const char *host, struct route *out)
+{
+	struct sockaddr_storage src;
+	struct addrinfo *res;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = route_resolve(host, &res);
+	if (ret) {
+		bench_err("cannot resolve the server address '%s': %s%s: check "
+			  "the name (/etc/hosts, DNS), or give the server's IP",
+			  host, gai_strerror(ret), ret == EAI_AGAIN ?
+			  " (no answer within 1.5 s)" : "");
+		return -EHOSTUNREACH;
+	}
+	route_ip_str(res->ai_addr, out->dst, sizeof(out->dst));
+	ret = route_src(res, &src);
+	freeaddrinfo(res);
+	if (ret == -ENETUNREACH || ret == -EHOSTUNREACH) {
+		bench_err("no route from this host to the server address %s "
+			  "(%s): %s: give an address of the server on a network "
+			  "this host reaches ('ip route get %s' shows the route)",
+			  host, out->dst, strerror(-ret), out->dst);
+		return -ENETUNREACH;
+	}
+	if (ret) {
+		bench_err("finding the route to %s (%s): %s", host, out->dst,
+			  strerror(-ret));
+		return ret;
+	}
+	route_ip_str((struct sockaddr *)&src, out->src, sizeof(out->src));
+	out->loopback = route_is_loopback((struct sockaddr *)&src);
+	if (out->loopback ||
+	    route_owner((struct sockaddr *)&src, out->dev, sizeof(out->dev),
+			&out->port))
+		out->dev[0] = '\0';
+	return 0;
+}
+
+int route_dev_addr(const char *dev, char *ip, size_t len)
+{
+	struct ifaddrs *all, *a;
+	char owner[ROUTE_DEV_LEN];
+	uint8_t port;
+	int ret = -ENODEV;
+
+	if (getifaddrs(&all))
+		return -ENODEV;
+	for (a = all; a && ret; a = a->ifa_next) {
+		if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET ||
+		    !(a->ifa_flags & IFF_UP) || route_is_loopback(a->ifa_addr))
+			continue;
+		if (!route_owner(a->ifa_addr, owner, sizeof(owner), &port) &&
+		    !strcmp(owner, dev)) {
+			route_ip_str(a->ifa_addr, ip, len);
+			ret = 0;
+		}
+	}
+	freeifaddrs(all);
+	return ret;
+}

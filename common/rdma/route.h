@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * route - where an address leads from this host, without sending a
+ * packet: the name resolved, the local address of the kernel's route to
+ * it, and the RDMA device that owns that local address (rdma_cm's answer,
+ * so it holds for RoCE, InfiniBand and iWARP alike). --oob auto picks the
+ * data device by it; a name that does not resolve or an address with no
+ * route is said at once, with the fix, instead of being retried.
+ */
+#ifndef RDMABENCH_RDMA_ROUTE_H
+#define RDMABENCH_RDMA_ROUTE_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define ROUTE_IP_LEN 48 /* INET6_ADDRSTRLEN, rounded up */
+#define ROUTE_DEV_LEN 64
+
+struct route {
+	char dst[ROUTE_IP_LEN];   /* the peer's IP, as resolved */
+	char src[ROUTE_IP_LEN];   /* this host's IP on the route to it */
+	bool loopback;            /* src is a loopback address */
+	char dev[ROUTE_DEV_LEN];  /* the RDMA device owning src; "": none */
+	uint8_t port;             /* and its port */
+};
+
+/*
+ * Resolve host (a name or an IP; the first address getaddrinfo gives)
+ * and find its route. Returns 0; -EHOSTUNREACH when the name does not
+ * resolve, -ENETUNREACH when no route leads there (both logged, naming
+ * host and what to do).
+ */
+int route_lookup(const char *host, struct route *out);
+
+/*
+ * The RDMA device and port that own the local address sa (an rdma_cm
+ * bind, no traffic). Returns 0, or -ENODEV when none does (a loopback
+ * address, a netdev with no RDMA device); not logged.
+ */
+int route_owner(const struct sockaddr *sa, char *dev, size_t len,
+		uint8_t *port);
+
+/*
+ * Server: an IPv4 address of this host that device dev owns (where an
+ * iWARP client's rdma_cm connections can go), into ip. Returns 0 or
+ * -ENODEV (not logged).
+ */
+int route_dev_addr(const char *dev, char *ip, size_t len);
+
+/* The IP text of sa (IPv4-mapped IPv6 as IPv4). */
+const char *route_ip_str(const struct sockaddr *sa, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,115 @@
+# tests/lab/cases/address.sh - sourced by tests/lab/all.sh in the lab guest:
+# any server address works (issue 13), as with perftest. The default
+# rendezvous (--oob auto) reaches the server by TCP at whatever the client
+# names, and takes the data device from -d, else the one owning the route,
+# else the first active one; the header says which ("Control path",
+# "Data device"). For rxe (RoCE: QPs connected over the TCP channel) and
+# siw (iWARP: the server names its iWARP address and rdma_cm port, and the
+# session runs over rdma_cm there), a client names the server
+#   by hostname (LAB_SERVER_NAME in /etc/hosts -> LAB_MGMT_IP), with -d,
+#   by the IP of a netdev without RDMA (LAB_MGMT_IP, mgmt_if), with -d,
+#   by localhost, with -d,
+#   by the RDMA IP, without -d (the device owning the route);
+# each measures. A -R client (rdma_cm) reaches the same default server (on
+# -p + 1 when the host has an iWARP device: its rdma_cm listener is a TCP
+# socket). A name that does not resolve and an address with no route end
+# within 2 s, naming the address, exit 5.
+# shellcheck shell=bash
+
+ADDR_PORT=18900
+ADDR_ROW="65536 +200 +$NUM +$NUM[[:space:]]+$NUM"
+
+# One pair: the default server, a client naming the server as given.
+# addr_pair NAME TOOL CTRL_RE DEV_RE CLIENT_ARGS...
+addr_pair() {
+	local name=$1 tool=$2 ctrl=$3 dev=$4 row=$ADDR_ROW
+	shift 4
+	[[ $tool == *_lat ]] && row="2 +200([[:space:]]+$NUM){7}"
+	ADDR_PORT=$((ADDR_PORT + 2))
+	lab_pair "$name" -t 90 -e "$row" \
+		-e "Control path +: $ctrl" -e "Data device +: $dev" \
+		-E "Data device +: " \
+		"$B/$tool" -p "$ADDR_PORT" -- \
+		"$B/$tool" -p "$ADDR_PORT" -n 200 "$@"
+}
+
+if [ -z "${LAB_MGMT_IP:-}" ]; then
+	lab_skip address "no mgmt_if in this guest (scripts/lab/guest-init.sh)"
+else
+	for p in rxe siw; do
+		if ! lab_have $p; then
+			lab_skip "address.$p" "no ${p}0 came up in this guest"
+			continue
+		fi
+		P=${p^^}
+		dev_var=LAB_${P}_DEV ip_var=LAB_${P}_IP
+		dev=${!dev_var} ip=${!ip_var}
+		if [ "$p" = rxe ]; then
+			via() { echo "TCP to $1:"; }
+		else
+			via() { echo "rdma_cm to $ip:[0-9]+ \\(iWARP: the server at $1 named it\\)"; }
+		fi
+		addr_pair "address.$p.hostname" ib_write_bw \
+			"$(via "$LAB_SERVER_NAME")" "$dev port 1.*\\(from -d\\)" \
+			-d "$dev" "$LAB_SERVER_NAME"
+		addr_pair "address.$p.mgmt_ip" ib_write_bw \
+			"$(via "$LAB_MGMT_IP")" "$dev port 1.*\\(from -d\\)" \
+			-d "$dev" "$LAB_MGMT_IP"
+		addr_pair "address.$p.localhost" ib_write_bw \
+			"$(via localhost)" "$dev port 1.*\\(from -d\\)" \
+			-d "$dev" localhost
+		addr_pair "address.$p.rdma_ip" ib_write_bw \
+			"$(via "$ip")" "$dev port 1.*owns the route to $ip" "$ip"
+		# the server's device: the one owning the address reached
+		[ "$p" = rxe ] && lab_assert "address.$p.rdma_ip.server" \
+			"Data device +: $dev port 1.*owns $ip, the address the client reached" \
+			"$LAB_SERVER_OUT"
+		addr_pair "address.$p.hostname.send" ib_send_bw \
+			"$(via "$LAB_SERVER_NAME")" "$dev port 1" \
+			-d "$dev" "$LAB_SERVER_NAME"
+		addr_pair "address.$p.localhost.read_lat" ib_read_lat \
+			"$(via localhost)" "$dev port 1" -d "$dev" localhost
+		# -R (rdma_cm) against the default server: -p + 1 beside siw
+		cm=$((ADDR_PORT + 2))
+		lab_have siw && cm=$((cm + 1))
+		addr_pair "address.$p.rdma_cm_client" ib_write_bw \
+			"rdma_cm to $ip:$cm" "$dev port 1" -R -p "$cm" "$ip"
+	done
+
+	if lab_have rxe; then
+		# an --oob tcp client (it sends no LOCATE) reaches it too
+		addr_pair address.oob_tcp_client ib_write_bw "TCP to localhost:" \
+			"$LAB_RXE_DEV port 1.*\\(from -d\\)" \
+			--oob tcp -d "$LAB_RXE_DEV" localhost
+	fi
+	if lab_have rxe && lab_have siw; then
+		# devices of two kinds cannot meet: both say so at once, exit 2
+		lab_pair address.kind_mismatch -t 60 -r 2 -R 2 \
+			-e "no data path for this client's $LAB_RXE_DEV \\(RoCE\\)" \
+			-E "$LAB_SIW_DEV is iWARP, the client's device is RoCE" \
+			"$B/ib_write_bw" -p 18898 -d "$LAB_SIW_DEV" -- \
+			"$B/ib_write_bw" -p 18898 -d "$LAB_RXE_DEV" localhost
+	fi
+
+	# a bad address ends within 2 s, naming it (exit 5: unreachable);
+	# timed on a second run (the first pays for loading over 9p, TCG)
+	addr_fast() { # NAME REGEX ADDR
+		local t0 ms
+		lab_case "$1" -t 20 -r 5 -e "$2" \
+			"$B/ib_write_bw" -p 18899 "$3"
+		t0=${EPOCHREALTIME/[.,]/}
+		"$B/ib_write_bw" -p 18899 "$3" >/dev/null 2>&1
+		ms=$(((${EPOCHREALTIME/[.,]/} - t0) / 1000))
+		if ((ms < 2000)); then
+			lab_pass "$1.fast" "ended in $ms ms"
+		else
+			lab_fail "$1.fast" "took $ms ms (2000 allowed)"
+		fi
+	}
+	addr_fast address.bad_name \
+		"cannot resolve the server address 'no-such-host.invalid'.*check the name" \
+		no-such-host.invalid
+	addr_fast address.no_route \
+		"no route from this host to the server address 203.0.113.1" \
+		203.0.113.1
+fi
