@@ -86,6 +86,10 @@ static int rails_cfg(struct bench_cfg *c, const struct rails_item *it,
 		return -EINVAL;
 	}
 	c->tcp_port += i;
+	/* each rail's QPs are connected by hand over its own TCP control
+	 * channel (the default auto's RoCE/IB path, without the rdma_cm
+	 * listener that would take port + 1 on an iWARP host) */
+	c->oob = OPTS_OOB_TCP;
 	if (fs_exists("/", "/sys/class/infiniband/%s", it->name))
 		snprintf(c->dev_name, sizeof(c->dev_name), "%s", it->name);
 	else
