@@ -39,6 +39,9 @@ run_lab RDMABENCH_BUILD="$B" scripts/lab/run.sh tests/lab/all.sh
 run_lab RDMABENCH_BUILD="$B" RDMABENCH_LAB_NUMA=2 RDMABENCH_LAB_PROVIDERS=rxe \
 	scripts/lab/run.sh tests/lab/all.sh numa rails
 # Kubernetes: the manifests' entrypoint on two "nodes" (two guests, one link)
+# two guests joined by a link: -T 106 on the wire (tcpdump on eth0)
+run_lab RDMABENCH_BUILD="$B" scripts/lab/run-pair.sh "$B/ib_write_bw" -- \
+	tests/lab/all.sh qpattr
 k8s_log=$(mktemp)
 # (it prints its summary even when it skips everything, exit 77)
 tests/k8s/lab-two-node.sh 2>&1 | tee "$k8s_log"
