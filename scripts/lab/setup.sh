@@ -113,7 +113,6 @@ HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-p
  python3-matplotlib
  clang libclang-rt-14-dev valgrind time tcpdump
  dpkg-dev debhelper lintian
- nodejs npm
  groff-base man-db zsh
  prometheus tmux"
 missing=()
@@ -127,6 +126,16 @@ if [ ${#missing[@]} -gt 0 ]; then
     log "apt-get install ${missing[*]}"
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
         || die "apt-get install ${missing[*]} failed"
+fi
+# node and npm (the Kubernetes manifest checks): Debian's, unless a node
+# that brings its own npm (e.g. nodesource's nodejs) is there already -
+# Debian's npm package conflicts with that one
+if ! command -v npm >/dev/null; then
+    [ "$DEPS" = 1 ] || die "npm missing (run without --no-deps, or apt-get install nodejs npm)"
+    apt_update
+    log "apt-get install nodejs npm"
+    apt-get install -y -qq --no-install-recommends nodejs npm >&2 \
+        || die "apt-get install nodejs npm failed"
 fi
 for c in qemu-system-x86_64 busybox depmod modprobe cpio gzip xz dpkg-deb make; do
     command -v "$c" >/dev/null || die "'$c' not found after installing host packages"
