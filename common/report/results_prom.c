@@ -235,7 +235,7 @@ static void prom_latency_side(struct prom_ctx *c, const struct results_row *r,
 	const double us[] = { s->lat.min_us, s->lat.p50_us, s->lat.p90_us,
 			      s->lat.p99_us, s->lat.p999_us, s->lat.p9999_us,
 			      s->lat.max_us };
-	char labels[128], ql[160], num[32];
+	char labels[128], ql[sizeof(labels) + 48], num[32];
 	size_t i;
 
 	prom_head(c, name, "summary", "Latency samples in seconds, nearest-"
