@@ -200,7 +200,7 @@ static void io_result(struct cursor *c, struct wire_result *r)
 
 static void io_locate_ack(struct cursor *c, struct wire_locate_ack *a)
 {
-	io_i32(c, &a->status);
+	io_status(c, &a->status);
 	io_u16(c, &a->cm_port);
 	io_text(c, a->addr, sizeof(a->addr));
 	io_text(c, a->dev_name, sizeof(a->dev_name));

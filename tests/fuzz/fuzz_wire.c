@@ -74,6 +74,19 @@ static void fuzz_texts(const uint8_t *data, size_t len,
 		     fuzz_status_ok(m->u.error.status);
 	else if (m->type == WIRE_RESULT)
 		ok = fuzz_status_ok(m->u.result.status);
+	else if (m->type == WIRE_LOCATE)
+		ok = fuzz_clean(m->u.locate.dev_name,
+				sizeof(m->u.locate.dev_name));
+	else if (m->type == WIRE_LOCATE_ACK)
+		ok = fuzz_clean(m->u.locate_ack.addr,
+				sizeof(m->u.locate_ack.addr)) &&
+		     fuzz_clean(m->u.locate_ack.dev_name,
+				sizeof(m->u.locate_ack.dev_name)) &&
+		     fuzz_clean(m->u.locate_ack.why,
+				sizeof(m->u.locate_ack.why)) &&
+		     fuzz_clean(m->u.locate_ack.text,
+				sizeof(m->u.locate_ack.text)) &&
+		     fuzz_status_ok(m->u.locate_ack.status);
 	if (!ok)
 		fuzz_fail("an unpacked text field is not clean or a status is "
 			  "out of range", data, len);
@@ -96,6 +109,17 @@ static void fuzz_set_cleaned(struct wire_msg *m, int v)
 		memset(m->u.error.text, byte, sizeof(m->u.error.text));
 	} else if (m->type == WIRE_RESULT) {
 		m->u.result.status = -v;
+	} else if (m->type == WIRE_LOCATE) {
+		memset(m->u.locate.dev_name, byte,
+		       sizeof(m->u.locate.dev_name));
+	} else if (m->type == WIRE_LOCATE_ACK) {
+		struct wire_locate_ack *a = &m->u.locate_ack;
+
+		a->status = -v;
+		memset(a->addr, byte, sizeof(a->addr));
+		memset(a->dev_name, byte, sizeof(a->dev_name));
+		memset(a->why, byte, sizeof(a->why));
+		memset(a->text, byte, sizeof(a->text));
 	}
 }
 
