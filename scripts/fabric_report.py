@@ -125,8 +125,9 @@ def link_of(pl, dirs, logged):
     doc = find_doc(pl["result_file"], dirs, logged)
     if doc is None:
         return link
-    if collect.version_error(doc, pl["result_file"]):
-        link["error"] = collect.version_error(doc, pl["result_file"])
+    err = collect.version_error(doc, pl["result_file"])
+    if err:
+        link["error"] = err
         return link
     link.update(verdict=doc.get("verdict", "error"), exit_code=doc.get("exit_code", 1),
                 gbps=headline(doc)[0], error=doc.get("error"))

@@ -125,8 +125,9 @@ def merge_result(link, doc, path):
 
 
 def link_from_result(doc, path):
-    if version_error(doc, path):
-        die(version_error(doc, path))
+    err = version_error(doc, path)
+    if err:
+        die(err)
     dev = doc.get("device") or {}
     link = {
         "name": os.path.basename(path)[:-len(".json")], "group": None,
