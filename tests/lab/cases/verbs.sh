@@ -39,14 +39,7 @@ for p in rxe siw rxe.tcp; do
 		sweep=(-a -n 5) sz=(-s 4096) sz64=(-s 64)
 		[ $t = atomic ] && sweep=(-n 200) sz=() sz64=()
 		verbs_pair "ib_${t}_bw.$p.sweep" "ib_${t}_bw" "$ip" "${sweep[@]}"
-		# siw + send + -D: intermittent exit 5 under a loaded host
-		# (open: a receive-side stall of siw under TCG, being looked at)
-		if [ "$p" = siw ] && [ $t = send ]; then
-			lab_skip "ib_${t}_bw.$p.D2" "flaky on siw under load"
-		else
-			verbs_pair "ib_${t}_bw.$p.D2" "ib_${t}_bw" "$ip" -D 2 \
-				"${sz[@]}"
-		fi
+		verbs_pair "ib_${t}_bw.$p.D2" "ib_${t}_bw" "$ip" -D 2 "${sz[@]}"
 		verbs_pair "ib_${t}_bw.$p.q4" "ib_${t}_bw" "$ip" -q 4 -n 100 "${sz[@]}"
 		lab_pair "ib_${t}_bw.$p.bidir" -t 120 \
 			-e "$ROW +$NUM[[:space:]]+$NUM" \
