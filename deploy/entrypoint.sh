@@ -9,7 +9,8 @@
 #   rdmabench-entrypoint server TOOL [SERVER_ARGS...]
 #       exec TOOL --persistent SERVER_ARGS (e.g. --oob tcp --netdev net1)
 #   rdmabench-entrypoint client TOOL SERVER [ARGS...]
-#       run TOOL SERVER ARGS $RDMABENCH_ARGS --json FILE, then report
+#       run TOOL SERVER ARGS $RDMABENCH_ARGS --json - (the document from
+#       its stdout, its text from stderr), then report
 #       (below) and exit with TOOL's exit status
 #   rdmabench-entrypoint ring TOOL [ARGS...]
 #       one pod of an Indexed Job (scripts/k8s/ring.sh): start a one-shot
@@ -292,12 +293,18 @@ report() {
 	fi
 }
 
-# run_logged LOG CMD...: run CMD, its output on ours and in LOG; sets RC.
+# run_logged LOG OUT CMD...: run CMD, its output on ours and in LOG; sets
+# RC. OUT not empty: CMD's stdout goes there instead (a tool run with
+# "--json -" writes the document on stdout and its text on stderr).
 # Signals (the kubelet's TERM at activeDeadlineSeconds) go to CMD.
 run_logged() {
-	log=$1; shift
+	log=$1; out=$2; shift 2
 	: > "$log"
-	"$@" > "$log" 2>&1 &
+	if [ -n "$out" ]; then
+		"$@" > "$out" 2> "$log" &
+	else
+		"$@" > "$log" 2>&1 &
+	fi
 	CHILD=$!
 	tail -n +1 -f --pid="$CHILD" "$log" &
 	tailpid=$!
@@ -319,7 +326,7 @@ run_client() {
 	while :; do
 		rm -f "$json"
 		# shellcheck disable=SC2086 # RDMABENCH_ARGS is a word list
-		run_logged "$WORK/client.log" "$tool" "$server" "$@" ${RDMABENCH_ARGS:-} --json "$json"
+		run_logged "$WORK/client.log" "$json" "$tool" "$server" "$@" ${RDMABENCH_ARGS:-} --json -
 		tries=$((tries - 1))
 		if [ "$RC" != 5 ] || [ "$tries" -le 0 ] || [ -n "$SIGNALLED" ]; then
 			break
@@ -388,7 +395,7 @@ ring)
 	;;
 doctor)
 	json=$WORK/doctor.json
-	run_logged "$WORK/doctor.log" ib_doctor "$@" --json "$json"
+	run_logged "$WORK/doctor.log" "" ib_doctor "$@" --json "$json"
 	case $RC in
 	0) verdict=pass ;; 6) verdict=warn ;; 7) verdict=fail ;; *) verdict=error ;;
 	esac

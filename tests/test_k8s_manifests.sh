@@ -251,7 +251,7 @@ assert s['rows'] == [{'size': 65536, 'gbps': 192.05, 'server_gbps': 191.32}], s[
 	sed -n '/^===== rdmabench result json begin =====$/,/^===== rdmabench result json end =====$/p' "$tmp/client.out" |
 		sed '1d;$d' > "$tmp/shown.json"
 	expect "client: the full JSON between the markers" cmp "$tmp/shown.json" $G/results_bw.json
-	grep -q -- '-s 64K --json ' "$tmp/client.out" && ok "client: RDMABENCH_ARGS before --json" || fail "client: RDMABENCH_ARGS not passed"
+	grep -q -- '-s 64K --json -$' "$tmp/client.out" && ok "client: RDMABENCH_ARGS, then --json - (the document on stdout)" || fail "client: RDMABENCH_ARGS or --json - not passed"
 	expect "client: RDMABENCH_RESULTS_DIR copies" cmp "$tmp/res/pod-1.json" $G/results_bw.json
 	expect "client: RDMABENCH_RESULTS_DIR verdict" cmp "$tmp/res/pod-1.verdict.json" "$tmp/tl"
 	expect_rc "client: below expectation exits 3" 3 env FAKE_RESULT=$G/results_sweep.json ep client ib_write_bw srv

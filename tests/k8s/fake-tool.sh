@@ -3,8 +3,9 @@
 # offline tests of deploy/entrypoint.sh: linked as the tool's name in a
 # folder put first in PATH.
 #   client (an argument that is not a flag): copies FAKE_RESULT (a result
-#     JSON; "none": no file) to the --json path, prints FAKE_SAY, exits
-#     FAKE_RC (default: the result's exit_code, else 0)
+#     JSON; "none": no file) to the --json path (-: stdout, the text then on
+#     stderr, as the tools do), prints FAKE_SAY, exits FAKE_RC (default:
+#     the result's exit_code, else 0)
 #   server (no address): prints a line, stays FAKE_SERVER_SECONDS (0), exits 0
 #   ib_doctor: prints a report line FAKE_DOCTOR_LINE, exits FAKE_RC
 set -u
@@ -17,6 +18,8 @@ for a in "$@"; do
 	esac
 	prev=$a
 done
+# --json -: the document is stdout, every line of text goes to stderr
+[ "$json" = - ] && exec 3>&1 1>&2
 echo "fake $(basename "$0"): $*"
 if [ "$(basename "$0")" = ib_doctor ]; then
 	echo "  ${FAKE_DOCTOR_LINE:-PASS   6    memlock       host            ok}"
@@ -29,7 +32,11 @@ if [ -z "$addr" ]; then
 fi
 rc=${FAKE_RC:-}
 if [ "${FAKE_RESULT:-none}" != none ]; then
-	[ -n "$json" ] && cp "$FAKE_RESULT" "$json"
+	case $json in
+	'') ;;
+	-) cat "$FAKE_RESULT" >&3 ;;
+	*) cp "$FAKE_RESULT" "$json" ;;
+	esac
 	[ -n "$rc" ] || rc=$(sed -n 's/^  "exit_code": \([0-9]*\),*$/\1/p' "$FAKE_RESULT")
 fi
 echo "${FAKE_SAY:-  65536  200  1.00  1.00  0.01}"
