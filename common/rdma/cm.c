@@ -15,6 +15,7 @@
 #include "spec/bench.h"
 #include "rdma/cm.h"
 #include "lib/log.h"
+#include "lib/resolve.h"
 #include "lib/timer.h"
 
 static int cm_channel_nonblock(struct rdma_event_channel *ch)
@@ -424,7 +425,7 @@ static int cm_getaddr(const char *addr, uint16_t tcp_port,
 	int ret;
 
 	snprintf(port, sizeof(port), "%u", tcp_port);
-	ret = getaddrinfo(addr, port, &hints, res);
+	ret = resolve_addr(addr, port, &hints, res);
 	if (ret) {
 		bench_err("cannot resolve server address '%s': %s", addr,
 			  gai_strerror(ret));

@@ -21,6 +21,7 @@
 #include "rdma/ctrl_tcp.h"
 #include "rdma/route.h"
 #include "lib/log.h"
+#include "lib/resolve.h"
 #include "lib/timer.h"
 
 int ctrl_tcp_listen(uint16_t port, int *fd_out)
@@ -157,7 +158,7 @@ int ctrl_tcp_connect(const char *host, uint16_t port, uint64_t deadline_ns,
 	int ret;
 
 	snprintf(service, sizeof(service), "%u", port);
-	ret = getaddrinfo(host, service, &hints, &res);
+	ret = resolve_addr(host, service, &hints, &res);
 	if (ret)
 		return ret == EAI_NONAME || ret == EAI_AGAIN ? -EHOSTUNREACH
 							      : -EINVAL;

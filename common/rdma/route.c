@@ -5,7 +5,6 @@
  * bind: synchronous, no traffic, the same answer rdma_cm's connections
  * would get).
  */
-#define _GNU_SOURCE /* getaddrinfo_a */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
@@ -14,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
 
 #include "lib/log.h"
+#include "lib/resolve.h"
 #include "rdma/route.h"
 
 const char *route_ip_str(const struct sockaddr *sa, char *buf, size_t len)
@@ -103,50 +102,13 @@ static int route_src(const struct addrinfo *ai, struct sockaddr_storage *src)
 	return ret;
 }
 
-/* A name look-up ends within this (DNS may take 5 s a try, and more). */
-#define ROUTE_DNS_MS 1500
-
-/* What one bounded look-up needs, alive as long as the look-up runs. */
-struct route_gai {
-	struct gaicb cb;
-	struct addrinfo hints;
-	char host[256];
-};
-
-/*
- * getaddrinfo within ROUTE_DNS_MS: 0 with *res, or an EAI_* code
- * (EAI_AGAIN when no answer came in time). A look-up that cannot be
- * cancelled keeps its request, which is then never freed: the resolver's
- * thread still writes into it.
- */
+/* getaddrinfo within RESOLVE_MS, a datagram socket's addresses */
 static int route_resolve(const char *host, struct addrinfo **res)
 {
-	struct timespec ts = { ROUTE_DNS_MS / 1000,
-			       (ROUTE_DNS_MS % 1000) * 1000000L };
-	struct route_gai *g = calloc(1, sizeof(*g));
-	struct gaicb *list[1];
-	int ret;
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_DGRAM };
 
-	if (!g)
-		return EAI_MEMORY;
-	snprintf(g->host, sizeof(g->host), "%s", host);
-	g->hints = (struct addrinfo){ .ai_family = AF_UNSPEC,
-				      .ai_socktype = SOCK_DGRAM };
-	g->cb = (struct gaicb){ .ar_name = g->host, .ar_service = "9",
-				.ar_request = &g->hints };
-	list[0] = &g->cb;
-	ret = getaddrinfo_a(GAI_NOWAIT, list, 1, NULL);
-	if (!ret) {
-		gai_suspend((const struct gaicb *const *)list, 1, &ts);
-		ret = gai_error(&g->cb);
-	}
-	if (ret == EAI_INPROGRESS && gai_cancel(&g->cb) == EAI_NOTCANCELED)
-		return EAI_AGAIN; /* g stays: see above */
-	if (ret == EAI_INPROGRESS || ret == EAI_CANCELED)
-		ret = EAI_AGAIN;
-	*res = ret ? NULL : g->cb.ar_result;
-	free(g);
-	return ret;
+	return resolve_addr(host, "9", &hints, res);
 }
 
 int route_lookup(const char *host, struct route *out)
@@ -161,7 +123,7 @@ int route_lookup(const char *host, struct route *out)
 		bench_err("cannot resolve the server address '%s': %s%s: check "
 			  "the name (/etc/hosts, DNS), or give the server's IP",
 			  host, gai_strerror(ret), ret == EAI_AGAIN ?
-			  " (no answer within 1.5 s)" : "");
+			  " (no answer within " RESOLVE_TEXT ")" : "");
 		return -EHOSTUNREACH;
 	}
 	route_ip_str(res->ai_addr, out->dst, sizeof(out->dst));

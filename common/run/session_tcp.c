@@ -13,6 +13,7 @@
 
 #include "rdma/ctrl_tcp.h"
 #include "rdma/qp_raw.h"
+#include "rdma/route.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "run/session_ops.h"
@@ -55,6 +56,12 @@ static int tcp_device(struct bench_ctx *b)
 	struct ibv_context *verbs;
 	int ret;
 
+	/* client: the name resolved once (bounded), a bad one said at once */
+	if (!b->is_server && !b->route.dst[0]) {
+		ret = route_lookup(b->cfg.server_addr, &b->route);
+		if (ret)
+			return ret;
+	}
 	b->port = (uint8_t)b->cfg.ib_port;
 	snprintf(b->dev_note, sizeof(b->dev_note), "%s", b->cfg.dev_name[0] ?
 		 "from -d" : b->cfg.netdev[0] ? "from --netdev" :
@@ -197,7 +204,9 @@ static int tcp_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
 	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "TCP to %.60s:%llu",
 		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
-	return ctrl_tcp_connect(b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+	/* the name was resolved once already (route) */
+	return ctrl_tcp_connect(b->route.dst[0] ? b->route.dst :
+				b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
 				deadline_ns, &b->ctrl.fd);
 }
 

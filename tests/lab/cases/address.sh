@@ -13,7 +13,8 @@
 # each measures. A -R client (rdma_cm) reaches the same default server (on
 # -p + 1 when the host has an iWARP device: its rdma_cm listener is a TCP
 # socket). A name that does not resolve and an address with no route end
-# within 2 s, naming the address, exit 5.
+# within 2 s, naming the address, exit 5; with a DNS server that never
+# answers, a client ends within its --connect-timeout plus one look-up.
 # shellcheck shell=bash
 
 ADDR_PORT=18900
@@ -112,4 +113,45 @@ else
 	addr_fast address.no_route \
 		"no route from this host to the server address 203.0.113.1" \
 		203.0.113.1
+
+	# a resolver that never answers: every look-up of a name (the route
+	# under auto, the TCP connect, rdma_cm's) ends within 1.5 s, so a
+	# client with --connect-timeout 3 ends within 6 s whatever the mode
+	addr_dns() { # NAME REGEX ARGS...
+		local name=$1 re=$2 t0 ms
+		shift 2
+		t0=${EPOCHREALTIME/[.,]/}
+		lab_case "$name" -t 30 -r 5 -e "$re" \
+			"$B/ib_write_bw" -p 18899 --connect-timeout 3 "$@"
+		ms=$(((${EPOCHREALTIME/[.,]/} - t0) / 1000))
+		if ((ms < 6000)); then
+			lab_pass "$name.fast" "ended in $ms ms"
+		else
+			lab_fail "$name.fast" "took $ms ms (6000 allowed)"
+		fi
+	}
+	cp /etc/resolv.conf /tmp/address.resolv
+	/usr/bin/python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.9", 53))
+while True:
+    s.recv(512)' &
+	dns_pid=$!
+	for _ in $(seq 50); do # python starts slowly under TCG
+		ss -Hlun 'sport = :53' | grep -q 127.0.0.9 && break
+		lab_sleep 0.1
+	done
+	echo "nameserver 127.0.0.9" > /etc/resolv.conf
+	addr_dns address.dns_silent.auto \
+		"cannot resolve the server address 'silent.example'.*no answer within 1.5 s" \
+		silent.example
+	addr_dns address.dns_silent.tcp \
+		"cannot resolve the server address 'silent.example'.*no answer within 1.5 s" \
+		--oob tcp -d "$LAB_RXE_DEV" silent.example
+	addr_dns address.dns_silent.cm "silent.example" \
+		-R silent.example
+	cat /tmp/address.resolv > /etc/resolv.conf
+	kill "$dns_pid" 2>/dev/null
+	wait "$dns_pid" 2>/dev/null
 fi
