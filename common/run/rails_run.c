@@ -13,6 +13,7 @@
 #include "lib/log.h"
 #include "report/rails_report.h"
 #include "report/verdict.h"
+#include "run/cuda_auto.h"
 #include "run/rails_doc.h"
 #include "run/rails_run.h"
 #include "spec/rails.h"
@@ -108,7 +109,8 @@ static int rails_cfg(struct bench_cfg *c, const struct rails_item *it,
 }
 
 static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
-		      const struct rails_item *it, size_t i, rails_run_fn fn)
+		      const struct rails_item *it, size_t i, rails_run_fn fn,
+		      const struct cuda_auto_pick *gpu)
 {
 	r->b = *tmpl;
 	r->fn = fn;
@@ -118,6 +120,8 @@ static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
 	r->b.keep_doc = &r->doc;
 	if (rails_cfg(&r->b.cfg, it, i))
 		return -EINVAL;
+	if (gpu)
+		cuda_auto_set(&r->b.cfg, gpu);
 	r->b.out = open_memstream(&r->text, &r->text_len);
 	if (!r->b.out) {
 		bench_err("--rails: rail %zu's report buffer: %s", i,
@@ -141,10 +145,24 @@ static int rails_resolve(const struct bench_cfg *c, struct rails *rl)
 	return ret;
 }
 
+/* --use_cuda auto: each rail's GPU, and the table; the exit code. */
+static int rails_gpus(const struct bench_ctx *tmpl, const struct rails *rl,
+		      struct cuda_auto_pick *gpus)
+{
+	int ret;
+
+	if (tmpl->cfg.use_cuda != OPTS_CUDA_AUTO)
+		return BENCH_EXIT_OK;
+	ret = cuda_auto_rails(rl, gpus, tmpl->out);
+	return !ret ? BENCH_EXIT_OK : ret == -ENODEV ? BENCH_EXIT_USAGE :
+	       BENCH_EXIT_RUNTIME;
+}
+
 /* Start every rail; a rail that cannot start ends as a runtime error. */
 static void rails_start(struct rails_rail *rr, const struct rails *rl,
 			const struct bench_ctx *tmpl, rails_run_fn fn,
-			struct rails_sync *sync)
+			struct rails_sync *sync,
+			const struct cuda_auto_pick *gpus)
 {
 	size_t i;
 	int ret;
@@ -152,7 +170,8 @@ static void rails_start(struct rails_rail *rr, const struct rails *rl,
 	for (i = 0; i < rl->n; i++) {
 		rr[i].exit_code = BENCH_EXIT_RUNTIME;
 		rr[i].sync = sync;
-		ret = rails_init(&rr[i], tmpl, &rl->items[i], i, fn);
+		ret = rails_init(&rr[i], tmpl, &rl->items[i], i, fn,
+				 gpus ? &gpus[i] : NULL);
 		if (!ret) {
 			bench_info("rail %zu: %s, port %llu", i,
 				   rl->items[i].name,
@@ -250,6 +269,7 @@ int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 				   .all_in = PTHREAD_COND_INITIALIZER };
 	struct rails_report_row rows[RAILS_MAX];
 	struct results_rail entries[RAILS_MAX];
+	struct cuda_auto_pick gpus[RAILS_MAX];
 	const struct bench_cfg *c = &tmpl->cfg;
 	struct rails_rail *rr;
 	struct rails rl;
@@ -259,13 +279,17 @@ int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 
 	if (rails_resolve(&tmpl->cfg, &rl))
 		return BENCH_EXIT_USAGE;
+	code = rails_gpus(tmpl, &rl, gpus);
+	if (code)
+		return code;
 	rr = calloc(rl.n, sizeof(*rr));
 	if (!rr) {
 		bench_err("--rails: %s", strerror(ENOMEM));
 		return BENCH_EXIT_RUNTIME;
 	}
 	sync.pending = rl.n;
-	rails_start(rr, &rl, tmpl, fn, &sync);
+	rails_start(rr, &rl, tmpl, fn, &sync,
+		    c->use_cuda == OPTS_CUDA_AUTO ? gpus : NULL);
 	rails_collect(rr, &rl, rows, entries, tmpl->out);
 	sum = rails_report_sum(rows, rl.n);
 	code = rails_report_exit(rows, rl.n, sum, c->expect_node_gbps, why,
