@@ -2,6 +2,7 @@
 /*
  * rails_run - one thread per rail, each the one-link flow (rails_run.h).
  */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -158,6 +159,15 @@ static int rails_gpus(const struct bench_ctx *tmpl, const struct rails *rl,
 	       BENCH_EXIT_RUNTIME;
 }
 
+/* "railN": which rail a thread is, in /proc/PID/task/TID/comm and top. */
+static void rails_name(pthread_t tid, size_t i)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "rail%u", (unsigned int)(i % RAILS_MAX));
+	pthread_setname_np(tid, name); /* a name is a courtesy: no check */
+}
+
 /* Start every rail; a rail that cannot start ends as a runtime error. */
 static void rails_start(struct rails_rail *rr, const struct rails *rl,
 			const struct bench_ctx *tmpl, rails_run_fn fn,
@@ -181,6 +191,8 @@ static void rails_start(struct rails_rail *rr, const struct rails *rl,
 			if (ret)
 				bench_err("--rails: rail %zu's thread: %s", i,
 					  strerror(ret));
+			else
+				rails_name(rr[i].tid, i);
 		}
 		rr[i].started = !ret;
 		pthread_mutex_lock(&sync->lock);

@@ -14,25 +14,34 @@
 # rails_watch CMD...: run CMD, collecting the CPU lists of its threads
 # (/proc/PID/task/*/status, Cpus_allowed_list) every 0.1 s until it ends;
 # then print "rails-watch: cpus=LIST|LIST|..." (each distinct list once,
-# in the order seen) and return CMD's status. Bash builtins only.
+# in the order seen) and, for each rail's thread (its comm is "railN",
+# rails_run.c names them), "rails-watch: railN=LIST" (the list it last
+# had); return CMD's status. Bash builtins only.
 rails_watch() {
-	local pid rc line seen='|' t
+	local pid rc line seen='|' t comm
+	local -A rail=()
 	"$@" &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		for t in /proc/"$pid"/task/*/status; do
+		for t in /proc/"$pid"/task/*; do
+			comm=
+			{ read -r comm < "$t/comm"; } 2>/dev/null
 			while read -r line; do
 				[[ $line == Cpus_allowed_list:* ]] || continue
 				line=${line#Cpus_allowed_list:}
 				line=${line//[[:space:]]/}
 				[[ $seen == *"|$line|"* ]] || seen+="$line|"
-			done 2>/dev/null < "$t"
+				[[ $comm == rail[0-9]* ]] && rail[$comm]=$line
+			done 2>/dev/null < "$t/status"
 		done
 		lab_sleep 0.1
 	done
 	wait "$pid"
 	rc=$?
 	echo "rails-watch: cpus=$seen"
+	for t in "${!rail[@]}"; do
+		echo "rails-watch: $t=${rail[$t]}"
+	done
 	return "$rc"
 }
 
@@ -158,6 +167,38 @@ else
 		--expect-node-gbps 100000 --json "$RJ/node.json" "$ip" &&
 		rails_json rails.gate_node.json "$RJ/node.json" fail 2
 
+	# --use_cuda auto with the fake CUDA driver (tests/fakecuda, two
+	# "GPUs" that sysfs does not know, so PCIe and NUMA are unknown and
+	# each rail takes a GPU of its own): the table before the run, each
+	# rail's buffers allocated on its GPU (the fake's trace), and the
+	# rails' GPU in the document
+	rails_fake=$B/tests/fakecuda
+	[[ $rails_fake == /* ]] || rails_fake=$PWD/$rails_fake
+	if [ ! -e "$rails_fake/libcuda.so.1" ]; then
+		lab_skip rails.gpu_auto "no fake CUDA driver in $rails_fake: make tools"
+	else
+		lab_pair rails.gpu_auto -t 180 \
+			-e "--- GPU per rail \(--use_cuda auto\) ---" \
+			-e "^ +0  rxe0 +0  0000:3b:00\.0  unknown +-/-$" \
+			-e "^ +1  rxe1 +1  0000:3c:00\.0  unknown +-/-$" \
+			-e "fake libcuda: cuMemAlloc [0-9]+ bytes on GPU 0 \(0000:3b:00\.0\)" \
+			-e "fake libcuda: cuMemAlloc [0-9]+ bytes on GPU 1 \(0000:3c:00\.0\)" \
+			-e "Memory +: cuda \(peermem\)" \
+			-e "node verdict: pass \(2 rails\)" \
+			"${S[@]}" "${rails[@]}" -- \
+			env LD_LIBRARY_PATH="$rails_fake" \
+			RDMABENCH_FAKE_CUDA=gpus=2,trace \
+			"$B/ib_write_bw" "${rails[@]}" --use_cuda auto "${run[@]}" \
+			--json "$RJ/gpu.json" "$ip" &&
+			rails_json rails.gpu_auto.json "$RJ/gpu.json" pass 2
+		# no GPU: refused (exit 2) before any rail connects
+		lab_case rails.gpu_auto.no_gpu -t 30 -r 2 \
+			-e "the CUDA driver sees no GPU: CUDA_ERROR_NO_DEVICE" \
+			-n "--- rail 0" \
+			env LD_LIBRARY_PATH="$rails_fake" RDMABENCH_FAKE_CUDA=gpus=0 \
+			"$B/ib_write_bw" "${rails[@]}" --use_cuda auto "${run[@]}" "$ip"
+	fi
+
 	# usage errors, before anything connects
 	lab_case rails.refuses_cm -t 30 -r 2 \
 		-e "--rails: each rail connects its own device over the TCP control channel: drop -R" \
@@ -184,6 +225,8 @@ else
 			-e " 1 +rxe1 +1, CPUs $node1_cpus " \
 			-e "rails-watch: cpus=.*\|$node0_cpus\|" \
 			-e "rails-watch: cpus=.*\|$node1_cpus\|" \
+			-e "rails-watch: rail0=$node0_cpus\$" \
+			-e "rails-watch: rail1=$node1_cpus\$" \
 			"${S[@]}" --rails rxe0@0,rxe1@1 -- \
 			rails_watch "$B/ib_write_bw" --rails rxe0@0,rxe1@1 \
 			"${run[@]}" "$ip"
