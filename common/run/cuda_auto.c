@@ -40,6 +40,7 @@ static void cuda_auto_fill(struct cuda_auto_pick *pick,
 			   const struct gpupair *p)
 {
 	pick->ordinal = p->gpu;
+	pick->link = p->link;
 	fs_copy(pick->bus_id, sizeof(pick->bus_id), g->ids[p->gpu]);
 }
 

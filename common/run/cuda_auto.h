@@ -15,12 +15,14 @@
 
 #include <stdio.h>
 
+#include "host/topo.h"
 #include "run/driver.h"
 #include "spec/rails.h"
 
 struct cuda_auto_pick {
 	int ordinal;
 	char bus_id[OPTS_NAME_MAX];
+	enum topo_link link;        /* to the rail's NIC */
 };
 
 /*

@@ -35,6 +35,7 @@ struct rails_rail {
 	struct rails_sync *sync;
 	bool at_line;               /* counted out of sync->pending */
 	rails_run_fn fn;
+	const struct cuda_auto_pick *gpu; /* --use_cuda auto's; else NULL */
 	pthread_t tid;
 	bool started;
 	struct results_doc doc;     /* the rail's, kept by record_end() */
@@ -121,6 +122,7 @@ static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
 	r->b.keep_doc = &r->doc;
 	if (rails_cfg(&r->b.cfg, it, i))
 		return -EINVAL;
+	r->gpu = gpu;
 	if (gpu)
 		cuda_auto_set(&r->b.cfg, gpu);
 	r->b.out = open_memstream(&r->text, &r->text_len);
@@ -211,6 +213,19 @@ static void rails_place(const struct place_plan *p, char *buf, size_t len)
 		snprintf(buf, len, "%d, CPUs %.40s", p->node, p->cpu_list);
 }
 
+/* A rail's GPU in its entry: none (-1) for host memory. */
+static void rails_entry_gpu(const struct rails_rail *r, struct results_rail *e)
+{
+	const struct bench_cfg *c = &r->b.cfg;
+
+	e->has_gpu = c->use_cuda >= 0 || c->cuda_bus_id[0];
+	e->gpu = c->use_cuda >= 0 ? (int)c->use_cuda : -1;
+	results_copy(e->gpu_bus_id, sizeof(e->gpu_bus_id), c->cuda_bus_id);
+	results_copy(e->gpu_pcie, sizeof(e->gpu_pcie), r->gpu &&
+		     r->gpu->link != TOPO_UNKNOWN ?
+		     topo_link_name(r->gpu->link) : "");
+}
+
 /* A rail's entry in the node's document. */
 static void rails_entry(const struct rails_rail *r, const char *name,
 			struct results_rail *e)
@@ -228,6 +243,7 @@ static void rails_entry(const struct rails_rail *r, const char *name,
 	e->exit_code = r->exit_code;
 	results_copy(e->error, sizeof(e->error), r->exit_code ?
 		     r->doc.error : "");
+	rails_entry_gpu(r, e);
 }
 
 /* Join, print each rail's report in order, and fill its row. */

@@ -15,7 +15,7 @@
 # (/proc/PID/task/*/status, Cpus_allowed_list) every 0.1 s until it ends;
 # then print "rails-watch: cpus=LIST|LIST|..." (each distinct list once,
 # in the order seen) and, for each rail's thread (its comm is "railN",
-# rails_run.c names them), "rails-watch: railN=LIST" (the list it last
+# rails_run.c names them), "rails-watch: railN=LIST;" (the list it last
 # had); return CMD's status. Bash builtins only.
 rails_watch() {
 	local pid rc line seen='|' t comm
@@ -40,7 +40,7 @@ rails_watch() {
 	rc=$?
 	echo "rails-watch: cpus=$seen"
 	for t in "${!rail[@]}"; do
-		echo "rails-watch: $t=${rail[$t]}"
+		echo "rails-watch: $t=${rail[$t]};"
 	done
 	return "$rc"
 }
@@ -84,9 +84,11 @@ rails_add_rxe1() {
 	return 1
 }
 
-# rails_json NAME FILE VERDICT N: FILE validates against the results
-# schema, has the verdict, N "rails" entries and, with a node gate, the
-# node_bw_gbps gate holding the sum of the rails' bw_gbps
+# rails_json NAME FILE VERDICT N [gpu]: FILE validates against the results
+# schema as version 3, has the verdict, N "rails" entries and, with a node
+# gate, the node_bw_gbps gate holding the sum of the rails' bw_gbps; with
+# "gpu", rail i's buffers on GPU i (--use_cuda auto, a GPU per rail), else
+# in host memory
 rails_json() {
 	local py out
 	for py in /usr/bin/python3 python3; do
@@ -94,10 +96,10 @@ rails_json() {
 		py=
 	done
 	[ -n "$py" ] || { lab_skip "$1" "no python3 with jsonschema"; return; }
-	if out=$("$py" - "$2" "$3" "$4" <<'PY' 2>&1
+	if out=$("$py" - "$2" "$3" "$4" "${5:-}" <<'PY' 2>&1
 import json, sys
 import jsonschema
-path, want, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path, want, n, gpu = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 schema = json.load(open("results/schema/rdmabench-result-v1.schema.json"))
 doc = json.load(open(path))
 errs = ["/".join(map(str, e.path)) + ": " + e.message
@@ -107,6 +109,14 @@ if doc["verdict"] != want:
     errs.append(f"verdict {doc['verdict']}, want {want}")
 if len(rails) != n:
     errs.append(f"{len(rails)} rails, want {n}")
+if doc["schema_version"] != 3:
+    errs.append(f"schema_version {doc['schema_version']}, want 3")
+for i, r in enumerate(rails):
+    g = r.get("gpu")
+    if gpu and (not g or g["ordinal"] != i or not g["bus_id"]):
+        errs.append(f"rail {i}: gpu {g}, want ordinal {i} with its bus id")
+    elif not gpu and g is not None:
+        errs.append(f"rail {i}: gpu {g}, want null (host memory)")
 total = sum(r["bw_gbps"] or 0 for r in rails)
 for g in doc["gates"]:
     if g["name"] == "node_bw_gbps" and abs(g["figure"] - total) > 1e-6:
@@ -179,8 +189,8 @@ else
 	else
 		lab_pair rails.gpu_auto -t 180 \
 			-e "--- GPU per rail \(--use_cuda auto\) ---" \
-			-e "^ +0  rxe0 +0  0000:3b:00\.0  unknown +-/-$" \
-			-e "^ +1  rxe1 +1  0000:3c:00\.0  unknown +-/-$" \
+			-e " 0  rxe0 +0  0000:3b:00\.0  unknown +-/-" \
+			-e " 1  rxe1 +1  0000:3c:00\.0  unknown +-/-" \
 			-e "fake libcuda: cuMemAlloc [0-9]+ bytes on GPU 0 \(0000:3b:00\.0\)" \
 			-e "fake libcuda: cuMemAlloc [0-9]+ bytes on GPU 1 \(0000:3c:00\.0\)" \
 			-e "Memory +: cuda \(peermem\)" \
@@ -190,7 +200,7 @@ else
 			RDMABENCH_FAKE_CUDA=gpus=2,trace \
 			"$B/ib_write_bw" "${rails[@]}" --use_cuda auto "${run[@]}" \
 			--json "$RJ/gpu.json" "$ip" &&
-			rails_json rails.gpu_auto.json "$RJ/gpu.json" pass 2
+			rails_json rails.gpu_auto.json "$RJ/gpu.json" pass 2 gpu
 		# no GPU: refused (exit 2) before any rail connects
 		lab_case rails.gpu_auto.no_gpu -t 30 -r 2 \
 			-e "the CUDA driver sees no GPU: CUDA_ERROR_NO_DEVICE" \
@@ -225,8 +235,8 @@ else
 			-e " 1 +rxe1 +1, CPUs $node1_cpus " \
 			-e "rails-watch: cpus=.*\|$node0_cpus\|" \
 			-e "rails-watch: cpus=.*\|$node1_cpus\|" \
-			-e "rails-watch: rail0=$node0_cpus\$" \
-			-e "rails-watch: rail1=$node1_cpus\$" \
+			-e "rails-watch: rail0=$node0_cpus;" \
+			-e "rails-watch: rail1=$node1_cpus;" \
 			"${S[@]}" --rails rxe0@0,rxe1@1 -- \
 			rails_watch "$B/ib_write_bw" --rails rxe0@0,rxe1@1 \
 			"${run[@]}" "$ip"
