@@ -132,6 +132,17 @@ static struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
 static bool fake_inited;
 static __thread CUdevice fake_current = -1;
 static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The exported name of inner, which runs under fake_lock. */
+#define FAKE_LOCKED(name, inner, params, args)                 \
+	CUresult name params                                   \
+	{                                                      \
+		CUresult r;                                    \
+		pthread_mutex_lock(&fake_lock);                \
+		r = inner args;                                \
+		pthread_mutex_unlock(&fake_lock);              \
+		return r;                                      \
+	}
 static int fake_ctx_refs[FAKE_MAX_GPUS];
 /* a primary context is a pointer into this array: never NULL, per GPU */
 static char fake_ctxs[FAKE_MAX_GPUS];
@@ -233,15 +244,7 @@ static CUresult fake_cuinit(unsigned int flags)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuInit(unsigned int flags)
-{
-	CUresult r;
-
-	pthread_mutex_lock(&fake_lock);
-	r = fake_cuinit(flags);
-	pthread_mutex_unlock(&fake_lock);
-	return r;
-}
+FAKE_LOCKED(cuInit, fake_cuinit, (unsigned int flags), (flags))
 
 CUresult cuDriverGetVersion(int *version)
 {
@@ -338,15 +341,8 @@ static CUresult fake_cudeviceprimaryctxretain(CUcontext *ctx, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev)
-{
-	CUresult r;
-
-	pthread_mutex_lock(&fake_lock);
-	r = fake_cudeviceprimaryctxretain(ctx, dev);
-	pthread_mutex_unlock(&fake_lock);
-	return r;
-}
+FAKE_LOCKED(cuDevicePrimaryCtxRetain, fake_cudeviceprimaryctxretain,
+	    (CUcontext *ctx, CUdevice dev), (ctx, dev))
 
 #ifndef FAKE_CUDA_OLD
 static CUresult fake_cudeviceprimaryctxrelease(CUdevice dev)
@@ -360,15 +356,8 @@ static CUresult fake_cudeviceprimaryctxrelease(CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
-{
-	CUresult r;
-
-	pthread_mutex_lock(&fake_lock);
-	r = fake_cudeviceprimaryctxrelease(dev);
-	pthread_mutex_unlock(&fake_lock);
-	return r;
-}
+FAKE_LOCKED(cuDevicePrimaryCtxRelease_v2, fake_cudeviceprimaryctxrelease,
+	    (CUdevice dev), (dev))
 #endif
 
 CUresult cuCtxSetCurrent(CUcontext ctx)
@@ -442,15 +431,8 @@ static CUresult fake_cumemalloc(CUdeviceptr *dptr, size_t len)
 	return CUDA_ERROR_OUT_OF_MEMORY;
 }
 
-CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t len)
-{
-	CUresult r;
-
-	pthread_mutex_lock(&fake_lock);
-	r = fake_cumemalloc(dptr, len);
-	pthread_mutex_unlock(&fake_lock);
-	return r;
-}
+FAKE_LOCKED(cuMemAlloc_v2, fake_cumemalloc, (CUdeviceptr *dptr, size_t len),
+	    (dptr, len))
 
 static CUresult fake_cumemfree(CUdeviceptr dptr)
 {
@@ -466,15 +448,7 @@ static CUresult fake_cumemfree(CUdeviceptr dptr)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemFree_v2(CUdeviceptr dptr)
-{
-	CUresult r;
-
-	pthread_mutex_lock(&fake_lock);
-	r = fake_cumemfree(dptr);
-	pthread_mutex_unlock(&fake_lock);
-	return r;
-}
+FAKE_LOCKED(cuMemFree_v2, fake_cumemfree, (CUdeviceptr dptr), (dptr))
 
 CUresult cuMemsetD8_v2(CUdeviceptr dptr, unsigned char v, size_t n)
 {

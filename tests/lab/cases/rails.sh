@@ -4,8 +4,11 @@
 # rails_if, 198.18.6.1), so the guest has two rails: rxe0 and rxe1. Rails
 # connect over a TCP control channel (the default --oob auto, or --oob
 # tcp), each rail's QPs by hand on its own device.
-# Placement and --rails auto are proven in a guest with two NUMA nodes and
-# rxe only:
+# --use_cuda auto runs on the fake CUDA driver (tests/fakecuda): each rail
+# on a GPU of its own. Placement and --rails auto are proven in a guest
+# with two NUMA nodes and rxe only (rxe has no NUMA node in sysfs, so the
+# pinning case names each rail's node, rxe0@0,rxe1@1; --rails auto's case
+# proves the rows and the sum):
 #   RDMABENCH_LAB_NUMA=2 RDMABENCH_LAB_PROVIDERS=rxe \
 #       scripts/lab/run.sh tests/lab/all.sh rails
 # elsewhere those parts skip.
@@ -201,6 +204,15 @@ else
 			"$B/ib_write_bw" "${rails[@]}" --use_cuda auto "${run[@]}" \
 			--json "$RJ/gpu.json" "$ip" &&
 			rails_json rails.gpu_auto.json "$RJ/gpu.json" pass 2 gpu
+		# one link, no -d: the GPU nearest the device the route picks
+		lab_pair rails.gpu_auto.one_link -t 90 \
+			-e "--use_cuda auto: GPU 0 \(0000:3b:00\.0\), unknown to rxe0" \
+			-e "Memory +: cuda \(peermem\)" \
+			-e "fake libcuda: cuMemAlloc [0-9]+ bytes on GPU 0 " \
+			"$B/ib_write_bw" --oob tcp -p 18540 -- \
+			env LD_LIBRARY_PATH="$rails_fake" \
+			RDMABENCH_FAKE_CUDA=gpus=2,trace \
+			"$B/ib_write_bw" --oob tcp -p 18540 --use_cuda auto -n 200 "$ip"
 		# no GPU: refused (exit 2) before any rail connects
 		lab_case rails.gpu_auto.no_gpu -t 30 -r 2 \
 			-e "the CUDA driver sees no GPU: CUDA_ERROR_NO_DEVICE" \
