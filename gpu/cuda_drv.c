@@ -106,7 +106,7 @@ struct cuda_ctx {
 	cu_function k_check;
 	cu_deviceptr res;     /* rdmabench_check's 2 x u64 result */
 	char name[128];
-	char bus_id[32];
+	char bus_id[CUDA_BUS_ID_MAX];
 };
 
 /*
@@ -322,8 +322,8 @@ static int cuda_ctx_retain(struct cuda_ctx *c)
 			 "failed (dmesg: NVIDIA Xid errors)");
 }
 
-int cuda_drv_open_lib(const char *lib_name, int device_index, const char *bus_id,
-		  struct cuda_ctx **out)
+/* A context with the driver loaded and initialised, no GPU picked yet. */
+static int cuda_start(const char *lib_name, struct cuda_ctx **out)
 {
 	struct cuda_ctx *c = calloc(1, sizeof(*c));
 	int ret;
@@ -333,23 +333,43 @@ int cuda_drv_open_lib(const char *lib_name, int device_index, const char *bus_id
 		return -ENOMEM;
 	}
 	ret = cuda_load(c, lib_name);
-	if (ret)
-		goto err_free;
-	ret = cuda_init(c, lib_name);
-	if (!ret)
-		ret = cuda_pick(c, device_index, bus_id);
-	if (!ret)
-		ret = cuda_ctx_retain(c);
-	if (ret)
-		goto err_dlclose;
+	if (!ret) {
+		ret = cuda_init(c, lib_name);
+		if (ret)
+			dlclose(c->lib);
+	}
+	if (ret) {
+		free(c);
+		return ret;
+	}
 	*out = c;
 	return 0;
+}
 
-err_dlclose:
+static void cuda_stop(struct cuda_ctx *c)
+{
 	dlclose(c->lib);
-err_free:
 	free(c);
-	return ret;
+}
+
+int cuda_drv_open_lib(const char *lib_name, int device_index, const char *bus_id,
+		  struct cuda_ctx **out)
+{
+	struct cuda_ctx *c;
+	int ret;
+
+	ret = cuda_start(lib_name, &c);
+	if (ret)
+		return ret;
+	ret = cuda_pick(c, device_index, bus_id);
+	if (!ret)
+		ret = cuda_ctx_retain(c);
+	if (ret) {
+		cuda_stop(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
 }
 
 int cuda_drv_open(int device_index, const char *bus_id, struct cuda_ctx **out)
@@ -400,6 +420,44 @@ int cuda_drv_index(const struct cuda_ctx *c)
 int cuda_drv_driver_version(const struct cuda_ctx *c)
 {
 	return c->driver_version;
+}
+
+/* Ordinals 0..count of an initialised driver into ids. */
+static int cuda_list_ids(struct cuda_ctx *c, char (*ids)[CUDA_BUS_ID_MAX],
+			 size_t max, size_t *n)
+{
+	char raw[64];
+	int count = 0, i;
+	cu_device d;
+	cu_result r;
+
+	r = c->fn.cuDeviceGetCount(&count);
+	if (r)
+		return cuda_fail(c, r, "cuDeviceGetCount", NULL);
+	for (i = 0; i < count && *n < max; i++) {
+		r = c->fn.cuDeviceGet(&d, i);
+		if (!r)
+			r = c->fn.cuDeviceGetPCIBusId(raw, (int)sizeof(raw), d);
+		if (r)
+			return cuda_fail(c, r, "cuDeviceGetPCIBusId", NULL);
+		cuda_norm_bus_id(raw, ids[(*n)++], CUDA_BUS_ID_MAX);
+	}
+	return 0;
+}
+
+int cuda_drv_list(const char *lib_name, char (*ids)[CUDA_BUS_ID_MAX],
+		  size_t max, size_t *n)
+{
+	struct cuda_ctx *c;
+	int ret;
+
+	*n = 0;
+	ret = cuda_start(lib_name, &c);
+	if (ret)
+		return ret;
+	ret = cuda_list_ids(c, ids, max, n);
+	cuda_stop(c);
+	return ret;
 }
 
 int cuda_drv_numa_node(const struct cuda_ctx *c, const char *sysfs_root)

@@ -47,6 +47,16 @@ const char *cuda_drv_pci_bus_id(const struct cuda_ctx *c);
 int cuda_drv_index(const struct cuda_ctx *c);
 int cuda_drv_driver_version(const struct cuda_ctx *c); /* 12040 = CUDA 12.4 */
 
+/*
+ * Every GPU the driver shows (CUDA_VISIBLE_DEVICES applies), by CUDA
+ * ordinal: ids[i] is ordinal i's bus id, lower case "dddd:bb:dd.f"; at
+ * most max, *n of them. No context is opened. Errors (logged) as
+ * cuda_drv_open's: -ENOSYS no usable driver, -ENODEV no GPU, -EIO.
+ */
+#define CUDA_BUS_ID_MAX 32
+int cuda_drv_list(const char *lib_name, char (*ids)[CUDA_BUS_ID_MAX],
+		  size_t max, size_t *n);
+
 /* NUMA node of the GPU's PCI function (sysfs under sysfs_root), -1 unknown */
 int cuda_drv_numa_node(const struct cuda_ctx *c, const char *sysfs_root);
 

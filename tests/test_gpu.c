@@ -27,6 +27,7 @@
 #include "gpu/cuda_drv.h"
 #include "lib/pattern.h"
 #include "test.h"
+#include "host/gpupair.h"
 #include "host/topo.h"
 
 #define MIB (1ULL << 20)
@@ -50,6 +51,26 @@ static void test_no_driver(void)
 	EXPECT_EQ_INT(cuda_drv_open_lib("libcuda-absent-rdmabench.so.1", 0, NULL,
 				    &c), -ENOSYS);
 	EXPECT_TRUE(c == NULL);
+}
+
+/* --use_cuda auto's list: ordinal 0 first; the GPU mlx5_0 would get. */
+static void test_list(struct cuda_ctx *c)
+{
+	char ids[GPUPAIR_GPUS_MAX][CUDA_BUS_ID_MAX];
+	struct gpupair_nic nic = { "mlx5_0", -1 };
+	struct gpupair p;
+	size_t n = 0;
+
+	EXPECT_EQ_INT(cuda_drv_list("libcuda-absent-rdmabench.so.1", ids,
+				    GPUPAIR_GPUS_MAX, &n), -ENOSYS);
+	EXPECT_EQ_INT(cuda_drv_list(CUDA_LIB_NAME, ids, GPUPAIR_GPUS_MAX,
+				    &n), 0);
+	EXPECT_TRUE(n >= 1 && !strcmp(ids[0], cuda_drv_pci_bus_id(c)));
+	if (n && !gpupair_plan("/sys", (const char (*)[GPUPAIR_BDF_MAX])ids,
+			       n, &nic, 1, &p))
+		printf("gpu: %zu GPU(s); --use_cuda auto for mlx5_0: GPU %d "
+		       "(%s), %s\n", n, p.gpu, ids[p.gpu],
+		       topo_link_name(p.link));
 }
 
 static void test_info(struct cuda_ctx *c)
@@ -358,6 +379,7 @@ int main(void)
 	if (ret)
 		return test_finish("test_gpu");
 	test_info(c);
+	test_list(c);
 	EXPECT_EQ_INT(cuda_drv_alloc(c, BIG_BYTES, &dptr), 0);
 	if (dptr) {
 		test_dmabuf(c, dptr);

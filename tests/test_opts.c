@@ -378,6 +378,21 @@ static void test_optional_value(void)
 	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda=2")), 0);
 	EXPECT_EQ_U64(cfg.use_cuda, 2);
+	/* auto: the GPU nearest each rail's NIC (run/cuda_auto.c) */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda", "auto",
+						 "--rails", "auto", "h")), 0);
+	EXPECT_EQ_INT((int)cfg.use_cuda, OPTS_CUDA_AUTO);
+	EXPECT_STREQ(cfg.server_addr, "h");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda=auto")), 0);
+	EXPECT_EQ_INT((int)cfg.use_cuda, OPTS_CUDA_AUTO);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda=near")), -EINVAL);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda", "auto",
+				"--use_cuda_bus_id", "0000:3b:00.0")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("--use_cuda auto picks the GPU itself");
+	EXPECT_EQ_INT(parse(&cfg, &lat_desc, ARGS("--use_cuda=auto", "h")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &lat_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("--use_cuda (latency tests");
 }
 
 /* Options of other tools, and rules between options, refused with why. */

@@ -298,6 +298,32 @@ static void sample_sweep(struct results_doc *d)
 	d->exit_code = 3;
 }
 
+/* --rails: two rails, the node's sum gated; rail 0 on its PIX GPU. */
+static void sample_rails(struct results_doc *d)
+{
+	static const char *const names[] = { "mlx5_0", "mlx5_1" };
+	unsigned int i;
+
+	sample_bw(d);
+	for (i = 0; i < 2; i++) {
+		struct results_rail *r = &d->rails[d->n_rails++];
+
+		memset(r, 0, sizeof(*r));
+		results_copy(r->device, sizeof(r->device), names[i]);
+		r->tcp_port = 18515 + i;
+		r->numa_node = (int)i;
+		results_copy(r->cpus, sizeof(r->cpus), i ? "16-31" : "0-15");
+		r->bw_gbps = i ? 190.5 : 191.25;
+		r->verdict = RESULTS_PASS;
+		r->gpu = i ? -1 : 0;
+		r->has_gpu = !i;
+		results_copy(r->gpu_bus_id, sizeof(r->gpu_bus_id),
+			     i ? "" : "0000:15:00.0");
+		results_copy(r->gpu_pcie, sizeof(r->gpu_pcie), i ? "" : "PIX");
+	}
+	add_gate(d, "node_bw_gbps", 65536, 381.75, 300, "Gb/s", true, "");
+}
+
 static void test_goldens(void)
 {
 	struct results_doc *d = calloc(1, sizeof(*d));
@@ -314,6 +340,9 @@ static void test_goldens(void)
 	sample_sweep(d);
 	EXPECT_EQ_INT(d->n_rows, 23);
 	expect_goldens(d, "sweep");
+	memset(d, 0, sizeof(*d));
+	sample_rails(d);
+	expect_goldens(d, "rails");
 	free(d);
 }
 

@@ -3,8 +3,10 @@
 # (tests/golden/results_*.{json,xml,prom}) checked by the tools CI users
 # will point at them:
 #   json    python3 -m json + python3-jsonschema against
-#           results/schema/rdmabench-result-v1.schema.json (draft 2020-12),
-#           and results_json_escape.json decoded back to the strings meant
+#           results/schema/rdmabench-result-v1.schema.json (draft 2020-12;
+#           it holds versions 1, 2 and 3: older documents, built from the
+#           goldens, still validate), and results_json_escape.json decoded
+#           back to the strings meant
 #   junit   xmllint --schema results/schema/junit.xsd     (libxml2-utils)
 #   prom    promtool check metrics, lint included          (prometheus)
 # Each validator is also shown one broken document that it must refuse, so
@@ -82,6 +84,30 @@ for r in old["results"]:
 for e in v.iter_errors(old):
     print(f"version 1 document: {'/'.join(map(str, e.path))}: {e.message}")
     bad += 1
+# a version 2 document (no rails key) still validates; rails are version 3
+rails = json.load(open(gold + "/results_rails.json"))
+old2 = copy.deepcopy(rails)
+old2["schema_version"] = 2
+old2.pop("rails")
+for e in v.iter_errors(old2):
+    print(f"version 2 document: {'/'.join(map(str, e.path))}: {e.message}")
+    bad += 1
+if rails["schema_version"] != 3 or rails["rails"][0]["gpu"]["pcie"] != "PIX":
+    print("results_rails.json: not version 3, or rail 0 without its GPU")
+    bad += 1
+def rails_mutant(f):
+    def m(d):
+        d.clear()
+        d.update(copy.deepcopy(rails))
+        f(d)
+    return m
+mutants["rails in a version 2 document"] = rails_mutant(
+    lambda d: d.update(schema_version=2))
+mutants["a rail without gpu"] = rails_mutant(lambda d: d["rails"][0].pop("gpu"))
+mutants["a gpu's pcie unknown word"] = rails_mutant(
+    lambda d: d["rails"][0]["gpu"].update(pcie="NV4"))
+mutants["a gpu without bus_id"] = rails_mutant(
+    lambda d: d["rails"][0]["gpu"].pop("bus_id"))
 if lat["results"][0]["client"]["histogram"] is None:
     print("results_lat.json: the client side has no histogram")
     bad += 1
@@ -104,7 +130,7 @@ for k in sorted(set(want) | set(got)):
     if got.get(k) != want.get(k):
         print(f"escape {k}: got {got.get(k)!r}, want {want.get(k)!r}")
         bad += 1
-print(f"json: {len(files)} documents and a version 1 one valid, "
+print(f"json: {len(files)} documents and a version 1 and 2 one valid, "
       f"{len(mutants)} mutants refused, "
       f"{len(want)} escapes read back" if not bad else f"json: {bad} errors")
 sys.exit(1 if bad else 0)

@@ -79,16 +79,29 @@ int topo_pci_path(const char *sysfs_root, const char *bdf, char *out,
 	return topo_place(real, out, len);
 }
 
-int topo_rdma_path(const char *sysfs_root, const char *dev, char *out,
-		   size_t len)
+/* The place of /class/CLS/NAME/device. */
+static int topo_class_path(const char *sysfs_root, const char *cls,
+			   const char *name, char *out, size_t len)
 {
 	char real[FS_PATH_MAX];
 
-	if (!topo_name_ok(dev) ||
-	    fs_resolve(sysfs_root, real, sizeof(real),
-		       "/class/infiniband/%s/device", dev))
+	if (!topo_name_ok(name) ||
+	    fs_resolve(sysfs_root, real, sizeof(real), "/class/%s/%s/device",
+		       cls, name))
 		return -ENOENT;
 	return topo_place(real, out, len);
+}
+
+int topo_rdma_path(const char *sysfs_root, const char *dev, char *out,
+		   size_t len)
+{
+	return topo_class_path(sysfs_root, "infiniband", dev, out, len);
+}
+
+int topo_netdev_path(const char *sysfs_root, const char *name, char *out,
+		     size_t len)
+{
+	return topo_class_path(sysfs_root, "net", name, out, len);
 }
 
 /* Split a place at '/' into at most TOPO_MAX_DEPTH parts; 0 if too deep. */

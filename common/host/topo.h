@@ -46,6 +46,9 @@ int topo_pci_path(const char *sysfs_root, const char *bdf, char *out,
 		  size_t len);
 int topo_rdma_path(const char *sysfs_root, const char *dev, char *out,
 		   size_t len);
+/* The same for the PCI function behind netdev name (/class/net/NAME). */
+int topo_netdev_path(const char *sysfs_root, const char *name, char *out,
+		     size_t len);
 
 /*
  * The link between two devices given their places and NUMA nodes (-1:

@@ -150,25 +150,108 @@ int route_lookup(const char *host, struct route *out)
 	return 0;
 }
 
-int route_dev_addr(const char *dev, char *ip, size_t len)
+/*
+ * Each up, non-loopback IPv4 address of this host that an RDMA device
+ * owns, to fn(dev, ip, arg) until it returns non-zero (that value is
+ * returned); -ENODEV when fn never did.
+ */
+static int route_each_rdma_addr(int (*fn)(const char *dev, const char *ip,
+					  void *arg), void *arg)
 {
 	struct ifaddrs *all, *a;
-	char owner[ROUTE_DEV_LEN];
+	char owner[ROUTE_DEV_LEN], ip[ROUTE_IP_LEN];
 	uint8_t port;
-	int ret = -ENODEV;
+	int ret = 0;
 
 	if (getifaddrs(&all))
 		return -ENODEV;
-	for (a = all; a && ret; a = a->ifa_next) {
+	for (a = all; a && !ret; a = a->ifa_next) {
 		if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET ||
-		    !(a->ifa_flags & IFF_UP) || route_is_loopback(a->ifa_addr))
+		    !(a->ifa_flags & IFF_UP) || route_is_loopback(a->ifa_addr) ||
+		    route_owner(a->ifa_addr, owner, sizeof(owner), &port))
 			continue;
-		if (!route_owner(a->ifa_addr, owner, sizeof(owner), &port) &&
-		    !strcmp(owner, dev)) {
-			route_ip_str(a->ifa_addr, ip, len);
-			ret = 0;
-		}
+		ret = fn(owner, route_ip_str(a->ifa_addr, ip, sizeof(ip)), arg);
 	}
 	freeifaddrs(all);
-	return ret;
+	return ret ? ret : -ENODEV;
+}
+
+struct route_find {
+	const char *dev;
+	char *ip;
+	size_t len;
+};
+
+static int route_find_dev(const char *dev, const char *ip, void *arg)
+{
+	struct route_find *f = arg;
+
+	if (strcmp(dev, f->dev))
+		return 0;
+	snprintf(f->ip, f->len, "%s", ip);
+	return 1;
+}
+
+int route_dev_addr(const char *dev, char *ip, size_t len)
+{
+	struct route_find f = { dev, ip, len };
+
+	return route_each_rdma_addr(route_find_dev, &f) == 1 ? 0 : -ENODEV;
+}
+
+struct route_text {
+	char *buf;
+	size_t len;
+};
+
+static int route_add_text(const char *dev, const char *ip, void *arg)
+{
+	struct route_text *t = arg;
+	size_t used = strlen(t->buf);
+
+	snprintf(t->buf + used, t->len - used, "%s%s %s", used ? ", " : "",
+		 dev, ip);
+	return 0;
+}
+
+void route_rdma_addrs(char *buf, size_t len)
+{
+	struct route_text t = { buf, len };
+
+	buf[0] = '\0';
+	route_each_rdma_addr(route_add_text, &t);
+}
+
+/* Is sa an address of this host? A bind to it says (port 0: any). */
+static bool route_is_local(const struct addrinfo *ai)
+{
+	int fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_storage sa;
+	bool local;
+
+	if (fd < 0)
+		return false;
+	memcpy(&sa, ai->ai_addr, ai->ai_addrlen);
+	((struct sockaddr_in *)&sa)->sin_port = 0; /* in6's is there too */
+	local = !bind(fd, (struct sockaddr *)&sa, ai->ai_addrlen);
+	close(fd);
+	return local;
+}
+
+int route_self(const char *host, struct route_self *out)
+{
+	struct addrinfo *res;
+	uint8_t port;
+
+	memset(out, 0, sizeof(*out));
+	if (route_resolve(host, &res))
+		return -EHOSTUNREACH;
+	route_ip_str(res->ai_addr, out->ip, sizeof(out->ip));
+	out->local = route_is_local(res);
+	out->loopback = route_is_loopback(res->ai_addr);
+	if (out->loopback ||
+	    route_owner(res->ai_addr, out->owner, sizeof(out->owner), &port))
+		out->owner[0] = '\0';
+	freeaddrinfo(res);
+	return 0;
 }

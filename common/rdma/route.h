@@ -50,6 +50,27 @@ int route_owner(const struct sockaddr *sa, char *dev, size_t len,
  */
 int route_dev_addr(const char *dev, char *ip, size_t len);
 
+/* This host's own view of a name or IP (ib_fabric's own entry). */
+struct route_self {
+	char ip[ROUTE_IP_LEN];     /* the first address it resolves to */
+	bool local;                /* an address of this host */
+	bool loopback;
+	char owner[ROUTE_DEV_LEN]; /* the RDMA device owning it; "": none */
+};
+
+/*
+ * Resolve host and say whether the address is this host's and which RDMA
+ * device owns it. Returns 0, or -EHOSTUNREACH when it does not resolve
+ * (not logged).
+ */
+int route_self(const char *host, struct route_self *out);
+
+/*
+ * This host's IPv4 addresses that an RDMA device owns, as text:
+ * "mlx5_0 192.168.1.3, rxe1 198.18.6.1"; "" when none.
+ */
+void route_rdma_addrs(char *buf, size_t len);
+
 /* The IP text of sa (IPv4-mapped IPv6 as IPv4). */
 const char *route_ip_str(const struct sockaddr *sa, char *buf, size_t len);
 

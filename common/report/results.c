@@ -528,6 +528,23 @@ static void rj_counters(struct json_writer *w, const struct results_doc *d)
 	json_object_end(w);
 }
 
+/* A rail's GPU: null for host memory. */
+static void rj_rail_gpu(struct json_writer *w, const struct results_rail *r)
+{
+	if (!r->has_gpu) {
+		json_kv_null(w, "gpu");
+		return;
+	}
+	json_kv_object_begin(w, "gpu");
+	if (r->gpu >= 0)
+		json_kv_i64(w, "ordinal", r->gpu);
+	else
+		json_kv_null(w, "ordinal");
+	rj_text(w, "bus_id", r->gpu_bus_id);
+	rj_text(w, "pcie", r->gpu_pcie);
+	json_object_end(w);
+}
+
 /* --rails: a row per rail; left out of a one-link document. */
 static void rj_rails(struct json_writer *w, const struct results_doc *d)
 {
@@ -551,6 +568,7 @@ static void rj_rails(struct json_writer *w, const struct results_doc *d)
 		json_kv_string(w, "verdict", results_verdict_name(r->verdict));
 		json_kv_i64(w, "exit_code", r->exit_code);
 		rj_text(w, "error", r->error);
+		rj_rail_gpu(w, r);
 		json_object_end(w);
 	}
 	json_array_end(w);

@@ -28,8 +28,12 @@
 #include "lib/hist.h"
 #include "lib/stats.h"
 
-/* 2: + results[].{client,server}.histogram (-H); 1 still validates */
-#define RESULTS_SCHEMA_VERSION 2
+/*
+ * 2: + results[].{client,server}.histogram (-H); 3: + rails[] (--rails),
+ * each rail with its gpu (--use_cuda auto's pairing). 1 and 2 still
+ * validate.
+ */
+#define RESULTS_SCHEMA_VERSION 3
 
 #define RESULTS_MAX_SIZES 32       /* -a sweeps 2 B .. 8 MiB: 23 sizes */
 #define RESULTS_MAX_GATES 64
@@ -181,6 +185,10 @@ struct results_rail {
 	enum results_verdict verdict;
 	int exit_code;
 	char error[RESULTS_TEXT_LEN];
+	bool has_gpu;                       /* false: host memory */
+	int gpu;                            /* CUDA ordinal; -1: not known */
+	char gpu_bus_id[RESULTS_NAME_LEN];  /* "": not known */
+	char gpu_pcie[8];                   /* "PIX".."SYS"; "": not known */
 };
 
 struct results_doc {

@@ -24,6 +24,7 @@
 #include "lib/stop.h"
 #include "lib/timer.h"
 #include "lib/units.h"
+#include "run/fabric_addr.h"
 #include "run/fabric_barrier.h"
 #include "run/fabric_exec.h"
 #include "spec/bench.h"
@@ -384,6 +385,8 @@ static int run(struct fabric *f)
 	char path[PATH_MAX];
 	int code;
 
+	if (fabric_addr_check(&f->hl, f->role.rank))
+		return BENCH_EXIT_USAGE;
 	if (mkdir(f->cfg.out, 0755) && errno != EEXIST) {
 		bench_err("--out %s: %s", f->cfg.out, strerror(errno));
 		return BENCH_EXIT_USAGE;

@@ -9,12 +9,28 @@
 #include <string.h>
 
 #include "gpu/cuda_drv.h"
+#include "run/cuda_auto.h"
 #include "run/place_glue.h"
 #include "lib/log.h"
 
 static bool bench_wants_gpu(const struct bench_cfg *c)
 {
 	return c->use_cuda >= 0 || c->cuda_bus_id[0];
+}
+
+/* A refused --use_cuda auto: no GPU is the user's to fix, no driver not. */
+static int bench_auto_err(int ret)
+{
+	return ret == -ENODEV ? -EINVAL : ret ? -EIO : 0;
+}
+
+/* --use_cuda auto: the GPU nearest the device, when it is known yet. */
+static int bench_gpu_auto(struct bench_cfg *c)
+{
+	const char *dev = c->dev_name[0] ? c->dev_name :
+			  c->netdev[0] ? c->netdev : NULL;
+
+	return bench_auto_err(cuda_auto_link(c, dev));
 }
 
 /* The GPU must be there (driver, device, dmabuf) before anything connects. */
@@ -52,6 +68,9 @@ int place_glue_preflight(struct bench_ctx *b)
 		bench_err("%s", b->place.err);
 		return -EINVAL;
 	}
+	ret = bench_gpu_auto(&b->cfg);
+	if (ret)
+		return ret;
 	return bench_wants_gpu(&b->cfg) ? bench_gpu_preflight(&b->cfg) : 0;
 }
 
@@ -59,6 +78,9 @@ int place_glue_apply(struct bench_ctx *b)
 {
 	int ret;
 
+	ret = bench_auto_err(cuda_auto_link(&b->cfg, b->dev.name));
+	if (ret)
+		return ret;
 	ret = place_decide("/sys", b->dev.name, -1, &b->place_req, &b->allowed,
 			   &b->place);
 	if (ret) {

@@ -2,6 +2,7 @@
 /*
  * rails_run - one thread per rail, each the one-link flow (rails_run.h).
  */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include "lib/log.h"
 #include "report/rails_report.h"
 #include "report/verdict.h"
+#include "run/cuda_auto.h"
 #include "run/rails_doc.h"
 #include "run/rails_run.h"
 #include "spec/rails.h"
@@ -33,6 +35,7 @@ struct rails_rail {
 	struct rails_sync *sync;
 	bool at_line;               /* counted out of sync->pending */
 	rails_run_fn fn;
+	const struct cuda_auto_pick *gpu; /* --use_cuda auto's; else NULL */
 	pthread_t tid;
 	bool started;
 	struct results_doc doc;     /* the rail's, kept by record_end() */
@@ -108,7 +111,8 @@ static int rails_cfg(struct bench_cfg *c, const struct rails_item *it,
 }
 
 static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
-		      const struct rails_item *it, size_t i, rails_run_fn fn)
+		      const struct rails_item *it, size_t i, rails_run_fn fn,
+		      const struct cuda_auto_pick *gpu)
 {
 	r->b = *tmpl;
 	r->fn = fn;
@@ -118,6 +122,9 @@ static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
 	r->b.keep_doc = &r->doc;
 	if (rails_cfg(&r->b.cfg, it, i))
 		return -EINVAL;
+	r->gpu = gpu;
+	if (gpu)
+		cuda_auto_set(&r->b.cfg, gpu);
 	r->b.out = open_memstream(&r->text, &r->text_len);
 	if (!r->b.out) {
 		bench_err("--rails: rail %zu's report buffer: %s", i,
@@ -141,10 +148,33 @@ static int rails_resolve(const struct bench_cfg *c, struct rails *rl)
 	return ret;
 }
 
+/* --use_cuda auto: each rail's GPU, and the table; the exit code. */
+static int rails_gpus(const struct bench_ctx *tmpl, const struct rails *rl,
+		      struct cuda_auto_pick *gpus)
+{
+	int ret;
+
+	if (tmpl->cfg.use_cuda != OPTS_CUDA_AUTO)
+		return BENCH_EXIT_OK;
+	ret = cuda_auto_rails(rl, gpus, tmpl->out);
+	return !ret ? BENCH_EXIT_OK : ret == -ENODEV ? BENCH_EXIT_USAGE :
+	       BENCH_EXIT_RUNTIME;
+}
+
+/* "railN": which rail a thread is, in /proc/PID/task/TID/comm and top. */
+static void rails_name(pthread_t tid, size_t i)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "rail%u", (unsigned int)(i % RAILS_MAX));
+	pthread_setname_np(tid, name); /* a name is a courtesy: no check */
+}
+
 /* Start every rail; a rail that cannot start ends as a runtime error. */
 static void rails_start(struct rails_rail *rr, const struct rails *rl,
 			const struct bench_ctx *tmpl, rails_run_fn fn,
-			struct rails_sync *sync)
+			struct rails_sync *sync,
+			const struct cuda_auto_pick *gpus)
 {
 	size_t i;
 	int ret;
@@ -152,7 +182,8 @@ static void rails_start(struct rails_rail *rr, const struct rails *rl,
 	for (i = 0; i < rl->n; i++) {
 		rr[i].exit_code = BENCH_EXIT_RUNTIME;
 		rr[i].sync = sync;
-		ret = rails_init(&rr[i], tmpl, &rl->items[i], i, fn);
+		ret = rails_init(&rr[i], tmpl, &rl->items[i], i, fn,
+				 gpus ? &gpus[i] : NULL);
 		if (!ret) {
 			bench_info("rail %zu: %s, port %llu", i,
 				   rl->items[i].name,
@@ -162,6 +193,8 @@ static void rails_start(struct rails_rail *rr, const struct rails *rl,
 			if (ret)
 				bench_err("--rails: rail %zu's thread: %s", i,
 					  strerror(ret));
+			else
+				rails_name(rr[i].tid, i);
 		}
 		rr[i].started = !ret;
 		pthread_mutex_lock(&sync->lock);
@@ -178,6 +211,19 @@ static void rails_place(const struct place_plan *p, char *buf, size_t len)
 		snprintf(buf, len, "not pinned");
 	else
 		snprintf(buf, len, "%d, CPUs %.40s", p->node, p->cpu_list);
+}
+
+/* A rail's GPU in its entry: none (-1) for host memory. */
+static void rails_entry_gpu(const struct rails_rail *r, struct results_rail *e)
+{
+	const struct bench_cfg *c = &r->b.cfg;
+
+	e->has_gpu = c->use_cuda >= 0 || c->cuda_bus_id[0];
+	e->gpu = c->use_cuda >= 0 ? (int)c->use_cuda : -1;
+	results_copy(e->gpu_bus_id, sizeof(e->gpu_bus_id), c->cuda_bus_id);
+	results_copy(e->gpu_pcie, sizeof(e->gpu_pcie), r->gpu &&
+		     r->gpu->link != TOPO_UNKNOWN ?
+		     topo_link_name(r->gpu->link) : "");
 }
 
 /* A rail's entry in the node's document. */
@@ -197,6 +243,7 @@ static void rails_entry(const struct rails_rail *r, const char *name,
 	e->exit_code = r->exit_code;
 	results_copy(e->error, sizeof(e->error), r->exit_code ?
 		     r->doc.error : "");
+	rails_entry_gpu(r, e);
 }
 
 /* Join, print each rail's report in order, and fill its row. */
@@ -250,6 +297,7 @@ int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 				   .all_in = PTHREAD_COND_INITIALIZER };
 	struct rails_report_row rows[RAILS_MAX];
 	struct results_rail entries[RAILS_MAX];
+	struct cuda_auto_pick gpus[RAILS_MAX];
 	const struct bench_cfg *c = &tmpl->cfg;
 	struct rails_rail *rr;
 	struct rails rl;
@@ -259,13 +307,17 @@ int rails_run(const struct bench_ctx *tmpl, rails_run_fn fn)
 
 	if (rails_resolve(&tmpl->cfg, &rl))
 		return BENCH_EXIT_USAGE;
+	code = rails_gpus(tmpl, &rl, gpus);
+	if (code)
+		return code;
 	rr = calloc(rl.n, sizeof(*rr));
 	if (!rr) {
 		bench_err("--rails: %s", strerror(ENOMEM));
 		return BENCH_EXIT_RUNTIME;
 	}
 	sync.pending = rl.n;
-	rails_start(rr, &rl, tmpl, fn, &sync);
+	rails_start(rr, &rl, tmpl, fn, &sync,
+		    c->use_cuda == OPTS_CUDA_AUTO ? gpus : NULL);
 	rails_collect(rr, &rl, rows, entries, tmpl->out);
 	sum = rails_report_sum(rows, rl.n);
 	code = rails_report_exit(rows, rl.n, sum, c->expect_node_gbps, why,

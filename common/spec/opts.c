@@ -131,6 +131,10 @@ static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
 			*(int64_t *)(base + o->offset) = value ? -1 : 0;
 			break;
 		}
+		if (!strcmp(value, "auto")) {
+			*(int64_t *)(base + o->offset) = OPTS_CUDA_AUTO;
+			break;
+		}
 		/* fall through */
 	default:
 		ret = opt_parse_value(o, value, base, label, err, err_len);
@@ -283,7 +287,8 @@ static const char *opt_next_value(const struct opt_def *o, int argc,
 	uint64_t num;
 
 	if (o->kind != OPT_OPT_INT || optarg || optind >= argc ||
-	    units_parse_u64(argv[optind], o->min, o->max, &num))
+	    (strcmp(argv[optind], "auto") &&
+	     units_parse_u64(argv[optind], o->min, o->max, &num)))
 		return optarg;
 	return argv[optind++];
 }

@@ -31,6 +31,10 @@ enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
 enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP, OPTS_OOB_AUTO };
 enum opts_output { OPTS_OUTPUT_TABLE, OPTS_OUTPUT_BW, OPTS_OUTPUT_MSGRATE,
 		   OPTS_OUTPUT_LATENCY };
+/* --use_cuda's two words; N >= 0 is a CUDA ordinal. "auto" (the GPU
+ * nearest each rail's NIC, run/cuda_auto.h) is resolved to an ordinal and
+ * a bus id before the device is opened. */
+enum opts_cuda { OPTS_CUDA_HOST = -1, OPTS_CUDA_AUTO = -2 };
 
 struct bench_cfg {
 	char server_addr[OPTS_ADDR_MAX]; /* empty: we are the server */
@@ -108,7 +112,7 @@ struct bench_cfg {
 	uint64_t numa_node;              /* perftest --numa_node */
 	bool has_numa_node;
 	bool disable_numa;               /* perftest --disable_numa */
-	int64_t use_cuda;                /* --use_cuda[=N]: -1 = host memory */
+	int64_t use_cuda;                /* --use_cuda[=N|auto]: OPTS_CUDA_* */
 	char cuda_bus_id[OPTS_NAME_MAX]; /* --use_cuda_bus_id */
 	bool use_cuda_dmabuf;            /* --use_cuda_dmabuf */
 	uint64_t cuda_mem_type;          /* --cuda_mem_type: 0 = device */

@@ -36,7 +36,7 @@ static int opts_check_measure(const struct bench_cfg *cfg, bool is_bw,
 {
 	const char *what = NULL;
 
-	if (!is_bw && cfg->use_cuda >= 0)
+	if (!is_bw && cfg->use_cuda != OPTS_CUDA_HOST)
 		what = "--use_cuda (latency tests poll the buffer from the CPU)";
 	else if (is_bw && cfg->output == OPTS_OUTPUT_LATENCY)
 		what = "--output latency";
@@ -121,7 +121,10 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		{ cfg->expect_node_gbps > 0 && !cfg->rails[0],
 		  "--expect-node-gbps gates the sum over --rails: add --rails "
 		  "auto (or a list), or use --expect-gbps for one link" },
-		{ cfg->cuda_mem_type && cfg->use_cuda < 0,
+		{ cfg->use_cuda == OPTS_CUDA_AUTO && cfg->cuda_bus_id[0],
+		  "--use_cuda auto picks the GPU itself: drop "
+		  "--use_cuda_bus_id, or name the GPU with it and drop auto" },
+		{ cfg->cuda_mem_type && cfg->use_cuda == OPTS_CUDA_HOST,
 		  "--cuda_mem_type is for --use_cuda runs: add --use_cuda N" },
 		{ cfg->cuda_mem_type,
 		  "--cuda_mem_type: only 0 (device memory, cuMemAlloc) is "

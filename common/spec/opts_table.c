@@ -203,7 +203,8 @@ const struct opt_def opts_table_rows[] = {
 	  NO_HAS, 0, 0, NULL, NULL, NULL, "same as --numa off",
 	  .group = OPT_G_PLACE },
 	{ "use_cuda", LONG_CUDA, OPT_OPT_INT, CFG(use_cuda), NO_HAS, 0, 1023,
-	  "-1", "-1", "[=N]", "buffers in GPU N's memory (cudaMalloc)",
+	  "-1", "-1", "[=N|auto]", "buffers in GPU N's memory (cudaMalloc); "
+	  "auto: the GPU nearest each rail's NIC",
 	  .only = ONLY_BW | ONLY_LISTED,
 	  .group = OPT_G_GPU },
 	{ "use_cuda_bus_id", LONG_CUDA_BUS, OPT_STR, CFG(cuda_bus_id), NO_HAS,

@@ -27,7 +27,8 @@ enum opt_kind {
 	OPT_STR,      /* char array of max bytes */
 	OPT_DOUBLE,   /* decimal number >= 0 */
 	OPT_ENUM,     /* one of choices[], its index stored as uint64_t */
-	OPT_OPT_INT,  /* int64_t, optional argument: absent value = 0 */
+	OPT_OPT_INT,  /* int64_t, optional argument: absent value = 0,
+		       * "auto" = OPTS_CUDA_AUTO (--use_cuda only) */
 	OPT_NOOP,     /* perftest's, already what we do; help says why */
 };
 

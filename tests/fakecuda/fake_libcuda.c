@@ -20,6 +20,8 @@
  *   ctxfail   cuDevicePrimaryCtxRetain: CUDA_ERROR_DEVICE_UNAVAILABLE (an
  *             exclusive-process GPU busy with another process)
  *   oom       cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY
+ *   trace     each cuMemAlloc says on stderr "fake libcuda: cuMemAlloc N
+ *             bytes on GPU I (BUS ID)" (which GPU a rail's buffers are on)
  *
  * "Device memory" is host memory: a memfd mapped shared, page aligned, so
  * memset/copies work and an RDMA device can even register it as plain host
@@ -33,10 +35,13 @@
  * Built twice (tests/fakecuda/Makefile.inc): $(B)/tests/fakecuda/libcuda.so.1
  * and, with -DFAKE_CUDA_OLD, $(B)/tests/fakecuda/old/libcuda.so.1, which
  * lacks cuDevicePrimaryCtxRelease_v2 (CUDA < 11) for "the driver is too
- * old". Not thread-safe: rdmabench uses CUDA from one thread.
+ * old". Threads (--rails: a rail per thread, each with its GPU) as the
+ * real driver: the current context is the thread's, and one lock guards
+ * the contexts' counts and the allocations.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -112,7 +117,7 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 
 struct fake_opts {
 	bool parsed;
-	bool stub, nodev, nodmabuf, ctxfail, oom;
+	bool stub, nodev, nodmabuf, ctxfail, oom, trace;
 	int gpus;
 };
 
@@ -125,7 +130,19 @@ struct fake_alloc {
 static struct fake_opts fake = { .gpus = 1 };
 static struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
 static bool fake_inited;
-static CUdevice fake_current = -1;
+static __thread CUdevice fake_current = -1;
+static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The exported name of inner, which runs under fake_lock. */
+#define FAKE_LOCKED(name, inner, params, args)                 \
+	CUresult name params                                   \
+	{                                                      \
+		CUresult r;                                    \
+		pthread_mutex_lock(&fake_lock);                \
+		r = inner args;                                \
+		pthread_mutex_unlock(&fake_lock);              \
+		return r;                                      \
+	}
 static int fake_ctx_refs[FAKE_MAX_GPUS];
 /* a primary context is a pointer into this array: never NULL, per GPU */
 static char fake_ctxs[FAKE_MAX_GPUS];
@@ -145,6 +162,8 @@ static void fake_word(const char *w)
 		fake.ctxfail = true;
 	else if (!strcmp(w, "oom"))
 		fake.oom = true;
+	else if (!strcmp(w, "trace"))
+		fake.trace = true;
 	else if (!strncmp(w, "gpus=", 5)) {
 		n = strtol(w + 5, &end, 10);
 		if (*end || n < 0 || n > FAKE_MAX_GPUS)
@@ -211,7 +230,7 @@ static struct fake_alloc *fake_find(CUdeviceptr p, size_t n)
 	return NULL;
 }
 
-CUresult cuInit(unsigned int flags)
+static CUresult fake_cuinit(unsigned int flags)
 {
 	const struct fake_opts *o = fake_opts();
 
@@ -224,6 +243,8 @@ CUresult cuInit(unsigned int flags)
 	fake_inited = true;
 	return CUDA_SUCCESS;
 }
+
+FAKE_LOCKED(cuInit, fake_cuinit, (unsigned int flags), (flags))
 
 CUresult cuDriverGetVersion(int *version)
 {
@@ -307,7 +328,7 @@ CUresult cuDeviceGetPCIBusId(char *bus_id, int len, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev)
+static CUresult fake_cudeviceprimaryctxretain(CUcontext *ctx, CUdevice dev)
 {
 	if (!ctx)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -320,8 +341,11 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
+FAKE_LOCKED(cuDevicePrimaryCtxRetain, fake_cudeviceprimaryctxretain,
+	    (CUcontext *ctx, CUdevice dev), (ctx, dev))
+
 #ifndef FAKE_CUDA_OLD
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+static CUresult fake_cudeviceprimaryctxrelease(CUdevice dev)
 {
 	if (fake_dev_ok(dev))
 		return fake_dev_ok(dev);
@@ -331,6 +355,9 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 		fake_current = -1;
 	return CUDA_SUCCESS;
 }
+
+FAKE_LOCKED(cuDevicePrimaryCtxRelease_v2, fake_cudeviceprimaryctxrelease,
+	    (CUdevice dev), (dev))
 #endif
 
 CUresult cuCtxSetCurrent(CUcontext ctx)
@@ -379,7 +406,7 @@ static CUresult fake_map(struct fake_alloc *f, size_t len)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t len)
+static CUresult fake_cumemalloc(CUdeviceptr *dptr, size_t len)
 {
 	int i;
 
@@ -395,12 +422,19 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t len)
 		if (fake_map(&fake_allocs[i], len))
 			return CUDA_ERROR_OUT_OF_MEMORY;
 		*dptr = (uintptr_t)fake_allocs[i].addr;
+		if (fake.trace)
+			fprintf(stderr, "fake libcuda: cuMemAlloc %zu bytes on "
+				"GPU %d (0000:%02x:00.0)\n", len, fake_current,
+				FAKE_BUS_BASE + fake_current);
 		return CUDA_SUCCESS;
 	}
 	return CUDA_ERROR_OUT_OF_MEMORY;
 }
 
-CUresult cuMemFree_v2(CUdeviceptr dptr)
+FAKE_LOCKED(cuMemAlloc_v2, fake_cumemalloc, (CUdeviceptr *dptr, size_t len),
+	    (dptr, len))
+
+static CUresult fake_cumemfree(CUdeviceptr dptr)
 {
 	struct fake_alloc *f = fake_find(dptr, 0);
 
@@ -413,6 +447,8 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 	memset(f, 0, sizeof(*f));
 	return CUDA_SUCCESS;
 }
+
+FAKE_LOCKED(cuMemFree_v2, fake_cumemfree, (CUdeviceptr dptr), (dptr))
 
 CUresult cuMemsetD8_v2(CUdeviceptr dptr, unsigned char v, size_t n)
 {

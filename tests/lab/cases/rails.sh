@@ -4,8 +4,11 @@
 # rails_if, 198.18.6.1), so the guest has two rails: rxe0 and rxe1. Rails
 # connect over a TCP control channel (the default --oob auto, or --oob
 # tcp), each rail's QPs by hand on its own device.
-# Placement and --rails auto are proven in a guest with two NUMA nodes and
-# rxe only:
+# --use_cuda auto runs on the fake CUDA driver (tests/fakecuda): each rail
+# on a GPU of its own. Placement and --rails auto are proven in a guest
+# with two NUMA nodes and rxe only (rxe has no NUMA node in sysfs, so the
+# pinning case names each rail's node, rxe0@0,rxe1@1; --rails auto's case
+# proves the rows and the sum):
 #   RDMABENCH_LAB_NUMA=2 RDMABENCH_LAB_PROVIDERS=rxe \
 #       scripts/lab/run.sh tests/lab/all.sh rails
 # elsewhere those parts skip.
@@ -14,25 +17,34 @@
 # rails_watch CMD...: run CMD, collecting the CPU lists of its threads
 # (/proc/PID/task/*/status, Cpus_allowed_list) every 0.1 s until it ends;
 # then print "rails-watch: cpus=LIST|LIST|..." (each distinct list once,
-# in the order seen) and return CMD's status. Bash builtins only.
+# in the order seen) and, for each rail's thread (its comm is "railN",
+# rails_run.c names them), "rails-watch: railN=LIST;" (the list it last
+# had); return CMD's status. Bash builtins only.
 rails_watch() {
-	local pid rc line seen='|' t
+	local pid rc line seen='|' t comm
+	local -A rail=()
 	"$@" &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		for t in /proc/"$pid"/task/*/status; do
+		for t in /proc/"$pid"/task/*; do
+			comm=
+			{ read -r comm < "$t/comm"; } 2>/dev/null
 			while read -r line; do
 				[[ $line == Cpus_allowed_list:* ]] || continue
 				line=${line#Cpus_allowed_list:}
 				line=${line//[[:space:]]/}
 				[[ $seen == *"|$line|"* ]] || seen+="$line|"
-			done 2>/dev/null < "$t"
+				[[ $comm == rail[0-9]* ]] && rail[$comm]=$line
+			done 2>/dev/null < "$t/status"
 		done
 		lab_sleep 0.1
 	done
 	wait "$pid"
 	rc=$?
 	echo "rails-watch: cpus=$seen"
+	for t in "${!rail[@]}"; do
+		echo "rails-watch: $t=${rail[$t]};"
+	done
 	return "$rc"
 }
 
@@ -75,9 +87,11 @@ rails_add_rxe1() {
 	return 1
 }
 
-# rails_json NAME FILE VERDICT N: FILE validates against the results
-# schema, has the verdict, N "rails" entries and, with a node gate, the
-# node_bw_gbps gate holding the sum of the rails' bw_gbps
+# rails_json NAME FILE VERDICT N [gpu]: FILE validates against the results
+# schema as version 3, has the verdict, N "rails" entries and, with a node
+# gate, the node_bw_gbps gate holding the sum of the rails' bw_gbps; with
+# "gpu", rail i's buffers on GPU i (--use_cuda auto, a GPU per rail), else
+# in host memory
 rails_json() {
 	local py out
 	for py in /usr/bin/python3 python3; do
@@ -85,10 +99,10 @@ rails_json() {
 		py=
 	done
 	[ -n "$py" ] || { lab_skip "$1" "no python3 with jsonschema"; return; }
-	if out=$("$py" - "$2" "$3" "$4" <<'PY' 2>&1
+	if out=$("$py" - "$2" "$3" "$4" "${5:-}" <<'PY' 2>&1
 import json, sys
 import jsonschema
-path, want, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path, want, n, gpu = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 schema = json.load(open("results/schema/rdmabench-result-v1.schema.json"))
 doc = json.load(open(path))
 errs = ["/".join(map(str, e.path)) + ": " + e.message
@@ -98,6 +112,14 @@ if doc["verdict"] != want:
     errs.append(f"verdict {doc['verdict']}, want {want}")
 if len(rails) != n:
     errs.append(f"{len(rails)} rails, want {n}")
+if doc["schema_version"] != 3:
+    errs.append(f"schema_version {doc['schema_version']}, want 3")
+for i, r in enumerate(rails):
+    g = r.get("gpu")
+    if gpu and (not g or g["ordinal"] != i or not g["bus_id"]):
+        errs.append(f"rail {i}: gpu {g}, want ordinal {i} with its bus id")
+    elif not gpu and g is not None:
+        errs.append(f"rail {i}: gpu {g}, want null (host memory)")
 total = sum(r["bw_gbps"] or 0 for r in rails)
 for g in doc["gates"]:
     if g["name"] == "node_bw_gbps" and abs(g["figure"] - total) > 1e-6:
@@ -158,6 +180,47 @@ else
 		--expect-node-gbps 100000 --json "$RJ/node.json" "$ip" &&
 		rails_json rails.gate_node.json "$RJ/node.json" fail 2
 
+	# --use_cuda auto with the fake CUDA driver (tests/fakecuda, two
+	# "GPUs" that sysfs does not know, so PCIe and NUMA are unknown and
+	# each rail takes a GPU of its own): the table before the run, each
+	# rail's buffers allocated on its GPU (the fake's trace), and the
+	# rails' GPU in the document
+	rails_fake=$B/tests/fakecuda
+	[[ $rails_fake == /* ]] || rails_fake=$PWD/$rails_fake
+	if [ ! -e "$rails_fake/libcuda.so.1" ]; then
+		lab_skip rails.gpu_auto "no fake CUDA driver in $rails_fake: make tools"
+	else
+		lab_pair rails.gpu_auto -t 180 \
+			-e "--- GPU per rail \(--use_cuda auto\) ---" \
+			-e " 0  rxe0 +0  0000:3b:00\.0  unknown +-/-" \
+			-e " 1  rxe1 +1  0000:3c:00\.0  unknown +-/-" \
+			-e "fake libcuda: cuMemAlloc [0-9]+ bytes on GPU 0 \(0000:3b:00\.0\)" \
+			-e "fake libcuda: cuMemAlloc [0-9]+ bytes on GPU 1 \(0000:3c:00\.0\)" \
+			-e "Memory +: cuda \(peermem\)" \
+			-e "node verdict: pass \(2 rails\)" \
+			"${S[@]}" "${rails[@]}" -- \
+			env LD_LIBRARY_PATH="$rails_fake" \
+			RDMABENCH_FAKE_CUDA=gpus=2,trace \
+			"$B/ib_write_bw" "${rails[@]}" --use_cuda auto "${run[@]}" \
+			--json "$RJ/gpu.json" "$ip" &&
+			rails_json rails.gpu_auto.json "$RJ/gpu.json" pass 2 gpu
+		# one link, no -d: the GPU nearest the device the route picks
+		lab_pair rails.gpu_auto.one_link -t 90 \
+			-e "--use_cuda auto: GPU 0 \(0000:3b:00\.0\), unknown to rxe0" \
+			-e "Memory +: cuda \(peermem\)" \
+			-e "fake libcuda: cuMemAlloc [0-9]+ bytes on GPU 0 " \
+			"$B/ib_write_bw" --oob tcp -p 18540 -- \
+			env LD_LIBRARY_PATH="$rails_fake" \
+			RDMABENCH_FAKE_CUDA=gpus=2,trace \
+			"$B/ib_write_bw" --oob tcp -p 18540 --use_cuda auto -n 200 "$ip"
+		# no GPU: refused (exit 2) before any rail connects
+		lab_case rails.gpu_auto.no_gpu -t 30 -r 2 \
+			-e "the CUDA driver sees no GPU: CUDA_ERROR_NO_DEVICE" \
+			-n "--- rail 0" \
+			env LD_LIBRARY_PATH="$rails_fake" RDMABENCH_FAKE_CUDA=gpus=0 \
+			"$B/ib_write_bw" "${rails[@]}" --use_cuda auto "${run[@]}" "$ip"
+	fi
+
 	# usage errors, before anything connects
 	lab_case rails.refuses_cm -t 30 -r 2 \
 		-e "--rails: each rail connects its own device over the TCP control channel: drop -R" \
@@ -184,6 +247,8 @@ else
 			-e " 1 +rxe1 +1, CPUs $node1_cpus " \
 			-e "rails-watch: cpus=.*\|$node0_cpus\|" \
 			-e "rails-watch: cpus=.*\|$node1_cpus\|" \
+			-e "rails-watch: rail0=$node0_cpus;" \
+			-e "rails-watch: rail1=$node1_cpus;" \
 			"${S[@]}" --rails rxe0@0,rxe1@1 -- \
 			rails_watch "$B/ib_write_bw" --rails rxe0@0,rxe1@1 \
 			"${run[@]}" "$ip"

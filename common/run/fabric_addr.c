@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * fabric_addr - this node's own address, checked (fabric_addr.h).
+ */
+#include <errno.h>
+
+#include "fabric/selfaddr.h"
+#include "lib/log.h"
+#include "rdma/route.h"
+#include "run/fabric_addr.h"
+
+int fabric_addr_check(const struct hostlist *hl, unsigned int rank)
+{
+	char ips[SELFADDR_MSG_MAX / 4], msg[SELFADDR_MSG_MAX];
+	struct selfaddr_facts f = { .rdma_ips = ips };
+	struct route_self r;
+	int ret;
+
+	route_rdma_addrs(ips, sizeof(ips));
+	if (!route_self(hostlist_addr(hl, rank), &r)) {
+		f.ip = r.ip;
+		f.local = r.local;
+		f.loopback = r.loopback;
+		f.owner = r.owner;
+	}
+	ret = selfaddr_check(hl, rank, &f, msg, sizeof(msg));
+	if (ret)
+		bench_err("%s", msg);
+	else
+		bench_info("this node's address: %s", msg);
+	return ret;
+}
