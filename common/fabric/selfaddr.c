@@ -44,10 +44,9 @@ static const char *selfaddr_why(const struct selfaddr_facts *f)
 		       "or the name service disagrees with this node)";
 	if (f->loopback)
 		return "a loopback address (/etc/hosts often maps the host's "
-		       "own name to 127.0.1.1): peers cannot reach it";
+		       "own name to 127.0.1.1)";
 	return "on an interface that no RDMA device owns (a management "
-	       "network?): peers would reach this node there, not over "
-	       "RDMA";
+	       "network?)";
 }
 
 /* "node-03", or "node-03 ADDRESS" from a hosts file. */
@@ -60,19 +59,38 @@ static const char *selfaddr_entry(const struct hostlist *hl,
 	return buf;
 }
 
+/* A name (no ADDRESS) on this node, off RDMA: its first RDMA address. */
+static bool selfaddr_found_here(const struct hostlist *hl, unsigned int rank,
+				const struct selfaddr_facts *f)
+{
+	return f->ip && f->local && !hl->h[rank].addr[0] && f->rdma_ip &&
+	       f->rdma_ip[0];
+}
+
 int selfaddr_check(const struct hostlist *hl, unsigned int rank,
-		   const struct selfaddr_facts *f, char *msg, size_t len)
+		   const struct selfaddr_facts *f, char *use, size_t use_len,
+		   char *msg, size_t len)
 {
 	char fix[SELFADDR_MSG_MAX / 2], buf[2 * HOSTLIST_NAME_LEN];
 	const char *entry = selfaddr_entry(hl, rank, buf, sizeof(buf));
+	bool one = f->ip && f->loopback && f->local &&
+		   selfaddr_one_machine(hl);
 
-	if (f->ip && f->local && f->owner && f->owner[0]) {
-		snprintf(msg, len, "%s (%s) is on %s", entry, f->ip, f->owner);
+	if (f->ip && f->local && ((f->owner && f->owner[0]) || one)) {
+		snprintf(use, use_len, "%s", f->ip);
+		if (one)
+			snprintf(msg, len, "%s (%s): every node on this one "
+				 "machine", entry, f->ip);
+		else
+			snprintf(msg, len, "%s (%s) is on %s", entry, f->ip,
+				 f->owner);
 		return 0;
 	}
-	if (f->ip && f->loopback && f->local && selfaddr_one_machine(hl)) {
-		snprintf(msg, len, "%s (%s): every node on this one machine",
-			 entry, f->ip);
+	if (selfaddr_found_here(hl, rank, f)) {
+		snprintf(use, use_len, "%s", f->rdma_ip);
+		snprintf(msg, len, "%s is %s, %s: its peers reach it at %s "
+			 "(%s), found here; the name only meets rank 0", entry,
+			 f->ip, selfaddr_why(f), f->rdma_ip, f->rdma_dev);
 		return 0;
 	}
 	selfaddr_fix(hl, rank, f, fix, sizeof(fix));

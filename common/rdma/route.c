@@ -180,21 +180,33 @@ struct route_find {
 	const char *dev;
 	char *ip;
 	size_t len;
+	char *dev_out;     /* NULL, or where the device's name goes */
+	size_t dev_len;
 };
 
+/* the address of f->dev, or of any device when f->dev is "" */
 static int route_find_dev(const char *dev, const char *ip, void *arg)
 {
 	struct route_find *f = arg;
 
-	if (strcmp(dev, f->dev))
+	if (f->dev[0] && strcmp(dev, f->dev))
 		return 0;
 	snprintf(f->ip, f->len, "%s", ip);
+	if (f->dev_out)
+		snprintf(f->dev_out, f->dev_len, "%s", dev);
 	return 1;
 }
 
 int route_dev_addr(const char *dev, char *ip, size_t len)
 {
-	struct route_find f = { dev, ip, len };
+	struct route_find f = { dev, ip, len, NULL, 0 };
+
+	return route_each_rdma_addr(route_find_dev, &f) == 1 ? 0 : -ENODEV;
+}
+
+int route_any_rdma_addr(char *dev, size_t dev_len, char *ip, size_t len)
+{
+	struct route_find f = { "", ip, len, dev, dev_len };
 
 	return route_each_rdma_addr(route_find_dev, &f) == 1 ? 0 : -ENODEV;
 }

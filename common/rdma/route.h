@@ -66,6 +66,12 @@ struct route_self {
 int route_self(const char *host, struct route_self *out);
 
 /*
+ * The first IPv4 address of this host that an RDMA device owns, and that
+ * device. Returns 0, or -ENODEV when there is none (not logged).
+ */
+int route_any_rdma_addr(char *dev, size_t dev_len, char *ip, size_t len);
+
+/*
  * This host's IPv4 addresses that an RDMA device owns, as text:
  * "mlx5_0 192.168.1.3, rxe1 198.18.6.1"; "" when none.
  */

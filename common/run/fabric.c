@@ -376,16 +376,24 @@ static int render_plan(const void *arg, FILE *out)
 			       f->have_rank ? f->role.engine : NULL);
 }
 
+/* Every link goes to the address its server node found for itself. */
+static void fabric_use_addrs(struct fabric *f, const struct fabric_barrier *b)
+{
+	for (unsigned int i = 0; i < f->hl.n; i++)
+		snprintf(f->hl.h[i].addr, sizeof(f->hl.h[i].addr), "%s",
+			 b->addrs[i]);
+}
+
 static int run(struct fabric *f)
 {
 	struct plan_doc doc = { f };
 	struct fabric_barrier b;
 	struct fabric_exec e = { &f->pl, &f->x, f->role.rank,
 				 (unsigned int)f->cfg.timeout_s };
-	char path[PATH_MAX];
+	char path[PATH_MAX], mine[FABRIC_ADDR_LEN];
 	int code;
 
-	if (fabric_addr_check(&f->hl, f->role.rank))
+	if (fabric_addr_check(&f->hl, f->role.rank, mine, sizeof(mine)))
 		return BENCH_EXIT_USAGE;
 	if (mkdir(f->cfg.out, 0755) && errno != EEXIST) {
 		bench_err("--out %s: %s", f->cfg.out, strerror(errno));
@@ -396,11 +404,12 @@ static int run(struct fabric *f)
 		return BENCH_EXIT_RUNTIME;
 	if (fabric_barrier_open(
 		    &b, f->role.rank, f->hl.n, hostlist_addr(&f->hl, 0),
-		    (uint16_t)f->cfg.barrier_port,
+		    (uint16_t)f->cfg.barrier_port, mine,
 		    timer_deadline_ns(f->cfg.timeout_s * 1000ULL))) {
 		fabric_barrier_close(&b);
 		return stop_flag ? BENCH_EXIT_STOPPED : BENCH_EXIT_PEER;
 	}
+	fabric_use_addrs(f, &b);
 	code = fabric_exec_run(&e, &b);
 	fabric_barrier_close(&b);
 	bench_info(

@@ -2,7 +2,9 @@
 /* fabric_barrier - ib_fabric's barrier between rounds (see the header). */
 #include "run/fabric_barrier.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,45 @@ static int io_all(int fd, void *buf, size_t len, bool out, uint64_t deadline_ns)
 }
 
 /* Rank 0: accept the others, each saying its rank first. */
+/* A node's data address from the wire: numeric IPv4 or IPv6 only. */
+static bool addr_ok(const char *a)
+{
+	unsigned char any[sizeof(struct in6_addr)];
+
+	return memchr(a, '\0', FABRIC_ADDR_LEN) &&
+	       (inet_pton(AF_INET, a, any) == 1 ||
+		inet_pton(AF_INET6, a, any) == 1);
+}
+
+static int read_addr(int fd, char *a, uint64_t deadline_ns)
+{
+	int err = io_all(fd, a, FABRIC_ADDR_LEN, false, deadline_ns);
+
+	return err ? err : addr_ok(a) ? 0 : -EPROTO;
+}
+
+/* Rank 0, everyone joined: every rank gets the table of addresses. */
+static int send_table(struct fabric_barrier *b, uint64_t deadline_ns)
+{
+	int err = 0;
+
+	for (unsigned int i = 1; i < b->nodes && !err; i++)
+		err = io_all(b->fds[i], b->addrs, b->nodes * FABRIC_ADDR_LEN,
+			     true, deadline_ns);
+	return err;
+}
+
+static int recv_table(struct fabric_barrier *b, uint64_t deadline_ns)
+{
+	int err = io_all(b->fds[0], b->addrs, b->nodes * FABRIC_ADDR_LEN,
+			 false, deadline_ns);
+
+	for (unsigned int i = 0; !err && i < b->nodes; i++)
+		if (!addr_ok(b->addrs[i]))
+			err = -EPROTO;
+	return err;
+}
+
 static int accept_all(struct fabric_barrier *b, int lfd, uint64_t deadline_ns)
 {
 	unsigned int joined = 0;
@@ -53,7 +94,8 @@ static int accept_all(struct fabric_barrier *b, int lfd, uint64_t deadline_ns)
 		if (err)
 			return err;
 		err = io_all(fd, &r, sizeof(r), false, deadline_ns);
-		if (err || r == 0 || r >= b->nodes || b->fds[r] >= 0) {
+		if (err || r == 0 || r >= b->nodes || b->fds[r] >= 0 ||
+		    read_addr(fd, b->addrs[r], deadline_ns)) {
 			close(fd); /* a probe, a stranger, a duplicate */
 			continue;
 		}
@@ -76,7 +118,10 @@ static int connect_rank0(struct fabric_barrier *b, const char *addr0,
 	} while (err && !stop_flag && !timer_expired(deadline_ns));
 	if (err)
 		return stop_flag ? -EINTR : err;
-	return io_all(b->fds[0], &r, sizeof(r), true, deadline_ns);
+	err = io_all(b->fds[0], &r, sizeof(r), true, deadline_ns);
+	err = err ? err : io_all(b->fds[0], b->addrs[r], FABRIC_ADDR_LEN,
+				 true, deadline_ns);
+	return err ? err : recv_table(b, deadline_ns);
 }
 
 static void missing(const struct fabric_barrier *b, int err)
@@ -95,14 +140,16 @@ static void missing(const struct fabric_barrier *b, int err)
 
 int fabric_barrier_open(struct fabric_barrier *b, unsigned int rank,
 			unsigned int nodes, const char *addr0, uint16_t port,
-			uint64_t deadline_ns)
+			const char *mine, uint64_t deadline_ns)
 {
 	int lfd, err;
 
 	*b = (struct fabric_barrier){ .rank = rank, .nodes = nodes };
 	b->fds = malloc(nodes * sizeof(*b->fds));
-	if (!b->fds)
+	b->addrs = calloc(nodes, FABRIC_ADDR_LEN);
+	if (!b->fds || !b->addrs)
 		return -ENOMEM;
+	snprintf(b->addrs[rank], FABRIC_ADDR_LEN, "%s", mine);
 	for (unsigned int i = 0; i < nodes; i++)
 		b->fds[i] = -1;
 	if (rank) {
@@ -120,7 +167,7 @@ int fabric_barrier_open(struct fabric_barrier *b, unsigned int rank,
 	close(lfd);
 	if (err)
 		missing(b, err);
-	return err;
+	return err ? err : send_table(b, deadline_ns);
 }
 
 int fabric_barrier_wait(struct fabric_barrier *b, uint64_t deadline_ns)
@@ -158,5 +205,7 @@ void fabric_barrier_close(struct fabric_barrier *b)
 		if (b->fds[i] >= 0)
 			close(b->fds[i]);
 	free(b->fds);
+	free(b->addrs);
 	b->fds = NULL;
+	b->addrs = NULL;
 }
