@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "lib/nonce.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
 #include "run/measure.h"
@@ -109,6 +110,7 @@ static int session_client_hello(struct bench_ctx *b)
 			  msg.u.hello_ack.text);
 		ret = msg.u.hello_ack.status;
 	}
+	b->token = msg.u.hello_ack.token; /* rdma_cm: our data CONNECTs */
 	return ret;
 }
 
@@ -152,6 +154,10 @@ static int session_server_hello(struct bench_ctx *b)
 		b->test.io_timeout_ms = (uint32_t)(b->cfg.io_timeout_s * 1000);
 	ack.u.hello_ack.status = check_test(&b->test, &b->cfg,
 		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
+	/* rdma_cm: only data connections with this token join the session */
+	if (nonce_fill(&b->token, sizeof(b->token)))
+		return -EIO;
+	ack.u.hello_ack.token = b->token;
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
 		 "%s", ibv_get_device_name(b->ctrl.verbs->device));
 	ret = ctrl_send(&b->ctrl, &ack);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "rdma/ctrl_tcp.h"
@@ -18,6 +19,7 @@
 #include "run/session_ops.h"
 #include "run/setup.h"
 #include "lib/timer.h"
+#include "spec/trust.h"
 
 int session_tcp_open(struct bench_ctx *b, const char *dev,
 		     const char *netdev)
@@ -147,6 +149,36 @@ static int tcp_check_mtu(const struct bench_ctx *b)
 }
 
 /*
+ * Server: the client's QP must be its own (spec/trust.h): a GID of the
+ * control connection's address, unless --allow-foreign-gid or the client
+ * proved --auth-key-file's key; its QP number a client's. An InfiniBand
+ * port's GIDs name no IP: not checked there (README, Trust model).
+ */
+static int tcp_check_peer_qp(struct bench_ctx *b, const struct qp_raw_addr *a)
+{
+	struct ibv_port_attr pa = { .link_layer = IBV_LINK_LAYER_ETHERNET };
+	struct sockaddr_storage sa = { 0 };
+	socklen_t len = sizeof(sa);
+	char why[WIRE_TEXT_MAX];
+	int ret;
+
+	ret = trust_check_qpn(a->qpn, why, sizeof(why));
+	ibv_query_port(b->ctrl.verbs, b->port, &pa);
+	if (!ret && !b->cfg.allow_foreign_gid && !b->authed &&
+	    pa.link_layer != IBV_LINK_LAYER_INFINIBAND) {
+		if (getpeername(b->ctrl.fd, (struct sockaddr *)&sa, &len))
+			sa.ss_family = AF_UNSPEC;
+		ret = trust_check_gid((struct sockaddr *)&sa, a->gid, why,
+				      sizeof(why));
+	}
+	if (!ret)
+		return 0;
+	bench_err("client %s: %s", b->peer, why);
+	ctrl_send_error(&b->ctrl, ret, why);
+	return ret;
+}
+
+/*
  * Every QP: the client creates its QP and sends its address; the server
  * creates its own, connects it and answers; the client connects.
  */
@@ -180,6 +212,11 @@ static int tcp_connect_qps(struct bench_ctx *b)
 		if (ret)
 			break;
 		tcp_info_unpack(&msg, &theirs);
+		if (b->is_server) {
+			ret = tcp_check_peer_qp(b, &theirs);
+			if (ret)
+				break;
+		}
 		tcp_path(b, (enum ibv_mtu)msg.u.qp_info.mtu, &path);
 		ret = qp_raw_connect(&b->data, i, &path, &theirs);
 		if (!ret && b->is_server) {
