@@ -82,8 +82,31 @@ static void test_qpn(void)
 	EXPECT_TRUE(strstr(why, "0x1000000") != NULL);
 }
 
+static void test_bind(void)
+{
+	struct sockaddr_storage sa;
+	socklen_t len;
+	char why[200];
+
+	EXPECT_EQ_INT(trust_bind_addr("", 1, &sa, &len, why, sizeof(why)), 0);
+	EXPECT_EQ_INT((int)len, 0);
+	EXPECT_EQ_INT(trust_bind_addr("10.0.0.5", 18515, &sa, &len, why,
+				      sizeof(why)), 0);
+	EXPECT_EQ_INT(sa.ss_family, AF_INET);
+	EXPECT_EQ_INT(ntohs(((struct sockaddr_in *)&sa)->sin_port), 18515);
+	EXPECT_EQ_INT(trust_bind_addr("[fd00::1]", 1, &sa, &len, why,
+				      sizeof(why)), 0);
+	EXPECT_EQ_INT(sa.ss_family, AF_INET6);
+	EXPECT_EQ_INT(trust_bind_addr("fd00::1", 1, &sa, &len, why,
+				      sizeof(why)), 0);
+	EXPECT_EQ_INT(trust_bind_addr("server.example", 1, &sa, &len, why,
+				      sizeof(why)), -EINVAL);
+	EXPECT_TRUE(strstr(why, "--bind server.example") != NULL);
+}
+
 int main(void)
 {
+	test_bind();
 	test_v4();
 	test_v6();
 	test_other_family();

@@ -580,7 +580,7 @@ static void test_peer_kind(void)
 		 "%04x:%04x:%06x:%06x:%08x:%016llx:%08x", 0, 0x11, 0x1234,
 		 0xabcdef, 0x10000, 0x7f0012345678ull, 0x2000);
 	n = wire_pack(&m, ours, sizeof(ours));
-	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 4 + 8);
+	EXPECT_EQ_INT(n, WIRE_CONNECT_BYTES);
 	/* the TCP transport hands over the 12 bytes of a header */
 	EXPECT_EQ_INT(wire_peer_kind(ver, WIRE_HEADER_BYTES),
 		      WIRE_PEER_PERFTEST);

@@ -27,7 +27,7 @@
 struct results_doc;
 
 struct session_ops;
-struct auth_key;
+struct keyfile;
 
 struct bench_ctx {
 	const struct bench_desc *desc;
@@ -69,7 +69,7 @@ struct bench_ctx {
 	int gid_index;              /* --oob tcp: the GID used, -1: none */
 	uint64_t token;             /* rdma_cm: the session's (HELLO_ACK) */
 	bool authed;                /* the peer proved --auth-key-file's key */
-	struct auth_key *key;       /* --auth-key-file; NULL: none */
+	struct keyfile *key;        /* --auth-key-file; NULL: none */
 	int argc;
 	char **argv;
 };

@@ -9,6 +9,7 @@
 
 #include "lib/log.h"
 #include "lib/timer.h"
+#include "run/session_auth.h"
 #include "run/session_ops.h"
 #include "run/setup.h"
 
@@ -57,6 +58,8 @@ static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 		ret = ctrl_setup(&b->ctrl);
 	if (!ret)
 		ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
+	if (!ret)
+		ret = session_auth_client(b);
 	if (!ret) {
 		b->port = b->ctrl.ep.id->port_num;
 		cm_notes(b, "to", b->srv_addr, b->srv_port);
@@ -114,8 +117,13 @@ static int client_connect_data(struct bench_ctx *b)
 
 static int server_listen(struct bench_ctx *b)
 {
+	const struct sockaddr *addr;
+	struct sockaddr_storage sa;
+	int ret;
+
 	b->listener.attr = cm_attr_of(&b->cfg);
-	return cm_listen(b->cm_port, &b->listener);
+	ret = session_bind_addr(b, &sa, &addr);
+	return ret ? ret : cm_listen(addr, b->cm_port, &b->listener);
 }
 
 static void server_unlisten(struct bench_ctx *b)
@@ -177,22 +185,26 @@ static int server_get_request(struct bench_ctx *b, uint64_t deadline_ns,
 	}
 }
 
-/* Server: the next client's control connection request. */
+/* Server: the next client's control connection request; a data request
+ * of no session (a stranger's, or late) is refused, logged once. */
 static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
 			 uint64_t deadline_ns)
 {
 	struct wire_connect req;
+	unsigned int strays = 0;
+	char addr[80];
 	int ret;
 
-	ret = cm_get_request(&b->listener, deadline_ns, ep, &req);
+	while (!(ret = cm_get_request(&b->listener, deadline_ns, ep, &req)) &&
+	       req.kind != WIRE_CONN_CTRL) {
+		if (!strays++)
+			bench_warn("refused a data connection request from %s: "
+				   "no session awaits data connections",
+				   cm_peer_str(ep, addr, sizeof(addr)));
+		cm_reject(ep);
+	}
 	if (ret)
 		return ret;
-	if (req.kind != WIRE_CONN_CTRL) {
-		bench_err("expected a control connection, got kind %u "
-			  "(a data connection of no session)", req.kind);
-		cm_reject(ep);
-		return -EPROTO;
-	}
 	ret = setup_check_device(b, ep->id);
 	if (ret)
 		cm_reject(ep);
@@ -273,6 +285,21 @@ static int server_accept_qps(struct bench_ctx *b)
 	return ret;
 }
 
+/* Server: --auth-key-file's exchange (or its refusal) before the HELLO,
+ * which stays to be read. */
+static int server_auth(struct bench_ctx *b)
+{
+	struct wire_msg first;
+	int ret;
+
+	ret = session_auth_first(b, &first);
+	if (!ret)
+		ret = session_auth_server(b, &first);
+	if (!ret)
+		ctrl_unread(&b->ctrl, &first);
+	return ret;
+}
+
 /* Server: the next client's control connection. */
 static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 {
@@ -292,7 +319,7 @@ static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 		 "(port %u)", b->peer, b->cm_port);
 	snprintf(b->dev_note, sizeof(b->dev_note), "rdma_cm: owns the IP "
 		 "address the client reached");
-	return 0;
+	return server_auth(b);
 }
 
 static int server_accept_data(struct bench_ctx *b)

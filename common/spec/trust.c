@@ -54,10 +54,10 @@ int trust_check_gid(const struct sockaddr *ctrl_peer,
 		snprintf(own, sizeof(own), "(not an IP address)");
 	else
 		trust_gid_str(mine, own, sizeof(own));
-	snprintf(why, len, "the data GID %s is not the control connection's "
+	snprintf(why, len, "data GID %s is not the control connection's "
 		 "address %s: the server would send to a host that did not "
-		 "ask; refused (a server started with --allow-foreign-gid "
-		 "accepts it)", trust_gid_str(gid, named, sizeof(named)), own);
+		 "ask (a server with --allow-foreign-gid accepts it)",
+		 trust_gid_str(gid, named, sizeof(named)), own);
 	return -EPERM;
 }
 
@@ -68,4 +68,42 @@ int trust_check_qpn(uint32_t qpn, char *why, size_t len)
 	snprintf(why, len, "QP number 0x%x is not a client's QP (QP0/QP1 or "
 		 "more than 24 bits); refused", qpn);
 	return -EPERM;
+}
+
+int trust_bind_addr(const char *text, uint16_t port,
+		    struct sockaddr_storage *sa, socklen_t *len, char *why,
+		    size_t why_len)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)sa;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
+	char host[TRUST_GID_STR + 2];
+	size_t n = strlen(text);
+
+	memset(sa, 0, sizeof(*sa));
+	*len = 0;
+	if (!n)
+		return 0;
+	if (text[0] == '[' && n > 2 && text[n - 1] == ']' &&
+	    n - 2 < sizeof(host)) {
+		memcpy(host, text + 1, n - 2);
+		host[n - 2] = '\0';
+	} else {
+		snprintf(host, sizeof(host), "%s", n < sizeof(host) ? text : "");
+	}
+	if (inet_pton(AF_INET, host, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons(port);
+		*len = sizeof(*in);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		*len = sizeof(*in6);
+		return 0;
+	}
+	snprintf(why, why_len, "--bind %.60s: not an IP address: give one of "
+		 "this host's (ip -br addr), or leave --bind out for every "
+		 "address", text);
+	return -EINVAL;
 }

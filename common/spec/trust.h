@@ -44,4 +44,13 @@ int trust_check_gid(const struct sockaddr *ctrl_peer,
  */
 int trust_check_qpn(uint32_t qpn, char *why, size_t len);
 
+/*
+ * --bind: the IPv4 or IPv6 address text (IPv6 may be in brackets) with
+ * port, into *sa and *len; "" is every address (AF_UNSPEC, *len 0).
+ * 0, or -EINVAL with why (names the text and what to give).
+ */
+int trust_bind_addr(const char *text, uint16_t port,
+		    struct sockaddr_storage *sa, socklen_t *len, char *why,
+		    size_t why_len);
+
 #endif

@@ -65,6 +65,9 @@ struct wire_connect {
 	uint64_t token;     /* data: the session's, from HELLO_ACK; ctrl: 0 */
 };
 
+/* A packed CONNECT (rdma_cm private data: at most 56 bytes on IB). */
+#define WIRE_CONNECT_BYTES (WIRE_HEADER_BYTES + 12)
+
 /*
  * The whole test configuration (struct test, spec/test.h) as it travels:
  * wire_hello_encode() and wire_hello_decode() map one to the other; only

@@ -143,7 +143,7 @@ static int inj_wait(struct inj_ep *ep, enum rdma_cm_event_type want,
 		memset(rej, 0, sizeof(*rej));
 		if (ev->param.conn.private_data_len >= WIRE_HEADER_BYTES)
 			wire_unpack(ev->param.conn.private_data,
-				    WIRE_HEADER_BYTES + 4, rej);
+				    WIRE_CONNECT_BYTES, rej);
 	} else {
 		inj_say("rdma_cm event %s while waiting for %s",
 			rdma_event_str(ev->event), rdma_event_str(want));
