@@ -123,7 +123,9 @@ static int server_listen(struct bench_ctx *b)
 
 	b->listener.attr = cm_attr_of(&b->cfg);
 	ret = session_bind_addr(b, &sa, &addr);
-	return ret ? ret : cm_listen(addr, b->cm_port, &b->listener);
+	if (!ret)
+		ret = cm_listen(addr, b->cm_port, &b->listener);
+	return session_bind_err(b, ret);
 }
 
 static void server_unlisten(struct bench_ctx *b)

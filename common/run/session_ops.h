@@ -81,4 +81,9 @@ int session_tcp_gid(struct bench_ctx *b);
 int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
 		      const struct sockaddr **out);
 
+/* session_tcp.c: a listener's err as the run's: with --bind, an address
+ * that is not this host's (or no RDMA device's) is the user's (-EINVAL,
+ * exit 2); else err. */
+int session_bind_err(const struct bench_ctx *b, int err);
+
 #endif

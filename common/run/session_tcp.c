@@ -280,6 +280,12 @@ int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
 	return ret;
 }
 
+int session_bind_err(const struct bench_ctx *b, int err)
+{
+	return b->cfg.bind_addr[0] && (err == -EADDRNOTAVAIL ||
+				       err == -ENODEV) ? -EINVAL : err;
+}
+
 static int tcp_listen(struct bench_ctx *b)
 {
 	const struct sockaddr *addr;
@@ -287,8 +293,10 @@ static int tcp_listen(struct bench_ctx *b)
 	int ret;
 
 	ret = session_bind_addr(b, &sa, &addr);
-	return ret ? ret : ctrl_tcp_listen(addr, (uint16_t)b->cfg.tcp_port,
-					   &b->listen_fd);
+	if (!ret)
+		ret = ctrl_tcp_listen(addr, (uint16_t)b->cfg.tcp_port,
+				      &b->listen_fd);
+	return session_bind_err(b, ret);
 }
 
 static void tcp_unlisten(struct bench_ctx *b)

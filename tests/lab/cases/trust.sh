@@ -14,6 +14,10 @@
 #                   (the server never owns an MR for them: `rdma res show
 #                   mr` sampled throughout), a client with the key (from
 #                   RDMABENCH_AUTH_KEY_FILE) is served; TCP and rdma_cm
+#   trust.bind*     --bind: an address not of this host, or not an address,
+#                   is refused at start (exit 2, why); bound to the RDMA
+#                   address the server is not on localhost (exit 5) and
+#                   serves a client at that address
 # shellcheck shell=bash
 
 TRUST_INJ=$B/tests/tools/wire_inject
@@ -33,24 +37,6 @@ trust_third_up() {
 trust_third_down() {
 	ip link del trust-h 2>/dev/null
 	ip netns del $TRUST_NS 2>/dev/null
-}
-
-# The server until the clients are done; its pid in /tmp/trust-server.pid.
-trust_serve() { # PORT ARGS...
-	local port=$1 pid
-	shift
-	rm -f "/tmp/clients-done.$port"
-	"$B/ib_write_bw" -p "$port" --persistent "$@" &
-	pid=$!
-	echo $pid > /tmp/trust-server.pid
-	for _ in $(seq 1200); do
-		[ -e "/tmp/clients-done.$port" ] && break
-		lab_sleep 0.1
-	done
-	lab_sleep 1
-	kill -0 $pid || { echo "trust_serve: the server died"; return 1; }
-	kill -TERM $pid
-	wait $pid
 }
 
 # The RoCEv2 frames the third host sees, counted by tcpdump there until
@@ -121,9 +107,9 @@ trust_stranger_clients() { # PORT ADDR
 # The most MRs of 16 KiB or more (a test's buffers; over rdma_cm the
 # control channel's own, 9 x 512 B, is not one) that the server owned
 # while /tmp/trust-mr.stop is absent.
-trust_sample_mrs() {
+trust_sample_mrs() { # PORT
 	local pid max=0 n
-	pid=$(cat /tmp/trust-server.pid)
+	pid=$(cat "/tmp/serve.$1.pid")
 	rm -f /tmp/trust-mr /tmp/trust-mr.stop
 	while [ ! -e /tmp/trust-mr.stop ]; do
 		n=$(rdma res show mr 2>/dev/null | awk -v p="$pid" '
@@ -140,8 +126,9 @@ trust_sample_mrs() {
 	echo "$max" > /tmp/trust-mr
 }
 
-trust_mrs_during() { # CMD...: the server's most MRs while CMD runs
-	trust_sample_mrs &
+trust_mrs_during() { # PORT CMD...: the server's most MRs while CMD runs
+	trust_sample_mrs "$1" &
+	shift
 	local spid=$! rc
 	lab_sleep 0.3
 	"$@"
@@ -156,19 +143,30 @@ trust_mrs_during() { # CMD...: the server's most MRs while CMD runs
 trust_auth_clients() { # PORT ADDR ARGS...
 	local port=$1 addr=$2 rc=0 mrs
 	shift 2
-	trust_mrs_during "$B/ib_write_bw" -p "$port" "$@" "$addr" -n 100
+	trust_mrs_during "$port" "$B/ib_write_bw" -p "$port" "$@" "$addr" -n 100
 	[ $? = 2 ] || { echo "trust: a client without the key was not refused"; rc=1; }
 	mrs=$(cat /tmp/trust-mr)
-	trust_mrs_during "$B/ib_write_bw" -p "$port" "$@" "$addr" -n 100 \
-		--auth-key-file /tmp/trust.other
+	trust_mrs_during "$port" "$B/ib_write_bw" -p "$port" "$@" "$addr" \
+		-n 100 --auth-key-file /tmp/trust.other
 	[ $? = 2 ] || { echo "trust: a client with another key was not refused"; rc=1; }
 	mrs="$mrs $(cat /tmp/trust-mr)"
 	echo "trust: the server's MRs while refusing: $mrs"
 	[ "$mrs" = "0 0" ] || { echo "trust: the server allocated for a refused client"; rc=1; }
-	RDMABENCH_AUTH_KEY_FILE=/tmp/trust.key trust_mrs_during \
+	RDMABENCH_AUTH_KEY_FILE=/tmp/trust.key trust_mrs_during "$port" \
 		"$B/ib_write_bw" -p "$port" "$@" "$addr" -D 2 || rc=1
 	echo "trust: the server's MRs while serving: $(cat /tmp/trust-mr)"
 	[ "$(cat /tmp/trust-mr)" -gt 0 ] || { echo "trust: no MR seen while served"; rc=1; }
+	touch "/tmp/clients-done.$port"
+	return $rc
+}
+
+# --bind the RDMA address: a client on localhost finds no server (exit 5),
+# one at the bound address is served.
+trust_bind_clients() { # PORT
+	local port=$1 rc=0
+	"$B/ib_write_bw" -p "$port" --connect-timeout 2 127.0.0.1 -n 10
+	[ $? = 5 ] && echo "trust: refused on localhost" || rc=1
+	"$B/ib_write_bw" -p "$port" "$LAB_RXE_IP" -n 100 || rc=1
 	touch "/tmp/clients-done.$port"
 	return $rc
 }
@@ -188,7 +186,7 @@ else
 				-e 'frames on the third host.s link: 1 ' \
 				-E "data GID ::ffff:$TRUST_THIRD is not the control connection.s address" \
 				-E 'allow-foreign-gid' -E 'BW average' \
-				trust_serve "$port" --oob "$oob" -- \
+				serve_until_done "$port" --oob "$oob" -- \
 				trust_gid_clients "$port" --oob "$oob"
 		done
 	else
@@ -200,7 +198,7 @@ else
 		-e '24 of 24 strangers refused' \
 		-E 'refused a data connection request from' \
 		-N 'giving up' \
-		trust_serve 18744 -R -- trust_stranger_clients 18744 "$LAB_RXE_IP"
+		serve_until_done 18744 -R -- trust_stranger_clients 18744 "$LAB_RXE_IP"
 
 	head -c 32 /dev/urandom | base64 > /tmp/trust.key
 	head -c 32 /dev/urandom | base64 > /tmp/trust.other
@@ -216,8 +214,20 @@ else
 			-E 'did not authenticate.*refused before any allocation' \
 			-E 'clients must prove the key' \
 			-E 'BW average' \
-			trust_serve "$port" --oob "$oob" --auth-key-file /tmp/trust.key -- \
+			serve_until_done "$port" --oob "$oob" --auth-key-file /tmp/trust.key -- \
 			trust_auth_clients "$port" "$addr" --oob "$oob"
 	done
 	rm -f /tmp/trust.key /tmp/trust.other
+
+	# --bind: not an address of this host, or not an address: exit 2, why
+	lab_case trust.bind.foreign -t 20 -r 2 \
+		-e 'not an address of this host' \
+		"$B/ib_write_bw" --oob tcp --bind 192.0.2.77 -p 18747
+	lab_case trust.bind.name -t 20 -r 2 -e '--bind server.example: not an IP' \
+		"$B/ib_write_bw" --bind server.example -p 18747
+	lab_pair trust.bind -t 90 -R 0 -g 30 --ready "$W" \
+		-e 'trust: refused on localhost' -e 'BW average' \
+		-E "waiting for a client on port 18748 at $LAB_RXE_IP" \
+		serve_until_done 18748 --bind "$LAB_RXE_IP" -- \
+		trust_bind_clients 18748
 fi
