@@ -19,6 +19,8 @@
  *        qpinfo   --oob tcp hello (accepted), then QP 0's QP_INFO naming
  *                 --gid G (text; default ::ffff:SERVER_IP... any) and
  *                 --qpn N (0x11): a reflected GID
+ *        reflect  qpinfo (accepted), then BUF and SYNC: with -b (--set
+ *                 flags=0x14) the server sends to that GID
  *   OPTS -p PORT (18515), --timeout SEC (10: every wait is bounded),
  *        --oob cm|tcp (hello: the control channel, default cm),
  *        --seed S (random bytes), --hold SEC (stay connected and silent
@@ -635,6 +637,32 @@ static int inj_mode_qpinfo(struct inj_cfg *c, struct inj_ep *ep)
 	return inj_answer(c, ep, WIRE_QP_INFO, &msg);
 }
 
+/* qpinfo accepted, then BUF and SYNC: the server starts its traffic (with
+ * -b, flags 0x4, it sends too: to the GID named). */
+static int inj_mode_reflect(struct inj_cfg *c, struct inj_ep *ep)
+{
+	struct wire_msg msg = { .type = WIRE_BUF };
+	int ret;
+
+	ret = inj_mode_qpinfo(c, ep);
+	if (ret != INJ_ACCEPTED)
+		return ret;
+	msg.u.buf.addr = 0x10000;
+	msg.u.buf.length = c->hello.max_size_bytes;
+	msg.u.buf.rkey = 0x1234;
+	if (inj_send_msg(c, ep, &msg, WIRE_VERSION))
+		return INJ_DROPPED;
+	ret = inj_answer(c, ep, WIRE_BUF, &msg);
+	if (ret != INJ_ACCEPTED)
+		return ret;
+	msg = (struct wire_msg){ .type = WIRE_SYNC };
+	msg.u.sync.size_bytes = c->hello.size_bytes;
+	msg.u.sync.iters = c->hello.iters;
+	if (inj_send_msg(c, ep, &msg, WIRE_VERSION))
+		return INJ_DROPPED;
+	return inj_answer(c, ep, WIRE_READY, &msg);
+}
+
 /* Random bytes over TCP; then wait for the server to close. */
 static int inj_mode_tcp(const struct inj_cfg *c)
 {
@@ -759,7 +787,7 @@ static int inj_usage(void)
 		"[--version V] [--random N] [--seed S] [--set F=V,...] "
 		"[--sync-size BYTES] [--hold SEC] [--oob cm|tcp] [--tool T] "
 		"[--token N] [--gid G] [--qpn N] "
-		"connect|hello|sync|tcp|data|qpinfo SERVER_IP\n");
+		"connect|hello|sync|tcp|data|qpinfo|reflect SERVER_IP\n");
 	return INJ_USAGE;
 }
 
@@ -841,6 +869,8 @@ int main(int argc, char **argv)
 		ret = inj_mode_data(&c, &ctrl);
 	else if (!strcmp(c.mode, "qpinfo"))
 		ret = inj_mode_qpinfo(&c, &ctrl);
+	else if (!strcmp(c.mode, "reflect"))
+		ret = inj_mode_reflect(&c, &ctrl);
 	else
 		return inj_usage();
 	if (c.hold_s > 0 && ret != INJ_FAILED && ret != INJ_DROPPED)

@@ -21,20 +21,32 @@
 # shellcheck shell=bash
 
 TRUST_INJ=$B/tests/tools/wire_inject
-TRUST_NS=rdmabench-third TRUST_THIRD=10.77.0.2
+TRUST_NS=rdmabench-third TRUST_THIRD=10.77.0.2 TRUST_DEV=rxetrust
 
-# The third host: a namespace with a veth peer and an address.
+# The third host: a namespace with a veth peer and an address, on the link
+# of the server's RDMA device (rxetrust over this side of the veth: rxe
+# sends only out of its own netdev).
 trust_third_up() {
+	local st='' i
 	ip netns add $TRUST_NS &&
 		ip link add trust-h type veth peer name trust-t &&
 		ip link set trust-t netns $TRUST_NS &&
 		ip addr add 10.77.0.1/24 dev trust-h && ip link set trust-h up &&
 		ip -n $TRUST_NS addr add $TRUST_THIRD/24 dev trust-t &&
 		ip -n $TRUST_NS link set trust-t up &&
-		ip -n $TRUST_NS link set lo up
+		ip -n $TRUST_NS link set lo up &&
+		rdma link add $TRUST_DEV type rxe netdev trust-h || return 1
+	for i in $(seq 100); do
+		read -r st < /sys/class/infiniband/$TRUST_DEV/ports/1/state
+		[ "$st" = "4: ACTIVE" ] && return 0
+		lab_sleep 0.05
+	done
+	echo "trust: $TRUST_DEV port state '$st' after 5 s (iteration $i)"
+	return 1
 }
 
 trust_third_down() {
+	rdma link del $TRUST_DEV 2>/dev/null
 	ip link del trust-h 2>/dev/null
 	ip netns del $TRUST_NS 2>/dev/null
 }
@@ -53,16 +65,22 @@ trust_count_frames() {
 		> /tmp/trust-count
 }
 
-# Reflected GID, then a probe frame to the third host (it must be counted),
-# then a good client.
-trust_gid_clients() { # PORT OOB...
-	local port=$1 rc=0 n
-	shift
+# Reflected GID (MODE qpinfo: refused; reflect: the whole attack, for a
+# server that allows it), then a probe frame to the third host (it must be
+# counted), then a good client.
+trust_gid_clients() { # PORT MODE OOB...
+	local port=$1 mode=$2 rc=0 n
+	shift 2
 	trust_count_frames &
 	lab_sleep 1 # tcpdump listening
-	"$TRUST_INJ" -p "$port" --oob tcp --set flags=0x14 --gid \
-		"::ffff:$TRUST_THIRD" qpinfo 127.0.0.1 ||
-		{ echo "trust: the reflected GID was not refused"; rc=1; }
+	if [ "$mode" = qpinfo ]; then
+		"$TRUST_INJ" -p "$port" --oob tcp --set flags=0x14 --gid \
+			"::ffff:$TRUST_THIRD" qpinfo 127.0.0.1 ||
+			{ echo "trust: the reflected GID was not refused"; rc=1; }
+	else
+		"$TRUST_INJ" -p "$port" --oob tcp --set flags=0x14,iters=200 \
+			--gid "::ffff:$TRUST_THIRD" --hold 3 reflect 127.0.0.1
+	fi
 	"$B/ib_write_bw" -p "$port" "$@" localhost -n 200 || rc=1
 	lab_sleep 1
 	echo probe > /dev/udp/$TRUST_THIRD/4791 # one frame: the counter works
@@ -72,7 +90,11 @@ trust_gid_clients() { # PORT OOB...
 	n=$(cat /tmp/trust-count 2>/dev/null)
 	[ -n "$n" ] || cat /tmp/trust-count.err
 	echo "trust: RoCEv2 frames on the third host's link: ${n:-?} (1 is the probe)"
-	[ "$n" = 1 ] || { echo "trust: frames reached the third host"; rc=1; }
+	if [ "$mode" = qpinfo ]; then
+		[ "$n" = 1 ] || { echo "trust: frames reached the third host"; rc=1; }
+	else
+		[ "${n:-0}" -gt 1 ] || { echo "trust: the attack sent nothing"; rc=1; }
+	fi
 	touch "/tmp/clients-done.$port"
 	return $rc
 }
@@ -186,9 +208,17 @@ else
 				-e 'frames on the third host.s link: 1 ' \
 				-E "data GID ::ffff:$TRUST_THIRD is not the control connection.s address" \
 				-E 'allow-foreign-gid' -E 'BW average' \
-				serve_until_done "$port" --oob "$oob" -- \
-				trust_gid_clients "$port" --oob "$oob"
+				serve_until_done "$port" --oob "$oob" -d $TRUST_DEV -- \
+				trust_gid_clients "$port" qpinfo --oob "$oob" \
+				-d $TRUST_DEV
 		done
+		# the control: the same attack against a server that allows it
+		# reaches the third host (so the zero above is not the lab's)
+		lab_pair trust.gid.allowed -t 120 -R 0 -g 30 --ready "$W" \
+			-e 'BW average' -n 'frames on the third host.s link: [01] ' \
+			serve_until_done 18743 --oob tcp --allow-foreign-gid \
+			-d $TRUST_DEV -- \
+			trust_gid_clients 18743 reflect --oob tcp -d $TRUST_DEV
 	else
 		lab_skip trust.gid "no network namespace with a veth in this guest"
 	fi
