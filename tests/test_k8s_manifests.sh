@@ -172,7 +172,8 @@ if [ "$have_node" = 1 ]; then
 	mut "no RDMA resource" 's/rdma\/rdma_shared_device_a/example.com\/nic/g' a
 	mut "no readiness probe port" 's/port: control$/port: 9999/' a
 	# secure: the policy selects the server, admits the clients on the
-	# control port only; both pods mount the (optional) key Secret
+	# control port only; both pods mount the key Secret (required, 0400)
+	# and run with --auth-key-file on it
 	expect "secure: NetworkPolicy and Secret in place" node --input-type=module -e "
 import fs from 'node:fs'; import YAML from '$PWD/$K/node_modules/yaml/dist/index.js';
 const d = YAML.parseAllDocuments(fs.readFileSync('$tmp/secure.yaml', 'utf8')).map((x) => x.toJS());
@@ -188,8 +189,12 @@ const svc = d.find((x) => x.kind === 'Service');
 ok(svc.spec.ports[0].port === r.ports[0].port, 'the Service port is the admitted one');
 for (const k of ['Deployment', 'Job']) {
   const p = d.find((x) => x.kind === k).spec.template.spec;
-  ok(p.volumes.some((v) => v.secret && v.secret.secretName === sec.metadata.name && v.secret.optional), k + ': no optional key volume');
-  ok(p.containers[0].volumeMounts.some((m) => m.name === 'auth' && m.readOnly), k + ': key not mounted read-only');
+  const v = p.volumes.find((v) => v.secret && v.secret.secretName === sec.metadata.name);
+  ok(v && v.secret.optional === false && v.secret.defaultMode === 0o400, k + ': no required 0400 key volume');
+  const m = p.containers[0].volumeMounts.find((m) => m.name === v.name && m.readOnly);
+  ok(m, k + ': key not mounted read-only');
+  const a = p.containers[0].args, i = a.indexOf('--auth-key-file');
+  ok(i > 0 && a[i + 1] === m.mountPath + '/key', k + ': no --auth-key-file on the mounted key');
 }"
 	expect "validate refuses ${#inval[@]} broken copies" node $K/validate.mjs --expect-invalid "${inval[@]}"
 	expect "assert-deploy refuses ${#afail[@]} broken copies" node $K/assert-deploy.mjs --expect-fail "${afail[@]}"

@@ -14,9 +14,9 @@
 static size_t body_bytes(uint16_t type)
 {
 	switch (type) {
-	case WIRE_CONNECT: return 4;
+	case WIRE_CONNECT: return 4 + 8;
 	case WIRE_HELLO: return 1 + 1 + 2 + 4 * 3 + 8 * 3 + 4 * 7 + WIRE_NAME_MAX;
-	case WIRE_HELLO_ACK: return 4 + WIRE_NAME_MAX + WIRE_TEXT_MAX;
+	case WIRE_HELLO_ACK: return 4 + 8 + WIRE_NAME_MAX + WIRE_TEXT_MAX;
 	case WIRE_BUF: return 8 + 8 + 4;
 	case WIRE_SYNC: return 16;
 	case WIRE_RESULT: return 4 + 8 * 4 + 8 * 9 + 8 * 2;
@@ -25,6 +25,7 @@ static size_t body_bytes(uint16_t type)
 	case WIRE_ERROR: return 4 + WIRE_TEXT_MAX;
 	case WIRE_LOCATE: return 1 + WIRE_NAME_MAX;
 	case WIRE_LOCATE_ACK: return 4 + 2 + 3 * WIRE_NAME_MAX + WIRE_TEXT_MAX;
+	case WIRE_AUTH: return WIRE_NONCE_BYTES + WIRE_MAC_BYTES;
 	default: return 0;
 	}
 }
@@ -54,9 +55,18 @@ static void test_round_trips(void)
 	m.type = WIRE_CONNECT;
 	m.u.connect.kind = WIRE_CONN_DATA;
 	m.u.connect.qp_index = 0xbeef;
+	m.u.connect.token = 0x0123456789abcdefULL;
 	round_trip(&m, &b);
 	EXPECT_EQ_INT(b.u.connect.kind, WIRE_CONN_DATA);
 	EXPECT_EQ_INT(b.u.connect.qp_index, 0xbeef);
+	EXPECT_EQ_INT(b.u.connect.token == 0x0123456789abcdefULL, 1);
+
+	memset(&m, 0, sizeof(m));
+	m.type = WIRE_AUTH;
+	memset(m.u.auth.nonce, 0x5a, sizeof(m.u.auth.nonce));
+	memset(m.u.auth.mac, 0xc3, sizeof(m.u.auth.mac));
+	round_trip(&m, &b);
+	EXPECT_EQ_INT(memcmp(&b.u.auth, &m.u.auth, sizeof(m.u.auth)), 0);
 
 	memset(&m, 0, sizeof(m));
 	m.type = WIRE_LOCATE_ACK;
@@ -182,7 +192,7 @@ static void test_layout(void)
 {
 	static const uint8_t want[WIRE_HEADER_BYTES + 20] = {
 		0x52, 0x44, 0x4d, 0x42, /* magic "RDMB" */
-		0x00, 0x01,             /* version */
+		0x00, WIRE_VERSION,      /* version */
 		0x00, WIRE_BUF,         /* type */
 		0x00, 0x00, 0x00, 20,   /* body bytes */
 		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, /* addr */
@@ -289,9 +299,9 @@ static void test_bad_input(void)
 
 	/* Another version: refused, and the peer's version is reported. */
 	memcpy(bad, buf, (size_t)n);
-	put_be16(bad + 4, 2);
+	put_be16(bad + 4, WIRE_VERSION + 1);
 	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EPROTONOSUPPORT);
-	EXPECT_EQ_INT(b.version, 2);
+	EXPECT_EQ_INT(b.version, WIRE_VERSION + 1);
 	put_be16(bad + 4, 0x0100);
 	EXPECT_EQ_INT(unpack_exact(bad, (size_t)n, &b), -EPROTONOSUPPORT);
 	EXPECT_EQ_INT(b.version, 0x0100);
@@ -560,8 +570,8 @@ static void test_hello_flags(void)
  */
 static void test_peer_kind(void)
 {
-	uint8_t ver[16] = "6.06", old[16] = "5.70", key[64], ours[16];
-	uint8_t zeros[56] = { 0 }, http[] = "GET / HTTP/1.1\r\n";
+	uint8_t ver[16] = "6.06", old[16] = "5.70", key[64];
+	uint8_t zeros[56] = { 0 }, http[] = "GET / HTTP/1.1\r\n", ours[24];
 	uint8_t nodot[16] = "606", noterm[4] = { '6', '.', '0', '6' };
 	struct wire_msg m = { .type = WIRE_CONNECT };
 	int n;
@@ -570,7 +580,7 @@ static void test_peer_kind(void)
 		 "%04x:%04x:%06x:%06x:%08x:%016llx:%08x", 0, 0x11, 0x1234,
 		 0xabcdef, 0x10000, 0x7f0012345678ull, 0x2000);
 	n = wire_pack(&m, ours, sizeof(ours));
-	EXPECT_EQ_INT(n, WIRE_HEADER_BYTES + 4);
+	EXPECT_EQ_INT(n, WIRE_CONNECT_BYTES);
 	/* the TCP transport hands over the 12 bytes of a header */
 	EXPECT_EQ_INT(wire_peer_kind(ver, WIRE_HEADER_BYTES),
 		      WIRE_PEER_PERFTEST);

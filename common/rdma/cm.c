@@ -188,14 +188,34 @@ static int cm_set_option(struct cm_ep *ep, int name, bool has, uint8_t value,
 	return ret;
 }
 
-int cm_listen(uint16_t tcp_port, struct cm_ep *listener)
+/* Binding the listener failed (ret): what it means, logged. */
+static void cm_listen_fail(const struct sockaddr *sa, uint16_t tcp_port,
+			   int ret)
+{
+	char ip[64];
+
+	bench_err("rdma_bind_addr(%s port %u): %s%s",
+		  cm_addr_str(sa, ip, sizeof(ip)), tcp_port, strerror(-ret),
+		  ret == -EADDRINUSE ? ": another server listens there; use "
+		  "-p" : ret == -EADDRNOTAVAIL || ret == -ENODEV ||
+		  ret == -EINVAL ? ": not an address of an RDMA device of this "
+		  "host; give --bind one (ib_doctor lists them)" : "");
+}
+
+int cm_listen(const struct sockaddr *addr, uint16_t tcp_port,
+	      struct cm_ep *listener)
 {
 	/* IPv4 any: iWARP (siw) does not take IPv4 clients on [::] */
-	struct sockaddr_in any = { .sin_family = AF_INET,
-				   .sin_port = htons(tcp_port),
-				   .sin_addr.s_addr = htonl(INADDR_ANY) };
+	struct sockaddr_storage sa = { .ss_family = AF_INET };
 	int ret;
 
+	if (addr)
+		memcpy(&sa, addr, addr->sa_family == AF_INET6 ?
+		       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	if (sa.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&sa)->sin6_port = htons(tcp_port);
+	else
+		((struct sockaddr_in *)&sa)->sin_port = htons(tcp_port);
 	ret = cm_ep_create(listener);
 	if (ret)
 		return ret;
@@ -203,11 +223,9 @@ int cm_listen(uint16_t tcp_port, struct cm_ep *listener)
 			    listener->attr.has_tos, listener->attr.tos, "-T");
 	if (ret)
 		goto err_close;
-	if (rdma_bind_addr(listener->id, (struct sockaddr *)&any)) {
+	if (rdma_bind_addr(listener->id, (struct sockaddr *)&sa)) {
 		ret = -errno;
-		bench_err("rdma_bind_addr(port %u): %s%s", tcp_port,
-			  strerror(-ret), ret == -EADDRINUSE ?
-			  ": another server listens there; use -p" : "");
+		cm_listen_fail((struct sockaddr *)&sa, tcp_port, ret);
 		goto err_close;
 	}
 	if (rdma_listen(listener->id, 8)) {
@@ -249,8 +267,12 @@ static int cm_request_check(struct rdma_cm_event *ev, struct wire_connect *req)
 	if (ret)
 		return ret;
 	ret = -EPROTO;
-	if (pd && ev->param.conn.private_data_len >= WIRE_HEADER_BYTES + 4)
-		ret = wire_unpack(pd, WIRE_HEADER_BYTES + 4, &msg);
+	/* a CONNECT of another version may be shorter (iWARP: exact) */
+	if (pd && ev->param.conn.private_data_len >= WIRE_HEADER_BYTES)
+		ret = wire_unpack(pd, ev->param.conn.private_data_len <
+				  WIRE_CONNECT_BYTES ?
+				  ev->param.conn.private_data_len :
+				  WIRE_CONNECT_BYTES, &msg);
 	if (!ret && msg.type != WIRE_CONNECT)
 		ret = -EPROTO;
 	if (ret == -EPROTONOSUPPORT)
@@ -267,17 +289,17 @@ static int cm_request_check(struct rdma_cm_event *ev, struct wire_connect *req)
 
 /* Our CONNECT header, for an accept or a reject: the peer knows us by it
  * (and a client of another version learns ours). Returns its length. */
-static uint8_t cm_our_connect(uint8_t buf[WIRE_HEADER_BYTES + 4])
+static uint8_t cm_our_connect(uint8_t buf[WIRE_CONNECT_BYTES])
 {
 	struct wire_msg msg = { .type = WIRE_CONNECT };
-	int len = wire_pack(&msg, buf, WIRE_HEADER_BYTES + 4);
+	int len = wire_pack(&msg, buf, WIRE_CONNECT_BYTES);
 
 	return len > 0 ? (uint8_t)len : 0;
 }
 
 static void cm_reject_with_version(struct rdma_cm_id *id)
 {
-	uint8_t buf[WIRE_HEADER_BYTES + 4];
+	uint8_t buf[WIRE_CONNECT_BYTES];
 	uint8_t len = cm_our_connect(buf);
 
 	rdma_reject(id, len ? buf : NULL, len);
@@ -387,7 +409,7 @@ static void cm_rnr_timer(struct cm_ep *ep)
 int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)
 {
 	struct rdma_conn_param param;
-	uint8_t buf[WIRE_HEADER_BYTES + 4];
+	uint8_t buf[WIRE_CONNECT_BYTES];
 	int ret;
 
 	ret = cm_set_option(ep, RDMA_OPTION_ID_ACK_TIMEOUT,
@@ -504,7 +526,7 @@ int cm_connect(struct cm_ep *ep, const struct wire_connect *req,
 {
 	struct wire_msg msg = { .type = WIRE_CONNECT, .u.connect = *req };
 	struct rdma_conn_param param;
-	uint8_t buf[WIRE_HEADER_BYTES + 4];
+	uint8_t buf[WIRE_CONNECT_BYTES];
 	struct rdma_cm_event *ev;
 	int len, ret;
 

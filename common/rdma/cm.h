@@ -38,8 +38,13 @@ struct cm_ep {
 	struct cm_attr attr; /* set by the caller before resolve or accept */
 };
 
-/* Server: listen on every address, port tcp_port (listener->attr: TOS). */
-int cm_listen(uint16_t tcp_port, struct cm_ep *listener);
+/*
+ * Server: listen on port tcp_port (listener->attr: TOS), at addr (its
+ * port ignored; --bind) or, addr NULL, at every IPv4 address. An address
+ * not of this host, or of no RDMA device, is refused (logged).
+ */
+int cm_listen(const struct sockaddr *addr, uint16_t tcp_port,
+	      struct cm_ep *listener);
 
 /*
  * Server: wait for a connection request until deadline_ns (0: until

@@ -396,9 +396,10 @@ int ctrl_peer_status(const struct wire_msg *msg)
 {
 	int32_t status = msg->u.error.status;
 
-	/* corrupt data, another protocol version: the same on both sides */
-	return status == -EILSEQ || status == -EPROTONOSUPPORT ? status :
-								 -ECONNABORTED;
+	/* corrupt data, another protocol version, a key refused: the same
+	 * on both sides */
+	return status == -EILSEQ || status == -EPROTONOSUPPORT ||
+	       status == -EKEYREJECTED ? status : -ECONNABORTED;
 }
 
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg)
@@ -450,9 +451,9 @@ again:
 	if (ret)
 		return ret;
 	/* a heartbeat can overtake the end of a run: it is not an answer;
-	 * a HELLO sent again (see session_client_hello) is not either */
-	if ((msg->type == WIRE_ALIVE || msg->type == WIRE_HELLO) &&
-	    type != msg->type)
+	 * a HELLO or AUTH sent again (ctrl_ask) is not either */
+	if ((msg->type == WIRE_ALIVE || msg->type == WIRE_HELLO ||
+	     msg->type == WIRE_AUTH) && type != msg->type)
 		goto again;
 	if (msg->type == WIRE_ERROR) {
 		bench_err("the %s reports: %s", c->peer_role, msg->u.error.text);
@@ -465,4 +466,27 @@ again:
 		return -EPROTO;
 	}
 	return 0;
+}
+
+int ctrl_ask(struct ctrl *c, const struct wire_msg *msg, uint16_t type,
+	     struct wire_msg *reply, unsigned int resend_ms)
+{
+	uint64_t deadline_ns = timer_deadline_ns(c->timeout_ms);
+	uint64_t timeout_ms = c->timeout_ms;
+	int ret;
+
+	c->timeout_ms = resend_ms;
+	c->quiet_timeout = true;
+	do {
+		ret = ctrl_send(c, msg);
+		if (!ret)
+			ret = ctrl_recv(c, type, reply);
+	} while (ret == -ETIMEDOUT && !timer_expired(deadline_ns));
+	c->quiet_timeout = false;
+	c->timeout_ms = timeout_ms;
+	if (ret == -ETIMEDOUT)
+		bench_err("the %s did not answer %s within %llu ms (see "
+			  "--timeout)", c->peer_role, wire_type_name(msg->type),
+			  (unsigned long long)timeout_ms);
+	return ret;
 }

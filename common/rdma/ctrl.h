@@ -93,6 +93,16 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text);
 int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg);
 
 /*
+ * Send msg, again every resend_ms, until the answer of type comes (into
+ * *reply) or c->timeout_ms passes: on iWARP (siw) a message sent as the
+ * connection is established can be lost. The peer ignores repeats
+ * (ctrl_recv skips a HELLO or AUTH it did not ask for). 0 or -errno
+ * (logged; an ERROR answer is the peer's status, as ctrl_recv).
+ */
+int ctrl_ask(struct ctrl *c, const struct wire_msg *msg, uint16_t type,
+	     struct wire_msg *reply, unsigned int resend_ms);
+
+/*
  * Non-blocking: 0 with a message, -EAGAIN when none is waiting,
  * -ECONNRESET when the peer has gone, or -errno.
  */

@@ -24,26 +24,52 @@
 #include "lib/resolve.h"
 #include "lib/timer.h"
 
-int ctrl_tcp_listen(uint16_t port, int *fd_out)
+/* The address to listen at: addr with port, else [::]:port. */
+static socklen_t tcp_listen_addr(const struct sockaddr *addr, uint16_t port,
+				 struct sockaddr_storage *sa)
 {
-	struct sockaddr_in6 any = { .sin6_family = AF_INET6,
-				    .sin6_port = htons(port),
-				    .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
+
+	memset(sa, 0, sizeof(*sa));
+	if (addr && addr->sa_family == AF_INET) {
+		memcpy(sa, addr, sizeof(struct sockaddr_in));
+		((struct sockaddr_in *)sa)->sin_port = htons(port);
+		return sizeof(struct sockaddr_in);
+	}
+	if (addr && addr->sa_family == AF_INET6)
+		memcpy(sa, addr, sizeof(*in6));
+	else
+		in6->sin6_addr = in6addr_any;
+	in6->sin6_family = AF_INET6;
+	in6->sin6_port = htons(port);
+	return sizeof(*in6);
+}
+
+int ctrl_tcp_listen(const struct sockaddr *addr, uint16_t port, int *fd_out)
+{
+	struct sockaddr_storage sa;
+	socklen_t len = tcp_listen_addr(addr, port, &sa);
+	char ip[ROUTE_IP_LEN];
 	int fd, one = 1, zero = 0, ret;
 
-	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		ret = -errno;
 		bench_err("socket: %s", strerror(-ret));
 		return ret;
 	}
 	/* [::] with V6ONLY off takes IPv4 clients too */
-	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (sa.ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&any, sizeof(any)) || listen(fd, 8)) {
+	if (bind(fd, (struct sockaddr *)&sa, len) || listen(fd, 8)) {
 		ret = -errno;
-		bench_err("listening on TCP port %u: %s%s", port, strerror(-ret),
-			  ret == -EADDRINUSE ? ": another server uses it; -p" : "");
+		bench_err("listening on %s TCP port %u: %s%s", addr ?
+			  route_ip_str((struct sockaddr *)&sa, ip, sizeof(ip)) :
+			  "every address,", port, strerror(-ret),
+			  ret == -EADDRINUSE ? ": another server uses it; -p" :
+			  ret == -EADDRNOTAVAIL ? ": not an address of this "
+			  "host; give --bind one of `ip -br addr`" : "");
 		close(fd);
 		return ret;
 	}

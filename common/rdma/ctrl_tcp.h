@@ -9,11 +9,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "rdma/ctrl.h"
 
-/* Server: listen on every address, TCP port. Returns 0 or -errno (logged). */
-int ctrl_tcp_listen(uint16_t port, int *fd_out);
+/*
+ * Server: listen on TCP port, at addr (its port ignored; --bind) or, addr
+ * NULL, at every address. Returns 0 or -errno (logged; an address not of
+ * this host is -EADDRNOTAVAIL).
+ */
+int ctrl_tcp_listen(const struct sockaddr *addr, uint16_t port, int *fd_out);
 
 /*
  * Server: accept one client until deadline_ns (0: until stop_flag).

@@ -36,6 +36,7 @@ static int bench_exit_code(int err)
 	case -EINVAL:
 	case -EOPNOTSUPP:
 	case -WIRE_EPERFTEST: /* a mixed pair: the user's to fix */
+	case -EKEYREJECTED:   /* --auth-key-file: no, or another key */
 		return BENCH_EXIT_USAGE;
 	case -EILSEQ:
 		return BENCH_EXIT_CORRUPT;

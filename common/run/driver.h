@@ -27,6 +27,7 @@
 struct results_doc;
 
 struct session_ops;
+struct keyfile;
 
 struct bench_ctx {
 	const struct bench_desc *desc;
@@ -66,6 +67,9 @@ struct bench_ctx {
 	struct progress progress;   /* --interval rows, live line (progress.c) */
 	uint8_t port;               /* the device port in use */
 	int gid_index;              /* --oob tcp: the GID used, -1: none */
+	uint64_t token;             /* rdma_cm: the session's (HELLO_ACK) */
+	bool authed;                /* the peer proved --auth-key-file's key */
+	struct keyfile *key;        /* --auth-key-file; NULL: none */
 	int argc;
 	char **argv;
 };

@@ -160,7 +160,7 @@ int fabric_barrier_open(struct fabric_barrier *b, unsigned int rank,
 				rank, addr0, port, strerror(-err));
 		return err;
 	}
-	err = ctrl_tcp_listen(port, &lfd);
+	err = ctrl_tcp_listen(NULL, port, &lfd);
 	if (err)
 		return err;
 	err = accept_all(b, lfd, deadline_ns);

@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "lib/nonce.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
 #include "run/measure.h"
 #include "run/session.h"
+#include "run/session_auth.h"
 #include "run/session_ops.h"
 #include "run/setup.h"
 #include "spec/check.h"
@@ -68,7 +70,8 @@ static int session_connect(struct bench_ctx *b, const struct session_ops *ops)
 		told = true;
 		timer_sleep_ms(200);
 	}
-	if (ret && (ops->log_any || session_retryable(ret)))
+	if (ret && ret != -EKEYREJECTED && /* said already */
+	    (ops->log_any || session_retryable(ret)))
 		bench_err("could not reach an rdmabench server at %s %s %llu "
 			  "within %llu s: %s (%s)", b->cfg.server_addr,
 			  ops->port_what,
@@ -79,36 +82,23 @@ static int session_connect(struct bench_ctx *b, const struct session_ops *ops)
 }
 
 /*
- * The HELLO goes again every 2 s until answered: on iWARP (siw) a message
- * sent as the connection is established can be lost before the passive
- * side's QP takes it (seen in the lab); the server ignores repeats.
+ * The HELLO goes again every 2 s until answered (ctrl_ask: on siw a
+ * message sent as the connection is established can be lost); the server
+ * ignores repeats.
  */
 static int session_client_hello(struct bench_ctx *b)
 {
-	struct wire_msg msg;
-	uint64_t deadline_ns = timer_deadline_ns(b->ctrl.timeout_ms);
-	uint64_t timeout_ms = b->ctrl.timeout_ms;
+	struct wire_msg hello = { .type = WIRE_HELLO }, msg;
 	int ret;
 
-	b->ctrl.timeout_ms = 2000;
-	b->ctrl.quiet_timeout = true;
-	do {
-		msg = (struct wire_msg){ .type = WIRE_HELLO };
-		wire_hello_encode(&b->test, &msg.u.hello);
-		ret = ctrl_send(&b->ctrl, &msg);
-		if (!ret)
-			ret = ctrl_recv(&b->ctrl, WIRE_HELLO_ACK, &msg);
-	} while (ret == -ETIMEDOUT && !timer_expired(deadline_ns));
-	b->ctrl.quiet_timeout = false;
-	b->ctrl.timeout_ms = timeout_ms;
-	if (ret == -ETIMEDOUT)
-		bench_err("the server did not answer HELLO within %llu ms "
-			  "(see --timeout)", (unsigned long long)timeout_ms);
+	wire_hello_encode(&b->test, &hello.u.hello);
+	ret = ctrl_ask(&b->ctrl, &hello, WIRE_HELLO_ACK, &msg, 2000);
 	if (!ret && msg.u.hello_ack.status) {
 		bench_err("the server refused the test: %s",
 			  msg.u.hello_ack.text);
 		ret = msg.u.hello_ack.status;
 	}
+	b->token = ret ? 0 : msg.u.hello_ack.token; /* rdma_cm data CONNECTs */
 	return ret;
 }
 
@@ -152,6 +142,10 @@ static int session_server_hello(struct bench_ctx *b)
 		b->test.io_timeout_ms = (uint32_t)(b->cfg.io_timeout_s * 1000);
 	ack.u.hello_ack.status = check_test(&b->test, &b->cfg,
 		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
+	/* rdma_cm: only data connections with this token join the session */
+	if (nonce_fill(&b->token, sizeof(b->token)))
+		return -EIO;
+	ack.u.hello_ack.token = b->token;
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
 		 "%s", ibv_get_device_name(b->ctrl.verbs->device));
 	ret = ctrl_send(&b->ctrl, &ack);
@@ -282,15 +276,22 @@ static int session_flow(struct bench_ctx *b, const struct session_ops *ops)
 int session_client(struct bench_ctx *b)
 {
 	const struct session_ops *ops = session_backend(b);
+	struct keyfile key;
 	int ret;
 
-	ret = ops->open(b);
-	return ret ? ret : session_flow(b, ops);
+	ret = session_auth_load(b, &key);
+	if (!ret)
+		ret = ops->open(b);
+	if (!ret)
+		ret = session_flow(b, ops);
+	keyfile_clear(&key);
+	b->key = NULL;
+	return ret;
 }
 
-int session_server(struct bench_ctx *b)
+/* Server: the loop over clients (one unless --persistent). */
+static int session_serve(struct bench_ctx *b, const struct session_ops *ops)
 {
-	const struct session_ops *ops = session_backend(b);
 	int ret;
 
 	ret = ops->open(b);
@@ -298,8 +299,9 @@ int session_server(struct bench_ctx *b)
 		ret = ops->listen(b);
 	if (ret)
 		return ret;
-	bench_info("waiting for a client on %s %llu (rdmabench %s%s)",
+	bench_info("waiting for a client on %s %llu%s%s (rdmabench %s%s)",
 		   ops->port_what, (unsigned long long)b->cfg.tcp_port,
+		   b->cfg.bind_addr[0] ? " at " : "", b->cfg.bind_addr,
 		   RDMABENCH_VERSION, ops->listen_note);
 	if (b->cm_port != b->cfg.tcp_port)
 		bench_info("rdma_cm clients (-R) connect to port %u: an iWARP "
@@ -317,4 +319,21 @@ int session_server(struct bench_ctx *b)
 	}
 	ops->unlisten(b);
 	return b->cfg.persistent && stop_flag ? 0 : ret;
+}
+
+int session_server(struct bench_ctx *b)
+{
+	const struct session_ops *ops = session_backend(b);
+	struct keyfile key;
+	int ret;
+
+	ret = session_auth_load(b, &key);
+	if (!ret && b->key)
+		bench_info("clients must prove the key of --auth-key-file %s",
+			   key.path);
+	if (!ret)
+		ret = session_serve(b, ops);
+	keyfile_clear(&key);
+	b->key = NULL;
+	return ret;
 }

@@ -9,6 +9,7 @@
 
 #include "lib/log.h"
 #include "lib/timer.h"
+#include "run/session_auth.h"
 #include "run/session_ops.h"
 #include "run/setup.h"
 
@@ -57,6 +58,8 @@ static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 		ret = ctrl_setup(&b->ctrl);
 	if (!ret)
 		ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
+	if (!ret)
+		ret = session_auth_client(b);
 	if (!ret) {
 		b->port = b->ctrl.ep.id->port_num;
 		cm_notes(b, "to", b->srv_addr, b->srv_port);
@@ -75,7 +78,8 @@ static int client_connect_qps(struct bench_ctx *b)
 
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		struct wire_connect req = { .kind = WIRE_CONN_DATA,
-					    .qp_index = (uint16_t)i };
+					    .qp_index = (uint16_t)i,
+					    .token = b->token };
 		struct cm_ep *ep = &b->data.qps[i].ep;
 
 		ep->attr = cm_attr_of(&b->cfg);
@@ -113,8 +117,15 @@ static int client_connect_data(struct bench_ctx *b)
 
 static int server_listen(struct bench_ctx *b)
 {
+	const struct sockaddr *addr;
+	struct sockaddr_storage sa;
+	int ret;
+
 	b->listener.attr = cm_attr_of(&b->cfg);
-	return cm_listen(b->cm_port, &b->listener);
+	ret = session_bind_addr(b, &sa, &addr);
+	if (!ret)
+		ret = cm_listen(addr, b->cm_port, &b->listener);
+	return session_bind_err(b, ret);
 }
 
 static void server_unlisten(struct bench_ctx *b)
@@ -176,38 +187,74 @@ static int server_get_request(struct bench_ctx *b, uint64_t deadline_ns,
 	}
 }
 
-/* Server: wait for a connection request of the given kind. */
+/* Server: the next client's control connection request; a data request
+ * of no session (a stranger's, or late) is refused, logged once. */
 static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
-			 uint16_t kind, uint64_t deadline_ns, uint16_t *index)
+			 uint64_t deadline_ns)
+{
+	struct wire_connect req;
+	unsigned int strays = 0;
+	char addr[80];
+	int ret;
+
+	while (!(ret = cm_get_request(&b->listener, deadline_ns, ep, &req)) &&
+	       req.kind != WIRE_CONN_CTRL) {
+		if (!strays++)
+			bench_warn("refused a data connection request from %s: "
+				   "no session awaits data connections",
+				   cm_peer_str(ep, addr, sizeof(addr)));
+		cm_reject(ep);
+	}
+	if (ret)
+		return ret;
+	ret = setup_check_device(b, ep->id);
+	if (ret)
+		cm_reject(ep);
+	return ret;
+}
+
+/*
+ * Server, while a client's data QPs are awaited: is this request one of
+ * them (a data CONNECT with the session's token from HELLO_ACK)? Any
+ * other (a stranger's, a new client's control connect) is refused and
+ * the session goes on; the first is logged, with its address.
+ */
+static bool server_request_ours(struct bench_ctx *b, struct cm_ep *ep,
+				const struct wire_connect *req,
+				unsigned int *strangers)
+{
+	char addr[80];
+
+	if (req->kind == WIRE_CONN_DATA && !(req->token ^ b->token))
+		return true;
+	if (!(*strangers)++)
+		bench_warn("refused a %s connection request from %s: it is "
+			   "not one of %s's data connections (no or another "
+			   "session token); %s's session goes on",
+			   req->kind == WIRE_CONN_CTRL ? "control" : "data",
+			   cm_peer_str(ep, addr, sizeof(addr)), b->peer,
+			   b->peer);
+	cm_reject(ep);
+	return false;
+}
+
+/* Server: the next of this session's data connection requests. */
+static int server_data_request(struct bench_ctx *b, uint64_t deadline_ns,
+			       struct cm_ep *ep, uint16_t *index,
+			       unsigned int *strangers)
 {
 	struct wire_connect req;
 	int ret;
 
-	ret = kind == WIRE_CONN_DATA ?
-	      server_get_request(b, deadline_ns, ep, &req) :
-	      cm_get_request(&b->listener, deadline_ns, ep, &req);
+	do {
+		ret = server_get_request(b, deadline_ns, ep, &req);
+	} while (!ret && !server_request_ours(b, ep, &req, strangers));
 	if (ret)
 		return ret;
-	if (req.kind == WIRE_CONN_CTRL && kind == WIRE_CONN_DATA) {
-		/* the client we wait for is gone or stuck: the new one is
-		 * refused now, retries, and finds this server free */
-		bench_err("another client connected while %s's data QPs were "
-			  "awaited: giving up on %s (the new one will retry)",
-			  b->peer, b->peer);
-		cm_reject(ep);
-		return -ECONNABORTED;
-	}
-	if (req.kind != kind) {
-		bench_err("expected a %s connection, got kind %u",
-			  kind == WIRE_CONN_CTRL ? "control" : "data", req.kind);
-		cm_reject(ep);
-		return -EPROTO;
-	}
 	ret = setup_check_device(b, ep->id);
 	if (ret)
 		cm_reject(ep);
-	if (index)
-		*index = req.qp_index;
+	*index = req.qp_index;
 	return ret;
 }
 
@@ -216,12 +263,12 @@ static int server_accept_qps(struct bench_ctx *b)
 {
 	uint64_t deadline_ns = timer_deadline_ns(b->test.io_timeout_ms);
 	struct cm_ep ep = { 0 };
-	unsigned int n;
+	unsigned int n, strangers = 0;
 	uint16_t i;
 	int ret = 0;
 
 	for (n = 0; n < b->test.qps && !ret; n++) {
-		ret = server_accept(b, &ep, WIRE_CONN_DATA, deadline_ns, &i);
+		ret = server_data_request(b, deadline_ns, &ep, &i, &strangers);
 		if (!ret && (i >= b->test.qps || b->data.qps[i].ep.id)) {
 			bench_err("the client sent a bad data QP index %u", i);
 			cm_reject(&ep);
@@ -234,6 +281,24 @@ static int server_accept_qps(struct bench_ctx *b)
 		if (!ret)
 			ret = cm_accept(&b->data.qps[i].ep, deadline_ns);
 	}
+	if (strangers > 1)
+		bench_warn("refused %u connection requests in all that were "
+			   "not %s's", strangers, b->peer);
+	return ret;
+}
+
+/* Server: --auth-key-file's exchange (or its refusal) before the HELLO,
+ * which stays to be read. */
+static int server_auth(struct bench_ctx *b)
+{
+	struct wire_msg first;
+	int ret;
+
+	ret = session_auth_first(b, &first);
+	if (!ret)
+		ret = session_auth_server(b, &first);
+	if (!ret)
+		ctrl_unread(&b->ctrl, &first);
 	return ret;
 }
 
@@ -243,7 +308,7 @@ static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
 	int ret;
 
-	ret = server_accept(b, &b->ctrl.ep, WIRE_CONN_CTRL, deadline_ns, NULL);
+	ret = server_accept(b, &b->ctrl.ep, deadline_ns);
 	if (!ret)
 		ret = ctrl_setup(&b->ctrl);
 	if (!ret)
@@ -256,7 +321,7 @@ static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 		 "(port %u)", b->peer, b->cm_port);
 	snprintf(b->dev_note, sizeof(b->dev_note), "rdma_cm: owns the IP "
 		 "address the client reached");
-	return 0;
+	return server_auth(b);
 }
 
 static int server_accept_data(struct bench_ctx *b)

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "run/driver.h"
 
@@ -71,5 +72,18 @@ int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
 /* session_tcp.c: the GID of b->port for the raw QPs (-x, else the best
  * RoCEv2 one), said in a "data path:" line. 0 or -errno, logged. */
 int session_tcp_gid(struct bench_ctx *b);
+
+/*
+ * session_tcp.c, for every server listener: --bind as an address (*out
+ * points into *sa), or NULL without --bind (every address). 0, or
+ * -EINVAL (logged: not an IP address).
+ */
+int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
+		      const struct sockaddr **out);
+
+/* session_tcp.c: a listener's err as the run's: with --bind, an address
+ * that is not this host's (or no RDMA device's) is the user's (-EINVAL,
+ * exit 2); else err. */
+int session_bind_err(const struct bench_ctx *b, int err);
 
 #endif

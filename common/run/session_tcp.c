@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ifaddrs.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "rdma/ctrl_tcp.h"
@@ -16,9 +18,11 @@
 #include "rdma/route.h"
 #include "lib/log.h"
 #include "lib/stop.h"
+#include "run/session_auth.h"
 #include "run/session_ops.h"
 #include "run/setup.h"
 #include "lib/timer.h"
+#include "spec/trust.h"
 
 int session_tcp_open(struct bench_ctx *b, const char *dev,
 		     const char *netdev)
@@ -153,6 +157,56 @@ static int tcp_check_mtu(const struct bench_ctx *b)
 	return -EINVAL;
 }
 
+/* Is gid one of this host's addresses (a client on this host, which
+ * reached us over loopback or another local address)? */
+static bool tcp_gid_is_local(const uint8_t *gid)
+{
+	uint8_t mine[TRUST_GID_BYTES];
+	struct ifaddrs *ifs, *i;
+	bool local = false;
+
+	if (getifaddrs(&ifs))
+		return false;
+	for (i = ifs; i && !local; i = i->ifa_next)
+		local = i->ifa_addr && !trust_gid_of_addr(i->ifa_addr, mine) &&
+			!memcmp(mine, gid, sizeof(mine));
+	freeifaddrs(ifs);
+	return local;
+}
+
+/*
+ * Server: the client's QP must be its own (spec/trust.h): a GID of the
+ * control connection's address (or of this host: a local client), unless
+ * --allow-foreign-gid or the client proved --auth-key-file's key; its QP
+ * number a client's. An InfiniBand port's GIDs name no IP: not checked
+ * there (README, Trust model).
+ */
+static int tcp_check_peer_qp(struct bench_ctx *b, const struct qp_raw_addr *a)
+{
+	struct ibv_port_attr pa = { .link_layer = IBV_LINK_LAYER_ETHERNET };
+	struct sockaddr_storage sa = { 0 };
+	socklen_t len = sizeof(sa);
+	char why[WIRE_TEXT_MAX];
+	int ret;
+
+	ret = trust_check_qpn(a->qpn, why, sizeof(why));
+	ibv_query_port(b->ctrl.verbs, b->port, &pa);
+	if (!ret && !b->cfg.allow_foreign_gid && !b->authed &&
+	    pa.link_layer != IBV_LINK_LAYER_INFINIBAND) {
+		if (getpeername(b->ctrl.fd, (struct sockaddr *)&sa, &len))
+			sa.ss_family = AF_UNSPEC;
+		ret = trust_check_gid((struct sockaddr *)&sa, a->gid, why,
+				      sizeof(why));
+		if (ret && tcp_gid_is_local(a->gid))
+			ret = 0;
+	}
+	if (!ret)
+		return 0;
+	bench_err("client %s: %s", b->peer, why);
+	ctrl_send_error(&b->ctrl, ret, why);
+	return ret;
+}
+
 /*
  * Every QP: the client creates its QP and sends its address; the server
  * creates its own, connects it and answers; the client connects.
@@ -187,6 +241,11 @@ static int tcp_connect_qps(struct bench_ctx *b)
 		if (ret)
 			break;
 		tcp_info_unpack(&msg, &theirs);
+		if (b->is_server) {
+			ret = tcp_check_peer_qp(b, &theirs);
+			if (ret)
+				break;
+		}
 		tcp_path(b, (enum ibv_mtu)msg.u.qp_info.mtu, &path);
 		ret = qp_raw_connect(&b->data, i, &path, &theirs);
 		if (!ret && b->is_server) {
@@ -197,22 +256,56 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	return ret;
 }
 
-/* Client: one attempt at the TCP connection (logs nothing). */
+/* Client: one attempt at the TCP connection (a retryable failure logs
+ * nothing), then --auth-key-file's exchange. */
 static int tcp_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 {
+	int ret;
+
 	snprintf(b->peer, sizeof(b->peer), "%.60s:%llu (TCP)",
 		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
 	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "TCP to %.60s:%llu",
 		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
 	/* the name was resolved once already (route) */
-	return ctrl_tcp_connect(b->route.dst[0] ? b->route.dst :
-				b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
-				deadline_ns, &b->ctrl.fd);
+	ret = ctrl_tcp_connect(b->route.dst[0] ? b->route.dst :
+			       b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
+			       deadline_ns, &b->ctrl.fd);
+	if (!ret)
+		ret = ctrl_setup_tcp(&b->ctrl, NULL);
+	return ret ? ret : session_auth_client(b);
+}
+
+int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
+		      const struct sockaddr **out)
+{
+	char why[WIRE_TEXT_MAX];
+	socklen_t len;
+	int ret;
+
+	ret = trust_bind_addr(b->cfg.bind_addr, 0, sa, &len, why, sizeof(why));
+	if (ret)
+		bench_err("%s", why);
+	*out = len ? (const struct sockaddr *)sa : NULL;
+	return ret;
+}
+
+int session_bind_err(const struct bench_ctx *b, int err)
+{
+	return b->cfg.bind_addr[0] && (err == -EADDRNOTAVAIL ||
+				       err == -ENODEV) ? -EINVAL : err;
 }
 
 static int tcp_listen(struct bench_ctx *b)
 {
-	return ctrl_tcp_listen((uint16_t)b->cfg.tcp_port, &b->listen_fd);
+	const struct sockaddr *addr;
+	struct sockaddr_storage sa;
+	int ret;
+
+	ret = session_bind_addr(b, &sa, &addr);
+	if (!ret)
+		ret = ctrl_tcp_listen(addr, (uint16_t)b->cfg.tcp_port,
+				      &b->listen_fd);
+	return session_bind_err(b, ret);
 }
 
 static void tcp_unlisten(struct bench_ctx *b)
@@ -252,6 +345,8 @@ int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
 		ret = ctrl_poll(&b->ctrl, &msg);
 	if (ret == -EAGAIN)
 		ret = -ECONNRESET;
+	if (!ret) /* --auth-key-file: before LOCATE or HELLO */
+		ret = session_auth_server(b, &msg);
 	if (ret)
 		return ret;
 	*located = msg.type == WIRE_LOCATE;

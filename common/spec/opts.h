@@ -124,6 +124,10 @@ struct bench_cfg {
 	uint64_t max_mem_bytes;          /* buffers + rings (spec/plan.h) */
 	bool has_max_mem;
 	char max_mem_from[OPTS_NAME_MAX]; /* a default's source (memlimit.h) */
+	bool allow_foreign_gid;          /* --allow-foreign-gid (--oob tcp) */
+	char bind_addr[OPTS_ADDR_MAX];   /* --bind: "" every address */
+	/* both sides */
+	char auth_key_file[OPTS_PATH_MAX]; /* --auth-key-file, "": none */
 	/* perftest's, already what rdmabench does */
 	bool noop_seen;
 	bool show_help;                  /* -h */

@@ -232,6 +232,17 @@ const struct opt_def opts_table_rows[] = {
 	  "memory (buffers, rings) a client may make it allocate; default: "
 	  "half the cgroup limit, within ulimit -l, else",
 	  .group = OPT_G_SERVER },
+	{ "allow-foreign-gid", LONG_ALLOW_FOREIGN_GID, OPT_FLAG,
+	  CFG(allow_foreign_gid), NO_HAS, 0, 0, NULL, NULL, NULL,
+	  "server: connect TCP clients' QPs to a GID not of their own "
+	  "address (else refused: a reflector)", .group = OPT_G_SERVER },
+	{ "bind", LONG_BIND, OPT_STR, CFG(bind_addr), NO_HAS, 0, OPTS_ADDR_MAX,
+	  "", "", "ADDR", "server: listen (TCP and rdma_cm) on this local "
+	  "address only", .group = OPT_G_SERVER },
+	{ "auth-key-file", LONG_AUTH_KEY_FILE, OPT_STR, CFG(auth_key_file),
+	  NO_HAS, 0, OPTS_PATH_MAX, "", "", "FILE", "a shared key (>= 16 "
+	  "bytes): mutual HMAC-SHA256 challenge before any test; env "
+	  "RDMABENCH_AUTH_KEY_FILE", .group = OPT_G_CONN },
 	{ "rdma_cm", 'R', OPT_FLAG, CFG(rdma_cm), NO_HAS, 0, 0, NULL, NULL,
 	  NULL, "connect the QPs with rdma_cm (--oob cm)",
 	  .group = OPT_G_CONN },

@@ -214,12 +214,14 @@ static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 	case WIRE_CONNECT:
 		io_u16(c, &m->u.connect.kind);
 		io_u16(c, &m->u.connect.qp_index);
+		io_u64(c, &m->u.connect.token);
 		break;
 	case WIRE_HELLO:
 		io_hello(c, &m->u.hello);
 		break;
 	case WIRE_HELLO_ACK:
 		io_status(c, &m->u.hello_ack.status);
+		io_u64(c, &m->u.hello_ack.token);
 		io_text(c, m->u.hello_ack.dev_name,
 			sizeof(m->u.hello_ack.dev_name));
 		io_text(c, m->u.hello_ack.text, sizeof(m->u.hello_ack.text));
@@ -258,6 +260,10 @@ static int io_body(struct cursor *c, uint16_t type, struct wire_msg *m)
 		break;
 	case WIRE_LOCATE_ACK:
 		io_locate_ack(c, &m->u.locate_ack);
+		break;
+	case WIRE_AUTH:
+		io_bytes(c, m->u.auth.nonce, sizeof(m->u.auth.nonce));
+		io_bytes(c, m->u.auth.mac, sizeof(m->u.auth.mac));
 		break;
 	case WIRE_READY:
 	case WIRE_BYE:
@@ -329,6 +335,7 @@ const char *wire_type_name(uint16_t type)
 		[WIRE_RESULT] = "RESULT", [WIRE_BYE] = "BYE",
 		[WIRE_ERROR] = "ERROR", [WIRE_FIN] = "FIN", [WIRE_ALIVE] = "ALIVE", [WIRE_QP_INFO] = "QP_INFO",
 		[WIRE_LOCATE] = "LOCATE", [WIRE_LOCATE_ACK] = "LOCATE_ACK",
+		[WIRE_AUTH] = "AUTH",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

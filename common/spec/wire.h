@@ -9,7 +9,8 @@
  * Doubles travel as their IEEE-754 bits in a u64.
  *
  * The sequence (client -> server unless marked <-):
- *   CONNECT(ctrl) HELLO  <-HELLO_ACK  CONNECT(data) BUF  <-BUF
+ *   CONNECT(ctrl) [AUTH <-AUTH AUTH] HELLO  <-HELLO_ACK  CONNECT(data)
+ *   BUF  <-BUF
  *   per size: SYNC  <-READY  (traffic)  <-RESULT  [RESULT: -b]
  *   BYE
  * Either side may send ERROR instead of what it owes; the other prints it.
@@ -23,7 +24,7 @@
 #include "spec/test.h"
 
 #define WIRE_MAGIC 0x52444d42u /* "RDMB" */
-#define WIRE_VERSION 1
+#define WIRE_VERSION 2 /* 2: CONNECT and HELLO_ACK carry a token, AUTH */
 #define WIRE_HEADER_BYTES 12
 #define WIRE_MSG_MAX 512
 #define WIRE_TEXT_MAX 200
@@ -44,6 +45,7 @@ enum wire_type {
 	WIRE_QP_INFO,     /* --oob tcp: a QP's number, PSN, LID and GID */
 	WIRE_LOCATE,      /* --oob auto, before HELLO: the client's data kind */
 	WIRE_LOCATE_ACK,  /* the server's data device, or where to go */
+	WIRE_AUTH,        /* --auth-key-file: a nonce and an HMAC, 3 steps */
 	WIRE_TYPE_END,    /* one past the last type */
 };
 
@@ -60,7 +62,11 @@ enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
 struct wire_connect {
 	uint16_t kind;      /* enum wire_conn_kind */
 	uint16_t qp_index;
+	uint64_t token;     /* data: the session's, from HELLO_ACK; ctrl: 0 */
 };
+
+/* A packed CONNECT (rdma_cm private data: at most 56 bytes on IB). */
+#define WIRE_CONNECT_BYTES (WIRE_HEADER_BYTES + 12)
 
 /*
  * The whole test configuration (struct test, spec/test.h) as it travels:
@@ -89,6 +95,7 @@ struct wire_hello {
 
 struct wire_hello_ack {
 	int32_t status;            /* 0 or -errno */
+	uint64_t token;            /* rdma_cm: every data CONNECT carries it */
 	char dev_name[WIRE_NAME_MAX];
 	char text[WIRE_TEXT_MAX];  /* why, when status != 0 */
 };
@@ -153,6 +160,20 @@ struct wire_locate_ack {
 	char text[WIRE_TEXT_MAX];     /* why, when status != 0 */
 };
 
+/*
+ * --auth-key-file, before LOCATE or HELLO (run/session_auth.c): the
+ * client sends its nonce (mac zero), the server its nonce and its proof,
+ * the client its proof (nonce zero). A proof is an HMAC-SHA256 over both
+ * nonces and the direction, so neither side's answer can be replayed.
+ */
+#define WIRE_NONCE_BYTES 32
+#define WIRE_MAC_BYTES 32
+
+struct wire_auth {
+	uint8_t nonce[WIRE_NONCE_BYTES];
+	uint8_t mac[WIRE_MAC_BYTES];
+};
+
 struct wire_error {
 	int32_t status;
 	char text[WIRE_TEXT_MAX];
@@ -173,6 +194,7 @@ struct wire_msg {
 		struct wire_qp_info qp_info;
 		struct wire_locate locate;
 		struct wire_locate_ack locate_ack;
+		struct wire_auth auth;
 	} u;
 };
 

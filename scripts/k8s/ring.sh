@@ -211,7 +211,7 @@ EOF
             - name: RDMABENCH_ARGS
               value: $(q "${TEST_ARGS[*]}")
             - name: RDMABENCH_SERVER_ARGS
-              value: $(q "--oob tcp --netdev $NETDEV$([ "$GPU" = 1 ] && echo " --use_cuda")")
+              value: $(q "--oob tcp --netdev $NETDEV --allow-foreign-gid$([ "$GPU" = 1 ] && echo " --use_cuda")")
             - name: RDMABENCH_RING_SIZE
               value: "$size"
             - name: RDMABENCH_RING_STRIDE

@@ -43,6 +43,7 @@ static void gen_msg(uint16_t t, struct wire_msg *m)
 	switch (t) {
 	case WIRE_CONNECT:
 		m->u.connect.kind = WIRE_CONN_CTRL;
+		m->u.connect.token = 0x1122334455667788ULL;
 		break;
 	case WIRE_HELLO:
 		wire_hello_encode(&(const struct test){

@@ -6,7 +6,7 @@
  *
  *   wire_inject [OPTS] MODE SERVER_IP
  *   MODE connect  one rdma_cm request whose private data is a CONNECT of
- *                 --version V (default 1), or --random N bytes
+ *                 --version V (default: ours), or --random N bytes
  *        hello    a good control connection, then a HELLO of --version V
  *                 with the fields of --set NAME=VALUE,...; with --oob tcp
  *                 the control connection is TCP to port -p (--oob tcp)
@@ -14,6 +14,13 @@
  *                 of --sync-size BYTES (default: 2^20 beyond the buffer)
  *        tcp      --random N bytes (default 4096) sent over plain TCP to
  *                 port -p (where a TCP out-of-band server would listen)
+ *        data     one rdma_cm data connection request with --token N
+ *                 (default 0): a stranger's, during another's session
+ *        qpinfo   --oob tcp hello (accepted), then QP 0's QP_INFO naming
+ *                 --gid G (text; default ::ffff:SERVER_IP... any) and
+ *                 --qpn N (0x11): a reflected GID
+ *        reflect  qpinfo (accepted), then BUF and SYNC: with -b (--set
+ *                 flags=0x14) the server sends to that GID
  *   OPTS -p PORT (18515), --timeout SEC (10: every wait is bounded),
  *        --oob cm|tcp (hello: the control channel, default cm),
  *        --seed S (random bytes), --hold SEC (stay connected and silent
@@ -68,6 +75,9 @@ struct inj_cfg {
 	int random_len;
 	unsigned int seed;
 	uint64_t sync_size;
+	uint64_t token;     /* data: the CONNECT's token */
+	const char *gid;    /* qpinfo: the GID named */
+	uint32_t qpn;       /* qpinfo: the QP number named */
 	struct wire_hello hello;
 };
 
@@ -84,6 +94,7 @@ struct inj_ep {
 	struct ibv_cq *cq;  /* receives */
 	struct ibv_cq *scq; /* sends: apart, so polling one never eats the other */
 	bool gone;          /* a DISCONNECTED was seen */
+	uint64_t token;     /* the HELLO_ACK's, for data CONNECTs */
 	struct ibv_mr *mr;
 	uint8_t buf[2 * WIRE_MSG_MAX];
 };
@@ -134,7 +145,7 @@ static int inj_wait(struct inj_ep *ep, enum rdma_cm_event_type want,
 		memset(rej, 0, sizeof(*rej));
 		if (ev->param.conn.private_data_len >= WIRE_HEADER_BYTES)
 			wire_unpack(ev->param.conn.private_data,
-				    WIRE_HEADER_BYTES + 4, rej);
+				    WIRE_CONNECT_BYTES, rej);
 	} else {
 		inj_say("rdma_cm event %s while waiting for %s",
 			rdma_event_str(ev->event), rdma_event_str(want));
@@ -481,11 +492,12 @@ static int inj_answer(const struct inj_cfg *c, struct inj_ep *ep,
 
 /* Resolve, set up a QP (sharing pd if given) and connect as kind. */
 static int inj_open(const struct inj_cfg *c, struct inj_ep *ep,
-		    struct ibv_pd *pd, uint16_t kind, int version,
-		    int *outcome)
+		    struct ibv_pd *pd, uint16_t kind, uint64_t token,
+		    int version, int *outcome)
 {
 	struct wire_msg msg = { .type = WIRE_CONNECT,
-				.u.connect.kind = kind };
+				.u.connect.kind = kind,
+				.u.connect.token = token };
 	uint8_t buf[64];
 	int n, ret;
 
@@ -515,7 +527,7 @@ static int inj_mode_connect(const struct inj_cfg *c, struct inj_ep *ep)
 {
 	int outcome;
 
-	if (!inj_open(c, ep, NULL, WIRE_CONN_CTRL, c->version, &outcome)) {
+	if (!inj_open(c, ep, NULL, WIRE_CONN_CTRL, 0, c->version, &outcome)) {
 		inj_say("the server ACCEPTED the connection");
 		return INJ_ACCEPTED;
 	}
@@ -535,7 +547,7 @@ static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 			return INJ_FAILED;
 		}
 		ep->has_fd = true;
-	} else if (inj_open(c, ep, NULL, WIRE_CONN_CTRL, WIRE_VERSION,
+	} else if (inj_open(c, ep, NULL, WIRE_CONN_CTRL, 0, WIRE_VERSION,
 			    &outcome)) {
 		return outcome;
 	}
@@ -548,7 +560,9 @@ static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 		(unsigned long long)c->hello.size_bytes,
 		(unsigned long long)c->hello.max_size_bytes, c->hello.qps,
 		(unsigned long long)c->hello.iters, c->hello.io_timeout_ms);
-	return inj_answer(c, ep, WIRE_HELLO_ACK, &msg);
+	ret = inj_answer(c, ep, WIRE_HELLO_ACK, &msg);
+	ep->token = msg.u.hello_ack.token;
+	return ret;
 }
 
 /* A good HELLO and data connection, then a SYNC the buffer cannot hold. */
@@ -561,7 +575,8 @@ static int inj_mode_sync(const struct inj_cfg *c, struct inj_ep *ctrl,
 	ret = inj_mode_hello(c, ctrl, WIRE_VERSION);
 	if (ret != INJ_ACCEPTED)
 		return ret == INJ_REFUSED ? INJ_FAILED : ret;
-	if (inj_open(c, data, ctrl->pd, WIRE_CONN_DATA, WIRE_VERSION, &ret))
+	if (inj_open(c, data, ctrl->pd, WIRE_CONN_DATA, ctrl->token,
+		     WIRE_VERSION, &ret))
 		return ret;
 	msg.u.buf.addr = (uintptr_t)data->buf;
 	msg.u.buf.length = c->hello.max_size_bytes;
@@ -581,6 +596,71 @@ static int inj_mode_sync(const struct inj_cfg *c, struct inj_ep *ctrl,
 		(unsigned long long)msg.u.sync.size_bytes,
 		(unsigned long long)c->hello.max_size_bytes);
 	return inj_answer(c, ctrl, WIRE_READY, &msg);
+}
+
+/* A data connection request of no session (--token): refused? */
+static int inj_mode_data(const struct inj_cfg *c, struct inj_ep *ep)
+{
+	int outcome;
+
+	if (!inj_open(c, ep, NULL, WIRE_CONN_DATA, c->token, WIRE_VERSION,
+		      &outcome)) {
+		inj_say("the server ACCEPTED the data connection (token "
+			"0x%llx)", (unsigned long long)c->token);
+		return INJ_ACCEPTED;
+	}
+	return outcome;
+}
+
+/* --oob tcp: a HELLO, then QP 0's address naming --gid and --qpn. */
+static int inj_mode_qpinfo(struct inj_cfg *c, struct inj_ep *ep)
+{
+	struct wire_msg msg = { .type = WIRE_QP_INFO };
+	int ret;
+
+	c->oob_tcp = true;
+	ret = inj_mode_hello(c, ep, WIRE_VERSION);
+	if (ret != INJ_ACCEPTED)
+		return ret == INJ_REFUSED ? INJ_FAILED : ret;
+	if (inet_pton(AF_INET6, c->gid ? c->gid : "::1",
+		      msg.u.qp_info.gid) != 1) {
+		fprintf(stderr, INJ_PREFIX "--gid %s: not a GID\n", c->gid);
+		return INJ_USAGE;
+	}
+	msg.u.qp_info.qpn = c->qpn;
+	msg.u.qp_info.psn = 0x1234;
+	msg.u.qp_info.mtu = 3; /* IBV_MTU_1024 */
+	if (inj_send_msg(c, ep, &msg, WIRE_VERSION))
+		return INJ_DROPPED;
+	inj_say("sent QP_INFO naming GID %s, QP 0x%x", c->gid ? c->gid : "::1",
+		c->qpn);
+	return inj_answer(c, ep, WIRE_QP_INFO, &msg);
+}
+
+/* qpinfo accepted, then BUF and SYNC: the server starts its traffic (with
+ * -b, flags 0x4, it sends too: to the GID named). */
+static int inj_mode_reflect(struct inj_cfg *c, struct inj_ep *ep)
+{
+	struct wire_msg msg = { .type = WIRE_BUF };
+	int ret;
+
+	ret = inj_mode_qpinfo(c, ep);
+	if (ret != INJ_ACCEPTED)
+		return ret;
+	msg.u.buf.addr = 0x10000;
+	msg.u.buf.length = c->hello.max_size_bytes;
+	msg.u.buf.rkey = 0x1234;
+	if (inj_send_msg(c, ep, &msg, WIRE_VERSION))
+		return INJ_DROPPED;
+	ret = inj_answer(c, ep, WIRE_BUF, &msg);
+	if (ret != INJ_ACCEPTED)
+		return ret;
+	msg = (struct wire_msg){ .type = WIRE_SYNC };
+	msg.u.sync.size_bytes = c->hello.size_bytes;
+	msg.u.sync.iters = c->hello.iters;
+	if (inj_send_msg(c, ep, &msg, WIRE_VERSION))
+		return INJ_DROPPED;
+	return inj_answer(c, ep, WIRE_READY, &msg);
 }
 
 /* Random bytes over TCP; then wait for the server to close. */
@@ -706,7 +786,8 @@ static int inj_usage(void)
 	fprintf(stderr, "usage: wire_inject [-p PORT] [--timeout SEC] "
 		"[--version V] [--random N] [--seed S] [--set F=V,...] "
 		"[--sync-size BYTES] [--hold SEC] [--oob cm|tcp] [--tool T] "
-		"connect|hello|sync|tcp SERVER_IP\n");
+		"[--token N] [--gid G] [--qpn N] "
+		"connect|hello|sync|tcp|data|qpinfo|reflect SERVER_IP\n");
 	return INJ_USAGE;
 }
 
@@ -717,7 +798,9 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		{ "random", 1, NULL, 'r' }, { "seed", 1, NULL, 'S' },
 		{ "set", 1, NULL, 's' }, { "sync-size", 1, NULL, 'z' },
 		{ "hold", 1, NULL, 'H' }, { "oob", 1, NULL, 'O' },
-		{ "tool", 1, NULL, 'T' }, { NULL, 0, NULL, 0 },
+		{ "tool", 1, NULL, 'T' }, { "token", 1, NULL, 'k' },
+		{ "gid", 1, NULL, 'g' }, { "qpn", 1, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int o;
 
@@ -730,6 +813,9 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		case 'S': c->seed = (unsigned int)atoi(optarg); break;
 		case 'z': c->sync_size = strtoull(optarg, NULL, 0); break;
 		case 'H': c->hold_s = atoi(optarg); break;
+		case 'k': c->token = strtoull(optarg, NULL, 0); break;
+		case 'g': c->gid = optarg; break;
+		case 'q': c->qpn = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'O': c->oob_tcp = !strcmp(optarg, "tcp"); break;
 		case 'T':
 			snprintf(c->hello.tool, sizeof(c->hello.tool), "%s",
@@ -757,7 +843,7 @@ int main(int argc, char **argv)
 {
 	struct inj_cfg c = {
 		.port = 18515, .timeout_ms = 10000, .version = WIRE_VERSION,
-		.seed = 1,
+		.seed = 1, .qpn = 0x11,
 		.hello = { .measure = 0, .tx_depth = 128, .cq_mod = 100,
 			   .io_timeout_ms = 10000, .size_bytes = 65536,
 			   .max_size_bytes = 65536, .iters = 5000, .qps = 1,
@@ -779,6 +865,12 @@ int main(int argc, char **argv)
 		ret = inj_mode_sync(&c, &ctrl, &data);
 	else if (!strcmp(c.mode, "tcp"))
 		ret = inj_mode_tcp(&c);
+	else if (!strcmp(c.mode, "data"))
+		ret = inj_mode_data(&c, &ctrl);
+	else if (!strcmp(c.mode, "qpinfo"))
+		ret = inj_mode_qpinfo(&c, &ctrl);
+	else if (!strcmp(c.mode, "reflect"))
+		ret = inj_mode_reflect(&c, &ctrl);
 	else
 		return inj_usage();
 	if (c.hold_s > 0 && ret != INJ_FAILED && ret != INJ_DROPPED)

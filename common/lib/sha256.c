@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * sha256 - FIPS 180-4 section 6.2, written from the standard: the message
+ * schedule, 64 rounds, the padding (0x80, zeros, the bit length big-endian).
+ */
+#include <string.h>
+
+#include "lib/sha256.h"
+
+static const uint32_t sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static uint32_t ror(uint32_t x, unsigned int n)
+{
+	return x >> n | x << (32 - n);
+}
+
+static uint32_t be32_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The message schedule of one block. */
+static void sha256_schedule(const uint8_t *block, uint32_t w[64])
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = be32_at(block + 4 * i);
+	for (i = 16; i < 64; i++) {
+		uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^
+			      w[i - 15] >> 3;
+		uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^
+			      w[i - 2] >> 10;
+
+		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+	}
+}
+
+static void sha256_block(struct sha256 *s, const uint8_t *block)
+{
+	uint32_t w[64], v[8], t1, t2;
+	unsigned int i;
+
+	sha256_schedule(block, w);
+	memcpy(v, s->h, sizeof(v));
+	for (i = 0; i < 64; i++) {
+		t1 = v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) +
+		     ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha256_k[i] + w[i];
+		t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) +
+		     ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+		memmove(v + 1, v, 7 * sizeof(v[0]));
+		v[4] += t1;
+		v[0] = t1 + t2;
+	}
+	for (i = 0; i < 8; i++)
+		s->h[i] += v[i];
+}
+
+void sha256_init(struct sha256 *s)
+{
+	static const uint32_t h0[8] = {
+		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+	};
+
+	memset(s, 0, sizeof(*s));
+	memcpy(s->h, h0, sizeof(h0));
+}
+
+void sha256_update(struct sha256 *s, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t n;
+
+	s->bytes += len;
+	while (len) {
+		n = SHA256_BLOCK - s->fill < len ? SHA256_BLOCK - s->fill : len;
+		memcpy(s->block + s->fill, p, n);
+		s->fill += n;
+		p += n;
+		len -= n;
+		if (s->fill == SHA256_BLOCK) {
+			sha256_block(s, s->block);
+			s->fill = 0;
+		}
+	}
+}
+
+void sha256_final(struct sha256 *s, uint8_t out[SHA256_BYTES])
+{
+	uint64_t bits = s->bytes * 8;
+	uint8_t pad = 0x80, len_be[8];
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		len_be[i] = (uint8_t)(bits >> (56 - 8 * i));
+	sha256_update(s, &pad, 1);
+	pad = 0;
+	while (s->fill != SHA256_BLOCK - sizeof(len_be))
+		sha256_update(s, &pad, 1);
+	sha256_update(s, len_be, sizeof(len_be));
+	for (i = 0; i < 8; i++) {
+		out[4 * i] = (uint8_t)(s->h[i] >> 24);
+		out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
+		out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
+		out[4 * i + 3] = (uint8_t)s->h[i];
+	}
+}
+
+void sha256_digest(const void *data, size_t len, uint8_t out[SHA256_BYTES])
+{
+	struct sha256 s;
+
+	sha256_init(&s);
+	sha256_update(&s, data, len);
+	sha256_final(&s, out);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * session_auth - --auth-key-file: a mutual HMAC-SHA256 challenge on the
+ * control channel, the first exchange after it connects and before
+ * LOCATE or HELLO, so before the server allocates anything for the
+ * client (over rdma_cm the control QP itself exists already).
+ *
+ *   client -> AUTH { nonce_c }                 (sent again every 2 s)
+ *   server -> AUTH { nonce_s, HMAC(key, L "server" nonce_c nonce_s) }
+ *   client -> AUTH { 0, HMAC(key, L "client" nonce_c nonce_s) }
+ *
+ * L is "rdmabench-auth-v1". Each side checks the other's proof (in
+ * constant time); both nonces are fresh (getrandom), so no answer can be
+ * replayed, and the direction keeps one side's proof from passing as
+ * the other's. A refusal on either side is -EKEYREJECTED (exit 2), said
+ * on both sides. Without a key on either side nothing is exchanged; a
+ * key on one side only is refused with what to do.
+ */
+#ifndef RDMABENCH_RUN_SESSION_AUTH_H
+#define RDMABENCH_RUN_SESSION_AUTH_H
+
+#include "lib/keyfile.h"
+#include "run/driver.h"
+
+/* The environment variable read when --auth-key-file is not given. */
+#define SESSION_AUTH_ENV "RDMABENCH_AUTH_KEY_FILE"
+
+/*
+ * The key of --auth-key-file, else of $RDMABENCH_AUTH_KEY_FILE, into *k
+ * (which must outlive the session); b->key is k, or NULL without one.
+ * 0 or -errno (logged).
+ */
+int session_auth_load(struct bench_ctx *b, struct keyfile *k);
+
+/* Client, the control channel just up: the exchange (nothing without a
+ * key). 0, or -errno (logged). */
+int session_auth_client(struct bench_ctx *b);
+
+/*
+ * Server: the client's first message, read as it comes (a HELLO is not
+ * skipped), within the control channel's timeout. 0 or -errno.
+ */
+int session_auth_first(struct bench_ctx *b, struct wire_msg *msg);
+
+/*
+ * Server: first is the client's first message. Without a key it must not
+ * be AUTH; with one, it must be, and the exchange follows; then *first
+ * is the client's next message (its LOCATE or HELLO). b->authed says
+ * whether the client proved the key. 0, or -EKEYREJECTED (logged, the
+ * client told), or -errno.
+ */
+int session_auth_server(struct bench_ctx *b, struct wire_msg *first);
+
+#endif
