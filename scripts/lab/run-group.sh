@@ -60,13 +60,14 @@ fi
 # A hub is UDP: a frame that finds its receiver's socket buffer full is
 # dropped (Udp RcvbufErrors in /proc/net/snmp), and rxe answers drops with
 # retry storms ("remote invalid request", 0 iterations) while the guests
-# wait for the host's 2 cores. 4 MiB per socket hold the bursts.
+# wait for the host's 2 cores (every guest reads every frame of its hub).
+# 32 MiB per socket hold the bursts.
 RMEM=/proc/sys/net/core/rmem_default
-if [ "$(cat "$RMEM" 2>/dev/null || echo 0)" -lt 4194304 ]; then
-    if echo 4194304 2>/dev/null > "$RMEM"; then
-        echo "[lab-group] net.core.rmem_default raised to 4 MiB (lossless hub links)" >&2
+if [ "$(cat "$RMEM" 2>/dev/null || echo 0)" -lt 33554432 ]; then
+    if echo 33554432 2>/dev/null > "$RMEM"; then
+        echo "[lab-group] net.core.rmem_default raised to 32 MiB (hub links without drops)" >&2
     else
-        echo "[lab-group] WARNING: cannot raise net.core.rmem_default to 4 MiB: hub links may drop frames" >&2
+        echo "[lab-group] WARNING: cannot raise net.core.rmem_default to 32 MiB: hub links may drop frames" >&2
     fi
 fi
 export RDMABENCH_LAB_SMP=${RDMABENCH_LAB_SMP:-1} RDMABENCH_LAB_MEM=${RDMABENCH_LAB_MEM:-512M}
@@ -94,8 +95,12 @@ for ((k = 2; k <= N; k++)); do
         > >(sed -u "s/^/[node-$k] /" >&2) 2>&1 &
     PIDS+=($!)
 done
-RDMABENCH_LAB_ROLE='' RDMABENCH_LAB_NET=$NET RDMABENCH_LAB_NODE=1 "$HERE/run.sh" "$@"
+# in the background, so that a signal to this script is handled at once
+RDMABENCH_LAB_ROLE='' RDMABENCH_LAB_NET=$NET RDMABENCH_LAB_NODE=1 "$HERE/run.sh" "$@" &
+PIDS+=($!)
+wait "${PIDS[-1]}"
 RC=$?
+unset 'PIDS[-1]'
 [ "${RDMABENCH_LAB_QUIET:-0}" = 1 ] ||
     echo "[lab-group] node-1 status $RC after $((SECONDS - START)) s; stopping node-2..node-$N" >&2
 for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
