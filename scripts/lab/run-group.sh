@@ -77,13 +77,7 @@ PORT0=$((20000 + ($$ % 10000) * 2))
 NET=mcast:239.255.76.1:$PORT0:$((PORT0 + 1))
 
 PIDS=()
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-    local p
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-    rm -rf "$G"
-}
-trap cleanup EXIT
+trap '[ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null; rm -rf "$G"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
@@ -103,7 +97,7 @@ RC=$?
 unset 'PIDS[-1]'
 [ "${RDMABENCH_LAB_QUIET:-0}" = 1 ] ||
     echo "[lab-group] node-1 status $RC after $((SECONDS - START)) s; stopping node-2..node-$N" >&2
-for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+[ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null
 wait "${PIDS[@]}" 2>/dev/null
 PIDS=()
 [ "$OWN_OUT" = 1 ] && [ "$RC" = 0 ] && rm -rf "$OUT"
