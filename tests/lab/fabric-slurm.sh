@@ -14,7 +14,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
 B=${RDMABENCH_BUILD:-build}
-ARGS=${RDMABENCH_FABRIC_ARGS:--D 2 -s 65536 -t 16}
+ARGS=${RDMABENCH_FABRIC_ARGS:--D 2 -s 65536 -t 16 -u 19}
 F=$LAB_OUT/slurm
 export SLURM_CONF=$F/slurm.conf
 
@@ -66,7 +66,7 @@ srun_fabric() {
 	srun --immediate=60 -N "$LAB_NODES" --ntasks-per-node=1 "$B/ib_fabric" -P "$1" --out "$d" \
 		--timeout 120 -- $ARGS
 	echo "srun: exit $?"
-	/usr/bin/python3 scripts/fabric_report.py --out-dir "$d" "$d"
+	/usr/bin/python3 scripts/fabric_report.py --slow-fraction 0.5 --out-dir "$d" "$d"
 	/usr/bin/python3 tests/lab/fabric_check.py "$d.plan.json" "$d"
 }
 

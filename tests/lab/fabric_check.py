@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""tests/lab/fabric_check.py PLAN DIR [--slow NODE] - a lab fabric run
+"""tests/lab/fabric_check.py PLAN DIR [--slow NODE | --rails N] - a lab fabric run
 against its plan: PLAN is the planner's own plan (ib_fabric --dry-run=json),
 DIR the run's --out folder after scripts/fabric_report.py DIR.
 
@@ -10,7 +10,8 @@ measured (a result document whose host is the link's client, Gb/s > 0);
 fabric.xml has one testcase per link (and validates against
 results/schema/junit.xsd when xmllint is there); fabric.png is a PNG.
 Without --slow every link passed; with --slow NODE the weakest link has
-NODE as its client or server and NODE is the one suspect.
+NODE as its client or server and NODE is the one suspect. With --rails N
+every link's document has N rails (--rails auto), each measured.
 Prints one line per finding; exit 0 when all hold, else 1."""
 import json
 import os
@@ -39,6 +40,14 @@ def check_links(plan, rep, out, bad):
         if host != l["client"] or not l["gbps"]:
             bad.append(f"{l['client']}->{l['server']}.s{l['stream']} not measured"
                        f" (document host {host}, {l['gbps']} Gb/s)")
+
+
+def check_rails(rep, out, want, bad):
+    for l in rep["links"]:
+        doc = json.load(open(os.path.join(out, l["result_file"]), encoding="utf-8"))
+        rails = [r for r in doc.get("rails", []) if r.get("bw_gbps")]
+        if len(rails) != want:
+            bad.append(f"{l['client']}->{l['server']}: {len(rails)} rails measured, want {want}")
 
 
 def check_files(plan, out, bad):
@@ -72,7 +81,8 @@ def check_verdicts(rep, slow, bad):
 
 def main():
     plan_path, out = sys.argv[1], sys.argv[2]
-    slow = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--slow" else None
+    opt = dict(zip(sys.argv[3::2], sys.argv[4::2]))
+    slow = opt.get("--slow")
     plan = json.load(open(plan_path, encoding="utf-8"))
     rep = json.load(open(os.path.join(out, "fabric.json"), encoding="utf-8"))
     schema = json.load(open(os.path.join(ROOT, "results", "schema", "fabric-report-v1.schema.json"),
@@ -85,6 +95,8 @@ def main():
     check_links(plan, rep, out, bad)
     check_files(plan, out, bad)
     check_verdicts(rep, slow, bad)
+    if "--rails" in opt:
+        check_rails(rep, out, int(opt["--rails"]), bad)
     for b in bad:
         print("fabric-check: FAIL " + b)
     w = rep["weakest"][0] if rep["weakest"] else {}
