@@ -299,7 +299,7 @@ def render_heatmap(rep, stem, title):
     for i in range(n):
         for j in range(n):
             if m[i][j] is not None and n <= 24:
-                ax.text(j, i, f"{m[i][j]:.0f}", ha="center", va="center", fontsize=8)
+                ax.text(j, i, fmt(m[i][j]), ha="center", va="center", fontsize=8)
     for l in rep["links"]:
         if is_bad(l):
             ax.add_patch(Rectangle((idx[l["server"]] - 0.5, idx[l["client"]] - 0.5), 1, 1,

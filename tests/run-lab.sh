@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/run-lab.sh BUILD_DIR - what `make lab` runs: the lab tests (the
 # project's binaries on real verbs, rxe and siw, in QEMU guests): the whole
-# matrix, a two-NUMA-node boot and the two-node Kubernetes lab. Ends with
+# matrix, a two-NUMA-node boot, a fabric of three guests (mpirun, srun) and the
+# two-node Kubernetes lab. Ends with
 # the line "N passed, N failed, N skipped", summed over the boots.
 #
 # The lab layer is skipped (with the reason) only when QEMU truly cannot
@@ -42,6 +43,11 @@ run_lab RDMABENCH_BUILD="$B" RDMABENCH_LAB_NUMA=2 RDMABENCH_LAB_PROVIDERS=rxe \
 # two guests joined by a link: -T 106 on the wire (tcpdump on eth0)
 run_lab RDMABENCH_BUILD="$B" scripts/lab/run-pair.sh "$B/ib_write_bw" -- \
 	tests/lab/all.sh qpattr
+# a fabric of three guests, two rails each: every ib_fabric pattern
+# through mpirun, and a planted slow link (~3-5 minutes)
+run_lab RDMABENCH_BUILD="$B" scripts/lab/run-group.sh tests/lab/fabric-group.sh
+# the same fabric through Slurm (munge, slurmctld, slurmd in the guests)
+run_lab RDMABENCH_BUILD="$B" scripts/lab/run-group.sh tests/lab/fabric-slurm.sh
 k8s_log=$(mktemp)
 # (it prints its summary even when it skips everything, exit 77)
 tests/k8s/lab-two-node.sh 2>&1 | tee "$k8s_log"

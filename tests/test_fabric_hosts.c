@@ -189,11 +189,59 @@ static void test_slurm(void)
 	EXPECT_EQ_INT(role_from_env(&r, table_get, many), -EINVAL);
 }
 
+/* all-to-all over n nodes: rank is a client once and a server once in
+ * each round, and of every other node over the rounds */
+static void expect_all_to_all_roles(unsigned int rank, unsigned int n)
+{
+	struct plan pl;
+	unsigned int k, to = 0, from = 0;
+
+	EXPECT_EQ_INT(plan_build(&pl, PLAN_ALL_TO_ALL, n, 1, 18515), 0);
+	EXPECT_EQ_INT(pl.rounds, n - 1);
+	for (unsigned int round = 0; round < pl.rounds; round++) {
+		const struct plan_link *l = plan_round(&pl, round, &k);
+		unsigned int c = 0, sv = 0;
+
+		for (unsigned int i = 0; i < k; i++) {
+			c += l[i].client == rank;
+			sv += l[i].server == rank;
+			to |= l[i].client == rank ? 1u << l[i].server : 0;
+			from |= l[i].server == rank ? 1u << l[i].client : 0;
+		}
+		EXPECT_TRUE(c == 1 && sv == 1);
+	}
+	EXPECT_TRUE(to == from && to == ((1u << n) - 1 - (1u << rank)));
+	plan_free(&pl);
+}
+
+/* srun under an older Slurm (SLURM_NODELIST only, no SLURM_NTASKS) on 3
+ * nodes, this task the last (node-3); a SLURM_PROCID past them refused */
+static void test_slurm_all_to_all(void)
+{
+	const char *old[] = { "SLURM_PROCID=2", "SLURM_NNODES=3",
+			      "SLURM_NODELIST=node-[1-3]", NULL };
+	const char *past[] = { "SLURM_PROCID=3", "SLURM_NNODES=3",
+			       "SLURM_NODELIST=node-[1-3]", NULL };
+	struct hostlist nodes = { 0 };
+	struct role me;
+
+	EXPECT_EQ_INT(role_from_env(&me, table_get, old), 0);
+	EXPECT_TRUE(me.rank == 2 && me.size == 3 && !strcmp(me.engine, "slurm"));
+	EXPECT_STREQ(me.nodelist, "node-[1-3]");
+	EXPECT_EQ_INT(hostlist_parse(&nodes, me.nodelist), 0);
+	EXPECT_EQ_INT(role_check(&me, nodes.n), 0);
+	EXPECT_STREQ(nodes.h[me.rank].name, "node-3");
+	expect_all_to_all_roles(me.rank, nodes.n);
+	hostlist_free(&nodes);
+	EXPECT_EQ_INT(role_from_env(&me, table_get, past), -EINVAL);
+}
+
 int main(void)
 {
 	test_ranges();
 	test_file();
 	test_engines();
 	test_slurm();
+	test_slurm_all_to_all();
 	return test_finish("test_fabric_hosts");
 }

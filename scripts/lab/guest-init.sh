@@ -111,7 +111,7 @@ done
 # 198.18.3.1/24) and a hostname for it in /etc/hosts (the overlay's), so
 # that a server can be named as scripts name it: by hostname, by a
 # non-RDMA IP, by localhost.
-if [ -z "${LAB_ROLE:-}" ]; then
+if [ -z "${LAB_ROLE:-}" ] && [ -z "${LAB_NODE:-}" ]; then
     ipcmds+="link add mgmt_if type dummy"$'\n'"link set mgmt_if up"$'\n'
     ipcmds+="addr add 198.18.3.1/24 dev mgmt_if"$'\n'
     echo "198.18.3.1 rdmabench-server" >> /etc/hosts
@@ -143,6 +143,11 @@ if [ -n "${LAB_RXE_DEV:-}" ]; then
         { read -r t < "/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/${f##*/}"; } 2>/dev/null || t=
         if [[ $t == *v2* ]]; then export LAB_RXE_GID=${f##*/}; break; fi
     done
+fi
+# a guest of a group (run-group.sh): node-K, two rails on eth0/eth1, sshd
+if [ -n "${LAB_NODE:-}" ]; then
+    # shellcheck source=scripts/lab/guest-group.sh
+    source "$RUN/guest-group.sh"
 fi
 # NUMA nodes the kernel sees (RDMABENCH_LAB_NUMA=2 gives two)
 nodes=(/sys/devices/system/node/node[0-9]*)

@@ -66,7 +66,10 @@
 #   Internal, set by run-pair.sh: RDMABENCH_LAB_ROLE (server|client),
 #   RDMABENCH_LAB_NET (dgram:LOCAL.sock:REMOTE.sock: one virtio NIC, eth0,
 #   linked to the other guest by qemu "-netdev dgram" over unix sockets),
-#   RDMABENCH_LAB_MAC.
+#   RDMABENCH_LAB_MAC.  Set by run-group.sh: RDMABENCH_LAB_NET=mcast:GROUP:PORT0:PORT1
+#   (two virtio NICs, eth0 and eth1, each on a qemu "-netdev socket,mcast"
+#   hub bound to 127.0.0.1 that all the group's guests share),
+#   RDMABENCH_LAB_NODE (this guest's number, 1..N), RDMABENCH_LAB_NODES (N).
 #
 # Exit status: the command's own, or
 #   77   the lab cannot run here: no qemu-system-x86_64, or setup.sh not run
@@ -113,7 +116,9 @@ case "$ROLE" in ""|server|client) ;; *) usage_err "RDMABENCH_LAB_ROLE='$ROLE' mu
 case "$NET" in
     none) ;;
     dgram:*:*) [ -n "$ROLE" ] || usage_err "RDMABENCH_LAB_NET=dgram needs RDMABENCH_LAB_ROLE" ;;
-    *) usage_err "RDMABENCH_LAB_NET='$NET' must be none or dgram:LOCAL.sock:REMOTE.sock" ;;
+    mcast:*:*:*) [[ ${RDMABENCH_LAB_NODE:-} =~ ^[1-9][0-9]?$ ]] ||
+        usage_err "RDMABENCH_LAB_NET=mcast needs RDMABENCH_LAB_NODE (1..99)" ;;
+    *) usage_err "RDMABENCH_LAB_NET='$NET' must be none, dgram:LOCAL.sock:REMOTE.sock or mcast:GROUP:PORT0:PORT1" ;;
 esac
 
 # ------------------------------------------------------------ can the lab run?
@@ -146,13 +151,14 @@ OUT=${RDMABENCH_LAB_OUT:-$RUN/out}
 mkdir -p "$OUT" || usage_err "cannot create RDMABENCH_LAB_OUT=$OUT"
 OUT=$(cd "$OUT" && pwd -P)
 
-cp "$HERE/guest-init.sh" "$RUN/guest-init.sh"
+cp "$HERE/guest-init.sh" "$HERE/guest-group.sh" "$RUN/"
 : > "$RUN/stdout"; : > "$RUN/stderr"
 {
     printf 'LAB_CWD=%q\n' "$CWD"
     LAB_ARGV=("$@"); declare -p LAB_ARGV
     printf 'LAB_PROVIDERS=%q\nLAB_MTU=%q\nLAB_QUIET=%q\nLAB_OUT=%q\nLAB_SMP=%q\nLAB_ROLE=%q\nLAB_NUMA=%q\n' \
         "$PROVIDERS" "$MTU" "$QUIET" "$OUT" "$SMP" "$ROLE" "$NUMA"
+    printf 'LAB_NODE=%q\nLAB_NODES=%q\n' "${RDMABENCH_LAB_NODE:-}" "${RDMABENCH_LAB_NODES:-}"
 } > "$RUN/config"
 {
     for v in PATH LANG LC_ALL TZ ${RDMABENCH_LAB_PASS_ENV:-} $(compgen -v RDMABENCH_); do
@@ -212,7 +218,15 @@ if [ -n "${RDMABENCH_LAB_OUT:-}" ]; then
     QARGS+=(-virtfs "$(virtfs "$OUT" out)")
     APPEND+=" lab.out=1"
 fi
-if [ "$NET" != none ]; then
+if [[ $NET == mcast:* ]]; then
+    # two L2 links (rails) shared by every guest of the group: qemu's
+    # multicast "hub" sockets, bound to 127.0.0.1 (nothing leaves loopback)
+    IFS=: read -r -a mc <<< "$NET"          # mcast GROUP PORT0 PORT1
+    for r in 0 1; do
+        QARGS+=(-netdev "socket,id=n$r,mcast=${mc[1]}:${mc[r + 2]},localaddr=127.0.0.1"
+                -device "virtio-net-pci,netdev=n$r,mac=52:54:00:4c:4$r:$(printf %02x "$RDMABENCH_LAB_NODE")")
+    done
+elif [ "$NET" != none ]; then
     # point-to-point Ethernet to the other guest over two unix datagram
     # sockets: no IP traffic on the host at all
     L=${NET#dgram:}; R=${L#*:}; L=${L%%:*}
@@ -253,7 +267,7 @@ DEADLINE=$((START + TIMEOUT))
 STATE=   # booted | timeout | noboot | exited
 for attempt in 1 2; do
     : > "$RUN/console.log"; rm -f "$RUN/booted" "$RUN/rc"
-    [ "$NET" = none ] || rm -f "$L"          # qemu binds the local socket itself
+    [[ $NET != dgram:* ]] || rm -f "$L"      # qemu binds the local socket itself
     # timeout(1): a backstop should this script die without stopping qemu
     rm -f "$RUN/qemu.pid"
     timeout -k 5 $((TIMEOUT + 60)) "$QEMU" "${QARGS[@]}" -append "$APPEND" -pidfile "$RUN/qemu.pid" \

@@ -114,7 +114,8 @@ HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-p
  clang libclang-rt-14-dev valgrind time tcpdump
  dpkg-dev debhelper lintian
  groff-base man-db zsh
- prometheus tmux"
+ prometheus tmux
+ openmpi-bin openssh-server openssh-client slurmd slurmctld slurm-client munge"
 missing=()
 for p in $HOST_PKGS; do
     st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/lab/fabric-group.sh - ib_fabric on a lab fabric of N guests through
+# Open MPI: runs on node-1 of scripts/lab/run-group.sh (tests/run-lab.sh):
+#   scripts/lab/run-group.sh tests/lab/fabric-group.sh [PATTERN...]
+# Every pattern (default: all six, ring also with --streams 2, fan-out also
+# with --rails auto over both rails) runs as
+#   mpirun --map-by node -np N --host node-1,...,node-N ib_fabric ...
+# then scripts/fabric_report.py, and tests/lab/fabric_check.py compares the
+# report with the planner's plan (ib_fabric --dry-run=json): the same links,
+# each measured; fabric.json valid, one JUnit case a link, a PNG heat map.
+# Last, "planted": all-to-all with node-N's rail 0 limited by tc (plant(),
+# RDMABENCH_FABRIC_PLANT_RATE, default 10mbit): the report must name a
+# node-N link the weakest and node-N the one suspect. Its fabric.png stays
+# in $LAB_OUT/fabric/planted (RDMABENCH_LAB_OUT keeps it on the host).
+# Tool arguments: RDMABENCH_FABRIC_ARGS (default "-D 2 -s 65536 -t 16 -u 19":
+# 1 MiB in flight a link, and an ACK timeout of 2.1 s, since a guest may
+# wait that long for the host's CPUs: rxe answers a write sent twice with
+# "remote invalid request"). The report runs with --slow-fraction 0.5:
+# healthy links differ by 2x here as the guests fight for 2 cores.
+# shellcheck disable=SC2086,SC2087 # tool arguments split, tc lines made here on purpose
+source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
+
+B=${RDMABENCH_BUILD:-build}
+ARGS=${RDMABENCH_FABRIC_ARGS:--D 2 -s 65536 -t 16 -u 19}
+RATE=${RDMABENCH_FABRIC_PLANT_RATE:-10mbit}
+F=$LAB_OUT/fabric
+HOSTLIST=node-1
+for ((i = 2; i <= ${LAB_NODES:-0}; i++)); do HOSTLIST+=,node-$i; done
+LAST=node-${LAB_NODES:-0}
+
+# fabric NAME PATTERN [IB_FABRIC_OPTS...]: one run through mpirun, its
+# report, and the check against the planner's plan
+fabric() {
+	local pattern=$2 d=$F/$1
+	shift 2
+	mkdir -p "$d" || return 1
+	"$B/ib_fabric" -P "$pattern" -H "$LAB_HOSTS" "$@" --dry-run=json -- $ARGS ${FABRIC_TOOL_ARGS:-} > "$d.plan.json" ||
+		return 1
+	echo "+ mpirun ib_fabric -P $pattern $* -- $ARGS ${FABRIC_TOOL_ARGS:-}"
+	mpirun --bind-to none --map-by node -np "$LAB_NODES" --host "$HOSTLIST" \
+		"$B/ib_fabric" -P "$pattern" -H "$LAB_HOSTS" --out "$d" --timeout 120 "$@" -- $ARGS ${FABRIC_TOOL_ARGS:-}
+	echo "mpirun: exit $?"
+	/usr/bin/python3 scripts/fabric_report.py --slow-fraction 0.5 --out-dir "$d" "$d"
+	/usr/bin/python3 tests/lab/fabric_check.py "$d.plan.json" "$d" ${FABRIC_SLOW:+--slow "$FABRIC_SLOW"} \
+		${FABRIC_RAILS:+--rails "$FABRIC_RAILS"}
+}
+
+# plant NODE: NODE's rail 0 sends its data frames at RATE (tbf), its short
+# frames (RoCE ACKs, TCP) unlimited in a band of their own (prio, u32 on
+# the IP length < 256): NODE's links as a client are slow, its links as a
+# server are not, so the median stays the healthy links'. tbf holds 2 s
+# (2.5 MB at 10 Mbit/s: more than a link's 1 MiB in flight, so it never
+# drops, and less than the 2.1 s ACK timeout, so nothing is sent twice).
+plant() {
+	ssh "$1" tc -b - <<-EOF
+		qdisc add dev eth0 root handle 1: prio bands 2 priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1
+		qdisc add dev eth0 parent 1:2 handle 20: tbf rate $RATE burst 32kb latency 2s
+		filter add dev eth0 parent 1: protocol ip u32 match u16 0x0000 0xff00 at 2 flowid 1:1
+	EOF
+}
+
+if [ -z "${LAB_NODES:-}" ] || [ ! -x "$B/ib_fabric" ] || ! command -v mpirun > /dev/null; then
+	lab_skip fabric "needs scripts/lab/run-group.sh, $B/ib_fabric and mpirun (openmpi-bin)"
+	lab_summary
+fi
+want=("$@")
+[ ${#want[@]} -gt 0 ] || want=(pairs ring ring-streams all-to-all bisection incast fan-out fan-out-rails planted)
+for w in "${want[@]}"; do
+	case "$w" in
+	ring-streams) lab_case "fabric.$w" -t 300 -e 'fabric-check: .*: ok' fabric "$w" ring --streams 2 ;;
+	fan-out-rails) FABRIC_TOOL_ARGS="--rails auto" FABRIC_RAILS=2 lab_case "fabric.$w" -t 300 \
+		-e 'fabric-check: .*: ok' fabric "$w" fan-out ;;
+	planted)
+		plant "$LAST" || { lab_fail "fabric.$w" "tc on $LAST failed"; continue; }
+		FABRIC_SLOW=$LAST lab_case "fabric.$w" -t 300 \
+			-e "fabric-check: .*: ok" fabric "$w" all-to-all
+		ssh "$LAST" tc qdisc del dev eth0 root ;;
+	*) lab_case "fabric.$w" -t 300 -e 'fabric-check: .*: ok' fabric "$w" "$w" ;;
+	esac
+done
+lab_summary
