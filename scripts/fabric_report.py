@@ -16,7 +16,8 @@ document stands between its markers.
 Writes, into --out-dir (default: the first DIR):
   fabric.txt    the text table (also printed): one row per link, the
                 node x node matrix (client row -> server column, Gb/s of
-                all streams of the connection), the weakest links and
+                all streams of the connection; with --rails the rails
+                summed, and a matrix per rail), the weakest links and
                 the suspect nodes
   fabric.json   the report (results/schema/fabric-report-v1.schema.json)
   fabric.xml    JUnit: one testcase per link (failure = below a gate or
@@ -131,6 +132,13 @@ def link_of(pl, dirs, logged):
         return link
     link.update(verdict=doc.get("verdict", "error"), exit_code=doc.get("exit_code", 1),
                 gbps=headline(doc)[0], error=doc.get("error"))
+    if doc.get("rails"):
+        # --rails: the link is the node's sum, each rail kept apart
+        link["rails"] = [{"rail": i, "device": r.get("device"), "gbps": r.get("bw_gbps"),
+                          "verdict": r.get("verdict", "error")}
+                         for i, r in enumerate(doc["rails"])]
+        figs = [r["gbps"] for r in link["rails"] if r["gbps"] is not None]
+        link["gbps"] = sum(figs) if figs else None
     link["gates"] = [{k: g.get(k) for k in ("name", "size_bytes", "figure", "expected",
                                             "unit", "verdict", "reason")}
                      for g in doc.get("gates") or []]
@@ -169,14 +177,38 @@ def why(l):
     return "slow" if l["slow"] else "weakest"
 
 
-def matrix_of(links, nodes):
+def matrix_of(links, nodes, rail=None):
+    """Gb/s, client row -> server column, streams summed: the links' own
+    figures, or (rail=i) their rail i's."""
     idx = {n: i for i, n in enumerate(nodes)}
     m = [[None] * len(nodes) for _ in nodes]
     for l in links:
         c, s = idx[l["client"]], idx[l["server"]]
-        if l["gbps"] is not None:
-            m[c][s] = (m[c][s] or 0) + l["gbps"]
+        v = l["gbps"]
+        if rail is not None:
+            r = l.get("rails") or []
+            v = r[rail]["gbps"] if rail < len(r) else None
+        if v is not None:
+            m[c][s] = (m[c][s] or 0) + v
     return m
+
+
+def rail_matrices(links, nodes):
+    """--rails: one matrix per rail index (devices as the links name them)."""
+    n = max((len(l.get("rails") or []) for l in links), default=0)
+    out = []
+    for i in range(n):
+        devs = sorted({l["rails"][i]["device"] for l in links
+                       if len(l.get("rails") or []) > i and l["rails"][i]["device"]})
+        out.append({"rail": i, "devices": devs, "gbps": matrix_of(links, nodes, i)})
+    return out
+
+
+def matrix_text(nodes, m, w):
+    out = [" " * w + "".join(f" {n[-9:]:>9}" for n in nodes)]
+    for n, row in zip(nodes, m):
+        out.append(f"{n:<{w}}" + "".join(f" {fmt(v) if v is not None else '.':>9}" for v in row))
+    return out
 
 
 def overall(links):
@@ -206,10 +238,13 @@ def render_text(rep):
         note += f": {l['error']}" if l["verdict"] != "pass" and l["error"] else ""
         out.append(f"{l['round']:>5}  {l['client']:<{w}} -> {l['server']:<{w}} {l['stream']:>6} "
                    f"{fmt(l['gbps']):>9}  {l['verdict']}{note}")
-    out += ["", "matrix (Gb/s, client row -> server column, streams summed):",
-            " " * w + "".join(f" {n[-9:]:>9}" for n in rep["nodes"])]
-    for n, row in zip(rep["nodes"], rep["matrix"]["gbps"]):
-        out.append(f"{n:<{w}}" + "".join(f" {fmt(v) if v is not None else '.':>9}" for v in row))
+    rails = rep["matrix"].get("rails") or []
+    out += ["", "matrix (Gb/s, client row -> server column, streams summed"
+            + (", rails summed):" if rails else "):")]
+    out += matrix_text(rep["nodes"], rep["matrix"]["gbps"], w)
+    for r in rails:
+        out += ["", f"matrix of rail {r['rail']} ({', '.join(r['devices']) or '?'}):"]
+        out += matrix_text(rep["nodes"], r["gbps"], w)
     out.append("")
     if rep["median_gbps"] is not None:
         out.append(f"median {rep['median_gbps']:.2f} Gb/s per link")
@@ -263,13 +298,21 @@ def render_prom(rep):
            "# TYPE rdmabench_fabric_link_bandwidth_bytes_per_second gauge"]
     ok = ["# HELP rdmabench_fabric_link_passed 1 when the link passed its gates (and was not "
           "slow with --fail-slow), else 0.", "# TYPE rdmabench_fabric_link_passed gauge"]
+    rails = ["# HELP rdmabench_fabric_link_rail_bandwidth_bytes_per_second One rail's payload "
+             "bandwidth on a --rails link (the link's figure is their sum).",
+             "# TYPE rdmabench_fabric_link_rail_bandwidth_bytes_per_second gauge"]
     for l in rep["links"]:
         lab = (f'pattern="{prom_label(rep["pattern"])}",client="{prom_label(l["client"])}",'
                f'server="{prom_label(l["server"])}",stream="{l["stream"]}"')
         if l["gbps"] is not None:
             out.append(f"rdmabench_fabric_link_bandwidth_bytes_per_second{{{lab}}} {l['gbps'] * 1e9 / 8!r}")
+        for r in l.get("rails") or []:
+            if r["gbps"] is not None:
+                rl = f'{lab},rail="{r["rail"]}",device="{prom_label(r["device"] or "")}"'
+                rails.append(f"rdmabench_fabric_link_rail_bandwidth_bytes_per_second{{{rl}}} "
+                             f"{r['gbps'] * 1e9 / 8!r}")
         ok.append(f"rdmabench_fabric_link_passed{{{lab}}} {1 if l['verdict'] == 'pass' else 0}")
-    return "\n".join(out + ok) + "\n"
+    return "\n".join(out + ok + (rails if len(rails) > 2 else [])) + "\n"
 
 
 def render_heatmap(rep, stem, title):
@@ -331,7 +374,9 @@ def build(plan, dirs, a):
     return {
         "fabric_report_version": 1, "pattern": plan["pattern"], "tool": plan["tool"],
         "streams": plan["streams"], "rounds": plan["rounds"], "nodes": nodes,
-        "links": links, "matrix": {"nodes": nodes, "gbps": matrix_of(links, nodes)},
+        "links": links, "matrix": dict({"nodes": nodes, "gbps": matrix_of(links, nodes)},
+                                       **({"rails": rail_matrices(links, nodes)}
+                                          if any(l.get("rails") for l in links) else {})),
         "median_gbps": median,
         "weakest": [{"client": l["client"], "server": l["server"], "stream": l["stream"],
                      "gbps": l["gbps"], "why": why(l)} for l in weak[:5]],

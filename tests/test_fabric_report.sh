@@ -5,6 +5,8 @@
 #   ring of 4, node-02 -> node-03 slow but above its gate: the weakest
 #     link, slow (exit 0), failed with --fail-slow (exit 3)
 #   a missing result: an error link (exit 1)
+#   fan-out with --rails documents: each link the rails' sum, a matrix per
+#     rail, a series per rail
 # and what it writes checked by the validators: fabric.json against
 # results/schema/fabric-report-v1.schema.json (and mutants refused), every
 # pattern's plan (ib_fabric --dry-run=json) against fabric-plan-v1, JUnit
@@ -66,6 +68,25 @@ report 1 "$tmp/gone"
 has "c      -> a           0         -  error: no result: link_r000_c_a_s0.json is in none of the folders" "$tmp/out"
 report 2 "$tmp/nowhere"
 
+# --rails links: the link is the rails' sum, a matrix per rail; node-03's
+# rail 1 is the slow one
+plant "$tmp/rails" fan-out 'node-[01-03]' '190'
+$PY - "$tmp/rails" <<'PY' || fail "planting rails"
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/link_*.json"):
+    d = json.load(open(f))
+    slow = "node-03" in f
+    d["schema_version"] = 3
+    d["rails"] = [{"device": f"mlx5_{i}", "port": 18515 + i, "numa_node": i, "cpus": "0",
+                   "bw_gbps": 40.0 if slow and i else 190.0, "verdict": "pass",
+                   "exit_code": 0, "error": None, "gpu": None} for i in range(2)]
+    json.dump(d, open(f, "w"))
+PY
+report 0 "$tmp/rails"
+has "node-01 -> node-03      0    230.00  pass" "$tmp/out"
+has "matrix of rail 1 (mlx5_1):" "$tmp/out"
+has 'rdmabench_fabric_link_rail_bandwidth_bytes_per_second{pattern="fan-out",client="node-01",server="node-03",stream="0",rail="1",device="mlx5_1"} 5000000000.0' "$tmp/rails/fabric.prom"
+
 # the validators
 for p in pairs ring all-to-all bisection incast fan-out; do
 	"$BIN" -P "$p" -H 'n[1-5]' -S 2 --dry-run=json -- -D 5 > "$tmp/plan-$p.json"
@@ -97,7 +118,7 @@ for name, mutate in {"unknown verdict": lambda d: d.update(verdict="maybe"),
         print(f"report schema accepted {name}")
         bad += 1
 print(f"{len(docs)} documents")
-sys.exit(1 if bad or len(docs) < 12 else 0)
+sys.exit(1 if bad or len(docs) < 14 else 0)
 PY
 if command -v xmllint > /dev/null; then
 	for d in pairs ring ring-strict gone; do

@@ -11,7 +11,8 @@ fabric.xml has one testcase per link (and validates against
 results/schema/junit.xsd when xmllint is there); fabric.png is a PNG.
 Without --slow every link passed; with --slow NODE the weakest link has
 NODE as its client or server and NODE is the one suspect. With --rails N
-every link's document has N rails (--rails auto), each measured.
+every link's document has N rails (--rails auto), each measured, the
+report's link figure is their sum and it has a matrix per rail.
 Prints one line per finding; exit 0 when all hold, else 1."""
 import json
 import os
@@ -48,6 +49,12 @@ def check_rails(rep, out, want, bad):
         rails = [r for r in doc.get("rails", []) if r.get("bw_gbps")]
         if len(rails) != want:
             bad.append(f"{l['client']}->{l['server']}: {len(rails)} rails measured, want {want}")
+        total = sum(r["bw_gbps"] for r in rails)
+        if not l["gbps"] or abs(l["gbps"] - total) > 1e-9 * max(1.0, total):
+            bad.append(f"{l['client']}->{l['server']}: the report's {l['gbps']} Gb/s is not "
+                       f"the rails' sum {total}")
+        if len((rep["matrix"].get("rails") or [])) != want:
+            bad.append(f"the report has no matrix for each of the {want} rails")
 
 
 def check_files(plan, out, bad):
