@@ -13,11 +13,6 @@
 #include "run/place_glue.h"
 #include "lib/log.h"
 
-static bool bench_wants_gpu(const struct bench_cfg *c)
-{
-	return c->use_cuda >= 0 || c->cuda_bus_id[0];
-}
-
 /* A refused --use_cuda auto: no GPU is the user's to fix, no driver not. */
 static int bench_auto_err(int ret)
 {
@@ -71,7 +66,7 @@ int place_glue_preflight(struct bench_ctx *b)
 	ret = bench_gpu_auto(&b->cfg);
 	if (ret)
 		return ret;
-	return bench_wants_gpu(&b->cfg) ? bench_gpu_preflight(&b->cfg) : 0;
+	return opts_wants_gpu(&b->cfg) ? bench_gpu_preflight(&b->cfg) : 0;
 }
 
 int place_glue_apply(struct bench_ctx *b)

@@ -218,7 +218,7 @@ static void rails_entry_gpu(const struct rails_rail *r, struct results_rail *e)
 {
 	const struct bench_cfg *c = &r->b.cfg;
 
-	e->has_gpu = c->use_cuda >= 0 || c->cuda_bus_id[0];
+	e->has_gpu = opts_wants_gpu(c);
 	e->gpu = c->use_cuda >= 0 ? (int)c->use_cuda : -1;
 	results_copy(e->gpu_bus_id, sizeof(e->gpu_bus_id), c->cuda_bus_id);
 	results_copy(e->gpu_pcie, sizeof(e->gpu_pcie), r->gpu &&

@@ -167,6 +167,13 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 void opts_err(char *err, size_t err_len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* True when the buffers go on a GPU (--use_cuda N or --use_cuda_bus_id;
+ * --use_cuda auto once it has picked one). */
+static inline bool opts_wants_gpu(const struct bench_cfg *cfg)
+{
+	return cfg->use_cuda >= 0 || cfg->cuda_bus_id[0];
+}
+
 /* True when cfg describes the server side (no address given). */
 static inline bool opts_is_server(const struct bench_cfg *cfg)
 {
