@@ -175,30 +175,58 @@ static bool tcp_gid_is_local(const uint8_t *gid)
 }
 
 /*
- * Server: the client's QP must be its own (spec/trust.h): a GID of the
- * control connection's address (or of this host: a local client), unless
- * --allow-foreign-gid or the client proved --auth-key-file's key; its QP
- * number a client's. An InfiniBand port's GIDs name no IP: not checked
- * there (README, Trust model).
+ * Server: what the check of a client's QPs needs, found once a session:
+ * whether their GIDs are checked at all, the control connection's peer,
+ * and the last GID that passed (a client's QPs share one).
  */
-static int tcp_check_peer_qp(struct bench_ctx *b, const struct qp_raw_addr *a)
+struct tcp_peer {
+	bool check_gid;
+	struct sockaddr_storage sa;
+	bool have_ok;
+	uint8_t ok_gid[TRUST_GID_BYTES];
+};
+
+/*
+ * The GID is checked unless --allow-foreign-gid or the client proved
+ * --auth-key-file's key; an InfiniBand port's GIDs name no IP: not
+ * checked there (README, Trust model).
+ */
+static void tcp_peer_init(struct bench_ctx *b, struct tcp_peer *p)
 {
 	struct ibv_port_attr pa = { .link_layer = IBV_LINK_LAYER_ETHERNET };
-	struct sockaddr_storage sa = { 0 };
-	socklen_t len = sizeof(sa);
+	socklen_t len = sizeof(p->sa);
+
+	memset(p, 0, sizeof(*p));
+	ibv_query_port(b->ctrl.verbs, b->port, &pa);
+	p->check_gid = !b->cfg.allow_foreign_gid && !b->authed &&
+		       pa.link_layer != IBV_LINK_LAYER_INFINIBAND;
+	if (p->check_gid &&
+	    getpeername(b->ctrl.fd, (struct sockaddr *)&p->sa, &len))
+		p->sa.ss_family = AF_UNSPEC;
+}
+
+/*
+ * Server: the client's QP must be its own (spec/trust.h): a GID of the
+ * control connection's address (or of this host: a local client) where
+ * p says GIDs are checked; its QP number a client's.
+ */
+static int tcp_check_peer_qp(struct bench_ctx *b, struct tcp_peer *p,
+			     const struct qp_raw_addr *a)
+{
 	char why[WIRE_TEXT_MAX];
 	int ret;
 
 	ret = trust_check_qpn(a->qpn, why, sizeof(why));
-	ibv_query_port(b->ctrl.verbs, b->port, &pa);
-	if (!ret && !b->cfg.allow_foreign_gid && !b->authed &&
-	    pa.link_layer != IBV_LINK_LAYER_INFINIBAND) {
-		if (getpeername(b->ctrl.fd, (struct sockaddr *)&sa, &len))
-			sa.ss_family = AF_UNSPEC;
-		ret = trust_check_gid((struct sockaddr *)&sa, a->gid, why,
+	if (!ret && p->check_gid &&
+	    !(p->have_ok && !memcmp(p->ok_gid, a->gid, sizeof(p->ok_gid)))) {
+		ret = trust_check_gid((struct sockaddr *)&p->sa, a->gid, why,
 				      sizeof(why));
 		if (ret && tcp_gid_is_local(a->gid))
 			ret = 0;
+		if (!ret) {
+			memcpy(p->ok_gid, a->gid, sizeof(p->ok_gid));
+			p->have_ok = true;
+		}
 	}
 	if (!ret)
 		return 0;
@@ -215,6 +243,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 {
 	struct qp_raw_addr mine, theirs;
 	struct qp_raw_path path;
+	struct tcp_peer peer;
 	struct wire_msg msg;
 	unsigned int i;
 	int ret = 0;
@@ -222,6 +251,8 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	ret = tcp_check_mtu(b);
 	if (ret)
 		return ret;
+	if (b->is_server)
+		tcp_peer_init(b, &peer);
 	tcp_path(b, 0, &path); /* path.mtu: what this side offers */
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		uint32_t inl = setup_inline_bytes(b);
@@ -242,7 +273,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 			break;
 		tcp_info_unpack(&msg, &theirs);
 		if (b->is_server) {
-			ret = tcp_check_peer_qp(b, &theirs);
+			ret = tcp_check_peer_qp(b, &peer, &theirs);
 			if (ret)
 				break;
 		}
