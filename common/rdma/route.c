@@ -180,33 +180,21 @@ struct route_find {
 	const char *dev;
 	char *ip;
 	size_t len;
-	char *dev_out;     /* NULL, or where the device's name goes */
-	size_t dev_len;
 };
 
-/* the address of f->dev, or of any device when f->dev is "" */
 static int route_find_dev(const char *dev, const char *ip, void *arg)
 {
 	struct route_find *f = arg;
 
-	if (f->dev[0] && strcmp(dev, f->dev))
+	if (strcmp(dev, f->dev))
 		return 0;
 	snprintf(f->ip, f->len, "%s", ip);
-	if (f->dev_out)
-		snprintf(f->dev_out, f->dev_len, "%s", dev);
 	return 1;
 }
 
 int route_dev_addr(const char *dev, char *ip, size_t len)
 {
-	struct route_find f = { dev, ip, len, NULL, 0 };
-
-	return route_each_rdma_addr(route_find_dev, &f) == 1 ? 0 : -ENODEV;
-}
-
-int route_any_rdma_addr(char *dev, size_t dev_len, char *ip, size_t len)
-{
-	struct route_find f = { "", ip, len, dev, dev_len };
+	struct route_find f = { dev, ip, len };
 
 	return route_each_rdma_addr(route_find_dev, &f) == 1 ? 0 : -ENODEV;
 }
@@ -214,6 +202,7 @@ int route_any_rdma_addr(char *dev, size_t dev_len, char *ip, size_t len)
 struct route_text {
 	char *buf;
 	size_t len;
+	struct route_rdma_addr *first;
 };
 
 static int route_add_text(const char *dev, const char *ip, void *arg)
@@ -221,16 +210,22 @@ static int route_add_text(const char *dev, const char *ip, void *arg)
 	struct route_text *t = arg;
 	size_t used = strlen(t->buf);
 
+	if (t->first && !t->first->dev[0]) {
+		snprintf(t->first->dev, sizeof(t->first->dev), "%s", dev);
+		snprintf(t->first->ip, sizeof(t->first->ip), "%s", ip);
+	}
 	snprintf(t->buf + used, t->len - used, "%s%s %s", used ? ", " : "",
 		 dev, ip);
 	return 0;
 }
 
-void route_rdma_addrs(char *buf, size_t len)
+void route_rdma_addrs(char *buf, size_t len, struct route_rdma_addr *first)
 {
-	struct route_text t = { buf, len };
+	struct route_text t = { buf, len, first };
 
 	buf[0] = '\0';
+	if (first)
+		memset(first, 0, sizeof(*first));
 	route_each_rdma_addr(route_add_text, &t);
 }
 

@@ -65,17 +65,18 @@ struct route_self {
  */
 int route_self(const char *host, struct route_self *out);
 
-/*
- * The first IPv4 address of this host that an RDMA device owns, and that
- * device. Returns 0, or -ENODEV when there is none (not logged).
- */
-int route_any_rdma_addr(char *dev, size_t dev_len, char *ip, size_t len);
+/* One address of this host that an RDMA device owns, and that device. */
+struct route_rdma_addr {
+	char dev[ROUTE_DEV_LEN];
+	char ip[ROUTE_IP_LEN];
+};
 
 /*
  * This host's IPv4 addresses that an RDMA device owns, as text:
- * "mlx5_0 192.168.1.3, rxe1 198.18.6.1"; "" when none.
+ * "mlx5_0 192.168.1.3, rxe1 198.18.6.1"; "" when none. When first is not
+ * NULL it gets the first of them (dev "" when none).
  */
-void route_rdma_addrs(char *buf, size_t len);
+void route_rdma_addrs(char *buf, size_t len, struct route_rdma_addr *first);
 
 /* The IP text of sa (IPv4-mapped IPv6 as IPv4). */
 const char *route_ip_str(const struct sockaddr *sa, char *buf, size_t len);

@@ -13,14 +13,13 @@ int fabric_addr_check(const struct hostlist *hl, unsigned int rank,
 		      char *use, size_t use_len)
 {
 	char ips[SELFADDR_MSG_MAX / 4], msg[SELFADDR_MSG_MAX];
-	char ip1[ROUTE_IP_LEN] = "", dev1[ROUTE_DEV_LEN] = "";
-	struct selfaddr_facts f = { .rdma_ips = ips, .rdma_ip = ip1,
-				    .rdma_dev = dev1 };
+	struct route_rdma_addr first;
+	struct selfaddr_facts f = { .rdma_ips = ips, .rdma_ip = first.ip,
+				    .rdma_dev = first.dev };
 	struct route_self r;
 	int ret;
 
-	route_rdma_addrs(ips, sizeof(ips));
-	route_any_rdma_addr(dev1, sizeof(dev1), ip1, sizeof(ip1));
+	route_rdma_addrs(ips, sizeof(ips), &first);
 	if (!route_self(hostlist_addr(hl, rank), &r)) {
 		f.ip = r.ip;
 		f.local = r.local;
