@@ -165,10 +165,14 @@ static bool ctrl_peer_check_due(struct ctrl *c)
 /*
  * Poll cq for one completion until deadline_ns (0: just once). Sleeps
  * between empty polls (control traffic is rare; spinning would steal the
- * CPU from the data path of a peer on the same host). Returns 1, 0 (none,
+ * CPU from the data path of a peer on the same host), longer after the
+ * first 100 ms. Returns 1, 0 (none,
  * no deadline), -ETIMEDOUT, -EINTR, -ECONNRESET (the peer disconnected:
  * looked for while waiting, every CTRL_PEER_CHECK_NS), -EIO.
  */
+#define CTRL_NAP_AFTER 100 /* empty polls, then 1 ms sleeps ... */
+#define CTRL_DOZE_AFTER (CTRL_NAP_AFTER + 100) /* ... then 10 ms ones */
+
 static int ctrl_wait_wc(struct ctrl *c, struct ibv_cq *cq, struct ibv_wc *wc,
 			uint64_t deadline_ns)
 {
@@ -187,7 +191,10 @@ static int ctrl_wait_wc(struct ctrl *c, struct ibv_cq *cq, struct ibv_wc *wc,
 			return -EINTR;
 		if (timer_expired(deadline_ns))
 			return -ETIMEDOUT;
-		if (++spins > 100)
+		/* a long wait (a held server) costs ~100 wake-ups a second */
+		if (++spins > CTRL_DOZE_AFTER)
+			timer_sleep_ms(10);
+		else if (spins > CTRL_NAP_AFTER)
 			timer_sleep_ms(1);
 	}
 }
@@ -340,6 +347,15 @@ void ctrl_send_error(struct ctrl *c, int status, const char *text)
 		ctrl_linger(c, CTRL_LINGER_MS);
 }
 
+int ctrl_tell(struct ctrl *c, int status, const char *text)
+{
+	struct wire_msg msg = { .type = WIRE_ERROR };
+
+	msg.u.error.status = status;
+	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s", text);
+	return ctrl_send_raw(c, &msg);
+}
+
 void ctrl_unread(struct ctrl *c, const struct wire_msg *msg)
 {
 	c->pending = *msg;
@@ -397,9 +413,10 @@ int ctrl_peer_status(const struct wire_msg *msg)
 	int32_t status = msg->u.error.status;
 
 	/* corrupt data, another protocol version, a key refused: the same
-	 * on both sides */
+	 * on both sides; a busy server: the client tries again */
 	return status == -EILSEQ || status == -EPROTONOSUPPORT ||
-	       status == -EKEYREJECTED ? status : -ECONNABORTED;
+	       status == -EKEYREJECTED || status == -EBUSY ? status :
+							      -ECONNABORTED;
 }
 
 int ctrl_poll(struct ctrl *c, struct wire_msg *msg)
@@ -433,32 +450,63 @@ int ctrl_await_error(struct ctrl *c, unsigned int timeout_ms)
 	}
 }
 
-int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg)
+uint64_t ctrl_deadline_ns(const struct ctrl *c)
 {
-	int ret;
+	uint64_t deadline_ns = timer_deadline_ns(c->timeout_ms);
 
-again:
-	ret = ctrl_take(c, msg, timer_deadline_ns(c->timeout_ms));
+	return c->hard_ns && c->hard_ns < deadline_ns ? c->hard_ns :
+							deadline_ns;
+}
+
+/* The peer's ERROR: logged (a busy server's is the caller's to say). */
+static int ctrl_peer_error(struct ctrl *c, const struct wire_msg *msg)
+{
+	snprintf(c->peer_text, sizeof(c->peer_text), "%s", msg->u.error.text);
+	if (msg->u.error.status != -EBUSY)
+		bench_err("the %s reports: %s", c->peer_role,
+			  msg->u.error.text);
+	return ctrl_peer_status(msg);
+}
+
+static int ctrl_recv_failed(struct ctrl *c, uint16_t type, int ret)
+{
+	if (ret == -ETIMEDOUT && c->hard_ns && timer_expired(c->hard_ns)) {
+		bench_err("waiting for %s from the %s: it passed this "
+			  "server's hard limit for %s, which no message "
+			  "extends", type ? wire_type_name(type) : "a message",
+			  c->peer_role, c->hard_what ? c->hard_what :
+			  "this phase");
+		return ret;
+	}
 	if (ret == -ETIMEDOUT && c->quiet_timeout)
 		return ret;
-	if (ret == -ETIMEDOUT || ret == -EINTR || ret == -ECONNRESET) {
-		bench_err("waiting for %s from the %s: %s%s",
-			  type ? wire_type_name(type) : "a message",
-			  c->peer_role, ctrl_wait_why(ret),
-			  ret == -ETIMEDOUT ? " (see --timeout)" : "");
-		return ret;
+	bench_err("waiting for %s from the %s: %s%s",
+		  type ? wire_type_name(type) : "a message", c->peer_role,
+		  ctrl_wait_why(ret), ret == -ETIMEDOUT ? " (see --timeout)" :
+		  "");
+	return ret;
+}
+
+int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg)
+{
+	uint64_t deadline_ns = ctrl_deadline_ns(c);
+	int ret;
+
+	for (;;) {
+		ret = ctrl_take(c, msg, deadline_ns);
+		if (ret == -ETIMEDOUT || ret == -EINTR || ret == -ECONNRESET)
+			return ctrl_recv_failed(c, type, ret);
+		if (ret)
+			return ret;
+		/* a heartbeat can overtake the end of a run: it is not an
+		 * answer; a HELLO or AUTH sent again (ctrl_ask) is not
+		 * either; neither moves the deadline */
+		if ((msg->type != WIRE_ALIVE && msg->type != WIRE_HELLO &&
+		     msg->type != WIRE_AUTH) || type == msg->type)
+			break;
 	}
-	if (ret)
-		return ret;
-	/* a heartbeat can overtake the end of a run: it is not an answer;
-	 * a HELLO or AUTH sent again (ctrl_ask) is not either */
-	if ((msg->type == WIRE_ALIVE || msg->type == WIRE_HELLO ||
-	     msg->type == WIRE_AUTH) && type != msg->type)
-		goto again;
-	if (msg->type == WIRE_ERROR) {
-		bench_err("the %s reports: %s", c->peer_role, msg->u.error.text);
-		return ctrl_peer_status(msg);
-	}
+	if (msg->type == WIRE_ERROR)
+		return ctrl_peer_error(c, msg);
 	if (type && msg->type != type) {
 		bench_err("expected %s from the %s, got %s",
 			  wire_type_name(type), c->peer_role,

@@ -62,8 +62,20 @@ struct ctrl {
 	bool has_pending;           /* a message put back by ctrl_unread() */
 	bool error_sent;            /* ctrl_send_error() told the peer once */
 	uint64_t peer_check_ns;     /* ctrl_poll: next look for a disconnect */
+	/* Server: the hard limit of the phase the peer is in (0: none),
+	 * which no message of the peer moves: ctrl_recv ends there, and so
+	 * does the data path's watch (xfer_watch). hard_what names it. */
+	uint64_t hard_ns;
+	const char *hard_what;
+	/* The text of the peer's last ERROR (a "busy" answer: the caller
+	 * says it). */
+	char peer_text[WIRE_TEXT_MAX];
 	struct wire_msg pending;
 };
+
+/* The end of a wait that starts now: c->timeout_ms from now, or the hard
+ * limit c->hard_ns where that is sooner. */
+uint64_t ctrl_deadline_ns(const struct ctrl *c);
 
 /* Before anything: no connection yet; the QP transport. */
 void ctrl_init(struct ctrl *c);
@@ -84,9 +96,16 @@ int ctrl_send(struct ctrl *c, const struct wire_msg *msg);
 /* Tell a peer that is still there why we stop; failures are ignored. */
 void ctrl_send_error(struct ctrl *c, int status, const char *text);
 
+/* An ERROR (status, text) out by c->timeout_ms, without waiting for the
+ * peer to read it (the caller lingers its own way). 0 or -errno, not
+ * logged. */
+int ctrl_tell(struct ctrl *c, int status, const char *text);
+
 /*
  * Receive the next message, which must be of type `type` (0: any but
- * ERROR). An ERROR from the peer is logged and returned as its status;
+ * ERROR), by c->timeout_ms from now or c->hard_ns, whichever is first:
+ * heartbeats and repeats are skipped but move neither. An ERROR from the
+ * peer is logged (but -EBUSY: kept in peer_text) and returned as its status;
  * another type is -EPROTO; perftest's first bytes are -WIRE_EPERFTEST
  * (the peer is sent no ERROR then). Returns 0 or -errno (logged).
  */

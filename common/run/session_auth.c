@@ -58,7 +58,7 @@ static int auth_refuse(struct bench_ctx *b, const char *why, const char *tell)
 
 int session_auth_first(struct bench_ctx *b, struct wire_msg *msg)
 {
-	uint64_t deadline_ns = timer_deadline_ns(b->ctrl.timeout_ms);
+	uint64_t deadline_ns = ctrl_deadline_ns(&b->ctrl);
 	int ret;
 
 	for (;;) {
@@ -69,7 +69,7 @@ int session_auth_first(struct bench_ctx *b, struct wire_msg *msg)
 			return -EINTR;
 		if (timer_expired(deadline_ns))
 			return -ETIMEDOUT;
-		timer_sleep_ms(5);
+		timer_sleep_ms(10);
 	}
 }
 

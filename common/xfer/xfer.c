@@ -284,6 +284,15 @@ int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 		return -EINTR;
 	if (w->ticks && x->tick)
 		x->tick(x->tick_arg, now_ns, progress);
+	if (x->ctrl->hard_ns && now_ns >= x->ctrl->hard_ns) {
+		bench_err("%s: the %s passed this server's hard limit for %s "
+			  "(after %llu operations), which no message extends: "
+			  "ending its session", bench_verb_name(x->verb),
+			  x->ctrl->peer_role, x->ctrl->hard_what ?
+			  x->ctrl->hard_what : "this phase",
+			  (unsigned long long)progress);
+		return -ETIMEDOUT;
+	}
 	if (progress != w->seen) {
 		w->seen = progress;
 		w->progress_ns = now_ns;
