@@ -116,6 +116,7 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.ctrl = &b->ctrl;
 	b->xfer.verb = b->test.verb;
 	b->xfer.io_timeout_ns = b->test.io_timeout_ms * NS_PER_MS;
+	b->xfer.spin_ns = (b->test.duration_s + 2) * NS_PER_S;
 	b->xfer.slots = slots;
 	b->xfer.validate = b->test.validate;
 	return conn_init(&b->data, verbs, b->ctrl.pd, &p);

@@ -47,6 +47,9 @@ struct xfer {
 	struct ctrl *ctrl;       /* heartbeats and the peer's liveness */
 	enum bench_verb verb;
 	uint64_t io_timeout_ns;
+	/* A passive wait (the FIN) yields the CPU for this long, for a
+	 * fast wake-up, then sleeps 1 ms between looks (0: 2 s). */
+	uint64_t spin_ns;
 	uint32_t slots;          /* messages a region holds (validate) */
 	bool validate;
 	int64_t flip_iter;       /* test hook: corrupt this iteration, -1 off */

@@ -424,6 +424,7 @@ static int fin_take(const struct xfer *x, const struct ibv_wc *wc,
 
 int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 {
+	uint64_t spin_ns = x->spin_ns ? x->spin_ns : 2 * NS_PER_S, start_ns;
 	struct xfer_watch w;
 	unsigned int got = 0;
 	uint64_t beats = 0;
@@ -432,6 +433,7 @@ int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 
 	*msgs_out = 0;
 	xfer_watch_init(&w);
+	start_ns = w.progress_ns;
 	while (got < x->conn->nqps) {
 		n = ibv_poll_cq(x->conn->recv_cq, 1, &wc);
 		if (n < 0)
@@ -446,8 +448,12 @@ int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 		/* the passive side has nothing to do but wait: leave the CPU
 		 * to whoever moves the data (a software provider's kernel
 		 * work, the client on a small host), keep the wake-up fast
-		 * (docs/performance-notes.md, finding 3) */
-		sched_yield();
+		 * (docs/performance-notes.md, finding 3); past the run's
+		 * expected end, sleep: a peer that holds us costs no CPU */
+		if (timer_now_ns() - start_ns < spin_ns)
+			sched_yield();
+		else
+			timer_sleep_ms(1);
 		/* a heartbeat is progress: counted apart from w.seen, which
 		 * xfer_watch compares the count with */
 		ret = xfer_watch(x, &w, beats, false);
