@@ -117,21 +117,30 @@ static int cm_next_event(struct cm_ep *ep, uint64_t deadline_ns,
 	}
 }
 
-/* Check a REJECT's private data for a version mismatch; log it once. */
-static int cm_rejected(const struct rdma_cm_event *ev)
+/* Check a REJECT's private data for a version mismatch (logged once) or
+ * a busy server (its answer kept in ep->busy). */
+static int cm_rejected(struct cm_ep *ep, const struct rdma_cm_event *ev)
 {
 	struct wire_msg msg;
 	int ret;
 
 	if (!ev->param.conn.private_data || !ev->param.conn.private_data_len)
 		return -ECONNREFUSED;
+	/* IB/RoCE pad a REJ's private data: a CONNECT is its start */
 	ret = wire_unpack(ev->param.conn.private_data,
-			  ev->param.conn.private_data_len, &msg);
+			  ev->param.conn.private_data_len < WIRE_CONNECT_BYTES ?
+			  ev->param.conn.private_data_len : WIRE_CONNECT_BYTES,
+			  &msg);
 	if (ret == -EPROTONOSUPPORT) {
 		bench_err("the server speaks rdmabench protocol version %u, "
 			  "we speak %u: run the same rdmabench version on both "
 			  "sides", msg.version, WIRE_VERSION);
 		return ret;
+	}
+	if (!ret && msg.type == WIRE_CONNECT &&
+	    msg.u.connect.kind == WIRE_CONN_BUSY) {
+		ep->busy = msg.u.connect;
+		return -EBUSY;
 	}
 	return -ECONNREFUSED;
 }
@@ -152,7 +161,7 @@ static int cm_wait_event(struct cm_ep *ep, enum rdma_cm_event_type want,
 	if ((*ev)->event == want)
 		return 0; /* the caller acks it */
 	if ((*ev)->event == RDMA_CM_EVENT_REJECTED)
-		ret = cm_rejected(*ev);
+		ret = cm_rejected(ep, *ev);
 	else
 		ret = cm_event_errno(*ev);
 	rdma_ack_cm_event(*ev);
@@ -303,6 +312,55 @@ static void cm_reject_with_version(struct rdma_cm_id *id)
 	uint8_t len = cm_our_connect(buf);
 
 	rdma_reject(id, len ? buf : NULL, len);
+}
+
+/* Refuse id's request with answer, a CONNECT the client reads. */
+static void cm_reject_answer(struct rdma_cm_id *id,
+			     const struct wire_connect *answer)
+{
+	struct wire_msg msg = { .type = WIRE_CONNECT };
+	uint8_t buf[WIRE_CONNECT_BYTES];
+	int len;
+
+	msg.u.connect = *answer;
+	len = wire_pack(&msg, buf, sizeof(buf));
+	rdma_reject(id, len > 0 ? buf : NULL, len > 0 ? (uint8_t)len : 0);
+}
+
+int cm_turn_away(struct cm_ep *listener,
+		 void (*answer)(void *arg, const char *peer,
+				const struct wire_connect *req,
+				struct wire_connect *answer),
+		 void *arg, char *peer, size_t len)
+{
+	struct wire_connect conn, req = { 0 };
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+
+	for (;;) {
+		if (rdma_get_cm_event(listener->ch, &ev))
+			return errno == EAGAIN || errno == EWOULDBLOCK ?
+			       -EAGAIN : -errno;
+		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+			break;
+		rdma_ack_cm_event(ev);
+	}
+	id = ev->id;
+	cm_addr_str(rdma_get_peer_addr(id), peer, len);
+	if (cm_request_check(ev, &req))
+		req.kind = 0;
+	answer(arg, peer, &req, &conn);
+	cm_reject_answer(id, &conn);
+	rdma_ack_cm_event(ev);
+	rdma_destroy_id(id);
+	return 0;
+}
+
+void cm_reject_with(struct cm_ep *ep, const struct wire_connect *answer)
+{
+	if (ep->id)
+		cm_reject_answer(ep->id, answer);
+	cm_close(ep);
 }
 
 int cm_get_request(struct cm_ep *listener, uint64_t deadline_ns,

@@ -35,6 +35,7 @@ struct cm_ep {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	bool peer_gone;     /* a DISCONNECTED event was seen */
+	struct wire_connect busy; /* cm_connect's -EBUSY: the server's answer */
 	struct cm_attr attr; /* set by the caller before resolve or accept */
 };
 
@@ -55,6 +56,22 @@ int cm_listen(const struct sockaddr *addr, uint16_t tcp_port,
 int cm_get_request(struct cm_ep *listener, uint64_t deadline_ns,
 		   struct cm_ep *ep, struct wire_connect *req);
 
+/*
+ * Server, busy with another client: the next connection request waiting
+ * on the listener, if any, refused at once with the CONNECT that
+ * answer(arg, its address, its CONNECT: kind 0 if it had none) fills (a
+ * WIRE_CONN_BUSY one); its address in peer. Non-blocking: 0 with one
+ * refused, -EAGAIN with none, or -errno. Not logged.
+ */
+int cm_turn_away(struct cm_ep *listener,
+		 void (*answer)(void *arg, const char *peer,
+				const struct wire_connect *req,
+				struct wire_connect *answer),
+		 void *arg, char *peer, size_t len);
+
+/* Server: refuse ep's request with answer as the reason; ep is destroyed. */
+void cm_reject_with(struct cm_ep *ep, const struct wire_connect *answer);
+
 /* Server: accept ep (its QP already created) and wait for ESTABLISHED. */
 int cm_accept(struct cm_ep *ep, uint64_t deadline_ns);
 
@@ -71,7 +88,8 @@ int cm_resolve(const char *addr, uint16_t tcp_port, uint64_t deadline_ns,
 /*
  * Client: connect the resolved ep (its QP already created), sending req.
  * Returns 0 once ESTABLISHED; -ECONNREFUSED when nobody listens or the
- * server refused; -EPROTONOSUPPORT on a version mismatch (logged).
+ * server refused; -EBUSY when it serves another client (ep->busy: its
+ * answer); -EPROTONOSUPPORT on a version mismatch (logged).
  */
 int cm_connect(struct cm_ep *ep, const struct wire_connect *req,
 	       uint64_t deadline_ns);

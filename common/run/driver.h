@@ -28,6 +28,7 @@ struct results_doc;
 
 struct session_ops;
 struct keyfile;
+struct busy;
 
 struct bench_ctx {
 	const struct bench_desc *desc;
@@ -70,6 +71,9 @@ struct bench_ctx {
 	uint64_t token;             /* rdma_cm: the session's (HELLO_ACK) */
 	bool authed;                /* the peer proved --auth-key-file's key */
 	struct keyfile *key;        /* --auth-key-file; NULL: none */
+	struct busy *busy;          /* server: answers other clients (busy.c) */
+	uint64_t session_end_ns;    /* server: the session's hard end */
+	char hard_text[96];         /* server: ctrl.hard_what's text */
 	int argc;
 	char **argv;
 };

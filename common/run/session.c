@@ -12,12 +12,14 @@
 #include "lib/nonce.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
+#include "run/busy.h"
 #include "run/measure.h"
 #include "run/session.h"
 #include "run/session_auth.h"
 #include "run/session_ops.h"
 #include "run/setup.h"
 #include "spec/check.h"
+#include "spec/limit.h"
 #include "spec/test.h"
 
 /* The rendezvous backends, by --oob (opts_oob: -R is cm). */
@@ -70,7 +72,7 @@ static int session_connect(struct bench_ctx *b, const struct session_ops *ops)
 		told = true;
 		timer_sleep_ms(200);
 	}
-	if (ret && ret != -EKEYREJECTED && /* said already */
+	if (ret && ret != -EKEYREJECTED && ret != -EBUSY && /* said */
 	    (ops->log_any || session_retryable(ret)))
 		bench_err("could not reach an rdmabench server at %s %s %llu "
 			  "within %llu s: %s (%s)", b->cfg.server_addr,
@@ -125,6 +127,40 @@ static int session_client_sizes(struct bench_ctx *b)
 	return ret;
 }
 
+/*
+ * Server: the client's current phase ends by ms from now, or its
+ * session's end (--max-duration), whichever is first, whatever it sends.
+ */
+static void server_phase(struct bench_ctx *b, uint64_t ms, const char *what)
+{
+	uint64_t end_ns = timer_deadline_ns(ms);
+
+	if (b->session_end_ns && b->session_end_ns < end_ns) {
+		end_ns = b->session_end_ns;
+		snprintf(b->hard_text, sizeof(b->hard_text), "its whole "
+			 "session (--max-duration %llu s)",
+			 (unsigned long long)b->cfg.max_duration_s);
+	} else {
+		snprintf(b->hard_text, sizeof(b->hard_text), "%s (%llu s)",
+			 what, (unsigned long long)((ms + 999) / 1000));
+	}
+	b->ctrl.hard_ns = end_ns;
+	b->ctrl.hard_what = b->hard_text;
+}
+
+/* Server: the HELLO is in: the session's end, and the most it may take
+ * (for the busy answers). */
+static void server_session_limits(struct bench_ctx *b)
+{
+	uint64_t test_ns = timer_deadline_ns(limit_test_ms(&b->test));
+
+	b->session_end_ns = timer_deadline_ns(limit_session_ms(
+		b->cfg.max_duration_s));
+	busy_expect(b, test_ns < b->session_end_ns ? test_ns :
+						     b->session_end_ns);
+	b->ctrl.hard_ns = 0; /* this server's own allocations come next */
+}
+
 /* Server: take the client's HELLO and answer it. */
 static int session_server_hello(struct bench_ctx *b)
 {
@@ -145,6 +181,8 @@ static int session_server_hello(struct bench_ctx *b)
 	/* rdma_cm: only data connections with this token join the session */
 	if (nonce_fill(&b->token, sizeof(b->token)))
 		return -EIO;
+	/* its data connection requests may follow the answer at once */
+	busy_cm(b, false);
 	ack.u.hello_ack.token = b->token;
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
 		 "%s", ibv_get_device_name(b->ctrl.verbs->device));
@@ -154,6 +192,7 @@ static int session_server_hello(struct bench_ctx *b)
 		return ack.u.hello_ack.status;
 	}
 	b->ctrl.timeout_ms = b->test.io_timeout_ms;
+	server_session_limits(b);
 	b->cfg.report_gbits = b->test.gbits;
 	bench_info("client %s runs %s", b->peer, b->test.tool);
 	return ret;
@@ -188,8 +227,10 @@ static int session_server_sizes(struct bench_ctx *b)
 	int ret;
 
 	setup_print_header(b);
-	while (!(ret = ctrl_recv(&b->ctrl, 0, &msg))) {
-		if (msg.type == WIRE_BYE)
+	for (;;) {
+		server_phase(b, LIMIT_GAP_MS, "its next size");
+		ret = ctrl_recv(&b->ctrl, 0, &msg);
+		if (ret || msg.type == WIRE_BYE)
 			break;
 		if (msg.type != WIRE_SYNC) {
 			bench_err("expected SYNC or BYE from the client, got %s",
@@ -197,6 +238,8 @@ static int session_server_sizes(struct bench_ctx *b)
 			return -EPROTO;
 		}
 		ret = server_check_sync(b, &msg.u.sync);
+		server_phase(b, limit_size_ms(&b->test, msg.u.sync.size_bytes),
+			     "this size's run (-D, or -n at the floor rate)");
 		if (!ret)
 			ret = ops->server_size(b, &msg.u.sync);
 		if (ret)
@@ -206,15 +249,19 @@ static int session_server_sizes(struct bench_ctx *b)
 	return ret;
 }
 
-/* --persistent: one client is over (err: how); free its resources. */
+/* --persistent: one client is over (err: how); free its resources. The
+ * next session starts with no peer, limits or name of this one. */
 static void session_client_done(struct bench_ctx *b, int err)
 {
 	if (err && err != -EINTR)
-		bench_warn("client %s: %s; serving the next one", b->peer,
+		bench_warn("client %s: %s; serving the next one",
+			   b->peer[0] ? b->peer : "(not yet named)",
 			   strerror(-err));
 	if (err)
 		ctrl_send_error(&b->ctrl, err, "failed; see the server's log");
 	setup_release(b);
+	b->peer[0] = '\0';
+	b->session_end_ns = 0;
 	bench_info("waiting for the next client (--persistent)");
 }
 
@@ -238,7 +285,12 @@ static int server_ctrl(struct bench_ctx *b, const struct session_ops *ops)
 
 static int server_data(struct bench_ctx *b, const struct session_ops *ops)
 {
-	return ops->accept_data(b);
+	int ret;
+
+	server_phase(b, LIMIT_SETUP_MS, "its data connections and buffers");
+	ret = ops->accept_data(b);
+	busy_cm(b, true); /* its data connections are in */
+	return ret;
 }
 
 /* By b->is_server. */
@@ -273,6 +325,44 @@ static int session_flow(struct bench_ctx *b, const struct session_ops *ops)
 	return ret ? ret : side->sizes(b);
 }
 
+/*
+ * Client: a busy server (serving another client) is asked again every
+ * second until --connect-timeout; said once, and at the end if it stayed
+ * busy.
+ */
+static int session_client_tries(struct bench_ctx *b,
+				const struct session_ops *ops)
+{
+	uint64_t deadline_ns = timer_deadline_ns(b->cfg.connect_timeout_s *
+						 1000);
+	bool told = false;
+	int ret;
+
+	for (;;) {
+		ops = session_backend(b); /* an iWARP redirect undone */
+		ret = ops->open(b);
+		if (!ret)
+			ret = session_flow(b, ops);
+		if (ret != -EBUSY || timer_expired(deadline_ns) || stop_flag)
+			break;
+		if (!told)
+			bench_info("the server at %s is %s; asking again every "
+				   "second for up to %llu s (--connect-timeout)",
+				   b->cfg.server_addr, b->ctrl.peer_text,
+				   (unsigned long long)b->cfg.connect_timeout_s);
+		told = true;
+		setup_release(b);
+		timer_sleep_ms(1000);
+	}
+	if (ret == -EBUSY)
+		bench_err("the server at %s stayed busy for %llu s "
+			  "(--connect-timeout): %s; try later, or wait longer",
+			  b->cfg.server_addr,
+			  (unsigned long long)b->cfg.connect_timeout_s,
+			  b->ctrl.peer_text);
+	return ret;
+}
+
 int session_client(struct bench_ctx *b)
 {
 	const struct session_ops *ops = session_backend(b);
@@ -281,9 +371,7 @@ int session_client(struct bench_ctx *b)
 
 	ret = session_auth_load(b, &key);
 	if (!ret)
-		ret = ops->open(b);
-	if (!ret)
-		ret = session_flow(b, ops);
+		ret = session_client_tries(b, ops);
 	keyfile_clear(&key);
 	b->key = NULL;
 	return ret;
@@ -292,6 +380,7 @@ int session_client(struct bench_ctx *b)
 /* Server: the loop over clients (one unless --persistent). */
 static int session_serve(struct bench_ctx *b, const struct session_ops *ops)
 {
+	struct busy busy;
 	int ret;
 
 	ret = ops->open(b);
@@ -308,8 +397,10 @@ static int session_serve(struct bench_ctx *b, const struct session_ops *ops)
 			   "device's rdma_cm listener is a TCP socket, and TCP "
 			   "port %llu is the control channel's", b->cm_port,
 			   (unsigned long long)b->cfg.tcp_port);
+	busy_init(&busy, b);
 	for (;;) {
 		ret = session_flow(b, ops);
+		busy_end(b);
 		if (!b->cfg.persistent || stop_flag)
 			break;
 		session_client_done(b, ret);
@@ -317,6 +408,7 @@ static int session_serve(struct bench_ctx *b, const struct session_ops *ops)
 		if (ret)
 			break;
 	}
+	b->busy = NULL;
 	ops->unlisten(b);
 	return b->cfg.persistent && stop_flag ? 0 : ret;
 }

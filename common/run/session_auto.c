@@ -23,6 +23,7 @@
 #include "lib/stop.h"
 #include "lib/timer.h"
 #include "rdma/ctrl_tcp.h"
+#include "run/busy.h"
 #include "run/session_ops.h"
 #include "run/setup.h"
 
@@ -395,6 +396,7 @@ static int auto_accept_tcp(struct bench_ctx *b)
 		   "to %s port %u", b->peer, ack.u.locate_ack.addr,
 		   ack.u.locate_ack.cm_port);
 	setup_release(b);
+	busy_end(b); /* its session is over rdma_cm, from its request */
 	return -EAGAIN;
 }
 

@@ -9,6 +9,7 @@
 
 #include "lib/log.h"
 #include "lib/timer.h"
+#include "run/busy.h"
 #include "run/session_auth.h"
 #include "run/session_ops.h"
 #include "run/setup.h"
@@ -65,6 +66,9 @@ static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 		cm_notes(b, "to", b->srv_addr, b->srv_port);
 		return 0;
 	}
+	if (ret == -EBUSY) /* said by the caller, as --oob tcp's */
+		wire_busy_text(&b->ctrl.ep.busy, b->ctrl.peer_text,
+			       sizeof(b->ctrl.peer_text));
 	ctrl_destroy(&b->ctrl);
 	return ret;
 }
@@ -173,6 +177,9 @@ static int server_get_request(struct bench_ctx *b, uint64_t deadline_ns,
 	uint64_t slice_ns;
 	int ret;
 
+	if (b->ctrl.hard_ns && (!deadline_ns || b->ctrl.hard_ns < deadline_ns))
+		deadline_ns = b->ctrl.hard_ns;
+
 	for (;;) {
 		slice_ns = timer_deadline_ns(200);
 		ret = cm_get_request(&b->listener, !deadline_ns ||
@@ -216,8 +223,9 @@ static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
 /*
  * Server, while a client's data QPs are awaited: is this request one of
  * them (a data CONNECT with the session's token from HELLO_ACK)? Any
- * other (a stranger's, a new client's control connect) is refused and
- * the session goes on; the first is logged, with its address.
+ * other is refused and the session goes on: a new client's control
+ * connect is told busy (busy.c), a stranger's data connect is logged
+ * (the first, with its address).
  */
 static bool server_request_ours(struct bench_ctx *b, struct cm_ep *ep,
 				const struct wire_connect *req,
@@ -225,13 +233,19 @@ static bool server_request_ours(struct bench_ctx *b, struct cm_ep *ep,
 {
 	char addr[80];
 
+	struct wire_connect busy;
+
 	if (req->kind == WIRE_CONN_DATA && !(req->token ^ b->token))
 		return true;
+	if (req->kind == WIRE_CONN_CTRL) { /* a new client: busy */
+		busy_answer(b, cm_peer_str(ep, addr, sizeof(addr)), &busy);
+		cm_reject_with(ep, &busy);
+		return false;
+	}
 	if (!(*strangers)++)
 		bench_warn("refused a %s connection request from %s: it is "
 			   "not one of %s's data connections (no or another "
-			   "session token); %s's session goes on",
-			   req->kind == WIRE_CONN_CTRL ? "control" : "data",
+			   "session token); %s's session goes on", "data",
 			   cm_peer_str(ep, addr, sizeof(addr)), b->peer,
 			   b->peer);
 	cm_reject(ep);
@@ -258,7 +272,8 @@ static int server_data_request(struct bench_ctx *b, uint64_t deadline_ns,
 	return ret;
 }
 
-/* Server: the client's data QPs, in whatever order they come. */
+/* Server: the client's data QPs, in whatever order they come: the
+ * listener is the session's meanwhile (busy_cm). */
 static int server_accept_qps(struct bench_ctx *b)
 {
 	uint64_t deadline_ns = timer_deadline_ns(b->test.io_timeout_ms);
@@ -284,6 +299,11 @@ static int server_accept_qps(struct bench_ctx *b)
 	if (strangers > 1)
 		bench_warn("refused %u connection requests in all that were "
 			   "not %s's", strangers, b->peer);
+	if (ret == -ETIMEDOUT && b->ctrl.hard_ns &&
+	    timer_expired(b->ctrl.hard_ns))
+		bench_err("%u of %s's %u data connections came within this "
+			  "server's hard limit for %s, which no message extends",
+			  n, b->peer, b->test.qps, b->ctrl.hard_what);
 	return ret;
 }
 
@@ -305,18 +325,21 @@ static int server_auth(struct bench_ctx *b)
 /* Server: the next client's control connection. */
 static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 {
-	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
 	int ret;
 
 	ret = server_accept(b, &b->ctrl.ep, deadline_ns);
+	if (ret)
+		return ret;
+	/* named from its own request: a failure below is logged under it,
+	 * never under the previous client's address */
+	cm_peer_str(&b->ctrl.ep, b->peer, sizeof(b->peer));
+	busy_begin(b);
+	ret = ctrl_setup(&b->ctrl);
 	if (!ret)
-		ret = ctrl_setup(&b->ctrl);
-	if (!ret)
-		ret = cm_accept(&b->ctrl.ep, timer_deadline_ns(timeout_ms));
+		ret = cm_accept(&b->ctrl.ep, ctrl_deadline_ns(&b->ctrl));
 	if (ret)
 		return ret;
 	b->port = b->ctrl.ep.id->port_num;
-	cm_peer_str(&b->ctrl.ep, b->peer, sizeof(b->peer));
 	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "rdma_cm from %s "
 		 "(port %u)", b->peer, b->cm_port);
 	snprintf(b->dev_note, sizeof(b->dev_note), "rdma_cm: owns the IP "
@@ -326,7 +349,9 @@ static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 
 static int server_accept_data(struct bench_ctx *b)
 {
-	int ret = server_accept_qps(b);
+	int ret;
+
+	ret = server_accept_qps(b);
 
 	if (!ret)
 		data_addrs(b);

@@ -18,6 +18,7 @@
 #include "rdma/route.h"
 #include "lib/log.h"
 #include "lib/stop.h"
+#include "run/busy.h"
 #include "run/session_auth.h"
 #include "run/session_ops.h"
 #include "run/setup.h"
@@ -345,7 +346,11 @@ static void tcp_unlisten(struct bench_ctx *b)
 	b->listen_fd = -1;
 }
 
-/* Server: the next client's socket; TCP probes are skipped, not news. */
+/*
+ * Server: the next client's socket; its session starts there (busy.c:
+ * others are told busy, the HELLO's hard limit runs). TCP probes are
+ * skipped, not news.
+ */
 static int tcp_accept_sock(struct bench_ctx *b, uint64_t deadline_ns)
 {
 	int ret;
@@ -353,11 +358,18 @@ static int tcp_accept_sock(struct bench_ctx *b, uint64_t deadline_ns)
 	for (;;) {
 		ret = ctrl_tcp_accept(b->listen_fd, deadline_ns, &b->ctrl.fd,
 				      b->peer, sizeof(b->peer));
-		if (!ret)
-			ret = ctrl_tcp_first_byte(b->ctrl.fd,
-					timer_deadline_ns(b->ctrl.timeout_ms));
-		if (ret != -ENOTCONN || stop_flag)
+		if (ret)
 			return ret;
+		busy_begin(b);
+		ret = ctrl_tcp_first_byte(b->ctrl.fd,
+					  ctrl_deadline_ns(&b->ctrl));
+		if (ret == -ETIMEDOUT)
+			bench_err("client %s sent nothing within this server's "
+				  "hard limit for %s", b->peer,
+				  b->ctrl.hard_what);
+		if (ret != -ENOTCONN || stop_flag)
+			return ret == -ETIMEDOUT ? -ECONNABORTED : ret;
+		busy_end(b);
 		close(b->ctrl.fd);
 		b->ctrl.fd = -1;
 	}

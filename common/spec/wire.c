@@ -407,3 +407,11 @@ enum wire_peer wire_peer_cm_kind(const uint8_t *pd, size_t len)
 			return WIRE_PEER_OTHER;
 	return WIRE_PEER_PERFTEST;
 }
+
+void wire_busy_text(const struct wire_connect *busy, char *buf, size_t len)
+{
+	snprintf(buf, len, "busy: it serves another client, whose session "
+		 "ends within %llu s at the latest; you are number %u in "
+		 "line", (unsigned long long)busy->token,
+		 busy->qp_index);
+}

@@ -57,7 +57,11 @@ enum wire_data_kind {
 	WIRE_DATA_IWARP,
 };
 
-enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2 };
+/* WIRE_CONN_BUSY: a server's reject while it serves another client:
+ * qp_index is the client's place in line (1: next), token the seconds
+ * the session in progress may still last at most. */
+enum wire_conn_kind { WIRE_CONN_CTRL = 1, WIRE_CONN_DATA = 2,
+		      WIRE_CONN_BUSY = 3 };
 
 struct wire_connect {
 	uint16_t kind;      /* enum wire_conn_kind */
@@ -221,6 +225,10 @@ void wire_hello_decode(const struct wire_hello *h, struct test *t);
 
 /* "HELLO", "RESULT", ... for messages. */
 const char *wire_type_name(uint16_t type);
+
+/* What a busy answer (WIRE_CONN_BUSY) says, for the client: one text for
+ * rdma_cm's reject and --oob tcp's ERROR. */
+void wire_busy_text(const struct wire_connect *busy, char *buf, size_t len);
 
 /*
  * Who is at the other end, from the first bytes it sent. perftest (the

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * busy - every client but the one being served is answered "busy" at
+ * once (busy.h). The thread touches only the listeners, the sockets it
+ * answered and struct busy; the session never touches the listeners
+ * while it runs, but rdma_cm's for its data QPs (busy_cm).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "lib/stop.h"
+#include "lib/timer.h"
+#include "rdma/cm.h"
+#include "rdma/ctrl_tcp.h"
+#include "run/busy.h"
+#include "spec/limit.h"
+
+#define BUSY_POLL_MS 100
+#define BUSY_LINGER_MS 2000       /* an answered socket: then closed */
+#define BUSY_FORGET_NS (3 * NS_PER_S) /* a waiter that stopped asking */
+
+void busy_init(struct busy *z, struct bench_ctx *b)
+{
+	memset(z, 0, sizeof(*z));
+	pthread_mutex_init(&z->lock, NULL);
+	pthread_mutex_init(&z->cm_lock, NULL);
+	z->b = b;
+	b->busy = z;
+	for (unsigned int i = 0; i < BUSY_LINGER_MAX; i++)
+		z->linger[i].fd = -1;
+}
+
+/* "ADDR:PORT" (or "[v6]:PORT") without the port: a client's identity. */
+static void busy_host(const char *addr, char *host, size_t len)
+{
+	const char *colon = strrchr(addr, ':');
+	size_t n = colon ? (size_t)(colon - addr) : strlen(addr);
+
+	snprintf(host, len, "%.*s", (int)n, addr);
+}
+
+/* addr's place in line: 1 + those told busy before it and still asking.
+ * Under z->lock. */
+static unsigned int busy_place(struct busy *z, const char *addr,
+			       uint64_t now_ns)
+{
+	struct busy_waiter *me = NULL, *oldest = &z->line[0];
+	unsigned int i, place = 1;
+	char host[64];
+
+	busy_host(addr, host, sizeof(host));
+	for (i = 0; i < BUSY_LINE_MAX; i++) {
+		struct busy_waiter *w = &z->line[i];
+
+		if (w->addr[0] && now_ns - w->last_ns > BUSY_FORGET_NS)
+			w->addr[0] = '\0';
+		if (w->addr[0] && !strcmp(w->addr, host))
+			me = w;
+		if (!w->addr[0] || w->last_ns < oldest->last_ns)
+			oldest = w;
+	}
+	if (!me) {
+		me = oldest; /* a free entry, else the one quiet longest */
+		snprintf(me->addr, sizeof(me->addr), "%s", host);
+		me->first_ns = now_ns;
+	}
+	me->last_ns = now_ns;
+	for (i = 0; i < BUSY_LINE_MAX; i++)
+		if (z->line[i].addr[0] && z->line[i].first_ns < me->first_ns)
+			place++;
+	return place;
+}
+
+void busy_answer(struct bench_ctx *b, const char *addr,
+		 struct wire_connect *answer)
+{
+	struct busy *z = b->busy;
+	uint64_t now_ns = timer_now_ns(), end_ns = 0;
+	unsigned int place = 1;
+
+	if (z) {
+		pthread_mutex_lock(&z->lock);
+		end_ns = z->end_ns;
+		place = busy_place(z, addr, now_ns);
+		z->told++;
+		pthread_mutex_unlock(&z->lock);
+	}
+	*answer = (struct wire_connect){ .kind = WIRE_CONN_BUSY,
+		.qp_index = (uint16_t)place,
+		.token = end_ns > now_ns ?
+			 (end_ns - now_ns + NS_PER_S - 1) / NS_PER_S : 0 };
+}
+
+/* Close an answered socket now. */
+static void busy_unlinger(struct busy_linger *l)
+{
+	close(l->fd);
+	l->fd = -1;
+}
+
+/* Keep fd until its client has read the answer and hung up, or
+ * BUSY_LINGER_MS: closing at once could reset the answer away. */
+static void busy_linger_add(struct busy *z, int fd)
+{
+	struct busy_linger *slot = &z->linger[0];
+
+	for (unsigned int i = 0; i < BUSY_LINGER_MAX; i++) {
+		if (z->linger[i].fd < 0) {
+			slot = &z->linger[i];
+			break;
+		}
+		if (z->linger[i].close_ns < slot->close_ns)
+			slot = &z->linger[i];
+	}
+	if (slot->fd >= 0)
+		busy_unlinger(slot);
+	slot->fd = fd;
+	slot->close_ns = timer_deadline_ns(BUSY_LINGER_MS);
+}
+
+/* A TCP client (--oob tcp, --oob auto): an ERROR -EBUSY with the text. */
+static void busy_tcp(struct busy *z)
+{
+	char peer[80], text[WIRE_TEXT_MAX];
+	struct wire_connect answer;
+	struct ctrl c;
+	int fd;
+
+	if (ctrl_tcp_accept(z->b->listen_fd, timer_deadline_ns(1), &fd, peer,
+			    sizeof(peer)))
+		return;
+	busy_answer(z->b, peer, &answer);
+	wire_busy_text(&answer, text, sizeof(text));
+	ctrl_init(&c);
+	c.fd = fd;
+	c.timeout_ms = BUSY_POLL_MS;
+	if (!ctrl_setup_tcp(&c, NULL))
+		(void)ctrl_tell(&c, -EBUSY, text);
+	c.fd = -1; /* kept: lingers below */
+	ctrl_destroy(&c);
+	shutdown(fd, SHUT_WR);
+	busy_linger_add(z, fd);
+}
+
+/* cm_turn_away's answer: ours; a data request (a stranger's: the
+ * session takes its own, busy_cm) is said once a session. */
+static void busy_cm_answer(void *arg, const char *peer,
+			   const struct wire_connect *req,
+			   struct wire_connect *answer)
+{
+	struct bench_ctx *b = arg;
+
+	if (req->kind == WIRE_CONN_DATA && !b->busy->strays++)
+		bench_warn("refused a data connection request from %s: it is "
+			   "not one of %s's data connections; %s's session "
+			   "goes on", peer, b->peer, b->peer);
+	busy_answer(b, peer, answer);
+}
+
+/* Answered sockets: read what they send; close on hang-up or time. */
+static void busy_linger_tick(struct busy *z, const struct pollfd *fds)
+{
+	uint64_t now_ns = timer_now_ns();
+	char sink[256];
+
+	for (unsigned int i = 0; i < BUSY_LINGER_MAX; i++) {
+		struct busy_linger *l = &z->linger[i];
+
+		if (l->fd < 0)
+			continue;
+		if (fds[i].revents &&
+		    recv(l->fd, sink, sizeof(sink), MSG_DONTWAIT) <= 0 &&
+		    errno != EAGAIN && errno != EWOULDBLOCK)
+			busy_unlinger(l);
+		else if (fds[i].revents & (POLLHUP | POLLERR))
+			busy_unlinger(l);
+		else if (now_ns >= l->close_ns)
+			busy_unlinger(l);
+	}
+}
+
+/* Every rdma_cm request waiting, unless the session took the listener. */
+static void busy_cm_requests(struct busy *z, char *peer, size_t len)
+{
+	pthread_mutex_lock(&z->cm_lock);
+	while (!z->cm_off &&
+	       !cm_turn_away(&z->b->listener, busy_cm_answer, z->b, peer, len))
+		;
+	pthread_mutex_unlock(&z->cm_lock);
+}
+
+void busy_cm(struct bench_ctx *b, bool on)
+{
+	struct busy *z = b->busy;
+
+	if (!z)
+		return;
+	pthread_mutex_lock(&z->cm_lock);
+	z->cm_off = !on;
+	pthread_mutex_unlock(&z->cm_lock);
+}
+
+static void *busy_main(void *arg)
+{
+	struct busy *z = arg;
+	struct bench_ctx *b = z->b;
+	struct pollfd fds[2 + BUSY_LINGER_MAX];
+	char peer[80];
+	unsigned int i;
+
+	while (!__atomic_load_n(&z->quit, __ATOMIC_ACQUIRE) && !stop_flag) {
+		fds[0] = (struct pollfd){ .fd = b->listen_fd, .events = POLLIN };
+		fds[1] = (struct pollfd){ .fd = b->listener.ch ?
+					  b->listener.ch->fd : -1,
+					  .events = POLLIN };
+		for (i = 0; i < BUSY_LINGER_MAX; i++)
+			fds[2 + i] = (struct pollfd){ .fd = z->linger[i].fd,
+						      .events = POLLIN };
+		if (poll(fds, 2 + BUSY_LINGER_MAX, BUSY_POLL_MS) < 0 &&
+		    errno != EINTR)
+			break;
+		if (fds[0].revents & POLLIN)
+			busy_tcp(z);
+		if (fds[1].revents & POLLIN)
+			busy_cm_requests(z, peer, sizeof(peer));
+		busy_linger_tick(z, fds + 2);
+	}
+	return NULL;
+}
+
+static void busy_resume(struct bench_ctx *b)
+{
+	struct busy *z = b->busy;
+	int ret;
+
+	if (!z || z->running)
+		return;
+	__atomic_store_n(&z->quit, false, __ATOMIC_RELEASE);
+	ret = pthread_create(&z->thread, NULL, busy_main, z);
+	if (ret)
+		bench_warn("cannot start the thread that answers other clients "
+			   "\"busy\" (%s): they wait in the backlog instead",
+			   strerror(ret));
+	z->running = !ret;
+}
+
+static void busy_pause(struct bench_ctx *b)
+{
+	struct busy *z = b->busy;
+
+	if (!z || !z->running)
+		return;
+	__atomic_store_n(&z->quit, true, __ATOMIC_RELEASE);
+	pthread_join(z->thread, NULL);
+	z->running = false;
+}
+
+void busy_expect(struct bench_ctx *b, uint64_t end_ns)
+{
+	struct busy *z = b->busy;
+
+	if (!z)
+		return;
+	pthread_mutex_lock(&z->lock);
+	z->end_ns = end_ns;
+	pthread_mutex_unlock(&z->lock);
+}
+
+void busy_begin(struct bench_ctx *b)
+{
+	b->ctrl.hard_ns = timer_deadline_ns(LIMIT_HELLO_MS);
+	b->ctrl.hard_what = "its HELLO (5 s from connecting)";
+	if (!b->busy)
+		return;
+	b->busy->told = 0;
+	b->busy->strays = 0;
+	busy_cm(b, true);
+	busy_expect(b, b->ctrl.hard_ns);
+	busy_resume(b);
+}
+
+void busy_end(struct bench_ctx *b)
+{
+	struct busy *z = b->busy;
+	unsigned int i;
+
+	if (!z)
+		return;
+	busy_pause(b);
+	for (i = 0; i < BUSY_LINGER_MAX; i++)
+		if (z->linger[i].fd >= 0)
+			busy_unlinger(&z->linger[i]);
+	if (z->told)
+		bench_info("told %u connection(s) \"busy\" while %s was "
+			   "served", z->told, b->peer[0] ? b->peer :
+			   "a client");
+	z->told = 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * busy - a server that serves one client at a time answers every other
+ * at once: while a session runs, a thread of its own takes each new
+ * connection on the listeners (TCP and rdma_cm) and refuses it with
+ * "busy", the current session's latest end and the newcomer's place in
+ * line; the client retries within its --connect-timeout. Nobody waits in
+ * a backlog behind a client that holds the server. docs/trust-model.md.
+ */
+#ifndef RDMABENCH_RUN_BUSY_H
+#define RDMABENCH_RUN_BUSY_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run/driver.h"
+
+#define BUSY_LINE_MAX 16   /* addresses remembered for their place */
+#define BUSY_LINGER_MAX 16 /* answered sockets waiting to be closed */
+
+struct busy_waiter {
+	char addr[64];      /* its IP, without the port */
+	uint64_t first_ns;  /* told busy first */
+	uint64_t last_ns;   /* told busy last */
+};
+
+struct busy_linger {
+	int fd;
+	uint64_t close_ns;
+};
+
+struct busy {
+	pthread_t thread;
+	bool running;
+	bool quit;                  /* the thread's own stop (atomics) */
+	pthread_mutex_t cm_lock;    /* cm_off, and each rdma_cm refusal */
+	bool cm_off;                /* rdma_cm's listener is the session's */
+	pthread_mutex_t lock;       /* end_ns */
+	uint64_t end_ns;            /* the session's latest end */
+	struct bench_ctx *b;        /* its listeners; read-only here */
+	unsigned int told;          /* clients told busy this session */
+	unsigned int strays;        /* data requests refused this session */
+	struct busy_waiter line[BUSY_LINE_MAX];
+	struct busy_linger linger[BUSY_LINGER_MAX];
+};
+
+/* Server: once, before the first client (b->busy then points to it). */
+void busy_init(struct busy *z, struct bench_ctx *b);
+
+/*
+ * A client's control connection is in (b->peer names it): its session
+ * starts, with LIMIT_HELLO_MS for the HELLO (b->ctrl's hard limit), and
+ * every other client is told busy from now on. No-op without b->busy.
+ */
+void busy_begin(struct bench_ctx *b);
+
+/* The session's latest end moved (the HELLO set it). */
+void busy_expect(struct bench_ctx *b, uint64_t end_ns);
+
+/*
+ * rdma_cm's data connections come on the listener: from before the
+ * HELLO's answer until they are in, the session takes the rdma_cm
+ * listener's requests itself (busy_cm(b, false)); then it hands it back
+ * (busy_cm(b, true)). Once busy_cm(b, false) returns, the thread takes
+ * no more of them.
+ */
+void busy_cm(struct bench_ctx *b, bool on);
+
+/* The answer for a client that is not this session's (the thread's, and
+ * session_cm's for a control request among the data ones). */
+void busy_answer(struct bench_ctx *b, const char *addr,
+		 struct wire_connect *answer);
+
+/* The session is over: stop answering; say how many were told. */
+void busy_end(struct bench_ctx *b);
+
+#endif
