@@ -7,11 +7,30 @@
 
 #include "gpu/cuda_drv.h"
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "rdma/mem.h"
 #include "host/place.h"
 
 #define MEM_PROC_ROOT "/"
 #define MEM_SYSFS "/sys"
+
+/* First touch in chunks, so that a stop (SIGTERM) is not held up by a
+ * large buffer: the pages land on the node. 0, or -EINTR. */
+#define MEM_TOUCH_CHUNK (32ULL << 20)
+
+static int mem_first_touch(const struct mem_buf *m)
+{
+	size_t off, n;
+
+	for (off = 0; off < m->len; off += n) {
+		if (stop_flag)
+			return -EINTR;
+		n = m->len - off < MEM_TOUCH_CHUNK ? m->len - off :
+						     MEM_TOUCH_CHUNK;
+		memset((uint8_t *)m->addr + off, 0, n);
+	}
+	return 0;
+}
 
 static int mem_host_pages(const struct mem_spec *s, size_t len,
 			  struct mem_buf *out)
@@ -44,10 +63,12 @@ static int mem_host_pages(const struct mem_spec *s, size_t len,
 			  "use a smaller -s", len);
 		return -ENOMEM;
 	}
-	memset(addr, 0, len); /* first touch: the pages land on the node */
 	out->addr = addr;
 	out->len = len;
-	return 0;
+	if (!mem_first_touch(out))
+		return 0;
+	mem_free(out); /* stopped meanwhile */
+	return -EINTR;
 }
 
 static int mem_gpu_alloc(const struct mem_spec *s, size_t len,
