@@ -21,10 +21,13 @@
  *                 --qpn N (0x11): a reflected GID
  *        reflect  qpinfo (accepted), then BUF and SYNC: with -b (--set
  *                 flags=0x14) the server sends to that GID
+ *        idle     a control connection (rdma_cm, or TCP with --oob tcp)
+ *                 and nothing on it: with --hold, a client that holds
  *   OPTS -p PORT (18515), --timeout SEC (10: every wait is bounded),
  *        --oob cm|tcp (hello: the control channel, default cm),
  *        --seed S (random bytes), --hold SEC (stay connected and silent
- *        after the last step, and report whether the server let go),
+ *        after the last step, and report whether the server let go, and
+ *        when), --beat SEC (while holding, a heartbeat every SEC),
  *        --tool TEXT (the HELLO's tool name: any bytes, for log injection)
  *
  * Exit status (what the server did with the last step):
@@ -70,6 +73,7 @@ struct inj_cfg {
 	uint16_t port;
 	int timeout_ms;
 	int hold_s;
+	int beat_s;         /* --hold: a heartbeat every beat_s (0: none) */
 	bool oob_tcp;
 	int version;
 	int random_len;
@@ -565,6 +569,27 @@ static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 	return ret;
 }
 
+/* A control connection and nothing on it (with --hold: an idle hold). */
+static int inj_mode_idle(const struct inj_cfg *c, struct inj_ep *ep)
+{
+	int outcome, ret;
+
+	if (c->oob_tcp) {
+		ret = inj_tcp_connect(c, &ep->fd);
+		if (ret) {
+			inj_say("TCP port %u: %s", c->port, strerror(-ret));
+			return INJ_FAILED;
+		}
+		ep->has_fd = true;
+		inj_say("connected to TCP port %u; sending nothing", c->port);
+		return INJ_ACCEPTED;
+	}
+	if (inj_open(c, ep, NULL, WIRE_CONN_CTRL, 0, WIRE_VERSION, &outcome))
+		return outcome;
+	inj_say("the server accepted the control connection; sending nothing");
+	return INJ_ACCEPTED;
+}
+
 /* A good HELLO and data connection, then a SYNC the buffer cannot hold. */
 static int inj_mode_sync(const struct inj_cfg *c, struct inj_ep *ctrl,
 			 struct inj_ep *data)
@@ -705,38 +730,62 @@ static int inj_mode_tcp(const struct inj_cfg *c)
 	return INJ_SILENT;
 }
 
-/* --hold: stay silent; did the server let go of the connection? */
-static int inj_hold(const struct inj_cfg *c, struct inj_ep *ep)
+/* Until deadline_ms: 1 when the server ended the connection (what it
+ * sends meanwhile, an ERROR, is read and dropped), else 0. */
+static int inj_hold_wait(struct inj_ep *ep, uint64_t deadline_ms)
 {
-	uint64_t start = inj_now_ms(), deadline_ms = start + c->hold_s * 1000ULL;
 	struct rdma_cm_event *ev;
+	uint8_t buf[256];
 
 	if (ep->has_fd) {
-		uint8_t b;
+		struct pollfd pfd = { .fd = ep->fd, .events = POLLIN };
+		uint64_t now;
 
-		if (inj_tcp_read(c, ep->fd, &b, 1, deadline_ms) ==
-		    -ECONNRESET) {
-			inj_say("the server ended the connection after %.1f s",
-				(double)(inj_now_ms() - start) / 1000);
-			return INJ_REFUSED;
+		while ((now = inj_now_ms()) < deadline_ms) {
+			if (poll(&pfd, 1, (int)(deadline_ms - now)) <= 0)
+				continue;
+			if (recv(ep->fd, buf, sizeof(buf), 0) <= 0)
+				return 1;
 		}
-		inj_say("the server still held the connection after %d s",
-			c->hold_s);
-		return INJ_SILENT;
+		return 0;
 	}
-	if (!ep->ch)
-		return INJ_FAILED;
 	while (!inj_event(ep, deadline_ms, &ev)) {
 		enum rdma_cm_event_type e = ev->event;
 
 		rdma_ack_cm_event(ev);
-		if (e == RDMA_CM_EVENT_DISCONNECTED) {
-			inj_say("the server ended the connection after %.1f s",
-				(double)(inj_now_ms() - start) / 1000);
+		if (e == RDMA_CM_EVENT_DISCONNECTED)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * --hold: stay connected, silent or (--beat) sending a heartbeat every
+ * --beat seconds; did the server let go of the connection, and when?
+ */
+static int inj_hold(const struct inj_cfg *c, struct inj_ep *ep)
+{
+	uint64_t start = inj_now_ms(), end = start + c->hold_s * 1000ULL;
+	struct wire_msg alive = { .type = WIRE_ALIVE };
+	unsigned int beats = 0;
+	uint64_t next;
+
+	if (!ep->has_fd && !ep->ch)
+		return INJ_FAILED;
+	while (inj_now_ms() < end) {
+		next = c->beat_s ? inj_now_ms() + c->beat_s * 1000ULL : end;
+		if (inj_hold_wait(ep, next < end ? next : end) ||
+		    (c->beat_s && inj_now_ms() < end &&
+		     inj_send_msg(c, ep, &alive, WIRE_VERSION))) {
+			inj_say("the server ended the connection after %.1f s "
+				"(%u heartbeats sent)",
+				(double)(inj_now_ms() - start) / 1000, beats);
 			return INJ_REFUSED;
 		}
+		beats += c->beat_s && inj_now_ms() < end;
 	}
-	inj_say("the server still held the connection after %d s", c->hold_s);
+	inj_say("the server still held the connection after %d s (%u "
+		"heartbeats sent)", c->hold_s, beats);
 	return INJ_SILENT;
 }
 
@@ -786,8 +835,8 @@ static int inj_usage(void)
 	fprintf(stderr, "usage: wire_inject [-p PORT] [--timeout SEC] "
 		"[--version V] [--random N] [--seed S] [--set F=V,...] "
 		"[--sync-size BYTES] [--hold SEC] [--oob cm|tcp] [--tool T] "
-		"[--token N] [--gid G] [--qpn N] "
-		"connect|hello|sync|tcp|data|qpinfo|reflect SERVER_IP\n");
+		"[--token N] [--gid G] [--qpn N] [--beat SEC] "
+		"connect|hello|sync|tcp|data|qpinfo|reflect|idle SERVER_IP\n");
 	return INJ_USAGE;
 }
 
@@ -800,7 +849,7 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		{ "hold", 1, NULL, 'H' }, { "oob", 1, NULL, 'O' },
 		{ "tool", 1, NULL, 'T' }, { "token", 1, NULL, 'k' },
 		{ "gid", 1, NULL, 'g' }, { "qpn", 1, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
+		{ "beat", 1, NULL, 'b' }, { NULL, 0, NULL, 0 },
 	};
 	int o;
 
@@ -813,6 +862,7 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		case 'S': c->seed = (unsigned int)atoi(optarg); break;
 		case 'z': c->sync_size = strtoull(optarg, NULL, 0); break;
 		case 'H': c->hold_s = atoi(optarg); break;
+		case 'b': c->beat_s = atoi(optarg); break;
 		case 'k': c->token = strtoull(optarg, NULL, 0); break;
 		case 'g': c->gid = optarg; break;
 		case 'q': c->qpn = (uint32_t)strtoul(optarg, NULL, 0); break;
@@ -871,6 +921,8 @@ int main(int argc, char **argv)
 		ret = inj_mode_qpinfo(&c, &ctrl);
 	else if (!strcmp(c.mode, "reflect"))
 		ret = inj_mode_reflect(&c, &ctrl);
+	else if (!strcmp(c.mode, "idle"))
+		ret = inj_mode_idle(&c, &ctrl);
 	else
 		return inj_usage();
 	if (c.hold_s > 0 && ret != INJ_FAILED && ret != INJ_DROPPED)
