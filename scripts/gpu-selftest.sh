@@ -11,7 +11,8 @@
 #             RDMA device the host has (none: said so)
 #   tools     TOOLS_DIR/ib_write_bw (default build/; built elsewhere is
 #             fine) with --use_cuda, --use_cuda_dmabuf, a GPU that does not
-#             exist and a bus id that does not exist: each preflight says
+#             exist, a bus id that does not exist, and --use_cuda auto
+#             alone and with --rails auto: each preflight says
 #             what it found or what is wrong (without an RDMA device the
 #             run then stops there, exit 1 or 2, and says so)
 # Exit: test_gpu's (0 passed, 1 failed, 77 no CUDA driver or no GPU).
@@ -44,7 +45,8 @@ if [ -x "$T/ib_write_bw" ] && ldd "$T/ib_write_bw" >/dev/null 2>&1; then
 		echo "cannot run here: $missing"
 	else
 		for args in "--use_cuda=0" "--use_cuda=0 --use_cuda_dmabuf" \
-			    "--use_cuda=7" "--use_cuda_bus_id=0000:ff:1f.7"; do
+			    "--use_cuda=7" "--use_cuda_bus_id=0000:ff:1f.7" \
+			    "--use_cuda=auto" "--rails auto --use_cuda auto"; do
 			echo "-- ib_write_bw $args 127.0.0.1"
 			# shellcheck disable=SC2086 # the words are the flags
 			timeout 60 "$T/ib_write_bw" $args --connect-timeout 2 \
