@@ -382,6 +382,10 @@ static int auto_accept_tcp(struct bench_ctx *b)
 	ack.u.locate_ack.status = ret;
 	if (ret && ack.u.locate_ack.text[0])
 		bench_err("client %s: %s", b->peer, ack.u.locate_ack.text);
+	/* an iWARP client's rdma_cm request follows the answer at once: this
+	 * TCP session is over, and no thread may turn that one away */
+	if (!ret && want == WIRE_DATA_IWARP)
+		busy_end(b);
 	if (located && ctrl_send(&b->ctrl, &ack) && !ret)
 		ret = -ECONNRESET;
 	if (ret || want != WIRE_DATA_IWARP) {
@@ -396,7 +400,6 @@ static int auto_accept_tcp(struct bench_ctx *b)
 		   "to %s port %u", b->peer, ack.u.locate_ack.addr,
 		   ack.u.locate_ack.cm_port);
 	setup_release(b);
-	busy_end(b); /* its session is over rdma_cm, from its request */
 	return -EAGAIN;
 }
 
