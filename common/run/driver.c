@@ -46,6 +46,7 @@ static int bench_exit_code(int err)
 	case -ECONNRESET:
 	case -ECONNREFUSED:
 	case -ECONNABORTED:
+	case -EBUSY:          /* a server busy for all of --connect-timeout */
 	case -EHOSTUNREACH:
 	case -ENETUNREACH:
 	case -ENETDOWN:
