@@ -9,7 +9,8 @@
  * For every input: check_test returns 0 or -EINVAL, a refusal carries a
  * printable reason, and a test it accepts stays within every cap: message
  * size, QPs, duration, and the plan of buffers and rings (which must not
- * have saturated) within --max-mem; the plan's parts add up. The tool name
+ * have saturated) within --max-mem; the plan's parts add up; its hard
+ * limits (spec/limit.c) never wrap below their margins. The tool name
  * comes out printable. Build and run: tests/fuzz/run.sh --target check.
  */
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 #include "fuzz.h"
 #include "spec/check.h"
+#include "spec/limit.h"
 #include "spec/plan.h"
 #include "spec/wire.h"
 
@@ -76,6 +78,11 @@ static void fuzz_verdict(const struct test *t, const struct bench_cfg *c,
 	if (p.buffer_bytes + p.ring_bytes != p.total_bytes ||
 	    p.buffer_bytes < 2ULL * t->qps * t->max_size_bytes)
 		fuzz_fail("the plan's parts do not add up", data, len);
+	if (limit_size_ms(t, t->max_size_bytes) < LIMIT_MARGIN_MS ||
+	    limit_test_ms(t) < LIMIT_SETUP_MS + LIMIT_MARGIN_MS ||
+	    limit_session_ms(c->max_duration_s) <
+		    c->max_duration_s * 1000 + LIMIT_SETUP_MS)
+		fuzz_fail("a hard limit wrapped below its margin", data, len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

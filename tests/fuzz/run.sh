@@ -72,7 +72,7 @@ fi
 rm -f "$probe" "$OUT/probe" "$OUT/probe.log"
 "$CC_FUZZ" "${FLAGS[@]}" "tests/fuzz/fuzz_$target.c" common/spec/wire.c \
 	common/spec/test.c common/spec/check.c common/spec/plan.c \
-	common/lib/units.c common/lib/sanitize.c -o "$OUT/fuzz_$target" ||
+	common/spec/limit.c common/lib/units.c common/lib/sanitize.c -o "$OUT/fuzz_$target" ||
 	{ echo "fuzz: build failed"; exit 1; }
 
 # new inputs go into the first folder only: the seeds stay untouched.
