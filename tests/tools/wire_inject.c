@@ -538,23 +538,33 @@ static int inj_mode_connect(const struct inj_cfg *c, struct inj_ep *ep)
 	return outcome;
 }
 
+/* The control connection: TCP to -p with --oob tcp, else rdma_cm. 0, or
+ * the outcome that ends the run (said). */
+static int inj_ctrl(const struct inj_cfg *c, struct inj_ep *ep)
+{
+	int outcome, ret;
+
+	if (!c->oob_tcp)
+		return inj_open(c, ep, NULL, WIRE_CONN_CTRL, 0, WIRE_VERSION,
+				&outcome) ? outcome : 0;
+	ret = inj_tcp_connect(c, &ep->fd);
+	if (ret) {
+		inj_say("TCP port %u: %s", c->port, strerror(-ret));
+		return INJ_FAILED;
+	}
+	ep->has_fd = true;
+	return 0;
+}
+
 static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 			  int version)
 {
 	struct wire_msg msg = { .type = WIRE_HELLO, .u.hello = c->hello };
-	int outcome, ret;
+	int ret;
 
-	if (c->oob_tcp) {
-		ret = inj_tcp_connect(c, &ep->fd);
-		if (ret) {
-			inj_say("TCP port %u: %s", c->port, strerror(-ret));
-			return INJ_FAILED;
-		}
-		ep->has_fd = true;
-	} else if (inj_open(c, ep, NULL, WIRE_CONN_CTRL, 0, WIRE_VERSION,
-			    &outcome)) {
-		return outcome;
-	}
+	ret = inj_ctrl(c, ep);
+	if (ret)
+		return ret;
 	/* a server quick to refuse may answer and leave before our send
 	 * completes: read what it said either way */
 	if (inj_send_msg(c, ep, &msg, version))
@@ -572,20 +582,10 @@ static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 /* A control connection and nothing on it (with --hold: an idle hold). */
 static int inj_mode_idle(const struct inj_cfg *c, struct inj_ep *ep)
 {
-	int outcome, ret;
+	int ret = inj_ctrl(c, ep);
 
-	if (c->oob_tcp) {
-		ret = inj_tcp_connect(c, &ep->fd);
-		if (ret) {
-			inj_say("TCP port %u: %s", c->port, strerror(-ret));
-			return INJ_FAILED;
-		}
-		ep->has_fd = true;
-		inj_say("connected to TCP port %u; sending nothing", c->port);
-		return INJ_ACCEPTED;
-	}
-	if (inj_open(c, ep, NULL, WIRE_CONN_CTRL, 0, WIRE_VERSION, &outcome))
-		return outcome;
+	if (ret)
+		return ret;
 	inj_say("the server accepted the control connection; sending nothing");
 	return INJ_ACCEPTED;
 }

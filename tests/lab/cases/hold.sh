@@ -116,23 +116,19 @@ else
 		port=$((18660 + ${#oob}))
 		addr=$LAB_RXE_IP
 		[ $oob = tcp ] && addr=127.0.0.1
-		lab_pair "hold.beat.$oob" -t 120 -R 0 -g 30 \
-			--ready 'waiting for a client' \
-			-e 'dropped after [0-9.]+ s \(hard limit 5 s\)' \
-			-e 'BW average' -n 'hold: (not|the good)' \
-			-e 'hold: server CPU [0-9] % ' \
-			-E 'hard limit for its HELLO' \
-			-E 'told [0-9]+ connection\(s\) "busy"' \
-			serve_until_done "$port" --oob "$oob" -- \
-			hold_clients "$port" "$addr" "$oob" idle 5
-		lab_pair "hold.hello.$oob" -t 150 -R 0 -g 30 \
-			--ready 'waiting for a client' \
-			-e 'dropped after [0-9.]+ s \(hard limit 15 s\)' \
-			-e 'BW average' -n 'hold: (not|the good)' \
-			-E 'hard limit for its data connections and buffers' \
-			-e 'hold: server CPU [0-9] % ' \
-			serve_until_done "$port" --oob "$oob" -- \
-			hold_clients "$port" "$addr" "$oob" hello 15
+		for hold in "beat idle 5 its HELLO" \
+			    "hello hello 15 its data connections and buffers"; do
+			read -r what mode limit phase <<< "$hold"
+			lab_pair "hold.$what.$oob" -t 150 -R 0 -g 30 \
+				--ready 'waiting for a client' \
+				-e "dropped after [0-9.]+ s \\(hard limit $limit s\\)" \
+				-e 'BW average' -n 'hold: (not|the good)' \
+				-e 'hold: server CPU [0-9] % ' \
+				-E "hard limit for $phase" \
+				-E 'told [0-9]+ connection\(s\) "busy"' \
+				serve_until_done "$port" --oob "$oob" -- \
+				hold_clients "$port" "$addr" "$oob" "$mode" "$limit"
+		done
 		lab_pair "hold.busy.$oob" -t 120 -R 0 -g 30 \
 			--ready 'waiting for a client' \
 			-e 'is busy: it serves another client, whose session ends within [0-9]+ s at the latest; you are number [0-9]+ in line' \
