@@ -37,6 +37,10 @@ static void test_saturates(void)
 	EXPECT_TRUE(limit_size_ms(&t, UINT64_MAX) >= UINT64_MAX / 1000000);
 	EXPECT_EQ_U64(limit_session_ms(UINT64_MAX), UINT64_MAX);
 	EXPECT_EQ_U64(limit_session_ms(60), 60000 + LIMIT_SETUP_MS);
+	EXPECT_EQ_U64(limit_setup_ms(&t), UINT64_MAX > LIMIT_SETUP_MS +
+		      (uint64_t)UINT32_MAX * LIMIT_SETUP_QP_MS ?
+		      LIMIT_SETUP_MS + (uint64_t)UINT32_MAX * LIMIT_SETUP_QP_MS :
+		      UINT64_MAX);
 }
 
 /* The whole test: set-up, then each size and the gap after it. */
@@ -44,7 +48,8 @@ static void test_whole(void)
 {
 	struct test t = { .iters = 1000, .qps = 1, .size_bytes = 2 };
 
-	EXPECT_EQ_U64(limit_test_ms(&t), LIMIT_SETUP_MS + 1000 +
+	EXPECT_EQ_U64(limit_setup_ms(&t), LIMIT_SETUP_MS + LIMIT_SETUP_QP_MS);
+	EXPECT_EQ_U64(limit_test_ms(&t), limit_setup_ms(&t) + 1000 +
 		      LIMIT_MARGIN_MS + LIMIT_GAP_MS);
 	t.all_sizes = true; /* 2 B .. 8 MiB: 23 sizes */
 	EXPECT_TRUE(limit_test_ms(&t) > LIMIT_SETUP_MS + 23 *

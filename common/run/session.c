@@ -227,8 +227,9 @@ static int session_server_sizes(struct bench_ctx *b)
 	int ret;
 
 	setup_print_header(b);
+	/* the first size is still the set-up's (its set-up limit anew) */
+	server_phase(b, limit_setup_ms(&b->test), "its first size");
 	for (;;) {
-		server_phase(b, LIMIT_GAP_MS, "its next size");
 		ret = ctrl_recv(&b->ctrl, 0, &msg);
 		if (ret || msg.type == WIRE_BYE)
 			break;
@@ -244,6 +245,7 @@ static int session_server_sizes(struct bench_ctx *b)
 			ret = ops->server_size(b, &msg.u.sync);
 		if (ret)
 			return ret;
+		server_phase(b, LIMIT_GAP_MS, "its next size");
 	}
 	setup_print_footer(b);
 	return ret;
@@ -287,7 +289,8 @@ static int server_data(struct bench_ctx *b, const struct session_ops *ops)
 {
 	int ret;
 
-	server_phase(b, LIMIT_SETUP_MS, "its data connections and buffers");
+	server_phase(b, limit_setup_ms(&b->test),
+		     "its data connections and buffers");
 	ret = ops->accept_data(b);
 	busy_cm(b, true); /* its data connections are in */
 	return ret;

@@ -26,6 +26,11 @@ static uint64_t limit_op_ns(uint64_t size)
 	return by_bytes > LIMIT_FLOOR_OP_NS ? by_bytes : LIMIT_FLOOR_OP_NS;
 }
 
+uint64_t limit_setup_ms(const struct test *t)
+{
+	return sat_add(LIMIT_SETUP_MS, sat_mul(t->qps, LIMIT_SETUP_QP_MS));
+}
+
 uint64_t limit_size_ms(const struct test *t, uint64_t size)
 {
 	uint64_t ops, ms;
@@ -44,7 +49,7 @@ uint64_t limit_size_ms(const struct test *t, uint64_t size)
 
 uint64_t limit_test_ms(const struct test *t)
 {
-	uint64_t size, first, last, ms = LIMIT_SETUP_MS;
+	uint64_t size, first, last, ms = limit_setup_ms(t);
 
 	test_sizes(t, &first, &last);
 	for (size = first; size && size <= last; size *= 2) {

@@ -15,8 +15,11 @@
 /* From the connection to the HELLO (and --auth-key-file's exchange). */
 #define LIMIT_HELLO_MS 5000ULL
 /* From the server's buffers being ready to the client's data QPs and
- * buffers: the client registers its own meanwhile. */
+ * buffers (the client registers its own meanwhile), and on to its first
+ * size (--rails: a client starts when all its rails are up): this, and
+ * LIMIT_SETUP_QP_MS for each QP (rdma_cm connects them one by one). */
 #define LIMIT_SETUP_MS 15000ULL
+#define LIMIT_SETUP_QP_MS 250ULL
 /* Between sizes: the client prints a row and asks for the next. */
 #define LIMIT_GAP_MS 10000ULL
 /* Added to each size's own budget: the FIN, the RESULT, a slow start. */
@@ -26,6 +29,9 @@
  * slower for that size. */
 #define LIMIT_FLOOR_OP_NS 1000000ULL
 #define LIMIT_FLOOR_BYTES_PER_S 1000000ULL
+
+/* The set-up's phase: LIMIT_SETUP_MS and LIMIT_SETUP_QP_MS a QP. */
+uint64_t limit_setup_ms(const struct test *t);
 
 /* One size's phase: -D (with its margins) or its iterations on every QP
  * (both ways with -b) at the floor rate, plus LIMIT_MARGIN_MS. */

@@ -6,8 +6,8 @@
 #                 server's CPU stays idle meanwhile (under 10 % of a CPU);
 #                 a good client that came 1 s in is served within 5 + 5 s
 #   hold.hello.*  a HELLO, then only heartbeats (no data connections):
-#                 dropped at the set-up's hard limit (15 s); the good
-#                 client served within 15 + 5 s
+#                 dropped at the set-up's hard limit (15 s and 0.25 s for
+#                 its one QP); the good client served within 15 + 5 s
 #   hold.busy.*   three idle connections, then a good client: told "busy"
 #                 within 1 s (with the latest end and its place in line),
 #                 served within its default --connect-timeout (30 s)
