@@ -48,7 +48,7 @@ struct xfer {
 	enum bench_verb verb;
 	uint64_t io_timeout_ns;
 	/* A passive wait (the FIN) yields the CPU for this long, for a
-	 * fast wake-up, then sleeps 1 ms between looks (0: 2 s). */
+	 * fast wake-up, then sleeps 1 ms between looks. */
 	uint64_t spin_ns;
 	uint32_t slots;          /* messages a region holds (validate) */
 	bool validate;

@@ -424,8 +424,9 @@ static int fin_take(const struct xfer *x, const struct ibv_wc *wc,
 
 int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 {
-	uint64_t spin_ns = x->spin_ns ? x->spin_ns : 2 * NS_PER_S, start_ns;
 	struct xfer_watch w;
+	uint64_t start_ns;
+	bool nap = false;
 	unsigned int got = 0;
 	uint64_t beats = 0;
 	struct ibv_wc wc;
@@ -449,16 +450,19 @@ int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 		 * to whoever moves the data (a software provider's kernel
 		 * work, the client on a small host), keep the wake-up fast
 		 * (docs/performance-notes.md, finding 3); past the run's
-		 * expected end, sleep: a peer that holds us costs no CPU */
-		if (timer_now_ns() - start_ns < spin_ns)
-			sched_yield();
-		else
+		 * expected end, sleep: a peer that holds us costs no CPU
+		 * (decided at the watch's clock checks: no clock read more) */
+		if (nap)
 			timer_sleep_ms(1);
+		else
+			sched_yield();
 		/* a heartbeat is progress: counted apart from w.seen, which
 		 * xfer_watch compares the count with */
 		ret = xfer_watch(x, &w, beats, false);
-		if (!ret && w.due)
+		if (!ret && w.due) {
+			nap = w.now_ns - start_ns >= x->spin_ns;
 			ret = xfer_poll_ctrl(x, NULL, &beats);
+		}
 		if (ret)
 			return ret;
 	}
