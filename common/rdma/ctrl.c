@@ -331,22 +331,6 @@ static void ctrl_linger(struct ctrl *c, unsigned int timeout_ms)
 	}
 }
 
-void ctrl_send_error(struct ctrl *c, int status, const char *text)
-{
-	struct wire_msg msg = { .type = WIRE_ERROR };
-
-	if (!c->tr->up(c) || ctrl_peer_gone(c) || c->error_sent)
-		return;
-	c->error_sent = true;
-	c->timeout_ms = 1000; /* we are leaving: do not wait long */
-	msg.u.error.status = status;
-	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s",
-		 ctrl_error_text(status, text));
-	/* best effort: a peer that already left is not news */
-	if (!ctrl_send_raw(c, &msg))
-		ctrl_linger(c, CTRL_LINGER_MS);
-}
-
 int ctrl_tell(struct ctrl *c, int status, const char *text)
 {
 	struct wire_msg msg = { .type = WIRE_ERROR };
@@ -354,6 +338,17 @@ int ctrl_tell(struct ctrl *c, int status, const char *text)
 	msg.u.error.status = status;
 	snprintf(msg.u.error.text, sizeof(msg.u.error.text), "%s", text);
 	return ctrl_send_raw(c, &msg);
+}
+
+void ctrl_send_error(struct ctrl *c, int status, const char *text)
+{
+	if (!c->tr->up(c) || ctrl_peer_gone(c) || c->error_sent)
+		return;
+	c->error_sent = true;
+	c->timeout_ms = 1000; /* we are leaving: do not wait long */
+	/* best effort: a peer that already left is not news */
+	if (!ctrl_tell(c, status, ctrl_error_text(status, text)))
+		ctrl_linger(c, CTRL_LINGER_MS);
 }
 
 void ctrl_unread(struct ctrl *c, const struct wire_msg *msg)
