@@ -51,10 +51,35 @@
 #   lab_pass NAME / lab_fail NAME [WHY] / lab_skip NAME [WHY]   record a result
 #   lab_have rxe|siw            0 if that device came up in the guest
 #   lab_sleep SECS              sleep without fork/exec (fractions allowed)
+#   lab_wants NAME              0 if the case NAME is to run (see Selecting
+#                               below): wrap work done outside lab_case and
+#                               lab_pair in it (if lab_wants X; then ...; fi)
 #   lab_summary                 prints the failures and, as its last line,
 #                               "lab: N passed, N failed, N skipped"; exits 1
 #                               if any failed, else 0.  A script that exits
 #                               without calling it gets a FAIL and the line.
+#
+# Selecting (one case at a time): _LAB_ONLY (set by tests/lab/all.sh from
+# RDMABENCH_LAB_ONLY, and taken from it by scripts that source this file
+# directly) and RDMABENCH_LAB_SKIP are lists of patterns. A case NAME is
+# run when no _LAB_ONLY pattern is set or one selects it, and no SKIP
+# pattern does. Pattern P selects NAME when NAME is P, NAME starts with
+# "P." (a group), P starts with "NAME." (the case whose output P's assert
+# reads; not for SKIP), or P holds * ? [ and NAME matches it as a glob. A case left out
+# records nothing and returns 77.
+#
+# Results: besides the lines above, every record is a TAP line (the Test
+# Anything Protocol, which prove(1) reads) in $LAB_TAP (default
+# $LAB_LOGDIR/results.tap): "ok N - NAME (1.2 s)", "ok N - NAME # SKIP
+# why", "not ok N - NAME (1.2 s)" and "# why" lines; lab_summary writes the
+# plan "1..N" last, so a file without a plan is a run that died. A record's
+# time is the wall time since the previous record (or lab_mark, which
+# tests/lab/all.sh calls at each case file): the case and whatever the
+# script did to prepare it, so that the slowest cases show where time goes.
+# Retries: lab_case and lab_pair take --retries N (rerun a failed case up
+# to N more times, for what is intermittent under TCG and cannot be made
+# deterministic); a pass after a retry says "passed on try K" on its line,
+# so the summary (tests/tap-sum.sh) counts it as retried.
 #
 # Do not "set -e" in test scripts: a failing case returns 1 (and records it).
 # Environment: LAB_LOGDIR (default $LAB_OUT/lab-logs, or /tmp/lab-logs),
@@ -71,31 +96,63 @@ LAB_TIMEOUT=${LAB_TIMEOUT:-60}
 LAB_VERBOSE=${LAB_VERBOSE:-0}
 mkdir -p "$LAB_LOGDIR" || { echo "harness: cannot create LAB_LOGDIR=$LAB_LOGDIR" >&2; exit 1; }
 : > "$LAB_LOGDIR/results.txt"
+LAB_TAP=${LAB_TAP:-$LAB_LOGDIR/results.tap}
+: > "$LAB_TAP"
 LAB_N_PASS=0 LAB_N_FAIL=0 LAB_N_SKIP=0 LAB_FAILED=() _LAB_DONE=0 _LAB_MAINPID=$BASHPID
+_LAB_ONLY=${_LAB_ONLY-${RDMABENCH_LAB_ONLY:-}} _LAB_TRY=1 _LAB_AGAIN=0
 
 # a pipe nobody writes to: "read -t" on it is a sleep without fork/exec
 exec {_LAB_SLEEPFD}<> <(:)
 lab_sleep() { read -r -t "$1" -u "$_LAB_SLEEPFD" _ || true; }
 
 _lab_now() { _LAB_NOW=${EPOCHREALTIME/[.,]/}; }          # microseconds
+lab_mark() { _lab_now; _LAB_MARK=$_LAB_NOW; }             # the next record's time starts now
+lab_mark
 _lab_secs() {                                             # _lab_secs START_US -> _LAB_SECS "1.2"
     local d; _lab_now; d=$(((_LAB_NOW - $1) / 100000))
     _LAB_SECS=$((d / 10)).$((d % 10))
 }
 _lab_record() {                                           # STATUS NAME [DETAIL]
-    local line
+    local line tap n=$((LAB_N_PASS + LAB_N_FAIL + LAB_N_SKIP + 1))
+    _lab_secs "$_LAB_MARK"; _LAB_T=$_LAB_SECS; _LAB_MARK=$_LAB_NOW
     printf -v line '%-4s %s%s' "$1" "$2" "${3:+ ($3)}"
+    if [ "$1" = FAIL ] && [ "$_LAB_AGAIN" = 1 ]; then      # --retries: once more
+        echo "RETRY ${line#FAIL }"
+        echo "# retry: $2 failed on try $_LAB_TRY: ${3:-failed}" >> "$LAB_TAP"
+        return 0
+    fi
     case "$1" in
-        PASS) LAB_N_PASS=$((LAB_N_PASS + 1)) ;;
-        SKIP) LAB_N_SKIP=$((LAB_N_SKIP + 1)) ;;
-        *)    LAB_N_FAIL=$((LAB_N_FAIL + 1)); LAB_FAILED+=("$line") ;;
+        PASS) LAB_N_PASS=$((LAB_N_PASS + 1))
+              tap="ok $n - $2 ($_LAB_T s)"
+              [ "${_LAB_TRY:-1}" -gt 1 ] && tap+=" passed on try $_LAB_TRY" ;;
+        SKIP) LAB_N_SKIP=$((LAB_N_SKIP + 1)); tap="ok $n - $2 # SKIP ${3:-skipped}" ;;
+        *)    LAB_N_FAIL=$((LAB_N_FAIL + 1)); LAB_FAILED+=("$line")
+              tap="not ok $n - $2 ($_LAB_T s)"$'\n'"# ${3:-failed}" ;;
     esac
     echo "$line"
     echo "$line" >> "$LAB_LOGDIR/results.txt"
+    echo "${tap//$'\r'/}" >> "$LAB_TAP"
 }
-lab_pass() { _lab_record PASS "$1" "${2:-}"; }
-lab_fail() { _lab_record FAIL "$1" "${2:-}"; return 1; }
-lab_skip() { _lab_record SKIP "$1" "${2:-}"; return 77; }
+
+# selection (header: Selecting)
+_lab_sel() {                                              # NAME PATTERN [skip]
+    [[ $1 == "$2" || $1 == "$2".* ]] && return 0
+    [[ -z ${3:-} && $2 == "$1".* ]] && return 0           # (a skip leaves the producer)
+    [[ $2 == *[*?[]* && $1 == $2 ]]
+}
+_lab_any() {                                              # NAME PATTERNS [skip]: one selects NAME
+    local -a pats; local p
+    read -r -a pats <<< "$2"
+    for p in "${pats[@]}"; do _lab_sel "$1" "$p" "${3:-}" && return 0; done
+    return 1
+}
+lab_wants() {
+    [ -n "${RDMABENCH_LAB_SKIP:-}" ] && _lab_any "$1" "$RDMABENCH_LAB_SKIP" skip && return 1
+    [ -z "$_LAB_ONLY" ] || _lab_any "$1" "$_LAB_ONLY"
+}
+lab_pass() { lab_wants "$1" || return 0; _lab_record PASS "$1" "${2:-}"; }
+lab_fail() { lab_wants "$1" || return 1; _lab_record FAIL "$1" "${2:-}"; return 1; }
+lab_skip() { lab_wants "$1" || return 77; _lab_record SKIP "$1" "${2:-}"; return 77; }
 
 lab_have() {
     case "$1" in
@@ -125,10 +182,12 @@ _lab_show() {                                             # LABEL TEXT: last 40 
 }
 
 lab_assert() {
+    lab_wants "$1" || return 0
     if [[ $3 =~ $2 ]]; then _lab_record PASS "$1"; return 0; fi
     _lab_record FAIL "$1" "no match for /$2/"; _lab_show output "$3"; return 1
 }
 lab_assert_not() {
+    lab_wants "$1" || return 0
     if ! [[ $3 =~ $2 ]]; then _lab_record PASS "$1"; return 0; fi
     _lab_record FAIL "$1" "unexpected match for /$2/: '${BASH_REMATCH[0]}'"; _lab_show output "$3"; return 1
 }
@@ -182,7 +241,27 @@ _lab_check_re() {
     return 0
 }
 
-lab_case() {
+# _lab_tries FN NAME [--retries N] ARGS...: FN (one try of lab_case or
+# lab_pair) for a selected case, again after a failure while tries are left
+_lab_tries() {
+    local fn=$1 name=$2 n=0 rc
+    shift 2
+    if [ "${1:-}" = --retries ]; then n=$2; shift 2; fi
+    lab_wants "$name" || return 77
+    _LAB_TRY=1
+    while :; do
+        _LAB_AGAIN=$((_LAB_TRY <= n))
+        "$fn" "$name" "$@"; rc=$?
+        [ "$rc" = 1 ] && [ "$_LAB_TRY" -le "$n" ] || break
+        _LAB_TRY=$((_LAB_TRY + 1))
+    done
+    _LAB_TRY=1 _LAB_AGAIN=0
+    return "$rc"
+}
+lab_case() { _lab_tries _lab_case1 "$@"; }
+lab_pair() { _lab_tries _lab_pair1 "$@"; }
+
+_lab_case1() {
     local name=$1 t=$LAB_TIMEOUT want=0 start log
     local -a must=() mustnot=()
     shift || { echo "harness: lab_case NAME [OPTS] CMD..." >&2; return 1; }
@@ -223,7 +302,7 @@ lab_case() {
     return 1
 }
 
-lab_pair() {
+_lab_pair1() {
     local name=$1 t=$LAB_TIMEOUT grace=15 retry=0 delay=0 ready='' cwant=0 swant=0
     local -a cmust=() cnot=() smust=() snot=() scmd=()
     shift || { echo "harness: lab_pair NAME [OPTS] SERVER... -- CLIENT..." >&2; return 1; }
@@ -339,6 +418,7 @@ lab_summary() {
     fi
     local line="lab: $LAB_N_PASS passed, $LAB_N_FAIL failed, $LAB_N_SKIP skipped"
     echo "$line" >> "$LAB_LOGDIR/results.txt"
+    echo "1..$((LAB_N_PASS + LAB_N_FAIL + LAB_N_SKIP))" >> "$LAB_TAP"
     echo "$line"
     [ "$LAB_N_FAIL" = 0 ] && exit 0
     exit 1
@@ -349,7 +429,9 @@ _lab_exit_trap() {
     [ "$BASHPID" = "$_LAB_MAINPID" ] || return 0      # not in background subshells
     [ "$_LAB_DONE" = 1 ] && return
     _LAB_DONE=1
+    _LAB_AGAIN=0
     _lab_record FAIL "${0##*/}" "exited with status $rc before lab_summary"
+    echo "1..$((LAB_N_PASS + LAB_N_FAIL + LAB_N_SKIP))" >> "$LAB_TAP"
     echo "lab: $LAB_N_PASS passed, $LAB_N_FAIL failed, $LAB_N_SKIP skipped"
     exit 1
 }
