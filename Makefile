@@ -3,8 +3,12 @@
 #   make check        the fast suite: unit tests, layer, cycle and header
 #                     checks (no root, no VM, well under two minutes)
 #   make lab          the lab suite: real verbs (rxe, siw) in QEMU guests
-#                     (root, scripts/lab/setup.sh first; ~10-20 minutes)
+#                     (root, scripts/lab/setup.sh first; ~20 minutes)
 #   make unit         unit tests only
+#   ONLY=NAME...      check, unit, lab: only these tests (make check
+#                     ONLY=test_netdev, make lab ONLY=address.rxe.hostname);
+#                     REL=DIR: the lab's release cases on that build
+#                     (docs/testing.md)
 #   make hdr-check    every header compiles on its own
 #   make style        clang-format the lines changed since HEAD
 #   make install      PREFIX=/usr/local DESTDIR=; make uninstall, make deb,
@@ -66,9 +70,8 @@ $(B)/tests/%: $(B)/tests/%.o $(PURE_OBJS)
 
 unit-build: $(addprefix $(B)/tests/,$(TESTS))
 
-unit: unit-build
-	@mkdir -p $(B)/tests
-	@tests/run-unit.sh $(B)/tests $(TESTS) $(TESTS_SH)
+unit: unit-build tools
+	@tests/run-checks.sh $(B) $(or $(ONLY),'test_*')
 
 layer-check:
 	@tests/check-layers.sh
@@ -83,10 +86,10 @@ print-warn:
 	@echo $(WARN)
 
 check: all unit-build tools
-	@tests/run-checks.sh $(B)
+	@tests/run-checks.sh $(B) $(ONLY)
 
 lab: all unit-build tools
-	@tests/run-lab.sh $(B)
+	@tests/run-lab.sh $(if $(REL),-r $(REL)) $(B) $(ONLY)
 
 style:
 	@scripts/style.sh

@@ -1,22 +1,55 @@
 #!/bin/bash
-# tests/run-checks.sh BUILD_DIR - what `make check` runs, the fast suite
-# (no root, no VM): the layer check, the cycle check, the header check and
-# the unit tests. Ends with "N passed, N failed, N skipped"
-# (tests/sum-results.sh over "checks: ..." and "unit: ...").
+# tests/run-checks.sh BUILD_DIR [NAME...] - what `make check` runs, the fast
+# suite (no root, no VM): the layer check, the cycle check, the header
+# check and the unit tests (tests/run-unit.sh). NAMEs (or ONLY, as in
+# "make check ONLY=test_netdev") run just those: unit tests by name
+# (globs allowed: 'test_fabric*') or the checks layers, cycles, headers.
+# Results: BUILD_DIR/test-results/checks.tap and unit.tap (TAP, one line a
+# test); the end is tests/tap-sum.sh over them, whose last line is
+# "N passed, N failed, N skipped".
 set -u
 B=${1:-build}
+shift
 cd "$(dirname "$0")/.." || exit 1
-pass=0 fail=0
-mkdir -p "$B/tests"
-sums="$B/tests/checks.sums"
+R=$B/test-results
+mkdir -p "$B/tests" "$R" || exit 1
+read -r -a only <<< "${*:-${ONLY:-}}"
 
-for c in "tests/check-layers.sh" "tests/check-cycles.sh $B" \
-	"tests/check-headers.sh $B"; do
-	if $c; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# wanted NAME: no names given, or one of them (a glob) matches NAME
+wanted() {
+	local p
+	[ ${#only[@]} = 0 ] && return 0
+	for p in "${only[@]}"; do
+		# shellcheck disable=SC2053 # a glob on purpose
+		[[ $1 == $p || test_$1 == $p ]] && return 0
+	done
+	return 1
+}
+
+taps=()
+n=0
+: > "$R/checks.tap"
+for c in "layers tests/check-layers.sh" "cycles tests/check-cycles.sh $B" \
+	"headers tests/check-headers.sh $B"; do
+	wanted "${c%% *}" || continue
+	n=$((n + 1))
+	t0=$SECONDS
+	if ${c#* }; then echo "ok $n - ${c%% *} ($((SECONDS - t0)) s)"
+	else echo "not ok $n - ${c%% *} ($((SECONDS - t0)) s)"; fi >> "$R/checks.tap"
 done
-echo "checks: $pass passed, $fail failed, 0 skipped" | tee "$sums"
+if [ $n -gt 0 ]; then echo "1..$n" >> "$R/checks.tap"; taps+=("$R/checks.tap")
+else rm -f "$R/checks.tap"; fi
 
-tests=$(cd tests && ls test_*.c test_*.sh 2>/dev/null | sed 's/\.[cs]h*$//')
-tests/run-unit.sh "$B/tests" $tests | tee "$B/tests/unit.out"
-tests/sum-results.sh --last unit unit < "$B/tests/unit.out" >> "$sums"
-tests/sum-results.sh < "$sums"
+tests=()
+for t in $(cd tests && ls test_*.c test_*.sh 2>/dev/null | sed 's/\.[cs]h*$//'); do
+	wanted "$t" && tests+=("$t")
+done
+if [ ${#tests[@]} -gt 0 ]; then
+	RDMABENCH_TAP=$R/unit.tap tests/run-unit.sh "$B/tests" "${tests[@]}"
+	taps+=("$R/unit.tap")
+fi
+if [ ${#taps[@]} = 0 ]; then
+	echo "run-checks: no test named '${only[*]}': the checks are layers, cycles, headers; the unit tests are tests/test_*" >&2
+	exit 2
+fi
+tests/tap-sum.sh "${taps[@]}"
