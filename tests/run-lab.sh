@@ -1,56 +1,181 @@
 #!/bin/bash
-# tests/run-lab.sh BUILD_DIR - what `make lab` runs: the lab tests (the
-# project's binaries on real verbs, rxe and siw, in QEMU guests): the whole
-# matrix, a two-NUMA-node boot, a fabric of three guests (mpirun, srun) and the
-# two-node Kubernetes lab. Ends with
-# the line "N passed, N failed, N skipped", summed over the boots.
+# tests/run-lab.sh [--plan] [-r RELEASE_BUILD] BUILD_DIR [PATTERN...] - what
+# `make lab` runs: the lab tests (the project's binaries on real verbs, rxe and
+# siw, in QEMU guests). Every case runs once, in one of these boots:
+#
+#   boot          guests                     runs
+#   main          one (rxe, siw)             every case file but those below
+#   numa          one, two NUMA nodes, rxe   numa rails (placement, --rails auto)
+#   pair          two joined by a link       qpattr (-T on the wire)
+#   release       one (rxe, siw)             what only a release build shows,
+#                                            on RELEASE_BUILD: package (make deb),
+#                                            valgrind (memcheck pairs),
+#                                            verbs.lat_memory_constant (RSS)
+#   fabric-group  three, two rails each      ib_fabric through mpirun (fabric.*)
+#   fabric-slurm  the same three             ib_fabric through srun (slurm.*)
+#   k8s           two joined by a link       the container entrypoint (k8s.*)
+#
+# BUILD_DIR's binaries run in all boots but release (RELEASE_BUILD, default
+# BUILD_DIR itself). PATTERNs (or RDMABENCH_LAB_ONLY) pick cases: a case
+# file or boot name (address, fabric, k8s), FILE/CASE, a case name whose
+# first part names its file (address.rxe.hostname: the file address), or
+# any other name or glob (tried in the main boot's files). Only the boots
+# a pattern reaches are started; tests/lab/harness.sh has the rules.
+#
+# Results: BUILD_DIR/test-results/lab-BOOT.tap, one TAP line a case (a boot
+# that died has no plan, or a "not ok" naming it), and the boot's logs in
+# BUILD_DIR/test-results/lab-BOOT/. The end: tests/tap-sum.sh over them
+# (each boot's totals, failures, retried cases, the ten slowest) and the
+# line "N passed, N failed, N skipped". Exit 0 when nothing failed.
+#
+# --plan prints the boots that would start, a line each ("BOOT: PATTERNS",
+# none: all of its cases), and starts none (tests/test_run_lab.sh).
 #
 # The lab layer is skipped (with the reason) only when QEMU truly cannot
 # run here: no qemu-system-x86_64 or no lab kernel (scripts/lab/setup.sh).
 set -u
+REL= plan=0
+if [ "${1:-}" = --plan ]; then plan=1; shift; fi
+if [ "${1:-}" = -r ]; then REL=$2; shift 2; fi
 B=${1:-build}
+shift
+REL=${REL:-$B}
 cd "$(dirname "$0")/.." || exit 1
-sums=$(mktemp)
-trap 'rm -f "$sums"' EXIT
+R=$B/test-results
+mkdir -p "$R" || exit 1
+read -r -a only <<< "${*:-${RDMABENCH_LAB_ONLY:-}}"
 
-# One boot: ENV... -- CASES...; its last "lab: ..." line joins the sums
-# (tests/sum-results.sh --last: none at all counts as one failure).
-run_lab() {
-	local lab_log lab_rc
-	lab_log=$(mktemp)
-	env "$@" 2>&1 | tee "$lab_log"
-	lab_rc=${PIPESTATUS[0]}
-	if [ "$lab_rc" -eq 77 ]; then
-		echo "lab: skipped: $(tail -n 1 "$lab_log")"
-		echo "lab: 0 passed, 0 failed, 1 skipped" >> "$sums"
-	elif tests/sum-results.sh --last lab lab < "$lab_log" >> "$sums" &&
-		[ "$lab_rc" -ne 0 ]; then
-		# a guest that died after a clean summary still fails the run
-		echo "lab: the guest exited $lab_rc after a clean summary"
-		echo "lab: 0 passed, 1 failed, 0 skipped" >> "$sums"
-	fi
-	rm -f "$lab_log"
+# the case files of each boot; main takes the rest
+declare -A names=(
+	[numa]="numa rails" [pair]="qpattr" [release]="package valgrind verbs"
+	[fabric-group]="fabric fabric-group" [fabric-slurm]="slurm fabric-slurm"
+	[k8s]="k8s k8s-lab")
+BOOTS=(main numa pair release fabric-group fabric-slurm k8s)
+RELEASE_CASES="package valgrind verbs.lat_memory_constant"
+files=()
+for f in tests/lab/cases/*.sh; do f=${f##*/}; files+=("${f%.sh}"); done
+main_files=()
+for f in "${files[@]}"; do
+	[[ " numa rails qpattr package valgrind " == *" $f "* ]] || main_files+=("$f")
+done
+names[main]="${main_files[*]}"
+known=" ${names[*]} "
+
+# sel NAME PATTERN: 0 if PATTERN selects NAME (the harness's rule)
+sel() {
+	[[ $1 == "$2" || $1 == "$2".* || $2 == "$1".* ]] && return 0
+	[[ $2 == *[*?[]* && $1 == $2 ]]
 }
 
-# the whole matrix takes ~10 minutes of TCG time: well inside CI's 90
+# boot_only BOOT: 0 if BOOT is to run; sets ONLY, its case patterns ("":
+# all of the boot's cases)
+boot_only() {
+	local boot=$1 p q head base keep=()
+	ONLY=
+	[ "$boot" = release ] && ONLY=$RELEASE_CASES
+	[ ${#only[@]} -gt 0 ] || return 0
+	for p in "${only[@]}"; do
+		head=${p%%/*}; [ "$head" = "$p" ] && head=${p%%.*}
+		if [[ " ${names[$boot]} " == *" $head "* ]] ||
+			{ [ "$boot" = main ] && [[ $known != *" $head "* ]]; }; then
+			case $boot in fabric-* | k8s)  # one script: its name is the boot, whole
+				[[ " ${names[$boot]} " == *" $p "* ]] && { ONLY=; return 0; } ;;
+			esac
+			keep+=("$p")
+		fi
+	done
+	if [ "$boot" = main ]; then         # the release cases are not run here
+		local -a left=()
+		for p in "${keep[@]}"; do
+			q=${p/\//.}
+			for base in $RELEASE_CASES; do
+				[[ $q == "$base" || $q == "$base".* ]] && continue 2
+			done
+			left+=("$p")
+		done
+		keep=("${left[@]}")
+	fi
+	[ ${#keep[@]} -gt 0 ] || return 1
+	if [ "$boot" = release ]; then      # only release cases, as narrow as asked
+		local -a picked=()
+		for base in $RELEASE_CASES; do
+			for p in "${keep[@]}"; do
+				q=${p/\//.}
+				# the narrower of the two: the release case, or a part of it
+				if [[ $q == "$base".* ]]; then picked+=("$q"); break; fi
+				if sel "$base" "$q"; then picked+=("$base"); break; fi
+			done
+		done
+		[ ${#picked[@]} -gt 0 ] || return 1
+		keep=("${picked[@]}")
+	fi
+	ONLY=${keep[*]}
+}
+
+# boot BOOT: the command line of that boot, in CMD
+boot_cmd() {
+	local lab=scripts/lab
+	case $1 in
+	main) CMD=(env RDMABENCH_BUILD="$B" RDMABENCH_LAB_SKIP="$RELEASE_CASES"
+		$lab/run.sh tests/lab/all.sh "${main_files[@]}") ;;
+	numa) CMD=(env RDMABENCH_BUILD="$B" RDMABENCH_LAB_NUMA=2 RDMABENCH_LAB_PROVIDERS=rxe
+		$lab/run.sh tests/lab/all.sh numa rails) ;;
+	pair) CMD=(env RDMABENCH_BUILD="$B" $lab/run-pair.sh "$B/ib_write_bw" -- tests/lab/all.sh qpattr) ;;
+	release) CMD=(env RDMABENCH_BUILD="$REL" $lab/run.sh tests/lab/all.sh package valgrind verbs) ;;
+	fabric-group) CMD=(env RDMABENCH_BUILD="$B" $lab/run-group.sh tests/lab/fabric-group.sh) ;;
+	fabric-slurm) CMD=(env RDMABENCH_BUILD="$B" $lab/run-group.sh tests/lab/fabric-slurm.sh) ;;
+	k8s) CMD=(env RDMABENCH_BUILD="$B" tests/k8s/lab-two-node.sh) ;;
+	esac
+}
+
+# tap_close TAP BOOT RC LOG: a boot that ended without a plan, or failed
+# after a clean one, gets a "not ok" line naming it (and then a plan)
+tap_close() {
+	local tap=$1 boot=$2 rc=$3 log=$4 n why=
+	[ -s "$tap" ] || : > "$tap"
+	if ! grep -q '^1\.\.[0-9]' "$tap"; then
+		why="the boot ended (exit $rc) before its summary: $(tail -n 1 "$log")"
+	elif [ "$rc" != 0 ] && ! grep -q '^not ok' "$tap"; then
+		why="the boot exited $rc after a clean summary"
+	fi
+	[ "$rc" = 77 ] && ! grep -q '^1\.\.[0-9]' "$tap" &&
+		why="# SKIP the lab cannot run here: $(tail -n 1 "$log")"
+	[ -n "$why" ] || return 0
+	sed -i '/^1\.\.[0-9]/d' "$tap"
+	n=$(grep -c '^\(not \)\{0,1\}ok ' "$tap")
+	case $why in
+	"# SKIP"*) echo "ok $((n + 1)) - lab-$boot $why" ;;
+	*) echo "not ok $((n + 1)) - lab-$boot"; echo "# $why" ;;
+	esac >> "$tap"
+	echo "1..$((n + 1))" >> "$tap"
+}
+
 export RDMABENCH_LAB_TIMEOUT=${RDMABENCH_LAB_TIMEOUT:-3600}
-run_lab RDMABENCH_BUILD="$B" scripts/lab/run.sh tests/lab/all.sh
-# NUMA pinning needs a guest with two nodes: a second, short boot (rxe
-# only, so that --rails auto finds just the rails it can run over TCP)
-run_lab RDMABENCH_BUILD="$B" RDMABENCH_LAB_NUMA=2 RDMABENCH_LAB_PROVIDERS=rxe \
-	scripts/lab/run.sh tests/lab/all.sh numa rails
-# Kubernetes: the manifests' entrypoint on two "nodes" (two guests, one link)
-# two guests joined by a link: -T 106 on the wire (tcpdump on eth0)
-run_lab RDMABENCH_BUILD="$B" scripts/lab/run-pair.sh "$B/ib_write_bw" -- \
-	tests/lab/all.sh qpattr
-# a fabric of three guests, two rails each: every ib_fabric pattern
-# through mpirun, and a planted slow link (~3-5 minutes)
-run_lab RDMABENCH_BUILD="$B" scripts/lab/run-group.sh tests/lab/fabric-group.sh
-# the same fabric through Slurm (munge, slurmctld, slurmd in the guests)
-run_lab RDMABENCH_BUILD="$B" scripts/lab/run-group.sh tests/lab/fabric-slurm.sh
-k8s_log=$(mktemp)
-# (it prints its summary even when it skips everything, exit 77)
-tests/k8s/lab-two-node.sh 2>&1 | tee "$k8s_log"
-tests/sum-results.sh --last k8s-lab k8s-lab < "$k8s_log" >> "$sums"
-rm -f "$k8s_log"
-tests/sum-results.sh < "$sums"
+taps=()
+for boot in "${BOOTS[@]}"; do
+	boot_only "$boot" || continue
+	if [ "$plan" = 1 ]; then echo "$boot: $ONLY"; taps+=("$boot"); continue; fi
+	boot_cmd "$boot"
+	out=$R/lab-$boot tap=$R/lab-$boot.tap log=$R/lab-$boot.log
+	rm -rf "$out" "$tap"; mkdir -p "$out"
+	echo "=== lab boot $boot${ONLY:+ (only $ONLY)} ==="
+	t0=$SECONDS
+	if [ "$boot" = k8s ]; then
+		read -r -a k <<< "${ONLY//k8s./}"
+		RDMABENCH_TAP=$tap "${CMD[@]}" "${k[@]}" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+	else
+		RDMABENCH_LAB_ONLY=$ONLY RDMABENCH_LAB_OUT=$out "${CMD[@]}" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+		[ -e "$out/lab-logs/results.tap" ] && cp "$out/lab-logs/results.tap" "$tap"
+	fi
+	tap_close "$tap" "$boot" "$rc" "$log"
+	echo "=== lab boot $boot: $((SECONDS - t0)) s, exit $rc ==="
+	taps+=("$tap")
+done
+if [ ${#taps[@]} = 0 ]; then
+	echo "run-lab: no lab case matches '${only[*]}': name a case file (tests/lab/cases/), a boot (${BOOTS[*]}) or a case as its results line shows it" >&2
+	exit 2
+fi
+[ "$plan" = 1 ] && exit 0
+tests/tap-sum.sh "${taps[@]}"

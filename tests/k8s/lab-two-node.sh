@@ -51,12 +51,24 @@ export RDMABENCH_LAB_PAIR_GRACE=${RDMABENCH_LAB_PAIR_GRACE:-20}
 export RDMABENCH_LAB_TIMEOUT=${RDMABENCH_LAB_TIMEOUT:-400}
 TEST_FLAGS="-s 64K -n 200 --report_gbits --expect-gbps 0.001 --connect-timeout 120"
 
+# each case is also a TAP line in RDMABENCH_TAP (tests/tap-sum.sh), with its
+# wall time, and "passed on try 2" after a retry
+TAP=${RDMABENCH_TAP:-/dev/null}
+: > "$TAP"
+n=0 t0=$SECONDS try=1
 result() { # pass|fail|skip NAME [WHY]
+	n=$((n + 1))
 	case $1 in
-	pass) pass=$((pass + 1)); echo "PASS k8s-lab/$2" ;;
-	fail) failed=$((failed + 1)); echo "FAIL k8s-lab/$2${3:+: $3}" ;;
-	skip) skip=$((skip + 1)); echo "SKIP k8s-lab/$2${3:+: $3}" ;;
-	esac
+	pass) pass=$((pass + 1))
+	      echo "ok $n - k8s.$2 ($((SECONDS - t0)) s)$([ "$try" = 1 ] || echo " passed on try $try")" ;;
+	fail) failed=$((failed + 1))
+	      printf 'not ok %d - k8s.%s (%d s)\n# %s\n' "$n" "$2" $((SECONDS - t0)) "${3:-failed}" ;;
+	skip) skip=$((skip + 1))
+	      echo "ok $n - k8s.$2 # SKIP ${3:-skipped}" ;;
+	esac >> "$TAP"
+	t0=$SECONDS try=1
+	case $1 in pass) echo "PASS k8s-lab/$2" ;; fail) echo "FAIL k8s-lab/$2${3:+: $3}" ;;
+	skip) echo "SKIP k8s-lab/$2${3:+: $3}" ;; esac
 }
 
 # pair NAME OUT SERVER_SH CLIENT_SH: run the two shell snippets in the two
@@ -142,6 +154,8 @@ for c in "${cases[@]}"; do
 	if [ "$RC" = 5 ] || { [ "$c" = ring ] && grep -q '"exit_code":5' "$out"/results/*.verdict.json 2>/dev/null; }; then
 		if [ "${RDMABENCH_K8S_LAB_RETRY:-1}" = 1 ]; then
 			echo "--- $c: exit 5 (a stalled link?): once more; the first try's logs stay in $out"
+			echo "# retry: k8s.$c failed on try 1: exit 5 (a stalled link?)" >> "$TAP"
+			try=2
 			out=$(mktemp -d "${TMPDIR:-/tmp}/rdmabench-k8s-lab.XXXXXX")
 			run_case "$c" "$out"
 		fi
@@ -174,6 +188,7 @@ for c in "${cases[@]}"; do
 	fi
 	[ "$failed" = 0 ] && rm -rf "$out"
 done
+echo "1..$n" >> "$TAP"
 echo "k8s-lab: $pass passed, $failed failed, $skip skipped"
 [ "$failed" = 0 ] || exit 1
 [ "$pass" = 0 ] && exit 77

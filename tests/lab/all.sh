@@ -1,11 +1,22 @@
 #!/bin/bash
-# tests/lab/all.sh - every lab test, in the lab guest: sources each
+# tests/lab/all.sh - lab tests, in the lab guest: sources each case file
 # tests/lab/cases/*.sh (each defines and runs its cases with the harness,
-# without a summary), then prints "lab: N passed, N failed, N skipped".
+# without a summary), then prints "lab: N passed, N failed, N skipped";
+# every case is also a TAP line in $LAB_OUT/lab-logs/results.tap.
 #
-# Usage (on the host):  scripts/lab/run.sh tests/lab/all.sh [CASE...]
-#   CASE: names of files in tests/lab/cases/ without .sh (default: all).
-# make check runs this. Environment: RDMABENCH_BUILD (default build).
+# Usage (on the host):  scripts/lab/run.sh tests/lab/all.sh [FILE...]
+#   FILE: names of files in tests/lab/cases/ without .sh (default: all).
+# tests/run-lab.sh (make lab) runs this in its boots. Environment:
+#   RDMABENCH_BUILD        the build folder (default build)
+#   RDMABENCH_LAB_EXCLUDE  case files to leave out (e.g. those another
+#                          boot runs)
+#   RDMABENCH_LAB_ONLY     patterns: only these cases. A pattern FILE runs
+#                          that file whole; FILE/CASE or a name whose first
+#                          part is a file (address.rxe.hostname) runs only
+#                          that file's cases it selects; any other pattern
+#                          (write_bw.rxe, *hostname*) is tried in every
+#                          file. Selection rules: tests/lab/harness.sh.
+#   RDMABENCH_LAB_SKIP     patterns of cases left out (harness.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 B=${RDMABENCH_BUILD:-build}
@@ -18,24 +29,44 @@ fi
 # shared patterns for the cases
 NUM='[0-9]+\.[0-9]+'
 
-if [ $# -gt 0 ]; then
-	cases=("$@")
-else
-	cases=()
-	for f in tests/lab/cases/*.sh; do
-		f=${f##*/}
-		cases+=("${f%.sh}")
+files=()
+for f in tests/lab/cases/*.sh; do
+	f=${f##*/}
+	files+=("${f%.sh}")
+done
+cases=("$@")
+[ $# -gt 0 ] || cases=("${files[@]}")
+read -r -a only <<< "${RDMABENCH_LAB_ONLY:-}"
+
+# lab_select FILE: 0 if FILE is to be sourced; sets _LAB_ONLY for it
+lab_select() {
+	local f=$1 p head whole=0 pats=()
+	[ ${#only[@]} -gt 0 ] || { _LAB_ONLY=; return 0; }
+	for p in "${only[@]}"; do
+		head=${p%%/*}
+		if [ "$p" = "$f" ]; then whole=1
+		elif [ "$head" != "$p" ]; then [ "$head" = "$f" ] && pats+=("${p#*/}")
+		else
+			head=${p%%.*}
+			if [ "$head" = "$f" ] || [[ " ${files[*]} " != *" $head "* ]]; then
+				pats+=("$p")
+			fi
+		fi
 	done
-fi
+	[ $whole = 1 ] && { _LAB_ONLY=; return 0; }
+	[ ${#pats[@]} -gt 0 ] || return 1
+	_LAB_ONLY=${pats[*]}
+}
+
 for c in "${cases[@]}"; do
-	# RDMABENCH_LAB_EXCLUDE: cases a run leaves out on purpose (e.g. the
-	# package case in CI's sanitizer run, which builds no package)
-	if [[ " ${RDMABENCH_LAB_EXCLUDE:-} " == *" $c "* ]]; then
-		echo "=== lab cases: $c: left out (RDMABENCH_LAB_EXCLUDE) ==="
+	if [[ " ${RDMABENCH_LAB_EXCLUDE:-} " == *" $c "* ]] || ! lab_select "$c"; then
 		continue
 	fi
-	echo "=== lab cases: $c ==="
+	echo "=== lab cases: $c${_LAB_ONLY:+ (only $_LAB_ONLY)} ==="
+	t0=$SECONDS
+	lab_mark
 	# shellcheck source=/dev/null
 	source "tests/lab/cases/$c.sh"
+	echo "=== lab cases: $c: $((SECONDS - t0)) s ==="
 done
 lab_summary
