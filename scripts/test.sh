@@ -94,18 +94,21 @@ step() {
 [ "$setup" = 0 ] || step setup scripts/lab/setup.sh || {
 	echo "1..$nstep" >> "$R/steps.tap"; tests/tap-sum.sh "$R/steps.tap"; exit 1; }
 built=1
-step "build release (build/)" make -s -j2 WERROR=1 all tools unit-build || built=0
+step "build release (build/)" make -s -j2 WERROR=1 all tools unit-build man completion || built=0
 if [ "$want_deb" = 1 ] && [ "$built" = 1 ]; then
 	step "package (make deb, lint-deb)" make -s deb lint-deb
 fi
 if [ "$mode" = san ]; then
-	step "build san (build-san/)" make -s -j2 B=build-san "${san[@]}" WERROR=1 all tools unit-build || built=0
+	step "build san (build-san/)" make -s -j2 B=build-san "${san[@]}" WERROR=1 all tools unit-build man completion || built=0
 fi
-# the runners write their own TAP files into $R; their exit status is in them
+# through make, as a developer runs them (the build's knobs reach the tests
+# that build again, such as test_install); the runners write their own TAP
+# files into $R, which hold their results
 if [ "$built" = 1 ]; then
-	[ "$want_check" = 1 ] && step --cases "check ($B)" tests/run-checks.sh "$B" "${unit[@]}"
+	mk=(make -s --no-print-directory B="$B" "${san[@]}" WERROR=1)
+	[ "$want_check" = 1 ] && step --cases "check ($B)" "${mk[@]}" check ONLY="${unit[*]}"
 	[ "$want_lab" = 1 ] && step --cases "lab ($B; release cases on $REL)" \
-		tests/run-lab.sh -r "$REL" "$B" "${lab[@]}"
+		"${mk[@]}" lab REL="$REL" ONLY="${lab[*]}"
 fi
 echo "1..$nstep" >> "$R/steps.tap"
 
