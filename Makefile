@@ -71,7 +71,7 @@ $(B)/tests/%: $(B)/tests/%.o $(PURE_OBJS)
 unit-build: $(addprefix $(B)/tests/,$(TESTS))
 
 unit: unit-build tools
-	@tests/run-checks.sh $(B) $(or $(ONLY),'test_*')
+	@ONLY='$(or $(ONLY),test_*)' tests/run-checks.sh $(B)
 
 layer-check:
 	@tests/check-layers.sh
@@ -86,10 +86,10 @@ print-warn:
 	@echo $(WARN)
 
 check: all unit-build tools
-	@tests/run-checks.sh $(B) $(ONLY)
+	@ONLY='$(ONLY)' tests/run-checks.sh $(B)
 
 lab: all unit-build tools
-	@tests/run-lab.sh $(if $(REL),-r $(REL)) $(B) $(ONLY)
+	@ONLY='$(ONLY)' tests/run-lab.sh $(if $(REL),-r $(REL)) $(B)
 
 style:
 	@scripts/style.sh

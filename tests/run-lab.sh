@@ -16,7 +16,7 @@
 #   k8s           two joined by a link       the container entrypoint (k8s.*)
 #
 # BUILD_DIR's binaries run in all boots but release (RELEASE_BUILD, default
-# BUILD_DIR itself). PATTERNs (or RDMABENCH_LAB_ONLY) pick cases: a case
+# BUILD_DIR itself). PATTERNs (or ONLY, as make lab passes them) pick cases: a case
 # file or boot name (address, fabric, k8s), FILE/CASE, a case name whose
 # first part names its file (address.rxe.hostname: the file address), or
 # any other name or glob (tried in the main boot's files). Only the boots
@@ -43,7 +43,7 @@ REL=${REL:-$B}
 cd "$(dirname "$0")/.." || exit 1
 R=$B/test-results
 mkdir -p "$R" || exit 1
-read -r -a only <<< "${*:-${RDMABENCH_LAB_ONLY:-}}"
+read -r -a only <<< "${*:-${ONLY:-${RDMABENCH_LAB_ONLY:-}}}"
 
 # the case files of each boot; main takes the rest
 declare -A names=(
@@ -67,19 +67,19 @@ sel() {
 	[[ $2 == *[*?[]* && $1 == $2 ]]
 }
 
-# boot_only BOOT: 0 if BOOT is to run; sets ONLY, its case patterns ("":
+# boot_only BOOT: 0 if BOOT is to run; sets BOOT_ONLY, its case patterns ("":
 # all of the boot's cases)
 boot_only() {
 	local boot=$1 p q head base keep=()
-	ONLY=
-	[ "$boot" = release ] && ONLY=$RELEASE_CASES
+	BOOT_ONLY=
+	[ "$boot" = release ] && BOOT_ONLY=$RELEASE_CASES
 	[ ${#only[@]} -gt 0 ] || return 0
 	for p in "${only[@]}"; do
 		head=${p%%/*}; [ "$head" = "$p" ] && head=${p%%.*}
 		if [[ " ${names[$boot]} " == *" $head "* ]] ||
 			{ [ "$boot" = main ] && [[ $known != *" $head "* ]]; }; then
 			case $boot in fabric-* | k8s)  # one script: its name is the boot, whole
-				[[ " ${names[$boot]} " == *" $p "* ]] && { ONLY=; return 0; } ;;
+				[[ " ${names[$boot]} " == *" $p "* ]] && { BOOT_ONLY=; return 0; } ;;
 			esac
 			keep+=("$p")
 		fi
@@ -109,7 +109,7 @@ boot_only() {
 		[ ${#picked[@]} -gt 0 ] || return 1
 		keep=("${picked[@]}")
 	fi
-	ONLY=${keep[*]}
+	BOOT_ONLY=${keep[*]}
 }
 
 # boot BOOT: the command line of that boot, in CMD
@@ -131,8 +131,14 @@ boot_cmd() {
 # tap_close TAP BOOT RC LOG: a boot that ended without a plan, or failed
 # after a clean one, gets a "not ok" line naming it (and then a plan)
 tap_close() {
-	local tap=$1 boot=$2 rc=$3 log=$4 n why=
+	local tap=$1 boot=$2 rc=$3 log=$4 n why= retry
 	[ -s "$tap" ] || : > "$tap"
+	# run.sh boots a guest once more when the first boot hangs (seen ~1 in
+	# 45 under TCG): a retry, counted as such
+	retry=$(grep -E 'ERROR: (guest did not boot within|qemu exited .* before the guest booted)' "$log" | head -n 3)
+	if [ -n "$retry" ]; then
+		{ echo "# retry: lab-$boot: ${retry//$'\n'/; }"; cat "$tap"; } > "$tap.new" && mv "$tap.new" "$tap"
+	fi
 	if ! grep -q '^1\.\.[0-9]' "$tap"; then
 		why="the boot ended (exit $rc) before its summary: $(tail -n 1 "$log")"
 	elif [ "$rc" != 0 ] && ! grep -q '^not ok' "$tap"; then
@@ -154,18 +160,18 @@ export RDMABENCH_LAB_TIMEOUT=${RDMABENCH_LAB_TIMEOUT:-3600}
 taps=()
 for boot in "${BOOTS[@]}"; do
 	boot_only "$boot" || continue
-	if [ "$plan" = 1 ]; then echo "$boot: $ONLY"; taps+=("$boot"); continue; fi
+	if [ "$plan" = 1 ]; then echo "$boot: $BOOT_ONLY"; taps+=("$boot"); continue; fi
 	boot_cmd "$boot"
 	out=$R/lab-$boot tap=$R/lab-$boot.tap log=$R/lab-$boot.log
 	rm -rf "$out" "$tap"; mkdir -p "$out"
-	echo "=== lab boot $boot${ONLY:+ (only $ONLY)} ==="
+	echo "=== lab boot $boot${BOOT_ONLY:+ (only $BOOT_ONLY)} ==="
 	t0=$SECONDS
 	if [ "$boot" = k8s ]; then
-		read -r -a k <<< "${ONLY//k8s./}"
+		read -r -a k <<< "${BOOT_ONLY//k8s./}"
 		RDMABENCH_TAP=$tap "${CMD[@]}" "${k[@]}" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
 	else
-		RDMABENCH_LAB_ONLY=$ONLY RDMABENCH_LAB_OUT=$out "${CMD[@]}" 2>&1 | tee "$log"
+		RDMABENCH_LAB_ONLY=$BOOT_ONLY RDMABENCH_LAB_OUT=$out "${CMD[@]}" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
 		[ -e "$out/lab-logs/results.tap" ] && cp "$out/lab-logs/results.tap" "$tap"
 	fi
