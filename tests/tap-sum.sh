@@ -11,11 +11,13 @@
 #   # why it failed
 #   1..14                         (the plan, written last: a run that died
 #                                  before it has none, and counts as failed)
-# A pass after --retries reads "... (3.1 s) passed on try 2".
+# A pass after --retries reads "... (3.1 s) passed on try 2", and each
+# failed try before it is a "# retry: NAME failed on try 1: why" line (a
+# runner's own retries, such as a guest booted again, are such lines too).
 #
 # Prints, for each file (a DIR: its *.tap files, sorted), "NAME: N passed,
 # N failed, N skipped" (NAME: the file's name without .tap), then the
-# failed cases, the retried ones, the N (default 10) slowest cases with
+# failed cases, the retries and the cases that passed after one, the N (default 10) slowest cases with
 # their times (of the lab's, files lab-*.tap, when there are any), and as the last line the sum "N passed, N failed, N
 # skipped". Exit 0 only if nothing failed and at least one case ran.
 set -u
@@ -57,7 +59,7 @@ FNR == 1 {
 	if (ok && name ~ /# [Ss][Kk][Ii][Pp]/) { fs++; next }
 	if (ok) fp++
 	else { fx++; nf++; fails[nf] = cur "/" name; last_fail = nf }
-	if (name ~ /passed on try [0-9]+/) { nr++; retried[nr] = cur "/" name }
+	if (name ~ /passed on try [0-9]+/) { np++; passed_again[np] = cur "/" name }
 	if (match(name, /\(([0-9]+(\.[0-9]+)?) s[,)]/)) {
 		t = substr(name, RSTART + 1, RLENGTH - 4) + 0
 		n = name; sub(/ \([0-9.]+ s.*$/, "", n)
@@ -66,6 +68,7 @@ FNR == 1 {
 	}
 	next
 }
+/^# retry: / { nr++; retried[nr] = cur ": " substr($0, 10); next }
 /^# / && !/^# retry:/ && !ok && last_fail == nf && nf > 0 && length(fails[nf]) < 400 {
 	fails[nf] = fails[nf] " " substr($0, 3)
 }
@@ -77,8 +80,12 @@ END {
 	}
 	if (nf) { print "failed:"; for (i = 1; i <= nf; i++) print "  " fails[i] }
 	if (nr) {
-		print "retried (passed after a failure, each counted once):"
+		printf "retries: %d (a try that failed and was run again; the case counts once)\n", nr
 		for (i = 1; i <= nr; i++) print "  " retried[i]
+	}
+	if (np) {
+		print "passed after a retry:"
+		for (i = 1; i <= np; i++) print "  " passed_again[i]
 	}
 	# the slowest first (of the lab cases when there are any): a selection
 	# sort of at most slow entries

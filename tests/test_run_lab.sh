@@ -77,7 +77,7 @@ got=$(paste -sd'|' "$tap")
 [ "$got" = "1..0" ] && ok || fail "RDMABENCH_LAB_SKIP of all: '$got'"
 
 # tap-sum: totals, retried, slowest, no plan, a missing file
-printf 'ok 1 - x (3.5 s)\nnot ok 2 - y (9.0 s)\n# why\nok 3 - z (1.0 s) passed on try 2\nok 4 - s # SKIP no\n1..4\n' > "$tmp/lab-a.tap"
+printf 'ok 1 - x (3.5 s)\nnot ok 2 - y (9.0 s)\n# why\n# retry: z failed on try 1: boom\nok 3 - z (1.0 s) passed on try 2\nok 4 - s # SKIP no\n1..4\n' > "$tmp/lab-a.tap"
 printf 'ok 1 - u (0.5 s)\n' > "$tmp/lab-b.tap"
 out=$(tests/tap-sum.sh "$tmp/lab-a.tap" "$tmp/lab-b.tap" "$tmp/none.tap")
 rc=$?
@@ -87,7 +87,10 @@ rc=$?
 grep -q '^lab-a: 2 passed, 1 failed, 1 skipped$' <<< "$out" && ok || fail "tap-sum lab-a line: $out"
 grep -q 'lab-b: no plan' <<< "$out" && ok || fail "tap-sum: a file without a plan is not a failure: $out"
 grep -q 'none.tap: no such result file' <<< "$out" && ok || fail "tap-sum: a missing file: $out"
-grep -q '^  lab-a/z (1.0 s) passed on try 2$' <<< "$out" && ok || fail "tap-sum retried: $out"
+grep -q '^  lab-a/z (1.0 s) passed on try 2$' <<< "$out" && ok || fail "tap-sum passed after a retry: $out"
+grep -q '^retries: 1 ' <<< "$out" && grep -q '^  lab-a: z failed on try 1: boom$' <<< "$out" && ok ||
+	fail "tap-sum retries: $out"
+grep -q '^  lab-a/y (9.0 s) why$' <<< "$out" && ok || fail "tap-sum failure with its reason: $out"
 grep -A1 'slowest lab cases' <<< "$out" | grep -q '9.0 s  lab-a/y$' && ok || fail "tap-sum slowest: $out"
 printf 'ok 1 - x (1.0 s)\n1..1\n' > "$tmp/unit.tap"
 out=$(tests/tap-sum.sh "$tmp/unit.tap") && [ "$(tail -n 1 <<< "$out")" = "1 passed, 0 failed, 0 skipped" ] && ok ||
