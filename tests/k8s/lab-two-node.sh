@@ -47,7 +47,10 @@ ABS_B=$(cd "$B" && pwd -P)
 E=$PWD/deploy/entrypoint.sh
 # lab guests share the host's /: PATH finds the build's tools first
 export PATH=$ABS_B:$PATH
+# the ring's two pods end by themselves; a persistent server never does,
+# and is stopped this soon after its client (its status is not judged)
 export RDMABENCH_LAB_PAIR_GRACE=${RDMABENCH_LAB_PAIR_GRACE:-20}
+SERVER_GRACE=${RDMABENCH_K8S_SERVER_GRACE:-2}
 export RDMABENCH_LAB_TIMEOUT=${RDMABENCH_LAB_TIMEOUT:-400}
 TEST_FLAGS="-s 64K -n 200 --report_gbits --expect-gbps 0.001 --connect-timeout 120"
 
@@ -124,11 +127,11 @@ run_case() {
 	local c=$1 out=$2
 	case $c in
 	rdma_cm)
-		pair rdma_cm "$out" "exec sh $E server ib_write_bw -R" \
+		RDMABENCH_LAB_PAIR_GRACE=$SERVER_GRACE pair rdma_cm "$out" "exec sh $E server ib_write_bw -R" \
 			"$client_env exec sh $E client ib_write_bw -R 198.18.2.1 $TEST_FLAGS"
 		;;
 	oob)
-		pair oob "$out" "$hosts; exec sh $E server ib_write_bw --oob tcp --netdev eth0" \
+		RDMABENCH_LAB_PAIR_GRACE=$SERVER_GRACE pair oob "$out" "$hosts; exec sh $E server ib_write_bw --oob tcp --netdev eth0" \
 			"$hosts; $client_env exec sh $E client ib_write_bw rdmabench-server --oob tcp --netdev eth0 $TEST_FLAGS"
 		;;
 	ring)
