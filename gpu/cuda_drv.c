@@ -10,7 +10,7 @@
 #include "gpu/cuda_drv.h"
 #include "gpu/cuda_ptx.h"
 #include "lib/log.h"
-#include "host/topo.h"
+#include "host/devnode.h"
 
 /*
  * The driver API's types and constants we use, as its ABI defines them
@@ -462,7 +462,10 @@ int cuda_drv_list(const char *lib_name, char (*ids)[CUDA_BUS_ID_MAX],
 
 int cuda_drv_numa_node(const struct cuda_ctx *c, const char *sysfs_root)
 {
-	return topo_pci_numa_node(sysfs_root, c->bus_id);
+	int node;
+
+	devnode_pci(sysfs_root, c->bus_id, &node);
+	return node;
 }
 
 int cuda_drv_alloc(struct cuda_ctx *c, size_t len, uint64_t *dptr_out)
