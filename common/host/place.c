@@ -200,8 +200,7 @@ place_fail(struct place_plan *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* The host's nodes as a list ("0-1"), and how many. */
-static int place_online_nodes(const char *sysfs_root, char *list, size_t len)
+int place_online_nodes(const char *sysfs_root, char *list, size_t len)
 {
 	char err[128];
 	struct place_set nodes;

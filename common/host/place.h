@@ -104,6 +104,13 @@ int place_allowed_read(const char *proc_status, struct place_allowed *out);
 int place_node_cpus(const char *sysfs_root, int node, struct place_set *out);
 
 /*
+ * The host's online NUMA nodes (ROOT/devices/system/node/online) as a
+ * list ("0-1") into list, "none known" when unreadable; returns how many
+ * (0: not known).
+ */
+int place_online_nodes(const char *sysfs_root, char *list, size_t len);
+
+/*
  * Decide where to run and allocate. rdma_dev: the device in use (NULL when
  * not known yet); gpu_node: the GPU's node with GPU memory, else -1.
  * Returns 0 with warnings in out->warn, or -EINVAL with out->err (a node
