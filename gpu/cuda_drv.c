@@ -9,6 +9,7 @@
 
 #include "gpu/cuda_drv.h"
 #include "gpu/cuda_ptx.h"
+#include "lib/fs.h"
 #include "lib/log.h"
 #include "host/devnode.h"
 
@@ -505,22 +506,21 @@ void cuda_drv_free(struct cuda_ctx *c, uint64_t dptr)
 			   (unsigned long long)dptr, c->index);
 }
 
-/* "open kernel module 580.95.05" from /proc/driver/nvidia/version. */
+/*
+ * "open kernel module 580.95.05" from /proc/driver/nvidia/version's first
+ * line, "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05
+ * Release Build  (...)  <date>".
+ */
 static void cuda_kmod_desc(char *out, size_t len)
 {
 	char line[256], *tok, *save = NULL;
 	const char *ver = "version unknown";
 	bool open_kmod;
-	FILE *f = fopen("/proc/driver/nvidia/version", "r");
 
 	snprintf(out, len, "NVIDIA kernel module not found");
-	if (!f)
+	if (fs_read_field("/", "NVRM version", line, sizeof(line),
+			  "/proc/driver/nvidia/version"))
 		return;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return;
-	}
-	fclose(f);
 	open_kmod = strstr(line, "Open Kernel Module") != NULL;
 	for (tok = strtok_r(line, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
