@@ -100,6 +100,24 @@ static void test_read_field(const char *root)
 				    "/proc/huge"), -EOVERFLOW);
 }
 
+/* A file read line by line, below the root like the others. */
+static void test_open_lines(const char *root)
+{
+	char line[32];
+	FILE *f;
+
+	tree_put(root, "proc/net/route", "Iface\tDestination\neth0\t0\n");
+	EXPECT_EQ_INT(fs_open_lines(root, &f, "/proc/net/%s", "route"), 0);
+	EXPECT_TRUE(f && fgets(line, sizeof(line), f) &&
+		    fgets(line, sizeof(line), f));
+	EXPECT_STREQ(line, "eth0\t0\n");
+	if (f)
+		fclose(f);
+	EXPECT_EQ_INT(fs_open_lines(root, &f, "/proc/net/ipv6_route"),
+		      -ENOENT);
+	EXPECT_TRUE(f == NULL);
+}
+
 int main(void)
 {
 	char root[] = "/tmp/test_fs.XXXXXX", cmd[PATH_MAX];
@@ -112,6 +130,7 @@ int main(void)
 	test_read_long_value(root);
 	test_read_long_number(root);
 	test_read_field(root);
+	test_open_lines(root);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", root);

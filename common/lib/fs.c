@@ -180,6 +180,19 @@ int fs_read_field(const char *root, const char *key, char *out, size_t len,
 	return -EOVERFLOW;
 }
 
+int fs_open_lines(const char *root, FILE **out, const char *fmt, ...)
+{
+	char path[FS_PATH_MAX];
+	int ret;
+
+	*out = NULL;
+	FS_FORMAT(root, path, fmt, ret);
+	if (ret)
+		return ret;
+	*out = fopen(path, "re");
+	return *out ? 0 : -errno;
+}
+
 bool fs_exists(const char *root, const char *fmt, ...)
 {
 	char path[FS_PATH_MAX];

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define FS_PATH_MAX 512
 
@@ -46,6 +47,14 @@ int fs_read_long(const char *root, long *out, const char *fmt, ...)
  */
 int fs_read_field(const char *root, const char *key, char *out, size_t len,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * Open the path for reading line by line (a file with no bound on its
+ * size: /proc/net/route holds a line per route): *out is the stream to
+ * fclose. 0 or -errno.
+ */
+int fs_open_lines(const char *root, FILE **out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* True if the path exists (a link to nowhere does not). */
 bool fs_exists(const char *root, const char *fmt, ...)
