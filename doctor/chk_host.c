@@ -160,15 +160,38 @@ static int host_node_cpus(const struct chk_ctx *c, int numa_node,
 	return place_set_count(&both) > 0;
 }
 
+/*
+ * A PCI function with no node (host/devnode.h's -1): normal on a one-node
+ * host; on more, the firmware's gap, which the benches' placement warns
+ * of too and pins nothing for.
+ */
+static void host_numa_none(struct chk_ctx *c, const char *sub,
+			   const char *what)
+{
+	char nodes[PLACE_LIST_MAX];
+	int n = place_online_nodes(c->inv.sysfs, nodes, sizeof(nodes));
+
+	if (n <= 1) {
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_PASS,
+			   "%s reports no NUMA node (a one-node machine)",
+			   what);
+		return;
+	}
+	findings_add(&c->rep, 7, "numa", sub, VERDICT_WARN,
+		   "%s reports no NUMA node although this host has %d nodes "
+		   "(%s): the firmware gives no PCIe locality, so the benches "
+		   "pin nothing", what, n, nodes);
+	findings_fix(&c->rep, "give the device's node with --numa N "
+		   "(numactl -H lists the nodes)");
+}
+
 static void host_numa_one(struct chk_ctx *c, const char *sub,
 			  const char *what, int numa_node, struct host_cpus *hc)
 {
 	int ret;
 
 	if (numa_node < 0) {
-		findings_add(&c->rep, 7, "numa", sub, VERDICT_PASS,
-			   "%s reports no NUMA node (a one-node machine)",
-			   what);
+		host_numa_none(c, sub, what);
 		return;
 	}
 	ret = host_node_cpus(c, numa_node, hc);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "doctor/inv.h"
+#include "host/devnode.h"
 #include "host/netdev.h"
 #include "host/rate.h"
 
@@ -148,8 +149,8 @@ static void inv_read_dev(const char *root, const char *sysfs,
 		inv_read_port(root, sysfs, pr, d, p);
 	}
 	free(ports);
+	devnode_rdma(sysfs, name, &d->numa_node);
 	/* the device's PCI facts are the same in every port's */
-	d->numa_node = d->nports ? l->numa_node : -1;
 	d->pcie_cur_gts = l->pcie_cur_gts;
 	d->pcie_max_gts = l->pcie_max_gts;
 	d->pcie_cur_width = l->pcie_cur_width;
@@ -181,7 +182,6 @@ static int inv_gpus(const char *root, struct inv *inv)
 	char **pci, cls[16], vendor[16];
 	struct inv_gpu *g;
 	size_t n, i;
-	long v;
 
 	fs_list(root, &pci, &n, "/sys/bus/pci/devices");
 	inv->gpus = calloc(INV_GPUS_MAX, sizeof(*inv->gpus));
@@ -202,10 +202,7 @@ static int inv_gpus(const char *root, struct inv *inv)
 		if (fs_resolve(root, g->pci_path, sizeof(g->pci_path),
 				"/sys/bus/pci/devices/%s", pci[i]))
 			g->pci_path[0] = '\0';
-		g->numa_node = -1;
-		if (!fs_read_long(root, &v,
-				   "/sys/bus/pci/devices/%s/numa_node", pci[i]))
-			g->numa_node = (int)v;
+		devnode_pci(inv->sysfs, pci[i], &g->numa_node);
 	}
 	free(pci);
 	return 0;

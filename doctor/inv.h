@@ -45,7 +45,7 @@ struct inv_dev {
 	char bdf[INV_BDF_LEN];       /* "" for software devices (rxe, siw) */
 	char pci_path[FS_PATH_MAX];    /* "/sys/devices/pci0000:00/..." */
 	char driver[32];                /* of the PCI function: "mlx5_core" */
-	int numa_node;                  /* -1: none reported */
+	int numa_node;                  /* host/devnode.h's; -1: none */
 	/* the PCIe link of the function (link_read of the first port) */
 	double pcie_cur_gts, pcie_max_gts;
 	unsigned int pcie_cur_width, pcie_max_width;
@@ -58,7 +58,7 @@ struct inv_dev {
 struct inv_gpu {
 	char bdf[INV_BDF_LEN];
 	char pci_path[FS_PATH_MAX];
-	int numa_node;
+	int numa_node;                  /* host/devnode.h's; -1: none */
 };
 
 struct inv {

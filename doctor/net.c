@@ -129,17 +129,13 @@ static int net_route_best(FILE *f, bool (*parse)(const char *,
 int net_route_proc(const char *root, const struct probe_addr *peer,
 		    char *ifname, size_t len)
 {
-	char path[FS_PATH_MAX];
 	FILE *f;
 	int ret;
 
-	ret = fs_path(root, path, sizeof(path), "/proc/net/%s",
-		       peer->family == AF_INET ? "route" : "ipv6_route");
+	ret = fs_open_lines(root, &f, "/proc/net/%s",
+			    peer->family == AF_INET ? "route" : "ipv6_route");
 	if (ret)
 		return ret;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
 	ret = net_route_best(f, peer->family == AF_INET ? net_route4_line :
 			     net_route6_line, peer, ifname, len);
 	fclose(f);

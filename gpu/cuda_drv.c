@@ -9,8 +9,9 @@
 
 #include "gpu/cuda_drv.h"
 #include "gpu/cuda_ptx.h"
+#include "lib/fs.h"
 #include "lib/log.h"
-#include "host/topo.h"
+#include "host/devnode.h"
 
 /*
  * The driver API's types and constants we use, as its ABI defines them
@@ -462,7 +463,10 @@ int cuda_drv_list(const char *lib_name, char (*ids)[CUDA_BUS_ID_MAX],
 
 int cuda_drv_numa_node(const struct cuda_ctx *c, const char *sysfs_root)
 {
-	return topo_pci_numa_node(sysfs_root, c->bus_id);
+	int node;
+
+	devnode_pci(sysfs_root, c->bus_id, &node);
+	return node;
 }
 
 int cuda_drv_alloc(struct cuda_ctx *c, size_t len, uint64_t *dptr_out)
@@ -502,22 +506,21 @@ void cuda_drv_free(struct cuda_ctx *c, uint64_t dptr)
 			   (unsigned long long)dptr, c->index);
 }
 
-/* "open kernel module 580.95.05" from /proc/driver/nvidia/version. */
+/*
+ * "open kernel module 580.95.05" from /proc/driver/nvidia/version's first
+ * line, "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05
+ * Release Build  (...)  <date>".
+ */
 static void cuda_kmod_desc(char *out, size_t len)
 {
 	char line[256], *tok, *save = NULL;
 	const char *ver = "version unknown";
 	bool open_kmod;
-	FILE *f = fopen("/proc/driver/nvidia/version", "r");
 
 	snprintf(out, len, "NVIDIA kernel module not found");
-	if (!f)
+	if (fs_read_field("/", "NVRM version", line, sizeof(line),
+			  "/proc/driver/nvidia/version"))
 		return;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return;
-	}
-	fclose(f);
 	open_kmod = strstr(line, "Open Kernel Module") != NULL;
 	for (tok = strtok_r(line, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {

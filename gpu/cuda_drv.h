@@ -57,7 +57,8 @@ int cuda_drv_driver_version(const struct cuda_ctx *c); /* 12040 = CUDA 12.4 */
 int cuda_drv_list(const char *lib_name, char (*ids)[CUDA_BUS_ID_MAX],
 		  size_t max, size_t *n);
 
-/* NUMA node of the GPU's PCI function (sysfs under sysfs_root), -1 unknown */
+/* NUMA node of the GPU's PCI function (sysfs under sysfs_root), -1 unknown
+ * (host/devnode.h's rule) */
 int cuda_drv_numa_node(const struct cuda_ctx *c, const char *sysfs_root);
 
 /*

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "host/devnode.h"
 #include "host/topo.h"
 
 static char dgx[PATH_MAX];
@@ -52,9 +53,25 @@ static void test_paths(void)
 	EXPECT_EQ_INT(topo_pci_path(dgx, "../../..", p, sizeof(p)), -ENOENT);
 	EXPECT_EQ_INT(topo_pci_path(dgx, "0000:15:00.0", p, 10),
 		      -ENAMETOOLONG);
-	EXPECT_EQ_INT(topo_pci_numa_node(dgx, "0000:15:00.0"), 0);
-	EXPECT_EQ_INT(topo_pci_numa_node(dgx, "0000:96:00.0"), 1);
-	EXPECT_EQ_INT(topo_pci_numa_node(dgx, "0000:ff:00.0"), -1);
+}
+
+/* host/devnode.c on the same tree: through the PCI bus and the class. */
+static void test_nodes(void)
+{
+	int node;
+
+	EXPECT_EQ_INT(devnode_pci(dgx, "0000:15:00.0", &node), 0);
+	EXPECT_EQ_INT(node, 0);
+	EXPECT_EQ_INT(devnode_pci(dgx, "0000:96:00.0", &node), 0);
+	EXPECT_EQ_INT(node, 1);
+	EXPECT_EQ_INT(devnode_pci(dgx, "0000:ff:00.0", &node), -ENOENT);
+	EXPECT_EQ_INT(node, -1);
+	EXPECT_EQ_INT(devnode_pci(dgx, "../..", &node), -ENOENT);
+	EXPECT_EQ_INT(devnode_rdma(dgx, "mlx5_4", &node), 0);
+	EXPECT_EQ_INT(node, 1);
+	EXPECT_EQ_INT(devnode_rdma(dgx, "rxe0", &node), -ENOENT);
+	EXPECT_EQ_INT(node, -1);
+	EXPECT_EQ_INT(devnode_rdma(dgx, "", &node), -ENOENT);
 }
 
 static void test_pairs(void)
@@ -137,6 +154,7 @@ int main(void)
 	snprintf(dgx, sizeof(dgx), "%s/tests/fixtures/topo/dgx/sys",
 		 src ? src : ".");
 	test_paths();
+	test_nodes();
 	test_pairs();
 	test_sys_advice();
 	test_classify();

@@ -3,72 +3,71 @@
  * counters - port counters before and after a run. See counters.h.
  */
 #include "host/counters.h"
+#include "lib/fs.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const ctr_dirs[] = { "counters", "hw_counters" };
 
+/* The port's folder of counters, below the sysfs root. */
+struct ctr_dir {
+	const char *root;
+	const char *dev;
+	unsigned int port;
+	const char *name;       /* "counters" or "hw_counters" */
+};
+
 /* One counter file: a decimal number and a newline, nothing else. */
-static int ctr_read_value(const char *path, uint64_t *value)
+static int ctr_read_value(const struct ctr_dir *d, const char *file,
+			  uint64_t *value)
 {
 	char buf[32], *end;
-	ssize_t n;
-	int fd;
+	int ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	/* unsupported counters fail the read itself (EINVAL, EOPNOTSUPP) */
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENODATA;
-	buf[n] = '\0';
+	ret = fs_read(d->root, buf, sizeof(buf),
+		      "/class/infiniband/%s/ports/%u/%s/%s", d->dev, d->port,
+		      d->name, file);
+	if (ret)
+		return ret;
 	if (buf[0] < '0' || buf[0] > '9')
 		return -EINVAL;
 	errno = 0;
 	*value = strtoull(buf, &end, 10);
-	if (errno || (*end && *end != '\n'))
-		return -EINVAL;
-	return 0;
+	return errno || *end ? -EINVAL : 0;
 }
 
 /* Add the counters of one folder; a missing folder adds nothing. */
-static int ctr_read_dir(const char *path, const char *prefix,
-			struct counters_snap *s)
+static int ctr_read_dir(const struct ctr_dir *d, struct counters_snap *s)
 {
-	char file[PATH_MAX];
-	struct dirent *e;
 	struct counters_value *c;
-	DIR *dir = opendir(path);
+	char **files;
+	size_t n, i;
+	int ret;
 
-	if (!dir)
-		return -errno;
-	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lifespan"))
+	ret = fs_list(d->root, &files, &n, "/class/infiniband/%s/ports/%u/%s",
+		      d->dev, d->port, d->name);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		if (files[i][0] == '.' || !strcmp(files[i], "lifespan"))
 			continue;
 		if (s->n == COUNTERS_MAX) {
 			s->is_truncated = true;
 			break;
 		}
 		c = &s->c[s->n];
-		if ((size_t)snprintf(file, sizeof(file), "%s/%s", path,
-				     e->d_name) >= sizeof(file) ||
-		    (size_t)snprintf(c->name, sizeof(c->name), "%s/%s", prefix,
-				     e->d_name) >= sizeof(c->name) ||
-		    ctr_read_value(file, &c->value))
+		if ((size_t)snprintf(c->name, sizeof(c->name), "%s/%s",
+				     d->name, files[i]) >= sizeof(c->name) ||
+		    ctr_read_value(d, files[i], &c->value))
 			continue;
 		s->n++;
 	}
-	closedir(dir);
+	free(files);
 	return 0;
 }
 
@@ -81,21 +80,23 @@ static int ctr_cmp(const void *a, const void *b)
 int counters_read(const char *sysfs_root, const char *dev, unsigned int port,
 		  struct counters_snap *out)
 {
-	char path[PATH_MAX];
-	const char *root = sysfs_root && sysfs_root[0] ? sysfs_root : "/sys";
+	struct ctr_dir d = {
+		.root = sysfs_root && sysfs_root[0] ? sysfs_root : "/sys",
+		.dev = dev, .port = port,
+	};
 	unsigned int i, found = 0;
+	int ret;
 
 	if (!dev || !dev[0] || strchr(dev, '/') || !port || !out)
 		return -EINVAL;
 	out->n = 0;
 	out->is_truncated = false;
 	for (i = 0; i < sizeof(ctr_dirs) / sizeof(ctr_dirs[0]); i++) {
-		if ((size_t)snprintf(path, sizeof(path),
-				     "%s/class/infiniband/%s/ports/%u/%s", root,
-				     dev, port, ctr_dirs[i]) >= sizeof(path))
-			return -ENAMETOOLONG;
-		if (!ctr_read_dir(path, ctr_dirs[i], out))
-			found++;
+		d.name = ctr_dirs[i];
+		ret = ctr_read_dir(&d, out);
+		if (ret == -ENAMETOOLONG)
+			return ret;
+		found += !ret;
 	}
 	if (!found)
 		return -ENOENT;

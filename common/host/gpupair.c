@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "host/devnode.h"
 #include "host/gpupair.h"
 #include "lib/fs.h"
 
@@ -64,7 +65,7 @@ static void gpupair_one(const char *root, const char (*gpus)[GPUPAIR_BDF_MAX],
 	size_t g;
 
 	for (g = 0; g < n_gpus; g++) {
-		node = topo_pci_numa_node(root, gpus[g]);
+		devnode_pci(root, gpus[g], &node);
 		l = TOPO_UNKNOWN;
 		if (nic_path[0] &&
 		    !topo_pci_path(root, gpus[g], gpu_path, sizeof(gpu_path)))
@@ -101,9 +102,10 @@ int gpupair_plan(const char *sysfs_root, const char (*gpus)[GPUPAIR_BDF_MAX],
 		if (gpupair_nic_path(sysfs_root, nics[i].name, path,
 				     sizeof(path)))
 			path[0] = '\0';
-		out[i].nic_node = nics[i].node >= 0 ? nics[i].node :
-			path[0] ? topo_pci_numa_node(sysfs_root,
-						     gpupair_bdf(path)) : -1;
+		out[i].nic_node = nics[i].node >= 0 ? nics[i].node : -1;
+		if (nics[i].node < 0 && path[0])
+			devnode_pci(sysfs_root, gpupair_bdf(path),
+				    &out[i].nic_node);
 		gpupair_one(sysfs_root, gpus, n_gpus, path, out[i].nic_node,
 			    taken, &out[i]);
 		taken[out[i].gpu]++;

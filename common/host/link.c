@@ -8,9 +8,11 @@
  *   DEV/ports/N/rate                "400 Gb/sec (4X NDR)"
  *   DEV/ports/N/gid_attrs/ndevs/I   netdev of GID I (EINVAL when unused)
  *   DEV/device -> ../../../0000:3b:00.0   (absent for rxe and siw)
- *   DEV/device/{current,max}_link_{speed,width}, DEV/device/numa_node
+ *   DEV/device/{current,max}_link_{speed,width}
+ *   DEV/device/numa_node            read by host/devnode.c
  *   ROOT/class/net/IF/{speed,mtu,dev_port}, IF/device/infiniband/DEV
  */
+#include "host/devnode.h"
 #include "host/link.h"
 #include "host/netdev.h"
 #include "host/rate.h"
@@ -119,8 +121,7 @@ static unsigned parse_width(const char *text)
 
 static void read_pci(const struct link_ctx *c, struct link_facts *f)
 {
-	char buf[64], *end;
-	long v;
+	char buf[64];
 
 	read_pci_addr(c, f);
 	if (!f->pci_addr[0])
@@ -133,11 +134,6 @@ static void read_pci(const struct link_ctx *c, struct link_facts *f)
 		f->pcie_cur_width = parse_width(buf);
 	if (read_dev_attr(c, "max_link_width", buf, sizeof(buf)))
 		f->pcie_max_width = parse_width(buf);
-	if (read_dev_attr(c, "numa_node", buf, sizeof(buf))) {
-		v = strtol(buf, &end, 10);
-		if (end != buf && !*end && v >= -1 && v <= INT_MAX)
-			f->numa_node = (int)v;
-	}
 }
 
 /* Names that would escape ROOT/class/infiniband are refused. */
@@ -170,6 +166,7 @@ int link_read(const char *sysfs_root, const char *dev, unsigned port,
 	read_rate(&c, &f);
 	read_netdev(&c, &f);
 	read_pci(&c, &f);
+	devnode_rdma(c.root, dev, &f.numa_node);
 	*out = f;
 	return 0;
 }

@@ -23,7 +23,7 @@ struct link_facts {
 	/* current_link_speed / max_link_speed ("16.0 GT/s PCIe"), 0 unknown */
 	double pcie_cur_gts, pcie_max_gts;
 	unsigned pcie_cur_width, pcie_max_width;	/* 0 unknown */
-	int numa_node;		/* device/numa_node, -1 unknown */
+	int numa_node;		/* host/devnode.h's rule, -1 unknown */
 };
 
 /*

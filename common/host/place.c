@@ -13,6 +13,7 @@
 
 #include "lib/fs.h"
 #include "lib/log.h"
+#include "host/devnode.h"
 #include "host/place.h"
 #include "lib/units.h"
 
@@ -176,17 +177,6 @@ int place_node_cpus(const char *sysfs_root, int node, struct place_set *out)
 	return list[0] ? place_cpulist_parse(list, out, err, sizeof(err)) : 0;
 }
 
-int place_nic_node(const char *sysfs_root, const char *rdma_dev)
-{
-	long node;
-
-	if (!rdma_dev || !rdma_dev[0] || strchr(rdma_dev, '/') ||
-	    fs_read_long(sysfs_root, &node, "/class/infiniband/%s/device/numa_node",
-			 rdma_dev))
-		return -1;
-	return node >= 0 && node < PLACE_SET_MAX ? (int)node : -1;
-}
-
 static void __attribute__((format(printf, 2, 3)))
 place_warn(struct place_plan *p, const char *fmt, ...)
 {
@@ -210,8 +200,7 @@ place_fail(struct place_plan *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* The host's nodes as a list ("0-1"), and how many. */
-static int place_online_nodes(const char *sysfs_root, char *list, size_t len)
+int place_online_nodes(const char *sysfs_root, char *list, size_t len)
 {
 	char err[128];
 	struct place_set nodes;
@@ -276,12 +265,12 @@ static void place_auto_unknown(struct place_plan *p, const char *root,
 		return;
 	}
 	/* a PCI NIC without locality on a multi-socket host: firmware */
-	if (dev && n > 1 &&
-	    fs_exists(root, "/class/infiniband/%s/device/numa_node", dev))
-		place_warn(p, "%s reports no NUMA node (numa_node is -1) "
-			   "although this host has %d nodes (%s): the firmware "
-			   "gives no PCIe locality, so nothing is pinned; give "
-			   "the NIC's socket with --numa N", dev, n, nodes);
+	if (dev && n > 1 && p->nic_is_pci)
+		place_warn(p, "%s reports no NUMA node (numa_node is -1 or "
+			   "no node number) although this host has %d nodes "
+			   "(%s): the firmware gives no PCIe locality, so "
+			   "nothing is pinned; give the NIC's socket with "
+			   "--numa N", dev, n, nodes);
 }
 
 static int place_pick_node(struct place_plan *p, const char *root,
@@ -433,7 +422,7 @@ int place_decide(const char *sysfs_root, const char *rdma_dev, int gpu_node,
 	memset(out, 0, sizeof(*out));
 	out->node = -1;
 	out->mem_node = -1;
-	out->nic_node = place_nic_node(sysfs_root, rdma_dev);
+	out->nic_is_pci = !devnode_rdma(sysfs_root, rdma_dev, &out->nic_node);
 	out->gpu_node = gpu_node;
 	if (req->cpu_list)
 		ret = place_take_cpu_list(out, req->cpu_list, allowed);

@@ -70,7 +70,9 @@ struct place_allowed {
 
 struct place_plan {
 	int node;             /* node of the CPUs and buffers, -1: none */
-	int nic_node;         /* -1: unknown (rxe, siw, a VM, no ACPI _PXM) */
+	int nic_node;         /* host/devnode.h's: -1 unknown (rxe, siw, a
+			       * VM, no ACPI _PXM, garbage) */
+	bool nic_is_pci;      /* the NIC has a numa_node file */
 	int gpu_node;         /* as given, -1: none or unknown */
 	bool pin_cpus;        /* place_apply() narrows the affinity to cpus */
 	bool is_explicit;     /* --numa N or --cpu: failures are errors */
@@ -101,8 +103,12 @@ int place_allowed_read(const char *proc_status, struct place_allowed *out);
 /* CPUs of NUMA node; -ENOENT when the node does not exist. */
 int place_node_cpus(const char *sysfs_root, int node, struct place_set *out);
 
-/* NUMA node of RDMA device dev (NULL allowed); -1 when unknown. */
-int place_nic_node(const char *sysfs_root, const char *rdma_dev);
+/*
+ * The host's online NUMA nodes (ROOT/devices/system/node/online) as a
+ * list ("0-1") into list, "none known" when unreadable; returns how many
+ * (0: not known).
+ */
+int place_online_nodes(const char *sysfs_root, char *list, size_t len);
 
 /*
  * Decide where to run and allocate. rdma_dev: the device in use (NULL when

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 #include <errno.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/devnode.h"
 #include "host/topo.h"
 #include "lib/fs.h"
 
@@ -40,16 +40,6 @@ static bool topo_name_ok(const char *name)
 {
 	return name && name[0] && !strchr(name, '/') && strcmp(name, "..") &&
 	       strcmp(name, ".");
-}
-
-int topo_pci_numa_node(const char *sysfs_root, const char *bdf)
-{
-	long v;
-
-	if (!topo_name_ok(bdf) ||
-	    fs_read_long(sysfs_root, &v, "/bus/pci/devices/%s/numa_node", bdf))
-		return -1;
-	return v >= 0 && v <= INT_MAX ? (int)v : -1;
 }
 
 /*
@@ -147,16 +137,6 @@ enum topo_link topo_classify(const char *path_a, int node_a,
 	return below_a <= 1 && below_b <= 1 ? TOPO_PIX : TOPO_PXB;
 }
 
-static int topo_rdma_numa_node(const char *sysfs_root, const char *dev)
-{
-	long v;
-
-	if (fs_read_long(sysfs_root, &v, "/class/infiniband/%s/device/numa_node",
-			 dev))
-		return -1;
-	return v >= 0 && v <= INT_MAX ? (int)v : -1;
-}
-
 /* An NVIDIA display or 3D controller (what nvidia-smi lists). */
 static bool topo_is_gpu(const char *sysfs_root, const char *bdf)
 {
@@ -193,14 +173,14 @@ struct topo_kind {
 	const char *folder;     /* below the sysfs root */
 	int (*place)(const char *sysfs_root, const char *name, char *out,
 		     size_t len);
-	int (*node)(const char *sysfs_root, const char *name);
+	int (*node)(const char *sysfs_root, const char *name, int *node);
 };
 
 static const struct topo_kind topo_gpus = {
-	"/bus/pci/devices", topo_gpu_path, topo_pci_numa_node,
+	"/bus/pci/devices", topo_gpu_path, devnode_pci,
 };
 static const struct topo_kind topo_nics = {
-	"/class/infiniband", topo_rdma_path, topo_rdma_numa_node,
+	"/class/infiniband", topo_rdma_path, devnode_rdma,
 };
 
 /* The device of kind k nearest to the one at path (node): into best. */
@@ -211,14 +191,15 @@ static void topo_nearest(const char *sysfs_root, const struct topo_kind *k,
 	char place[TOPO_PATH_MAX], **names;
 	enum topo_link l;
 	size_t n, i;
+	int other;
 
 	fs_list(sysfs_root, &names, &n, "%s", k->folder);
 	for (i = 0; i < n; i++) {
 		if (!topo_name_ok(names[i]) || strlen(names[i]) >= len ||
 		    k->place(sysfs_root, names[i], place, sizeof(place)))
 			continue;
-		l = topo_classify(place, k->node(sysfs_root, names[i]), path,
-				  node);
+		k->node(sysfs_root, names[i], &other);
+		l = topo_classify(place, other, path, node);
 		if (topo_better(l, names[i], *best_link, best)) {
 			*best_link = l;
 			strcpy(best, names[i]);
@@ -258,7 +239,7 @@ int topo_gpu_nic(const char *sysfs_root, const char *gpu_bdf,
 	if (topo_pci_path(sysfs_root, gpu_bdf, gpu_path, sizeof(gpu_path)))
 		return -ENOENT;
 	snprintf(r.gpu_bdf, sizeof(r.gpu_bdf), "%s", gpu_bdf);
-	r.gpu_node = topo_pci_numa_node(sysfs_root, gpu_bdf);
+	devnode_pci(sysfs_root, gpu_bdf, &r.gpu_node);
 	r.nic_node = -1;
 	topo_nearest(sysfs_root, &topo_nics, gpu_path, r.gpu_node, r.best_nic,
 		     sizeof(r.best_nic), &r.best_nic_link);
@@ -266,7 +247,7 @@ int topo_gpu_nic(const char *sysfs_root, const char *gpu_bdf,
 		slash = strrchr(nic_path, '/');
 		snprintf(r.nic_bdf, sizeof(r.nic_bdf), "%.31s",
 			 slash ? slash + 1 : nic_path);
-		r.nic_node = topo_rdma_numa_node(sysfs_root, rdma_dev);
+		devnode_rdma(sysfs_root, rdma_dev, &r.nic_node);
 		r.link = topo_classify(gpu_path, r.gpu_node, nic_path,
 				       r.nic_node);
 		topo_nearest(sysfs_root, &topo_gpus, nic_path, r.nic_node,

@@ -34,9 +34,6 @@ const char *topo_link_name(enum topo_link link);
 /* Words for the report: "one PCIe switch", "the CPU sockets' link", ... */
 const char *topo_link_desc(enum topo_link link);
 
-/* NUMA node of PCI function bdf ("0000:3b:00.0"); -1 when unknown. */
-int topo_pci_numa_node(const char *sysfs_root, const char *bdf);
-
 /*
  * The place of PCI function bdf, or of RDMA device dev's PCI function, as
  * above, in out. Returns 0, -ENOENT (no such device, or not on PCI: rxe),

@@ -72,6 +72,24 @@ int fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 		va_end(ap_);						\
 	} while (0)
 
+/* After a full buffer: -EOVERFLOW unless only blanks (stripped) follow. */
+static int fs_rest_blank(int fd)
+{
+	char more[64];
+	ssize_t n, i;
+
+	for (;;) {
+		n = read(fd, more, sizeof(more));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		for (i = 0; i < n; i++)
+			if (more[i] != '\n' && more[i] != ' ')
+				return -EOVERFLOW;
+	}
+}
+
 static int fs_read_path(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
@@ -82,7 +100,13 @@ static int fs_read_path(const char *path, char *buf, size_t len)
 	if (fd < 0)
 		return -errno;
 	/* sysfs answers in one read, but a downward-API file may not */
-	while (got < len - 1) {
+	for (;;) {
+		/* full before the end: a cut value would be another value,
+		 * so it is refused, as ibv_read_sysfs_file_at() does */
+		if (got == len - 1) {
+			ret = fs_rest_blank(fd);
+			break;
+		}
 		n = read(fd, buf + got, len - 1 - got);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -94,11 +118,11 @@ static int fs_read_path(const char *path, char *buf, size_t len)
 	}
 	close(fd);
 	if (ret)
-		return ret;
+		got = 0;
 	while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
 		got--;
 	buf[got] = '\0';
-	return 0;
+	return ret;
 }
 
 int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
@@ -149,7 +173,24 @@ int fs_read_field(const char *root, const char *key, char *out, size_t len,
 	line += klen + 1;
 	line += strspn(line, " \t");
 	line[strcspn(line, "\n")] = '\0';
-	return fs_copy(out, len, line) ? 0 : -ENAMETOOLONG;
+	if (fs_copy(out, len, line))
+		return 0;
+	if (len)
+		out[0] = '\0';
+	return -EOVERFLOW;
+}
+
+int fs_open_lines(const char *root, FILE **out, const char *fmt, ...)
+{
+	char path[FS_PATH_MAX];
+	int ret;
+
+	*out = NULL;
+	FS_FORMAT(root, path, fmt, ret);
+	if (ret)
+		return ret;
+	*out = fopen(path, "re");
+	return *out ? 0 : -errno;
 }
 
 bool fs_exists(const char *root, const char *fmt, ...)

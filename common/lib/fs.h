@@ -6,12 +6,17 @@
  *
  * Every PATH argument is a printf format for an absolute path ("/sys/...");
  * the root is put in front of it. Returns are 0 or -errno.
+ *
+ * A value longer than the caller's buffer is refused with -EOVERFLOW,
+ * never cut (a cut name or number is another one), as rdma-core's
+ * ibv_read_sysfs_file_at() refuses it; on any error the buffer holds "".
  */
 #ifndef RDMABENCH_LIB_FS_H
 #define RDMABENCH_LIB_FS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define FS_PATH_MAX 512
 
@@ -21,15 +26,15 @@ int fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 
 /*
  * Read a whole (small) file into buf as a string without its trailing
- * newline(s). Truncates to len - 1 bytes. -ENOENT, -EINVAL (sysfs says so
- * for an unset attribute), ... on failure.
+ * newlines and blanks. -EOVERFLOW when that is more than len - 1 bytes;
+ * -ENOENT, -EINVAL (sysfs says so for an unset attribute), ... on failure.
  */
 int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /*
  * Read a file holding one integer (decimal or 0x hex, nothing after it)
- * into *out; -EINVAL for anything else.
+ * into *out; -EINVAL for anything else (-EOVERFLOW: over 63 bytes).
  */
 int fs_read_long(const char *root, long *out, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -37,10 +42,19 @@ int fs_read_long(const char *root, long *out, const char *fmt, ...)
 /*
  * The value of the "key:" line of a file such as /proc/self/status
  * ("VmPin:\t  1024 kB" -> "1024 kB"), without the blanks before it.
- * -ENOENT when no line has that key.
+ * -ENOENT when no line has that key; -EOVERFLOW when the value does not
+ * fit out, or the file is over 8 KiB.
  */
 int fs_read_field(const char *root, const char *key, char *out, size_t len,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * Open the path for reading line by line (a file with no bound on its
+ * size: /proc/net/route holds a line per route): *out is the stream to
+ * fclose. 0 or -errno.
+ */
+int fs_open_lines(const char *root, FILE **out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* True if the path exists (a link to nowhere does not). */
 bool fs_exists(const char *root, const char *fmt, ...)

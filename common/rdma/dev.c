@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "rdma/dev.h"
+#include "host/devnode.h"
 #include "lib/log.h"
+
+#define DEV_SYSFS "/sys"
 
 unsigned int dev_mtu_bytes(enum ibv_mtu mtu)
 {
@@ -45,24 +48,6 @@ static const char *dev_transport(struct ibv_context *ctx,
 	return dev_kind_name(dev_kind_of(ctx, pa));
 }
 
-/* NUMA node of the device's PCI function; -1 for virtual devices. */
-static int dev_numa_node(const char *name)
-{
-	char path[256];
-	FILE *f;
-	int node = -1;
-
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/device/numa_node", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &node) != 1)
-		node = -1;
-	fclose(f);
-	return node;
-}
-
 /* the kernel drivers' vendor ids (RXE_VENDOR_ID, SIW_VENDOR_ID) */
 #define DEV_VENDOR_RXE 0xffffff
 #define DEV_VENDOR_SIW 0x626d74
@@ -89,7 +74,8 @@ int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out)
 	out->transport = dev_transport(ctx, &pa);
 	out->port_state = ibv_port_state_str(pa.state);
 	out->active_mtu_bytes = dev_mtu_bytes(pa.active_mtu);
-	out->numa_node = dev_numa_node(out->name);
+	/* the node the placement and ib_doctor see, by their one rule */
+	devnode_rdma(DEV_SYSFS, out->name, &out->numa_node);
 	out->max_qp_wr = (uint32_t)da.max_qp_wr;
 	out->has_atomics = da.atomic_cap != IBV_ATOMIC_NONE;
 	out->software = da.vendor_id == DEV_VENDOR_RXE ||

@@ -19,7 +19,7 @@ struct dev_info {
 	const char *transport;   /* "IB", "RoCE", "iWARP" */
 	const char *port_state;  /* "ACTIVE", ... */
 	unsigned int active_mtu_bytes;
-	int numa_node;           /* -1: unknown */
+	int numa_node;           /* host/devnode.h's; -1: unknown */
 	uint32_t max_qp_wr;
 	bool has_atomics;        /* atomic_cap != IBV_ATOMIC_NONE */
 	const char *link_layer;  /* "InfiniBand", "Ethernet" */

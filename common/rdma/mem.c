@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "gpu/cuda_drv.h"
+#include "lib/fs.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "rdma/mem.h"
@@ -174,9 +175,9 @@ static int mem_reg_host(struct mem_buf *m, struct ibv_pd *pd, int access)
  */
 static bool mem_peermem_missing(void)
 {
-	return access(MEM_SYSFS "/module/nvidia", F_OK) == 0 &&
-	       access(MEM_SYSFS "/module/nvidia_peermem", F_OK) != 0 &&
-	       access(MEM_SYSFS "/module/nv_peer_mem", F_OK) != 0;
+	return fs_exists(MEM_SYSFS, "/module/nvidia") &&
+	       !fs_exists(MEM_SYSFS, "/module/nvidia_peermem") &&
+	       !fs_exists(MEM_SYSFS, "/module/nv_peer_mem");
 }
 
 /* ibv_reg_mr of GPU memory failed with ret: say why, and what to do. */

@@ -65,6 +65,22 @@ int results_copy(char *dst, size_t len, const char *src)
 	return 0;
 }
 
+void results_set_placement(struct results_placement *out,
+			   const struct place_plan *p,
+			   const struct place_allowed *a)
+{
+	char cpus[PLACE_LIST_MAX];
+
+	out->numa_node = p->node;
+	/* unpinned: the CPUs the process may run on */
+	if (p->cpu_list[0])
+		snprintf(cpus, sizeof(cpus), "%s", p->cpu_list);
+	else
+		place_cpulist_format(&a->cpus, cpus, sizeof(cpus));
+	results_copy(out->cpus, sizeof(out->cpus), cpus);
+	results_copy(out->mem_policy, sizeof(out->mem_policy), p->mem_policy);
+}
+
 struct results_row *results_add_row(struct results_doc *d, uint64_t size_bytes,
 				    uint64_t iterations)
 {

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "host/counters.h"
+#include "host/place.h"
 #include "lib/hist.h"
 #include "lib/stats.h"
 
@@ -233,6 +234,15 @@ void results_init(struct results_doc *d);
  * terminated. Returns 0, or -E2BIG when it had to be truncated. Pure.
  */
 int results_copy(char *dst, size_t len, const char *src);
+
+/*
+ * The placement object from the plan place_decide() made (its node: the
+ * NIC's by host/devnode.h's rule, unless --numa said otherwise) and the
+ * CPUs the process may use (a's, when the plan pins none). Pure.
+ */
+void results_set_placement(struct results_placement *out,
+			   const struct place_plan *p,
+			   const struct place_allowed *a);
 
 /*
  * Append a row with both sides absent (every figure NaN) and return it,

@@ -12,7 +12,6 @@
 
 #include "host/link.h"
 #include "lib/log.h"
-#include "host/place.h"
 #include "host/rate.h"
 #include "run/perftest_out.h"
 #include "run/record_int.h"
@@ -87,22 +86,6 @@ static void record_fill_device(struct record *r, const struct bench_ctx *b,
 		.sl = path->sl, .timeout = path->timeout,
 		.retry_count = path->retry_cnt, .rnr_retry = path->rnr_retry,
 	};
-}
-
-static void record_fill_placement(struct record *r, const struct bench_ctx *b)
-{
-	struct results_placement *p = &r->doc.placement;
-	char cpus[PLACE_LIST_MAX];
-
-	p->numa_node = b->place.node;
-	/* unpinned: the CPUs the process may run on */
-	if (b->place.cpu_list[0])
-		snprintf(cpus, sizeof(cpus), "%s", b->place.cpu_list);
-	else
-		place_cpulist_format(&b->allowed.cpus, cpus, sizeof(cpus));
-	results_copy(p->cpus, sizeof(p->cpus), cpus);
-	results_copy(p->mem_policy, sizeof(p->mem_policy),
-		     b->place.mem_policy);
 }
 
 /* What rate_achievable() needs, from verbs and sysfs. */
@@ -258,7 +241,7 @@ void record_dev_collect(struct bench_ctx *b)
 		f = (struct link_facts){ .netdev_speed_mbps = -1,
 					 .netdev_mtu = -1, .numa_node = -1 };
 	record_fill_device(r, b, &f, &path);
-	record_fill_placement(r, b);
+	results_set_placement(&r->doc.placement, &b->place, &b->allowed);
 	record_line_rate(r, b, &f, &path);
 	record_downtrain(r, b, &f);
 	r->has_ctr_start = !counters_read(NULL, b->dev.name, b->dev.port,
