@@ -34,8 +34,8 @@ static char *render(void (*fn)(const struct bench_desc *, FILE *),
 
 static const char *name_at(size_t i)
 {
-	return i < opts_table_count ? opts_table_rows[i].long_name :
-	       opts_refuse_rows[i - opts_table_count].long_name;
+	return i < opts_table_count ? opts_table_rows[i].name :
+	       opts_refuse_rows[i - opts_table_count].name;
 }
 
 static void test_rows(void)
@@ -47,7 +47,7 @@ static void test_rows(void)
 		bool ok = o->group > OPT_G_NONE && o->group < OPT_G_COUNT;
 
 		if (!ok)
-			fprintf(stderr, "  --%s: no .group\n", o->long_name);
+			fprintf(stderr, "  --%s: no .group\n", o->name);
 		EXPECT_TRUE(ok);
 	}
 	for (i = 0; i < n; i++)

@@ -63,7 +63,7 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 
 	switch (o->kind) {
 	case OPT_DOUBLE:
-		ret = opt_double(value, (double *)(base + o->offset));
+		ret = opt_double(value, (double *)(base + o->off));
 		if (ret)
 			opts_err(err, err_len, "%s '%s': must be a number >= 0",
 				 label, value);
@@ -92,9 +92,9 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 		opts_err(err, err_len, "%s '%s': not a number%s", label, value,
 			 o->kind == OPT_SIZE ? " (e.g. 65536, 64K, 1M)" : "");
 	if (!ret && o->kind == OPT_OPT_INT)
-		*(int64_t *)(base + o->offset) = (int64_t)num;
+		*(int64_t *)(base + o->off) = (int64_t)num;
 	else if (!ret)
-		*(uint64_t *)(base + o->offset) = num;
+		*(uint64_t *)(base + o->off) = num;
 	return ret;
 }
 
@@ -110,7 +110,7 @@ static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
 	switch (o->kind) {
 	case OPT_FLAG:
 	case OPT_NOOP:
-		*(bool *)(base + o->offset) = true;
+		*(bool *)(base + o->off) = true;
 		break;
 	case OPT_STR:
 		if (!value[0]) {
@@ -124,15 +124,15 @@ static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
 				 (unsigned long long)o->max - 1);
 			return -EINVAL;
 		}
-		strcpy(base + o->offset, value);
+		strcpy(base + o->off, value);
 		break;
 	case OPT_OPT_INT:
 		if (!value || !strcmp(value, "-1")) { /* absent / default */
-			*(int64_t *)(base + o->offset) = value ? -1 : 0;
+			*(int64_t *)(base + o->off) = value ? -1 : 0;
 			break;
 		}
 		if (!strcmp(value, "auto")) {
-			*(int64_t *)(base + o->offset) = OPTS_CUDA_AUTO;
+			*(int64_t *)(base + o->off) = OPTS_CUDA_AUTO;
 			break;
 		}
 		/* fall through */
@@ -140,33 +140,31 @@ static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
 		ret = opt_parse_value(o, value, base, label, err, err_len);
 		break;
 	}
-	if (!ret && o->has_offset)
-		*(bool *)(base + o->has_offset) = true;
+	if (!ret && o->has_off)
+		*(bool *)(base + o->has_off) = true;
 	return ret;
 }
 
 static int opts_defaults(struct bench_cfg *cfg, const struct bench_desc *desc,
 			 char *err, size_t err_len)
 {
-	bool is_bw = desc->measure == BENCH_MEASURE_BW;
+	char num[32];
 	size_t i;
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
 	for (i = 0; i < opts_table_count; i++) {
 		const struct opt_def *o = &opts_table_rows[i];
-		const char *def = is_bw ? o->def_bw : o->def_lat;
+		const char *def = opts_table_default(o, desc, num, sizeof(num));
 
-		if (!def || (o->kind == OPT_STR && !def[0]))
+		if (!def)
 			continue;
 		ret = opt_store(o, cfg, def, err, err_len);
 		if (ret)
 			return ret;
-		if (o->has_offset) /* a default does not count as given */
-			*(bool *)((char *)cfg + o->has_offset) = false;
+		if (o->has_off) /* a default does not count as given */
+			*(bool *)((char *)cfg + o->has_off) = false;
 	}
-	cfg->size_bytes = desc->default_size;
-	cfg->iters = desc->default_iters;
 	return 0;
 }
 
@@ -175,7 +173,7 @@ static struct option refusal_option(size_t i)
 {
 	const struct opts_refusal *r = &opts_refuse_rows[i];
 
-	return (struct option){ r->long_name, r->has_arg ? required_argument :
+	return (struct option){ r->name, r->has_arg ? required_argument :
 				no_argument, NULL, (int)(LONG_REFUSED + i) };
 }
 
@@ -199,7 +197,7 @@ static void build_getopt(struct option *longs, char *shorts)
 		int has_arg = o->kind == OPT_OPT_INT ? optional_argument :
 			      o->arg ? required_argument : no_argument;
 
-		longs[i] = (struct option){ o->long_name, has_arg, NULL,
+		longs[i] = (struct option){ o->name, has_arg, NULL,
 					    o->code };
 		shorts = add_short(shorts, o->code, has_arg);
 	}
@@ -243,11 +241,11 @@ static int opt_refuse(const struct opts_refusal *r, char *err, size_t err_len)
 	else if (r->short_name)
 		opts_err(err, err_len,
 			 "-%c/--%s is not supported by rdmabench: %s; %s",
-			 r->short_name, r->long_name, r->why, r->instead);
+			 r->short_name, r->name, r->why, r->instead);
 	else
 		opts_err(err, err_len,
 			 "--%s is not supported by rdmabench: %s; %s",
-			 r->long_name, r->why, r->instead);
+			 r->name, r->why, r->instead);
 	return -EINVAL;
 }
 

@@ -115,14 +115,8 @@ static const char *doc_default(const struct opt_def *o,
 			       const struct bench_desc *d, char *buf,
 			       size_t len)
 {
-	const char *def = d->measure == BENCH_MEASURE_BW ? o->def_bw :
-			  o->def_lat;
+	const char *def = opts_table_default(o, d, buf, len);
 
-	if (o->code == 's' || o->code == 'n') {
-		snprintf(buf, len, "%llu", o->code == 's' ?
-			 d->default_size : d->default_iters);
-		return buf;
-	}
 	if (o->kind == OPT_NOOP || !def || !def[0] || !strcmp(def, "-1"))
 		return NULL;
 	return def;
@@ -154,9 +148,9 @@ static void doc_flag(const struct opt_def *o, const struct bench_desc *d,
 		snprintf(arg, sizeof(arg), "%s%s", o->arg[0] == '[' ? "" : " ",
 			 o->arg);
 	if (o->code < 256)
-		snprintf(buf, len, "-%c, --%s%s", o->code, o->long_name, arg);
+		snprintf(buf, len, "-%c, --%s%s", o->code, o->name, arg);
 	else
-		snprintf(buf, len, "%s--%s%s", pad ? "    " : "", o->long_name,
+		snprintf(buf, len, "%s--%s%s", pad ? "    " : "", o->name,
 			 arg);
 }
 
@@ -219,7 +213,7 @@ static void doc_refused(char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < opts_refuse_count && n < len; i++)
 		n += snprintf(buf + n, len - n, "%s--%s", i ? " " : "",
-			      opts_refuse_rows[i].long_name);
+			      opts_refuse_rows[i].name);
 }
 
 /* The examples for d: "tool args" and what it does. */

@@ -60,7 +60,7 @@ static void sh_words(const struct bench_desc *d, FILE *out)
 			continue;
 		if (o->code < 256)
 			fprintf(out, "-%c ", o->code);
-		sh_spellings(o->long_name, " ", out);
+		sh_spellings(o->name, " ", out);
 		fputc(' ', out);
 	}
 }
@@ -134,7 +134,7 @@ static void sh_values(const struct opts_doc_sh_extra *x,
 		if (!o->arg || o->kind == OPT_OPT_INT || o->kind == OPT_NOOP)
 			continue;
 		fprintf(out, "\t%s", s->arm);
-		sh_pattern(o->code, o->long_name, out);
+		sh_pattern(o->code, o->name, out);
 		fputs(") ", out);
 		sh_value(o, s, out);
 		fputc('\n', out);

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 struct opts_refusal {
-	const char *long_name;
+	const char *name;    /* the long option, without "--" */
 	char short_name;     /* perftest's short option, 0: none */
 	bool has_arg;        /* perftest's option takes a value */
 	const char *why;     /* what rdmabench does not do */

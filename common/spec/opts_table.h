@@ -5,11 +5,13 @@
  * --help, the man pages and the shell completion. Pure data and the
  * questions about a row; internal to spec/opts*.c.
  *
- * A new row fills: long_name, code (a short char or a new LONG_* below),
- * kind, offset (and has_offset when "given" matters), min/max, the two
- * defaults, arg, help (NULL: a hidden alias), choices (OPT_ENUM), .group
- * (where --help and the man page list it; test_opts_doc fails on a row
- * without) and .only (the tools it applies to; 0: all eight).
+ * A row names its fields (fio's options.c style): .name, .code (a short
+ * char or a new LONG_* below), .kind, .off (and .has_off when "given"
+ * matters), .min/.max, .def (and .def_lat where the latency tools' differs),
+ * .arg, .help (none: a hidden alias), .choices (OPT_ENUM), .group (where
+ * --help and the man page list it; test_opts_doc fails on a row without)
+ * and .only (the tools it applies to; none: all eight). A field left out
+ * is 0 or NULL.
  */
 #ifndef RDMABENCH_OPTS_TABLE_H
 #define RDMABENCH_OPTS_TABLE_H
@@ -81,16 +83,16 @@ enum {
 };
 
 struct opt_def {
-	const char *long_name;
+	const char *name;       /* the long option, without "--" */
 	int code;               /* short option char or LONG_* */
 	enum opt_kind kind;
-	size_t offset;          /* into struct bench_cfg */
-	size_t has_offset;      /* bool set when given; 0: none */
+	size_t off;             /* where the value goes, in struct bench_cfg */
+	size_t has_off;         /* a bool set when given; 0: none */
 	uint64_t min, max;      /* OPT_U64/OPT_SIZE range; OPT_STR: max bytes */
-	const char *def_bw;     /* default for bandwidth tests, NULL: none */
-	const char *def_lat;    /* default for latency tests */
+	const char *def;        /* the default, NULL: none */
+	const char *def_lat;    /* the latency tools' default, NULL: .def */
 	const char *arg;        /* argument name in --help, NULL: no argument */
-	const char *help;
+	const char *help;       /* NULL: a hidden alias */
 	const char *const *choices; /* OPT_ENUM, NULL-terminated */
 	unsigned int only;      /* enum opt_only bits; 0: every tool */
 	enum opt_group group;   /* its --help section */
@@ -120,6 +122,12 @@ bool opts_table_choice_ok(const struct opt_def *o, size_t i,
 /* Is row o in tool d's --help, man page and completion? Not aliases (no
  * help), other tools' options, -s/-a of a fixed size. */
 bool opts_table_listed(const struct opt_def *o, const struct bench_desc *d);
+
+/* Row o's default in tool d, NULL: none (-s and -n: d's, written into
+ * buf; else .def_lat for a latency tool that has one, else .def). */
+const char *opts_table_default(const struct opt_def *o,
+			       const struct bench_desc *d, char *buf,
+			       size_t len);
 
 /* "-s/--size" or "--json" into buf. */
 const char *opts_table_label(const struct opt_def *o, char *buf, size_t len);
