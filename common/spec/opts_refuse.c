@@ -255,9 +255,8 @@ const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "vlan_pcp", .has_arg = true, .why = RAW_WHY,
 	  .instead = RAW_USE },
 	{ .name = "raw_ipv6", .why = RAW_WHY, .instead = RAW_USE },
+	{ 0 }, /* the end, for the option engine */
 };
 
-#define ROWS (sizeof(opts_refuse_rows) / sizeof(opts_refuse_rows[0]))
-_Static_assert(ROWS <= OPTS_REFUSE_MAX, "raise OPTS_REFUSE_MAX");
-
-const size_t opts_refuse_count = ROWS;
+const size_t opts_refuse_count =
+	sizeof(opts_refuse_rows) / sizeof(opts_refuse_rows[0]) - 1;

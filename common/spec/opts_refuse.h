@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * opts_refuse - perftest's options that rdmabench does not do, each with
- * why and what to use instead. opts.c builds them into its getopt table, so
+ * why and what to use instead. The benches' program (opts_table.c) hands
+ * them to the option engine, which builds them into its getopt table, so
  * a perftest command line gets an answer for every option, never a bare
  * "unknown option". Pure data.
  */
@@ -19,9 +20,7 @@ struct opts_refusal {
 	const char *instead; /* an imperative: what to do instead */
 };
 
-/* At most this many rows (opts.c sizes its getopt table by it). */
-#define OPTS_REFUSE_MAX 128
-
+/* opts_refuse_count rows, then a zeroed one. */
 extern const struct opts_refusal opts_refuse_rows[];
 extern const size_t opts_refuse_count;
 

@@ -3,6 +3,7 @@
  * opts_table - the option rows (see opts_table.h for what a row fills) and
  * the questions asked of a row: which tools it applies to, its label.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -260,7 +261,8 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "same as --numa off",
 	  .group = OPT_G_PLACE },
 	{ .name = "use_cuda", .code = LONG_CUDA, .kind = OPT_OPT_INT,
-	  .off = CFG(use_cuda), .max = 1023, .def = "-1", .arg = "[=N|auto]",
+	  .off = CFG(use_cuda), .max = 1023, .def = "-1", .bare = "0",
+	  .arg = "[=N|auto]",
 	  .help = "buffers in GPU N's memory (cudaMalloc); auto: the GPU "
 	  "nearest each rail's NIC",
 	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GPU },
@@ -383,8 +385,102 @@ const struct opt_def opts_table_rows[] = {
 };
 const size_t opts_table_count = sizeof(opts_table_rows) /
 				sizeof(opts_table_rows[0]);
-_Static_assert(sizeof(opts_table_rows) / sizeof(opts_table_rows[0]) <=
-	       OPTS_TABLE_MAX, "raise OPTS_TABLE_MAX");
+
+/* The sections of --help and of the man page's OPTIONS, by group. */
+static const char *const table_groups[OPT_G_COUNT] = {
+	[OPT_G_CONN] = "Connection",
+	[OPT_G_TEST] = "Test",
+	[OPT_G_GATES] = "Gates (exit 3 when one is missed)",
+	[OPT_G_OUTPUTS] = "Outputs",
+	[OPT_G_PLACE] = "Placement",
+	[OPT_G_GPU] = "GPU memory",
+	[OPT_G_SERVER] = "Server (what a client may ask for)",
+	[OPT_G_HELP] = "Help",
+	[OPT_G_PERFTEST] = "perftest options that are what rdmabench does "
+			   "anyway",
+};
+
+static const struct opt_usage table_usage[] = {
+	{ .args = "[options]", .what = "server: wait for a client" },
+	{ .args = "[options] SERVER",
+	  .what = "client: run the test against SERVER" },
+	{ 0 },
+};
+
+static const char *const table_about[] = {
+	"Without SERVER it is the server: it waits for a client. SERVER is "
+	"a hostname or any IP of the server; the data device is -d, else "
+	"the one that owns the route, else the first active one. The "
+	"client sends the whole test configuration; the server needs only "
+	"-d/-i/-p.",
+	NULL,
+};
+
+#define NOT_ATOMIC (ONLY_WRITE | ONLY_READ | ONLY_SEND)
+
+/* In this order; a tool shows the first three that apply. */
+static const struct opt_example table_examples[] = {
+	{ .args = "", .what = "server: wait for a client (start it first)" },
+	{ .args = "-a --report_gbits 192.0.2.1",
+	  .what = "client: every size 2 B .. 8 MiB, in Gb/s",
+	  .only = ONLY_BW | NOT_ATOMIC },
+	{ .args = "-A CMP_AND_SWAP -q 4 192.0.2.1",
+	  .what = "client: compare-and-swap over 4 QPs",
+	  .only = ONLY_BW | ONLY_ATOMIC },
+	{ .args = "-D 10 --expect-gbps 90 --json run.json 192.0.2.1",
+	  .what = "client: 10 s; exit 3 below 90 Gb/s; the run as JSON",
+	  .only = ONLY_BW },
+	{ .args = "-a -H 192.0.2.1",
+	  .what = "client: every size, with the latency histogram",
+	  .only = ONLY_LAT | NOT_ATOMIC },
+	{ .args = "-A CMP_AND_SWAP -H 192.0.2.1",
+	  .what = "client: compare-and-swap, with the latency histogram",
+	  .only = ONLY_LAT | ONLY_ATOMIC },
+	{ .args = "-n 100000 --expect-p99-us 10 --junit lat.xml 192.0.2.1",
+	  .what = "client: exit 3 when p99 is above 10 us; a JUnit file",
+	  .only = ONLY_LAT },
+	{ 0 },
+};
+
+/* The one operand: the server's address (none: we are the server). */
+static int table_operands(void *cfg, int argc, char **argv, int first,
+			  char *err, size_t err_len)
+{
+	char *addr = ((struct bench_cfg *)cfg)->server_addr;
+
+	if (first >= argc)
+		return 0;
+	if (argc - first > 1) {
+		snprintf(err, err_len, "unexpected argument '%s': give one "
+			 "server address at most", argv[first + 1]);
+		return -EINVAL;
+	}
+	if (strlen(argv[first]) >= OPTS_ADDR_MAX || !argv[first][0]) {
+		snprintf(err, err_len, "server address '%s' is not valid",
+			 argv[first]);
+		return -EINVAL;
+	}
+	strcpy(addr, argv[first]);
+	return 0;
+}
+
+const struct opt_prog opts_table_prog = {
+	.rows = opts_table_rows,
+	.count = sizeof(opts_table_rows) / sizeof(opts_table_rows[0]),
+	.cfg_size = sizeof(struct bench_cfg),
+	.groups = table_groups,
+	.group_count = OPT_G_COUNT,
+	.usage = table_usage,
+	.about = table_about,
+	.lead = ", a drop-in for perftest's tool of the same name.",
+	.examples = table_examples,
+	.exit_codes = "Exit codes: 0 ok, 1 runtime error, 2 usage, 3 below "
+		      "expectation, 4 data corruption, 5 peer unreachable, "
+		      "lost or timed out, 130 stopped by SIGINT/SIGTERM (a "
+		      "second signal ends it at once).",
+	.refused = opts_refuse_rows,
+	.operands = table_operands,
+};
 
 /* The verb names of ONLY_WRITE, ONLY_READ, ... in that order. */
 static const char *const only_verbs[] = { "write", "read", "send", "atomic" };
@@ -415,8 +511,11 @@ void opts_table_tools(unsigned int only, char *buf, size_t len)
 
 bool opts_table_only_ok(unsigned int only, const struct bench_desc *d)
 {
-	unsigned int mine = opts_table_mine(d);
+	unsigned int mine;
 
+	if (!d) /* not a bench: every row is the program's own */
+		return true;
+	mine = opts_table_mine(d);
 	return (!(only & ONLY_MEASURES) || (only & mine & ONLY_MEASURES)) &&
 	       (!(only & ONLY_VERBS) || (only & mine & ONLY_VERBS));
 }
@@ -430,14 +529,14 @@ bool opts_table_choice_ok(const struct opt_def *o, size_t i,
 			  const struct bench_desc *d)
 {
 	/* the verb table says who can do UC */
-	return o->choices != conn_choices || i != OPTS_CONN_UC ||
+	return o->choices != conn_choices || i != OPTS_CONN_UC || !d ||
 	       bench_verb(d->verb)->uc_ok;
 }
 
 bool opts_table_listed(const struct opt_def *o, const struct bench_desc *d)
 {
 	return o->help && opts_table_applies(o, d) &&
-	       !(bench_verb(d->verb)->fixed_size &&
+	       !(d && bench_verb(d->verb)->fixed_size &&
 		 (o->code == 's' || o->code == 'a'));
 }
 
@@ -445,14 +544,26 @@ const char *opts_table_default(const struct opt_def *o,
 			       const struct bench_desc *d, char *buf,
 			       size_t len)
 {
-	if (o->code == 's' || o->code == 'n') {
+	if (d && (o->code == 's' || o->code == 'n')) {
 		snprintf(buf, len, "%llu", o->code == 's' ? d->default_size :
 			 d->default_iters);
 		return buf;
 	}
-	if (d->measure == BENCH_MEASURE_LAT && o->def_lat)
+	if (d && d->measure == BENCH_MEASURE_LAT && o->def_lat)
 		return o->def_lat;
 	return o->def;
+}
+
+const char *opts_prog_name(const struct opt_prog *p,
+			   const struct bench_desc *d)
+{
+	return p->name ? p->name : d->name;
+}
+
+const char *opts_prog_summary(const struct opt_prog *p,
+			      const struct bench_desc *d)
+{
+	return p->summary ? p->summary : d->summary;
 }
 
 const char *opts_table_label(const struct opt_def *o, char *buf, size_t len)

@@ -16,6 +16,7 @@
 #include "doctor/doctor.h"
 #include "spec/opts_doc.h"
 #include "spec/opts_doc_sh.h"
+#include "spec/opts_table.h"
 
 static const char doctor_summary[] =
 	"RDMA preflight: the settings that make traffic silently fall back "
@@ -63,7 +64,7 @@ static int gen_man(const char *name)
 		const struct bench_desc *d = bench_tool((enum bench_tool)t);
 
 		if (!strcmp(d->name, name)) {
-			opts_doc_man(d, stdout);
+			opts_doc_man(&opts_table_prog, d, stdout);
 			return 0;
 		}
 	}
