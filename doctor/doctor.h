@@ -10,10 +10,10 @@
 #ifndef RDMABENCH_DOCTOR_H
 #define RDMABENCH_DOCTOR_H
 
-#include <getopt.h>
 #include <stdio.h>
 
 #include "doctor/probe.h"
+#include "spec/opts_prog.h"
 
 /* The whole program; bench/ib_doctor.c calls it. Not pure (verbs). */
 int doctor_main(int argc, char **argv);
@@ -26,10 +26,9 @@ int doctor_main(int argc, char **argv);
 int doctor_cli(int argc, char **argv, char *const *envp,
 	       const struct probe *real, FILE *out);
 
-/* ib_doctor's --help text, and its getopt options (the man page and the
- * shell completion are made from them). */
-void doctor_cli_usage(FILE *out);
-const struct option *doctor_cli_options(void);
+/* ib_doctor's program in the one option engine: its rows, from which
+ * the parser, --help, the man page and the completion all come. */
+extern const struct opt_prog doctor_cli_prog;
 
 /* The real probes: verbs, rdma_cm, netlink, ethtool (verbs.c). */
 void doctor_real_probe(struct probe *out);
