@@ -12,6 +12,7 @@
 #include "doctor/doctor.h"
 #include "doctor/chk.h"
 #include "doctor/net.h"
+#include "lib/afile.h"
 #include "lib/log.h"
 #include "spec/bench.h"
 #include "spec/opts.h"
@@ -55,7 +56,8 @@ static const struct opt_def cli_rows[] = {
 	  .group = CLI_G_CHECKS },
 	{ .name = "json", .code = CLI_JSON, .kind = OPT_STR,
 	  .off = CLI(json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
-	  .help = "also write the findings as JSON (atomically)",
+	  .help = "also write the findings as JSON (atomically); -: on "
+		  "stdout, the table then on stderr",
 	  .group = CLI_G_OUTPUTS },
 	{ .name = "help", .code = 'h', .kind = OPT_FLAG, .off = CLI(help),
 	  .help = "show this help",
@@ -90,8 +92,8 @@ static const struct opt_example cli_examples[] = {
 	{ .args = "", .what = "check this host; the table on stdout" },
 	{ .args = "--peer 192.0.2.2 -d mlx5_0",
 	  .what = "one device, and the route and rdma_cm to a peer" },
-	{ .args = "--json doctor.json",
-	  .what = "the findings as JSON too" },
+	{ .args = "--json - | jq .exit_code",
+	  .what = "the findings as JSON on stdout, the table on stderr" },
 	{ 0 },
 };
 
@@ -149,7 +151,8 @@ static const char *cli_given(const char *value)
 	return value[0] ? value : NULL;
 }
 
-/* Run the checks and write both outputs; the exit code. */
+/* Run the checks and write both outputs; the exit code. With --json -
+ * the document takes out and the table goes to stderr. */
 static int cli_go(const struct cli_opts *o, char *const *envp,
 		  const struct probe *probe, FILE *out)
 {
@@ -159,7 +162,7 @@ static int cli_go(const struct cli_opts *o, char *const *envp,
 		.netstatus = cli_given(o->netstatus), .envp = envp,
 		.probe = probe,
 	};
-	FILE *text = out;
+	FILE *text = afile_is_stdout(o->json_path) ? stderr : out;
 	char host[128] = "";
 	int code;
 
@@ -173,7 +176,7 @@ static int cli_go(const struct cli_opts *o, char *const *envp,
 	code = findings_exit_code(&c.rep);
 	/* findings_write_json said why, naming the file */
 	if (o->json_path[0] && findings_write_json(&c.rep, host, c.peer,
-						   o->json_path))
+						   o->json_path, out))
 		code = FINDINGS_EXIT_RUNTIME;
 	cli_ctx_free(&c);
 	return code;

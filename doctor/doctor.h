@@ -4,7 +4,8 @@
  * silently falls back (no provider, port down, MTU 1024, an IP without a
  * RoCEv2 GID, a route through eth0, memlock, NUMA, GPUDirect, pod
  * networks) and says the one-line fix for each. Findings go to stdout as
- * a table and, with --json FILE, as JSON. Exit: 0 all passed, 6 warnings,
+ * a table and, with --json FILE, as JSON (--json -: the JSON on stdout,
+ * the table on stderr). Exit: 0 all passed, 6 warnings,
  * 7 a failure, 2 usage, 1 runtime error.
  */
 #ifndef RDMABENCH_DOCTOR_H
