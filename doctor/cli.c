@@ -195,13 +195,8 @@ int doctor_cli(int argc, char **argv, char *const *envp,
 		bench_err("%s", err);
 		return FINDINGS_EXIT_USAGE;
 	}
-	if (o.help || o.version) {
-		if (o.help)
-			opts_doc_help(&doctor_cli_prog, NULL, out);
-		else
-			opts_doc_version(&doctor_cli_prog, NULL, out);
+	if (opts_doc_asked(&doctor_cli_prog, NULL, o.help, o.version, out))
 		return FINDINGS_EXIT_OK;
-	}
 	if (o.root[0])
 		fake_probe(o.root, &fake);
 	/* no probes at all: every probed check SKIPs */

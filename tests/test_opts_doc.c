@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "doctor/doctor.h"
+#include "fabric/cli.h"
 #include "spec/opts.h"
 #include "spec/opts_doc.h"
 #include "spec/opts_doc_sh.h"
@@ -20,7 +21,9 @@
 #include "test.h"
 
 /* The programs with rows of their own, beside the benches' table. */
-static const struct opt_prog *const own[] = { &doctor_cli_prog, NULL };
+static const struct opt_prog *const own[] = {
+	&doctor_cli_prog, &fabric_cli_prog, NULL,
+};
 
 /* What fn writes for program p as tool d, in memory (free it). */
 static char *render(void (*fn)(const struct opt_prog *,
@@ -183,7 +186,8 @@ static void test_completion(void)
 	EXPECT_TRUE(strstr(text, "\t--json) COMPREPLY=($(compgen -f") != NULL);
 	EXPECT_TRUE(strstr(text, "complete -F _rdmabench ib_write_bw ") !=
 		    NULL);
-	EXPECT_TRUE(strstr(text, " ib_atomic_lat ib_doctor\n") != NULL);
+	EXPECT_TRUE(strstr(text, " ib_atomic_lat ib_doctor ib_fabric\n") !=
+		    NULL);
 	free(text);
 }
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "spec/bench.h"
+#include "spec/opts_prog.h"
 
 #define OPTS_ADDR_MAX 256
 #define OPTS_NAME_MAX 64
@@ -161,11 +162,6 @@ int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
  */
 int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	       char *err, size_t err_len);
-
-/* Word a message into err (opts.c and opts_check.c, whose refusals name
- * what was wrong and what to do). */
-void opts_err(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* True when the buffers go on a GPU (--use_cuda N or --use_cuda_bus_id;
  * --use_cuda auto once it has picked one). */

@@ -281,6 +281,16 @@ void opts_doc_version(const struct opt_prog *p, const struct bench_desc *d,
 		RDMABENCH_VERSION);
 }
 
+bool opts_doc_asked(const struct opt_prog *p, const struct bench_desc *d,
+		    bool help, bool version, FILE *out)
+{
+	if (help)
+		opts_doc_help(p, d, out);
+	else if (version)
+		opts_doc_version(p, d, out);
+	return help || version;
+}
+
 /* .TH and NAME: "name - summary". */
 static void doc_man_head(const char *name, const char *summary, FILE *out)
 {
@@ -400,25 +410,5 @@ void opts_doc_man(const struct opt_prog *p, const struct bench_desc *d,
 	fputs(".SH EXIT STATUS\n", out);
 	doc_roff(p->exit_codes + strlen("Exit codes: "), out);
 	fputc('\n', out);
-	doc_man_see_also(out);
-}
-
-void opts_doc_man_text(const char *name, const char *summary,
-		       const char *text, FILE *out)
-{
-	const char *line = text;
-
-	doc_man_head(name, summary, out);
-	fputs(".SH DESCRIPTION\n.nf\n", out);
-	while (*line) {
-		size_t n = strcspn(line, "\n");
-		char buf[256];
-
-		snprintf(buf, sizeof(buf), "%.*s", (int)n, line);
-		doc_roff(buf, out);
-		fputc('\n', out);
-		line += n + (line[n] == '\n');
-	}
-	fputs(".fi\n", out);
 	doc_man_see_also(out);
 }

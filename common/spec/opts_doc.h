@@ -9,6 +9,7 @@
 #ifndef RDMABENCH_OPTS_DOC_H
 #define RDMABENCH_OPTS_DOC_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "spec/bench.h"
@@ -26,15 +27,13 @@ void opts_doc_usage(const struct bench_desc *d, FILE *out);
 void opts_doc_version(const struct opt_prog *p, const struct bench_desc *d,
 		      FILE *out);
 
+/* --help when help, else --version when version, on out: true when it
+ * wrote either (the program then exits 0). */
+bool opts_doc_asked(const struct opt_prog *p, const struct bench_desc *d,
+		    bool help, bool version, FILE *out);
+
 /* The man page (section 1) of program p (d as for opts_doc_help). */
 void opts_doc_man(const struct opt_prog *p, const struct bench_desc *d,
 		  FILE *out);
-
-/*
- * A man page (section 1) around a usage text: NAME from name and summary,
- * the text as it is (ib_doctor, whose options are not the table's).
- */
-void opts_doc_man_text(const char *name, const char *summary,
-		       const char *text, FILE *out);
 
 #endif

@@ -113,6 +113,11 @@ int opts_prog_parse(const struct opt_prog *p, const struct bench_desc *d,
 		    void *cfg, int argc, char **argv, char *err,
 		    size_t err_len);
 
+/* Word a message into err (the parser's refusals, and a program's own
+ * checks after it: each names what was wrong and what to do). */
+void opts_err(char *err, size_t err_len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* The program's name and summary: p's, else bench tool d's. */
 const char *opts_prog_name(const struct opt_prog *p,
 			   const struct bench_desc *d);
