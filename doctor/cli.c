@@ -59,13 +59,7 @@ static const struct opt_def cli_rows[] = {
 	  .help = "also write the findings as JSON (atomically); -: on "
 		  "stdout, the table then on stderr",
 	  .group = CLI_G_OUTPUTS },
-	{ .name = "help", .code = 'h', .kind = OPT_FLAG, .off = CLI(help),
-	  .help = "show this help",
-	  .group = CLI_G_HELP },
-	{ .name = "version", .code = 'V', .kind = OPT_FLAG,
-	  .off = CLI(version),
-	  .help = "show the version",
-	  .group = CLI_G_HELP },
+	OPT_ROWS_HELP(CLI(help), CLI(version), CLI_G_HELP),
 };
 
 static const char *const cli_groups[CLI_G_COUNT] = {

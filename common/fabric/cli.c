@@ -76,13 +76,7 @@ static const struct opt_def cli_rows[] = {
 	  .has_off = CFG(dry), .bare = "text", .arg = "FORM",
 	  .help = "print the plan (a text table, or JSON) and exit",
 	  .choices = dry_choices, .group = CLI_G_OUTPUTS },
-	{ .name = "help", .code = 'h', .kind = OPT_FLAG, .off = CFG(help),
-	  .help = "show this help",
-	  .group = CLI_G_HELP },
-	{ .name = "version", .code = 'V', .kind = OPT_FLAG,
-	  .off = CFG(version),
-	  .help = "show the version",
-	  .group = CLI_G_HELP },
+	OPT_ROWS_HELP(CFG(help), CFG(version), CLI_G_HELP),
 };
 
 static const char *const cli_groups[CLI_G_COUNT] = {

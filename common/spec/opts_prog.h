@@ -60,6 +60,14 @@ struct opt_def {
 	unsigned int group;     /* its --help section: the program's groups[] */
 };
 
+/* The -h/--help and -V/--version rows of every program: bools at
+ * help_off and version_off of its config, listed in its group g. */
+#define OPT_ROWS_HELP(help_off, version_off, g)                           \
+	{ .name = "help", .code = 'h', .kind = OPT_FLAG, .off = (help_off), \
+	  .help = "show this help", .group = (g) },                        \
+	{ .name = "version", .code = 'V', .kind = OPT_FLAG,                 \
+	  .off = (version_off), .help = "show the version", .group = (g) }
+
 /* A line of --help's "Usage:" and of the man page's SYNOPSIS. */
 struct opt_usage {
 	const char *args;       /* after the program's name; NULL ends */

@@ -375,13 +375,7 @@ const struct opt_def opts_table_rows[] = {
 	  .arg = "N",
 	  .help = "TCP control: GRH hop limit [64]",
 	  .group = OPT_G_CONN },
-	{ .name = "help", .code = 'h', .kind = OPT_FLAG, .off = CFG(show_help),
-	  .help = "show this help",
-	  .group = OPT_G_HELP },
-	{ .name = "version", .code = 'V', .kind = OPT_FLAG,
-	  .off = CFG(show_version),
-	  .help = "show the version",
-	  .group = OPT_G_HELP },
+	OPT_ROWS_HELP(CFG(show_help), CFG(show_version), OPT_G_HELP),
 };
 const size_t opts_table_count = sizeof(opts_table_rows) /
 				sizeof(opts_table_rows[0]);
