@@ -91,18 +91,6 @@ static const struct opt_example cli_examples[] = {
 	{ 0 },
 };
 
-/* No operands: the peer is an option. */
-static int cli_operands(void *cfg, int argc, char **argv, int first,
-			char *err, size_t len)
-{
-	(void)cfg;
-	if (first >= argc)
-		return 0;
-	snprintf(err, len, "unexpected argument '%s' (the peer is --peer IP)",
-		 argv[first]);
-	return -EINVAL;
-}
-
 const struct opt_prog doctor_cli_prog = {
 	.name = "ib_doctor",
 	.summary = "RDMA preflight: the settings that make traffic silently "
@@ -118,7 +106,7 @@ const struct opt_prog doctor_cli_prog = {
 	.exit_codes = "Exit codes: 0 every check passed (SKIPs allowed), 6 "
 		      "warnings only, 7 a failure, 2 usage, 1 runtime error "
 		      "(--json not written).",
-	.operands = cli_operands,
+	.operand_hint = "the peer is --peer IP",
 };
 
 /* What the rows cannot say: --peer is an address, --root a folder. */

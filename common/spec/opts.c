@@ -318,13 +318,14 @@ static const char *opt_next_value(const struct opt_def *o, int argc,
 }
 
 /* No operands (a program without its operands hook). */
-static int opts_no_operands(int argc, char **argv, int first, char *err,
-			    size_t err_len)
+static int opts_no_operands(const struct opt_prog *p, int argc, char **argv,
+			    int first, char *err, size_t err_len)
 {
 	if (first >= argc)
 		return 0;
-	opts_err(err, err_len, "unexpected argument '%s' (--help lists the "
-		 "options)", argv[first]);
+	opts_err(err, err_len, "unexpected argument '%s' (%s)", argv[first],
+		 p->operand_hint ? p->operand_hint :
+		 "--help lists the options");
 	return -EINVAL;
 }
 
@@ -369,7 +370,7 @@ static int opts_getopt(const struct opt_prog *p, const struct bench_desc *d,
 			return ret;
 	}
 	if (!p->operands)
-		return opts_no_operands(argc, argv, optind, err, err_len);
+		return opts_no_operands(p, argc, argv, optind, err, err_len);
 	return p->operands(cfg, argc, argv, optind, err, err_len);
 }
 

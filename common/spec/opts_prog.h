@@ -108,6 +108,9 @@ struct opt_prog {
 	 */
 	int (*operands)(void *cfg, int argc, char **argv, int first,
 			char *err, size_t err_len);
+	/* Without .operands, what a refused operand is told beside it;
+	 * NULL: "--help lists the options". */
+	const char *operand_hint;
 };
 
 /*
