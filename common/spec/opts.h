@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * opts - the command line, driven by one table (opts_table.c: parsing,
- * defaults, ranges here; --help, man pages and completion in opts_doc.c).
- * Pure: no verbs headers, never exits.
+ * opts - the benches' command line: their config (struct bench_cfg),
+ * parsed by the one option engine (opts_prog.h: opts.c parses by the
+ * benches' rows in opts_table.c; --help, man pages and completion in
+ * opts_doc*.c). Pure: no verbs headers, never exits.
  *
  * Options are the client's: the server takes only where to listen
  * (-p, -d, -i) and adopts the rest from the client's HELLO message.
