@@ -1,197 +1,165 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * doctor_cli - ib_doctor's command line: options, the run, the table on
- * stdout, the JSON file, the exit code. Pure: the probes come in.
+ * doctor_cli - ib_doctor's command line: its rows in the one option
+ * engine (spec/opts_prog.h), the run, the table, the JSON document, the
+ * exit code. Pure: the probes come in.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "doctor/doctor.h"
 #include "doctor/chk.h"
 #include "doctor/net.h"
+#include "lib/afile.h"
 #include "lib/log.h"
 #include "spec/bench.h"
-#include "spec/opts_forgive.h"
+#include "spec/opts.h"
+#include "spec/opts_doc.h"
 
 struct cli_opts {
-	const char *json_path;
-	const char *peer;
-	const char *dev;
-	const char *root;
-	const char *netstatus;
+	char json_path[OPTS_PATH_MAX];
+	char peer[OPTS_ADDR_MAX];
+	char dev[OPTS_NAME_MAX];
+	char root[OPTS_PATH_MAX];
+	char netstatus[OPTS_PATH_MAX];
 	bool help;
 	bool version;
 };
 
-#define CLI_SHORTS ":d:hV"
+/* Long-only options get codes above any char. */
+enum { CLI_JSON = 256, CLI_PEER, CLI_NETSTATUS, CLI_ROOT };
 
-static const struct option cli_longopts[] = {
-	{ "json", required_argument, NULL, 'j' },
-	{ "peer", required_argument, NULL, 'P' },
-	{ "ib-dev", required_argument, NULL, 'd' },
-	{ "network-status", required_argument, NULL, 'N' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* Where --help and the man page list an option, in this order. */
+enum { CLI_G_NONE, CLI_G_CHECKS, CLI_G_OUTPUTS, CLI_G_HELP, CLI_G_COUNT };
+
+#define CLI(field) offsetof(struct cli_opts, field)
+
+static const struct opt_def cli_rows[] = {
+	{ .name = "peer", .code = CLI_PEER, .kind = OPT_STR, .off = CLI(peer),
+	  .max = OPTS_ADDR_MAX, .arg = "IP",
+	  .help = "also check the route to IP and that rdma_cm resolves it",
+	  .group = CLI_G_CHECKS },
+	{ .name = "ib-dev", .code = 'd', .kind = OPT_STR, .off = CLI(dev),
+	  .max = OPTS_NAME_MAX, .arg = "DEV",
+	  .help = "check only this RDMA device",
+	  .group = CLI_G_CHECKS },
+	{ .name = "network-status", .code = CLI_NETSTATUS, .kind = OPT_STR,
+	  .off = CLI(netstatus), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "Multus network-status file [/etc/podinfo/network-status]",
+	  .group = CLI_G_CHECKS },
+	{ .name = "root", .code = CLI_ROOT, .kind = OPT_STR, .off = CLI(root),
+	  .max = OPTS_PATH_MAX, .arg = "DIR",
+	  .help = "read /sys, /proc, /dev below DIR and the verbs answers "
+		  "from DIR/probe (tests)",
+	  .group = CLI_G_CHECKS },
+	{ .name = "json", .code = CLI_JSON, .kind = OPT_STR,
+	  .off = CLI(json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "also write the findings as JSON (atomically); -: on "
+		  "stdout, the table then on stderr",
+	  .group = CLI_G_OUTPUTS },
+	OPT_ROWS_HELP(CLI(help), CLI(version), CLI_G_HELP),
 };
 
-void doctor_cli_usage(FILE *out)
-{
-	fputs("ib_doctor - RDMA preflight: finds the settings that make "
-	      "traffic silently fall\nback or slow down, with a one-line fix "
-	      "for each.\n\n"
-	      "Usage:\n  ib_doctor [--peer IP] [-d DEV] [--json FILE] "
-	      "[--network-status FILE]\n\n"
-	      "Checks, in order: 1 devices, uverbs, rdma_cm, provider; 2 port"
-	      " state, link\nspeed, PCIe; 3 MTU; 4 netdev map, RoCEv2 GIDs; 5 "
-	      "route and rdma_cm to --peer;\n6 memlock; 7 NUMA; 8 GPUDirect; "
-	      "9 pod networks (Multus, SR-IOV).\n\nOptions:\n"
-	      "  --peer IP              also check the route to IP and that "
-	      "rdma_cm resolves it\n"
-	      "  -d, --ib-dev DEV       check only this RDMA device\n"
-	      "  --json FILE            also write the findings as JSON "
-	      "(atomically)\n"
-	      "  --network-status FILE  Multus network-status file\n"
-	      "                         [default /etc/podinfo/network-status]\n"
-	      "  --root DIR             read /sys, /proc, /dev below DIR and "
-	      "the verbs answers\n"
-	      "                         from DIR/probe (tests)\n"
-	      "  -h, --help             this text\n"
-	      "  -V, --version          the version\n\n"
-	      "Long options take '_' or '-' alike and may be shortened to a "
-	      "unique prefix.\n\n"
-	      "Exit codes: 0 every check passed (SKIPs allowed), 6 warnings "
-	      "only, 7 a failure,\n2 usage, 1 runtime error (--json not "
-	      "written).\n", out);
-}
+static const char *const cli_groups[CLI_G_COUNT] = {
+	[CLI_G_CHECKS] = "Checks",
+	[CLI_G_OUTPUTS] = "Outputs",
+	[CLI_G_HELP] = "Help",
+};
 
-const struct option *doctor_cli_options(void)
-{
-	return cli_longopts;
-}
+static const struct opt_usage cli_usage[] = {
+	{ .args = "[--peer IP] [-d DEV] [--json FILE] [options]" },
+	{ 0 },
+};
 
-static int cli_opt(struct cli_opts *o, int c, char *err, size_t len)
+static const char *const cli_about[] = {
+	"Each finding comes with its one-line fix. Checks, in order: 1 "
+	"devices, uverbs, rdma_cm, provider; 2 port state, link speed, "
+	"PCIe; 3 MTU; 4 netdev map, RoCEv2 GIDs; 5 route and rdma_cm to "
+	"--peer; 6 memlock; 7 NUMA; 8 GPUDirect; 9 pod networks (Multus, "
+	"SR-IOV).",
+	NULL,
+};
+
+static const struct opt_example cli_examples[] = {
+	{ .args = "", .what = "check this host; the table on stdout" },
+	{ .args = "--peer 192.0.2.2 -d mlx5_0",
+	  .what = "one device, and the route and rdma_cm to a peer" },
+	{ .args = "--json - | jq .exit_code",
+	  .what = "the findings as JSON on stdout, the table on stderr" },
+	{ 0 },
+};
+
+const struct opt_prog doctor_cli_prog = {
+	.name = "ib_doctor",
+	.summary = "RDMA preflight: the settings that make traffic silently "
+		   "fall back or slow down",
+	.rows = cli_rows,
+	.count = sizeof(cli_rows) / sizeof(cli_rows[0]),
+	.cfg_size = sizeof(struct cli_opts),
+	.groups = cli_groups,
+	.group_count = CLI_G_COUNT,
+	.usage = cli_usage,
+	.about = cli_about,
+	.examples = cli_examples,
+	.exit_codes = "Exit codes: 0 every check passed (SKIPs allowed), 6 "
+		      "warnings only, 7 a failure, 2 usage, 1 runtime error "
+		      "(--json not written).",
+	.operand_hint = "the peer is --peer IP",
+};
+
+/* What the rows cannot say: --peer is an address, --root a folder. */
+static int cli_check(const struct cli_opts *o, char *err, size_t len)
 {
 	struct probe_addr a;
 	struct stat st;
 
-	switch (c) {
-	case 'j':
-		o->json_path = optarg;
-		return 0;
-	case 'P':
-		o->peer = optarg;
-		if (!net_addr_parse(optarg, &a))
-			return 0;
-		snprintf(err, len, "--peer '%s': not an IPv4/IPv6 address; "
-			 "give the peer's IP on the RDMA network", optarg);
-		return -EINVAL;
-	case 'd':
-		o->dev = optarg;
-		return 0;
-	case 'N':
-		o->netstatus = optarg;
-		return 0;
-	case 'r':
-		o->root = optarg;
-		if (!stat(optarg, &st) && S_ISDIR(st.st_mode))
-			return 0;
-		snprintf(err, len, "--root '%s': not a folder", optarg);
-		return -EINVAL;
-	case 'h':
-		o->help = true;
-		return 0;
-	case 'V':
-		o->version = true;
-		return 0;
-	default:
+	if (o->peer[0] && net_addr_parse(o->peer, &a)) {
+		opts_err(err, len, "--peer '%s': not an IPv4/IPv6 address; "
+			 "give the peer's IP on the RDMA network", o->peer);
 		return -EINVAL;
 	}
-}
-
-/* Name the option getopt stumbled on: a long one as typed. */
-static void cli_bad_opt(int c, const char *arg, char *err, size_t len)
-{
-	char flag[3] = { '-', (char)optopt, '\0' };
-	const char *what = arg && !strncmp(arg, "--", 2) ? arg : flag;
-
-	snprintf(err, len, "%s '%s'; ib_doctor -h lists the options",
-		 c == '?' ? "unknown option" : "a value is needed after", what);
-}
-
-/* getopt_long over argv (already respelled by opts_forgive). */
-static int cli_getopt(int argc, char **argv, struct cli_opts *o,
-		      char *err, size_t len)
-{
-	int c, ret;
-
-	optind = 0;     /* 0, not 1: glibc re-initialises getopt fully */
-	opterr = 0;     /* we word the messages ourselves */
-	while ((c = getopt_long(argc, argv, CLI_SHORTS, cli_longopts,
-				NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			cli_bad_opt(c, argv[optind - 1], err, len);
-			return -EINVAL;
-		}
-		ret = cli_opt(o, c, err, len);
-		if (ret)
-			return ret;
-	}
-	if (optind < argc) {
-		snprintf(err, len, "unexpected argument '%s' (the peer is "
-			 "--peer IP)", argv[optind]);
+	if (o->root[0] && (stat(o->root, &st) || !S_ISDIR(st.st_mode))) {
+		opts_err(err, len, "--root '%s': not a folder", o->root);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int cli_args(int argc, char **argv, struct cli_opts *o,
-		    char *err, size_t len)
+/* An option's value, NULL when not given. */
+static const char *cli_given(const char *value)
 {
-	char **args;
-	int ret;
-
-	memset(o, 0, sizeof(*o));
-	args = opts_forgive(cli_longopts, CLI_SHORTS, argc, argv, &ret, err,
-			    len);
-	if (!args)
-		return ret;
-	ret = cli_getopt(argc, args, o, err, len);
-	free(args);
-	return ret;
+	return value[0] ? value : NULL;
 }
 
-/* Run the checks and write both outputs; the exit code. */
+/* Run the checks and write both outputs; the exit code. With --json -
+ * the document takes out and the table goes to stderr. */
 static int cli_go(const struct cli_opts *o, char *const *envp,
-		     const struct probe *probe, FILE *out)
+		  const struct probe *probe, FILE *out)
 {
 	struct chk_ctx c = {
-		.root = o->root ? o->root : "/", .only_dev = o->dev,
-		.peer = o->peer, .netstatus = o->netstatus, .envp = envp,
+		.root = o->root[0] ? o->root : "/",
+		.only_dev = cli_given(o->dev), .peer = cli_given(o->peer),
+		.netstatus = cli_given(o->netstatus), .envp = envp,
 		.probe = probe,
 	};
+	FILE *text = afile_is_stdout(o->json_path) ? stderr : out;
 	char host[128] = "";
-	int code, ret;
+	int code;
 
 	cli_run(&c);
 	fs_read(c.root, host, sizeof(host), "/proc/sys/kernel/hostname");
-	fprintf(out, "# ib_doctor: RDMA preflight of %s%s%s\n",
-		host[0] ? host : "this host", o->root ? ", root " : "",
-		o->root ? o->root : "");
-	findings_print_text(&c.rep, out);
-	fflush(out);
+	fprintf(text, "# ib_doctor: RDMA preflight of %s%s%s\n",
+		host[0] ? host : "this host", o->root[0] ? ", root " : "",
+		o->root);
+	findings_print_text(&c.rep, text);
+	fflush(text);
 	code = findings_exit_code(&c.rep);
-	if (o->json_path) {
-		/* afile_write said why, naming the file */
-		ret = findings_write_json(&c.rep, host, o->peer, o->json_path);
-		if (ret)
-			code = FINDINGS_EXIT_RUNTIME;
-	}
+	/* findings_write_json said why, naming the file */
+	if (o->json_path[0] && findings_write_json(&c.rep, host, c.peer,
+						   o->json_path, out))
+		code = FINDINGS_EXIT_RUNTIME;
 	cli_ctx_free(&c);
 	return code;
 }
@@ -203,23 +171,19 @@ int doctor_cli(int argc, char **argv, char *const *envp,
 	struct cli_opts o;
 	char err[256];
 
-	if (cli_args(argc, argv, &o, err, sizeof(err))) {
+	if (opts_prog_parse(&doctor_cli_prog, NULL, &o, argc, argv, err,
+			    sizeof(err)) ||
+	    cli_check(&o, err, sizeof(err))) {
 		bench_err("%s", err);
 		return FINDINGS_EXIT_USAGE;
 	}
-	if (o.help) {
-		doctor_cli_usage(out);
+	if (opts_doc_asked(&doctor_cli_prog, NULL, o.help, o.version, out))
 		return FINDINGS_EXIT_OK;
-	}
-	if (o.version) {
-		fprintf(out, "ib_doctor (rdmabench) %s\n", RDMABENCH_VERSION);
-		return FINDINGS_EXIT_OK;
-	}
-	if (o.root)
+	if (o.root[0])
 		fake_probe(o.root, &fake);
 	/* no probes at all: every probed check SKIPs */
-	return cli_go(&o, envp, o.root ? &fake : real ? real : &none,
-			 out);
+	return cli_go(&o, envp, o.root[0] ? &fake : real ? real : &none,
+		      out);
 }
 
 int cli_run(struct chk_ctx *c)

@@ -192,9 +192,9 @@ static int findings_render(const void *arg, FILE *out)
 }
 
 int findings_write_json(const struct findings *rep, const char *host,
-		      const char *peer, const char *path)
+		      const char *peer, const char *path, FILE *std)
 {
 	struct findings_job job = { rep, host, peer };
 
-	return afile_write(path, findings_render, &job);
+	return afile_save(path, findings_render, &job, std);
 }

@@ -85,9 +85,10 @@ int findings_print_json(const struct findings *rep, const char *host,
 
 /*
  * Write the JSON document to path atomically (lib/afile: mkstemp in the
- * same folder, fsync, rename, fsync of the folder). 0 or -errno, logged.
+ * same folder, fsync, rename, fsync of the folder), or to std when path
+ * is "-". 0 or -errno, logged.
  */
 int findings_write_json(const struct findings *rep, const char *host,
-		      const char *peer, const char *path);
+		      const char *peer, const char *path, FILE *std);
 
 #endif

@@ -4,7 +4,8 @@
 #                     and $(B)/man/rdmabench.7 (docs/man/rdmabench.7)
 #   make completion   $(B)/completion/rdmabench (bash) and
 #                     $(B)/completion/_rdmabench (zsh)
-# Pages and completion come from the option table through $(B)/docs/man/gen
+# Pages and completion come from the programs' option rows (the benches'
+# table, fabric/cli.c, doctor/cli.c) through $(B)/docs/man/gen
 # (docs/man/gen.c on common/spec/opts_doc*.c), the source --help uses too.
 DOC_GEN    := $(B)/docs/man/gen
 MAN_TOOLS  := $(filter ib_%,$(BENCHES))
@@ -18,13 +19,6 @@ $(DOC_GEN): $(B)/docs/man/gen.o $(PURE_OBJS)
 $(B)/man/%.1: $(DOC_GEN)
 	@mkdir -p $(dir $@)
 	$(DOC_GEN) man $* > $@.tmp && mv $@.tmp $@
-
-# ib_fabric has its own parser: its page is its --help text
-$(B)/man/ib_fabric.1: $(DOC_GEN) $(B)/ib_fabric
-	@mkdir -p $(dir $@)
-	$(B)/ib_fabric --help | $(DOC_GEN) man-help ib_fabric \
-		"many nodes at once: traffic patterns over rounds of links" \
-		> $@.tmp && mv $@.tmp $@
 
 $(B)/man/rdmabench.7: docs/man/rdmabench.7
 	@mkdir -p $(dir $@)

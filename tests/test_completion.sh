@@ -2,7 +2,8 @@
 # tests/test_completion.sh - the completion of `make completion`
 # ($RDMABENCH_BUILD/completion): bash completes --rep to the report options
 # in both spellings for every tool that takes them, enum values after -c,
-# a file after --json, ib_doctor's --version; zsh (when installed) reads
+# a file after --json, ib_doctor's --version, ib_fabric's options and
+# patterns (its own, not the benches'); zsh (when installed) reads
 # _rdmabench and offers the same words.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -34,9 +35,17 @@ got=$(complete_bash ib_send_bw -c "")
 [ "$got" = "RC UC" ] || fail "ib_send_bw -c: '$got', not 'RC UC'"
 got=$(complete_bash ib_doctor --ver)
 [ "$got" = "--version" ] || fail "ib_doctor --ver: '$got'"
+got=$(complete_bash ib_fabric --dry)
+[ "$got" = "--dry-run --dry_run" ] || fail "ib_fabric --dry: '$got'"
+got=$(complete_bash ib_fabric -P "")
+[ "$got" = "pairs ring all-to-all bisection incast fan-out" ] ||
+	fail "ib_fabric -P: '$got'"
+# -t is the benches' --tx-depth (a number) but ib_fabric's --tool
+got=$(complete_bash ib_fabric --pattern ring --rep)
+[ -z "$got" ] || fail "ib_fabric --rep offers the benches' '$got'"
 n=$(bash -c 'source "$1"; complete -p' _ "$C/rdmabench" |
 	grep -c -- '-F _rdmabench')
-[ "$n" = 9 ] || fail "complete -F for $n tools, not 9"
+[ "$n" = 10 ] || fail "complete -F for $n tools, not 10"
 
 if command -v zsh >/dev/null 2>&1; then
 	got=$(zsh -fc 'compadd() { if [[ $1 == -a ]]; then

@@ -3,9 +3,11 @@
  * ib_doctor's scenarios against the fake roots in tests/fixtures/doctor/
  * (made by make_trees.py there; found through TEST_SRCDIR): each asserts
  * the findings (check, subject, verdict) and the exit code, through the
- * checks and through the command line.
+ * checks and through the command line (--json FILE and --json -).
  */
+#define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -414,6 +416,50 @@ static void test_json_file(void)
 			  NULL), 1);
 }
 
+/* doctor_cli over argv, its stdout into *text (free it), stderr muted. */
+static int cli_capture(int argc, char **argv, char **text, size_t *len)
+{
+	FILE *out = open_memstream(text, len);
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+	int code;
+
+	if (!out || saved < 0 || null < 0)
+		return -1;
+	fflush(stderr);
+	dup2(null, STDERR_FILENO);
+	code = doctor_cli(argc, argv, NULL, NULL, out);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+	fclose(out);
+	return code;
+}
+
+/* --json -: the document alone on stdout (the table went to stderr), and
+ * no file named "-". */
+static void test_json_stdout(void)
+{
+	char root[PATH_MAX], *text = NULL;
+	char *argv[] = { (char *)"ib_doctor", (char *)"--root", root,
+			 (char *)"--json", (char *)"-", NULL };
+	struct json_read_tok tok[1024];
+	size_t len = 0;
+	int ntok, v;
+
+	tree_path("mtu1024", root, sizeof(root));
+	EXPECT_EQ_INT(access("-", F_OK) != 0, 1);
+	EXPECT_EQ_INT(cli_capture(5, argv, &text, &len), 6);
+	ntok = text ? json_read_parse(text, len, tok, 1024) : -1;
+	EXPECT_TRUE(ntok > 0); /* the whole of stdout is one document */
+	v = ntok > 0 ? json_read_get(text, tok, ntok, 0, "exit_code") : -1;
+	EXPECT_TRUE(v > 0 && !strncmp(text + tok[v].start, "6", 1));
+	EXPECT_STREQ(ntok > 0 ? json_finding(text, tok, ntok, "mtu",
+					     "verdict") : "", "WARN");
+	EXPECT_EQ_INT(access("-", F_OK) != 0, 1);
+	free(text);
+}
+
 /* Every byte of js is part of a valid UTF-8 sequence. */
 static bool utf8_ok(const char *js, size_t n)
 {
@@ -492,6 +538,7 @@ int main(void)
 	test_pod();
 	test_pod_default_only();
 	test_json_file();
+	test_json_stdout();
 	test_json_bad_utf8();
 	test_usage();
 	return test_finish("test_doctor");

@@ -164,7 +164,6 @@ static void test_examples(void)
 static void test_refusals(void)
 {
 	struct plan pl;
-	enum plan_pattern p;
 
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, 1, 1, 100), -EINVAL);
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, 4, 0, 100), -EINVAL);
@@ -172,12 +171,11 @@ static void test_refusals(void)
 		      -EINVAL);
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_INCAST, 8, 2, 65530), -EINVAL);
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, 4, 1, 0), -EINVAL);
-	EXPECT_EQ_INT(plan_pattern_parse("star", &p), -EINVAL);
+	EXPECT_TRUE(plan_pattern_names[PLAN_PATTERN_COUNT] == NULL);
 	for (unsigned int i = 0; i < PLAN_PATTERN_COUNT; i++) {
 		const char *name = plan_pattern_name((enum plan_pattern)i);
 
-		EXPECT_EQ_INT(plan_pattern_parse(name, &p), 0);
-		EXPECT_EQ_INT(p, i);
+		EXPECT_STREQ(plan_pattern_names[i], name);
 		EXPECT_TRUE(strstr(plan_pattern_list(), name) != NULL);
 	}
 }

@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/test_fabric_run.sh - ib_fabric without RDMA: the dry-run (text and
-# JSON, the rank from --rank, Slurm, Open MPI), its refusals, and real
+# JSON, the rank from --rank, Slurm, Open MPI), its refusals, --help,
+# --version and "did you mean" (the one option engine's), and real
 # runs of three ranks on this machine (--rank 0..2, every node's address
 # 127.0.0.1) over a fake tool that writes a result document per link,
 # one link slow: the barrier, the rounds, the per-link files the plan
@@ -61,6 +62,15 @@ rc_is 2 "$BIN" -P ring -H 'a,b' -n -D 5
 rc_is 2 "$BIN" -P ring -H 'n[2-1]' -n
 rc_is 2 "$BIN" -P ring -H a,b -S 0 -n
 rc_is 0 "$BIN" --help
+grep -q -e '--pattern=<pairs/ring/' "$tmp/out" && ok || fail "--help: no --pattern"
+rc_is 0 "$BIN" --version
+grep -q '^ib_fabric (rdmabench) ' "$tmp/out" && ok || fail "--version: $(cat "$tmp/out")"
+rc_is 2 "$BIN" --hlep
+grep -q "did you mean --help?" "$tmp/out" && ok || fail "--hlep: $(cat "$tmp/out")"
+rc_is 0 "$BIN" --pat ring --hosts=a,b --dry_run=json
+rc_is 2 "$BIN" -P ring -H a,b -n stray
+grep -q "tool arguments go after --" "$tmp/out" && ok || fail "stray: $(cat "$tmp/out")"
+rc_is 2 "$BIN" -P ring -H a,b -f hosts -n
 
 # ---- runs over a fake tool: 3 ranks on this machine
 cat > "$tmp/fake" <<'FAKE'

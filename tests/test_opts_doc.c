@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/spec/opts_table.c and opts_doc*.c: every row names its
- * group, no two names collide once '_'/'-' and case are forgiven, --help
- * lists per tool only what applies, every example parses, the man page and
- * the completion carry the same options.
+ * Tests for common/spec/opts_table.c and opts_doc*.c, over every program
+ * of the option engine (the benches, ib_doctor, ib_fabric): every row
+ * names its group and a code of its own, no two names collide once
+ * '_'/'-' and case are forgiven, --help lists per tool only what applies,
+ * every example parses, the man page and the completion carry the same
+ * options.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <stdlib.h>
 
 #include "doctor/doctor.h"
+#include "fabric/cli.h"
 #include "spec/opts.h"
 #include "spec/opts_doc.h"
 #include "spec/opts_doc_sh.h"
@@ -17,46 +20,69 @@
 #include "spec/opts_table.h"
 #include "test.h"
 
-/* What fn writes for d, in memory (free it). */
-static char *render(void (*fn)(const struct bench_desc *, FILE *),
-		    const struct bench_desc *d)
+/* The programs with rows of their own, beside the benches' table. */
+static const struct opt_prog *const own[] = {
+	&doctor_cli_prog, &fabric_cli_prog, NULL,
+};
+
+/* What fn writes for program p as tool d, in memory (free it). */
+static char *render(void (*fn)(const struct opt_prog *,
+			       const struct bench_desc *, FILE *),
+		    const struct opt_prog *p, const struct bench_desc *d)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
 	if (out) {
-		fn(d, out);
+		fn(p, d, out);
 		fclose(out);
 	}
 	return text ? text : strdup("");
 }
 
-static const char *name_at(size_t i)
+/* Row i of p, then its refused options: the names getopt is given. */
+static const char *name_at(const struct opt_prog *p, size_t i)
 {
-	return i < opts_table_count ? opts_table_rows[i].long_name :
-	       opts_refuse_rows[i - opts_table_count].long_name;
+	return i < p->count ? p->rows[i].name : p->refused[i - p->count].name;
+}
+
+/* Every row of p names its group and a code of its own; no two names
+ * collide once '_'/'-' and case are forgiven. */
+static void test_rows_of(const struct opt_prog *p)
+{
+	size_t n = p->count, i, j;
+
+	while (p->refused && p->refused[n - p->count].name)
+		n++;
+	for (i = 0; i < p->count; i++) {
+		const struct opt_def *o = &p->rows[i];
+		bool ok = o->group > 0 && o->group < p->group_count &&
+			  p->groups[o->group];
+
+		if (!ok)
+			fprintf(stderr, "  --%s: no .group\n", o->name);
+		EXPECT_TRUE(ok);
+		for (j = i + 1; j < p->count; j++)
+			EXPECT_TRUE(o->code != p->rows[j].code);
+	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (!opts_forgive_cmp(name_at(p, i), name_at(p, j))) {
+				fprintf(stderr, "  --%s and --%s collide\n",
+					name_at(p, i), name_at(p, j));
+				EXPECT_TRUE(false);
+			}
 }
 
 static void test_rows(void)
 {
-	size_t n = opts_table_count + opts_refuse_count, i, j;
+	const struct opt_prog *const *p;
 
-	for (i = 0; i < opts_table_count; i++) {
-		const struct opt_def *o = &opts_table_rows[i];
-		bool ok = o->group > OPT_G_NONE && o->group < OPT_G_COUNT;
-
-		if (!ok)
-			fprintf(stderr, "  --%s: no .group\n", o->long_name);
-		EXPECT_TRUE(ok);
-	}
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			if (!opts_forgive_cmp(name_at(i), name_at(j))) {
-				fprintf(stderr, "  --%s and --%s collide\n",
-					name_at(i), name_at(j));
-				EXPECT_TRUE(false);
-			}
+	EXPECT_EQ_U64(opts_table_prog.count, opts_table_count);
+	test_rows_of(&opts_table_prog);
+	for (p = own; *p; p++)
+		test_rows_of(*p);
 }
 
 /* Parse line ("ib_x_y args...") as tool d would, and check it. */
@@ -107,7 +133,7 @@ static void test_usage(void)
 		const struct bench_desc *d = bench_tool((enum bench_tool)t);
 		bool bw = d->measure == BENCH_MEASURE_BW;
 		bool atomic = bench_verb(d->verb)->fixed_size != 0;
-		char *help = render(opts_doc_usage, d);
+		char *help = render(opts_doc_help, &opts_table_prog, d);
 
 		EXPECT_TRUE(strstr(help, "\nConnection:\n") != NULL);
 		EXPECT_TRUE(strstr(help, "\nGates (exit 3") != NULL);
@@ -131,7 +157,7 @@ static void test_usage(void)
 static void test_man(void)
 {
 	const struct bench_desc *d = bench_tool(BENCH_TOOL_WRITE_BW);
-	char *man = render(opts_doc_man, d);
+	char *man = render(opts_doc_man, &opts_table_prog, d);
 
 	EXPECT_TRUE(strncmp(man, ".\\\"", 3) == 0);
 	EXPECT_TRUE(strstr(man, ".TH IB_WRITE_BW 1 ") != NULL);
@@ -145,17 +171,13 @@ static void test_man(void)
 
 static void test_completion(void)
 {
-	static const struct option doctor[] = {
-		{ "json", required_argument, NULL, 'j' }, { NULL, 0, NULL, 0 },
-	};
-	const struct opts_doc_sh_extra x = { "ib_doctor", doctor };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
 	if (!out)
 		return;
-	opts_doc_sh_bash(&x, out);
+	opts_doc_sh_bash(own, out);
 	fclose(out);
 	EXPECT_TRUE(strstr(text, "--report_gbits --report-gbits ") != NULL);
 	EXPECT_TRUE(strstr(text, "--report-both --report_both ") != NULL);
@@ -164,34 +186,67 @@ static void test_completion(void)
 	EXPECT_TRUE(strstr(text, "\t--json) COMPREPLY=($(compgen -f") != NULL);
 	EXPECT_TRUE(strstr(text, "complete -F _rdmabench ib_write_bw ") !=
 		    NULL);
-	EXPECT_TRUE(strstr(text, " ib_atomic_lat ib_doctor\n") != NULL);
+	EXPECT_TRUE(strstr(text, " ib_atomic_lat ib_doctor ib_fabric\n") !=
+		    NULL);
 	free(text);
 }
 
-/* ib_doctor: its --help (and so its man page) names each of its options. */
-static void test_doctor(void)
+/* "--name" of o in text, each '-' written as dash ("\\-" in a man page). */
+static bool has_flag(const char *text, const char *dash,
+		     const struct opt_def *o)
 {
-	const struct option *o = doctor_cli_options();
-	char *text = NULL, flag[64];
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	char flag[128];
+	size_t n = (size_t)snprintf(flag, sizeof(flag), "%s%s", dash, dash);
+	const char *c;
 
-	if (!out)
-		return;
-	doctor_cli_usage(out);
-	fclose(out);
-	for (; o->name; o++) {
-		snprintf(flag, sizeof(flag), "--%s ", o->name);
-		if (!strstr(text, flag))
-			fprintf(stderr, "  ib_doctor --help lacks %s\n", flag);
-		EXPECT_TRUE(strstr(text, flag) != NULL);
+	for (c = o->name; *c && n + 3 < sizeof(flag); c++)
+		n += (size_t)snprintf(flag + n, sizeof(flag) - n, "%s",
+				      *c == '-' ? dash : (char[2]){ *c, 0 });
+	return strstr(text, flag) != NULL;
+}
+
+/* ib_doctor and ib_fabric: --help, the man page and the completion name
+ * each of their options; --version names the program. */
+static void test_own(const struct opt_prog *p)
+{
+	char *help = render(opts_doc_help, p, NULL);
+	char *man = render(opts_doc_man, p, NULL);
+	char *version = render(opts_doc_version, p, NULL);
+	char *sh = NULL, want[96];
+	size_t len = 0, i;
+	FILE *out = open_memstream(&sh, &len);
+
+	if (out) {
+		opts_doc_sh_bash(own, out);
+		fclose(out);
 	}
-	free(text);
+	for (i = 0; i < p->count; i++) {
+		const struct opt_def *o = &p->rows[i];
+		bool ok = has_flag(help, "-", o) && has_flag(man, "\\-", o) &&
+			  sh && has_flag(sh, "-", o);
+
+		if (!ok)
+			fprintf(stderr, "  %s: --%s missing\n", p->name,
+				o->name);
+		EXPECT_TRUE(ok);
+	}
+	snprintf(want, sizeof(want), "%s (rdmabench) ", p->name);
+	EXPECT_TRUE(strncmp(version, want, strlen(want)) == 0);
+	snprintf(want, sizeof(want), ".TH %s 1 ", p->name);
+	EXPECT_TRUE(strcasestr(man, want) != NULL);
+	EXPECT_TRUE(strstr(man, ".SH EXIT STATUS") != NULL);
+	free(help);
+	free(man);
+	free(version);
+	free(sh);
 }
 
 int main(void)
 {
-	test_doctor();
+	const struct opt_prog *const *p;
+
+	for (p = own; *p; p++)
+		test_own(*p);
 	test_rows();
 	test_usage();
 	test_man();

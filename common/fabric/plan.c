@@ -75,16 +75,24 @@ static void gen_fan_out(struct builder *b, unsigned int n)
 		conn(b, 0, 0, i);
 }
 
-static const struct {
-	const char *name;
-	void (*gen)(struct builder *b, unsigned int n);
-} patterns[PLAN_PATTERN_COUNT] = {
-	[PLAN_PAIRS] = { "pairs", gen_pairs },
-	[PLAN_RING] = { "ring", gen_ring },
-	[PLAN_ALL_TO_ALL] = { "all-to-all", gen_all_to_all },
-	[PLAN_BISECTION] = { "bisection", gen_bisection },
-	[PLAN_INCAST] = { "incast", gen_incast },
-	[PLAN_FAN_OUT] = { "fan-out", gen_fan_out },
+const char *const plan_pattern_names[PLAN_PATTERN_COUNT + 1] = {
+	[PLAN_PAIRS] = "pairs",
+	[PLAN_RING] = "ring",
+	[PLAN_ALL_TO_ALL] = "all-to-all",
+	[PLAN_BISECTION] = "bisection",
+	[PLAN_INCAST] = "incast",
+	[PLAN_FAN_OUT] = "fan-out",
+	[PLAN_PATTERN_COUNT] = NULL,
+};
+
+static void (*const pattern_gen[PLAN_PATTERN_COUNT])(struct builder *b,
+						     unsigned int n) = {
+	[PLAN_PAIRS] = gen_pairs,
+	[PLAN_RING] = gen_ring,
+	[PLAN_ALL_TO_ALL] = gen_all_to_all,
+	[PLAN_BISECTION] = gen_bisection,
+	[PLAN_INCAST] = gen_incast,
+	[PLAN_FAN_OUT] = gen_fan_out,
 };
 
 const char *plan_pattern_list(void)
@@ -92,22 +100,10 @@ const char *plan_pattern_list(void)
 	return "pairs, ring, all-to-all, bisection, incast, fan-out";
 }
 
-int plan_pattern_parse(const char *name, enum plan_pattern *p)
-{
-	for (unsigned int i = 0; i < PLAN_PATTERN_COUNT; i++) {
-		if (!strcmp(name, patterns[i].name)) {
-			*p = (enum plan_pattern)i;
-			return 0;
-		}
-	}
-	bench_err("--pattern %s: unknown pattern; one of %s", name,
-		  plan_pattern_list());
-	return -EINVAL;
-}
-
 const char *plan_pattern_name(enum plan_pattern p)
 {
-	return (unsigned int)p < PLAN_PATTERN_COUNT ? patterns[p].name : "?";
+	return (unsigned int)p < PLAN_PATTERN_COUNT ? plan_pattern_names[p] :
+						      "?";
 }
 
 static int plan_check(enum plan_pattern pattern, unsigned int nodes,
@@ -160,12 +156,12 @@ int plan_build(struct plan *pl, enum plan_pattern pattern, unsigned int nodes,
 	b.served = calloc(nodes, sizeof(*b.served));
 	if (!b.served)
 		return -ENOMEM;
-	patterns[pattern].gen(&b, nodes); /* count */
+	pattern_gen[pattern](&b, nodes); /* count */
 	if (b.n > PLAN_LINKS_MAX || b.max_port > 65535) {
 		bench_err(
 			"%s over %u nodes x %u streams: %u links up to port %u: too many (at most %u links, port 65535)",
-			patterns[pattern].name, nodes, streams, b.n, b.max_port,
-			PLAN_LINKS_MAX);
+			plan_pattern_names[pattern], nodes, streams, b.n,
+			b.max_port, PLAN_LINKS_MAX);
 		free(b.served);
 		return b.n > PLAN_LINKS_MAX ? -E2BIG : -EINVAL;
 	}
@@ -175,7 +171,7 @@ int plan_build(struct plan *pl, enum plan_pattern pattern, unsigned int nodes,
 		b.n = 0;
 		b.round = 0;
 		memset(b.served, 0, nodes * sizeof(*b.served));
-		patterns[pattern].gen(&b, nodes); /* fill */
+		pattern_gen[pattern](&b, nodes); /* fill */
 	}
 	free(b.served);
 	err = b.links ? plan_index(pl) : -ENOMEM;

@@ -52,8 +52,11 @@ struct plan {
 	unsigned int *round_first; /* rounds + 1 entries */
 };
 
-/* "ring" -> PLAN_RING; -EINVAL (logged, with the list) when unknown. */
-int plan_pattern_parse(const char *name, enum plan_pattern *p);
+/* The patterns' names by enum plan_pattern, NULL last (ib_fabric's
+ * --pattern takes one: fabric/cli.c). */
+extern const char *const plan_pattern_names[PLAN_PATTERN_COUNT + 1];
+
+/* PLAN_RING -> "ring". */
 const char *plan_pattern_name(enum plan_pattern p);
 
 /* The names of every pattern, "pairs, ring, ..." (static storage). */

@@ -125,3 +125,25 @@ int afile_write(const char *path, afile_render_fn render, const void *arg)
 			   strerror(-ret));
 	return 0;
 }
+
+bool afile_is_stdout(const char *path)
+{
+	return path && path[0] == '-' && !path[1];
+}
+
+int afile_save(const char *path, afile_render_fn render, const void *arg,
+	       FILE *std)
+{
+	int ret;
+
+	if (!afile_is_stdout(path))
+		return afile_write(path, render, arg);
+	if (!render || !std)
+		return -EINVAL;
+	ret = render(arg, std);
+	if (!ret && (fflush(std) || ferror(std)))
+		ret = -EIO;
+	if (ret)
+		bench_err("writing to standard output: %s", strerror(-ret));
+	return ret;
+}

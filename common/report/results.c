@@ -651,24 +651,16 @@ int results_save_atomic(const char *path,
 
 bool results_is_stdout(const char *path)
 {
-	return path && path[0] == '-' && !path[1];
+	return afile_is_stdout(path);
 }
 
 int results_save(const char *path,
 		 int (*render)(const struct results_doc *, FILE *),
 		 const struct results_doc *d, FILE *std)
 {
-	int ret;
+	struct results_job job = { render, d };
 
-	if (!results_is_stdout(path))
-		return results_save_atomic(path, render, d);
-	if (!render || !d || !std)
+	if (!render || !d)
 		return -EINVAL;
-	ret = render(d, std);
-	if (!ret && (fflush(std) || ferror(std)))
-		ret = -EIO;
-	if (ret)
-		bench_err("writing the results to standard output: %s",
-			  strerror(-ret));
-	return ret;
+	return afile_save(path, results_render, &job, std);
 }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * fabric - ib_fabric's orchestration (see fabric.h): options, the host
- * list, the plan, this rank, then the dry-run or the run.
+ * fabric - ib_fabric's orchestration (see fabric.h): options (the rows
+ * of fabric/cli.c), the host list, the plan, this rank, then the dry-run
+ * or the run.
  */
 #include "run/fabric.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fabric/cli.h"
 #include "fabric/hostlist.h"
 #include "fabric/linkcmd.h"
 #include "fabric/plan.h"
@@ -23,26 +24,11 @@
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
-#include "lib/units.h"
 #include "run/fabric_addr.h"
 #include "run/fabric_barrier.h"
 #include "run/fabric_exec.h"
 #include "spec/bench.h"
-
-enum dry {
-	DRY_NONE,
-	DRY_TEXT,
-	DRY_JSON
-};
-
-struct fabric_cfg {
-	enum plan_pattern pattern;
-	bool have_pattern;
-	const char *hosts, *hostfile, *rank, *out, *tool;
-	uint64_t streams, port, barrier_port, timeout_s, connect_timeout_s;
-	enum dry dry;
-	char tool_path[PATH_MAX];
-};
+#include "spec/opts_doc.h"
 
 /* What one run holds. */
 struct fabric {
@@ -54,171 +40,10 @@ struct fabric {
 	struct linkcmd_ctx x;
 };
 
-static const char usage_text[] =
-	"Usage: ib_fabric --pattern P (--hosts LIST | --hostfile FILE) [OPTIONS] [-- TOOL_ARGS...]\n"
-	"Test many nodes at once: one process a node (mpirun, srun, an Indexed Job\n"
-	"or --rank), each running its links' tool servers and clients round by round.\n"
-	"  -P, --pattern P        pairs, ring, all-to-all, bisection, incast, fan-out\n"
-	"  -H, --hosts LIST       node-[01-16], a,b,c, n[1-3,7] (order = rank)\n"
-	"  -f, --hostfile FILE    one \"NAME [ADDRESS]\" a line, # comments\n"
-	"                         (Slurm: the job's node list when neither is given)\n"
-	"  -S, --streams N        links per connection (default 1)\n"
-	"  -t, --tool TOOL        ib_write_bw (default), ... or a path\n"
-	"  -p, --port PORT        first tool port (default 18515)\n"
-	"      --barrier-port P   rank 0's barrier port (default: --port - 1)\n"
-	"  -r, --rank R           this node's rank (else the launcher's, else\n"
-	"                         this host's name in the list)\n"
-	"  -o, --out DIR          per-link results and logs (default fabric-out)\n"
-	"  -n, --dry-run[=json]   print the plan (text table, or JSON) and exit\n"
-	"      --timeout SEC      a round's limit (default 600)\n"
-	"      --connect-timeout SEC   clients' retry time (default 60)\n"
-	"  -h, --help\n"
-	"TOOL_ARGS go to both sides of every link (e.g. -- -D 10 --report_gbits).\n"
-	"Report: scripts/fabric_report.py DIR (docs/fabric.md).\n";
-
-static const struct option longopts[] = {
-	{ "pattern", required_argument, NULL, 'P' },
-	{ "hosts", required_argument, NULL, 'H' },
-	{ "hostfile", required_argument, NULL, 'f' },
-	{ "streams", required_argument, NULL, 'S' },
-	{ "tool", required_argument, NULL, 't' },
-	{ "port", required_argument, NULL, 'p' },
-	{ "barrier-port", required_argument, NULL, 'B' },
-	{ "rank", required_argument, NULL, 'r' },
-	{ "out", required_argument, NULL, 'o' },
-	{ "dry-run", optional_argument, NULL, 'n' },
-	{ "timeout", required_argument, NULL, 'T' },
-	{ "connect-timeout", required_argument, NULL, 'C' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static int dry_mode(const char *arg, enum dry *d)
-{
-	if (!arg || !strcmp(arg, "text"))
-		*d = DRY_TEXT;
-	else if (!strcmp(arg, "json"))
-		*d = DRY_JSON;
-	else {
-		bench_err("--dry-run=%s: want text or json", arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* The options that take a string or a number, by their letter. */
-#define STR(ch, field)                                       \
-	{                                                    \
-		ch, offsetof(struct fabric_cfg, field), 0, 0 \
-	}
-#define NUM(ch, field, lo, hi)                                 \
-	{                                                      \
-		ch, offsetof(struct fabric_cfg, field), lo, hi \
-	}
-static const struct {
-	int opt;
-	size_t off;
-	uint64_t min, max; /* 0, 0: a string */
-} valued[] = {
-	STR('H', hosts),
-	STR('f', hostfile),
-	STR('t', tool),
-	STR('r', rank),
-	STR('o', out),
-	NUM('S', streams, 1, PLAN_STREAMS_MAX),
-	NUM('p', port, 1, 65535),
-	NUM('B', barrier_port, 1, 65535),
-	NUM('T', timeout_s, 1, 86400),
-	NUM('C', connect_timeout_s, 1, 86400),
-};
-
-/* The long name of option letter opt, for messages. */
-static const char *long_name(int opt)
-{
-	for (const struct option *o = longopts; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
-
-static int parse_valued(struct fabric_cfg *c, unsigned int i, const char *arg)
-{
-	char *field = (char *)c + valued[i].off;
-
-	if (!valued[i].max) {
-		memcpy(field, &arg, sizeof(arg));
-		return 0;
-	}
-	if (!units_parse_u64(arg, valued[i].min, valued[i].max,
-			     (uint64_t *)(void *)field))
-		return 0;
-	bench_err("--%s %s: want a whole number in %llu..%llu",
-		  long_name(valued[i].opt), arg,
-		  (unsigned long long)valued[i].min,
-		  (unsigned long long)valued[i].max);
-	return -EINVAL;
-}
-
-static int parse_one(struct fabric_cfg *c, int opt, const char *arg)
-{
-	for (unsigned int i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
-		if (valued[i].opt == opt)
-			return parse_valued(c, i, arg);
-	if (opt == 'P') {
-		c->have_pattern = true;
-		return plan_pattern_parse(arg, &c->pattern);
-	}
-	if (opt == 'n')
-		return dry_mode(arg, &c->dry);
-	bench_err("unknown option (ib_fabric --help lists them)");
-	return -EINVAL;
-}
-
-/* Options into c; *argsi: the index of the first tool argument. */
-static int parse_opts(struct fabric_cfg *c, int argc, char **argv, int *argsi)
-{
-	int opt, err = 0;
-
-	*c = (struct fabric_cfg){ .tool = "ib_write_bw",
-				  .out = "fabric-out",
-				  .streams = 1,
-				  .port = 18515,
-				  .timeout_s = 600,
-				  .connect_timeout_s = 60 };
-	optind = 1;
-	while (!err && (opt = getopt_long(argc, argv, "+P:H:f:S:t:p:r:o:n::h",
-					  longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		err = parse_one(c, opt, optarg);
-	}
-	if (!err && optind < argc && strcmp(argv[optind - 1], "--")) {
-		bench_err(
-			"'%s': tool arguments go after -- (ib_fabric ... -- -D 10)",
-			argv[optind]);
-		err = -EINVAL;
-	}
-	if (!err && !c->have_pattern) {
-		bench_err("--pattern is required: one of %s",
-			  plan_pattern_list());
-		err = -EINVAL;
-	}
-	if (!err && c->hosts && c->hostfile) {
-		bench_err("--hosts and --hostfile: give one of them");
-		err = -EINVAL;
-	}
-	if (!c->barrier_port)
-		c->barrier_port = c->port > 1 ? c->port - 1 : 65535;
-	*argsi = optind;
-	return err;
-}
-
 /* The tool next to ib_fabric itself when it is there, else as given. */
 static void resolve_tool(struct fabric_cfg *c)
 {
-	char self[PATH_MAX];
+	char self[PATH_MAX], path[sizeof(c->tool)];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *slash;
 
@@ -229,10 +54,10 @@ static void resolve_tool(struct fabric_cfg *c)
 	if (!slash)
 		return;
 	*slash = '\0';
-	if (snprintf(c->tool_path, sizeof(c->tool_path), "%s/%s", self,
-		     c->tool) < (int)sizeof(c->tool_path) &&
-	    !access(c->tool_path, X_OK))
-		c->tool = c->tool_path;
+	if (snprintf(path, sizeof(path), "%s/%s", self, c->tool) <
+		    (int)sizeof(path) &&
+	    !access(path, X_OK))
+		strcpy(c->tool, path);
 }
 
 static const char *env_get(const char *name, void *ctx)
@@ -258,7 +83,7 @@ static int check_host(const struct fabric *f)
 	i = hostlist_find(&f->hl, host);
 	if (i == (int)f->role.rank)
 		return 0;
-	if (f->cfg.rank) {
+	if (f->cfg.rank[0]) {
 		bench_warn(
 			"--rank %u is %s in the host list, but this host is %s",
 			f->role.rank, want, host);
@@ -276,7 +101,7 @@ static int resolve_rank(struct fabric *f)
 	char host[256];
 	int err, i;
 
-	err = f->cfg.rank ? role_explicit(&f->role, f->cfg.rank) :
+	err = f->cfg.rank[0] ? role_explicit(&f->role, f->cfg.rank) :
 			    role_from_env(&f->role, env_get, NULL);
 	if (!err) {
 		f->have_rank = true;
@@ -304,9 +129,9 @@ static int resolve(struct fabric *f)
 {
 	int err;
 
-	if (f->cfg.hosts)
+	if (f->cfg.hosts[0])
 		err = hostlist_parse(&f->hl, f->cfg.hosts);
-	else if (f->cfg.hostfile)
+	else if (f->cfg.hostfile[0])
 		err = hostlist_read_file(&f->hl, f->cfg.hostfile);
 	else if (!role_from_env(&f->role, env_get, NULL) && f->role.nodelist)
 		err = hostlist_parse(&f->hl, f->role.nodelist);
@@ -315,8 +140,8 @@ static int resolve(struct fabric *f)
 		err = -EINVAL;
 	}
 	err = err ? err :
-		    plan_build(&f->pl, f->cfg.pattern, f->hl.n,
-			       (unsigned int)f->cfg.streams,
+		    plan_build(&f->pl, (enum plan_pattern)f->cfg.pattern,
+			       f->hl.n, (unsigned int)f->cfg.streams,
 			       (unsigned int)f->cfg.port);
 	return err ? err : resolve_rank(f);
 }
@@ -422,25 +247,31 @@ static int run(struct fabric *f)
 int fabric_main(int argc, char **argv)
 {
 	struct fabric f = { 0 };
-	int argsi, code, err = parse_opts(&f.cfg, argc, argv, &argsi);
+	char msg[256];
+	int code, err;
 
-	if (err)
-		return err > 0 ? BENCH_EXIT_OK : BENCH_EXIT_USAGE;
+	if (fabric_cli_parse(&f.cfg, argc, argv, msg, sizeof(msg))) {
+		bench_err("%s", msg);
+		return BENCH_EXIT_USAGE;
+	}
+	if (opts_doc_asked(&fabric_cli_prog, NULL, f.cfg.help, f.cfg.version,
+			   stdout))
+		return BENCH_EXIT_OK;
 	resolve_tool(&f.cfg);
 	stop_signals_init();
 	err = resolve(&f);
 	f.x = (struct linkcmd_ctx){ f.cfg.tool,
 				    f.cfg.out,
 				    (unsigned int)f.cfg.connect_timeout_s,
-				    (unsigned int)(argc - argsi),
-				    argv + argsi,
+				    (unsigned int)(argc - f.cfg.tool_args),
+				    argv + f.cfg.tool_args,
 				    &f.hl };
 	err = err ? err : linkcmd_check(&f.x);
 	if (err)
 		code = BENCH_EXIT_USAGE;
-	else if (f.cfg.dry == DRY_TEXT)
+	else if (f.cfg.dry && f.cfg.dry_as == FABRIC_DRY_TEXT)
 		print_plan(&f), code = BENCH_EXIT_OK;
-	else if (f.cfg.dry == DRY_JSON)
+	else if (f.cfg.dry)
 		code = render_plan(&(struct plan_doc){ &f }, stdout) ?
 			       BENCH_EXIT_RUNTIME :
 			       BENCH_EXIT_OK;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * opts - one table drives getopt_long, defaults, range checks and --help.
- * Defaults are parsed through the same path as user input, so a bad default
- * fails a unit test instead of a user.
+ * opts - the one parser (spec/opts_prog.h): a program's rows drive
+ * getopt_long, defaults and range checks, for the benches, ib_fabric and
+ * ib_doctor alike. Defaults are parsed through the same path as user
+ * input, so a bad default fails a unit test instead of a user.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,7 @@
 #include "spec/opts_refuse.h"
 #include "spec/opts_table.h"
 #include "lib/units.h"
+
 void opts_err(char *err, size_t err_len, const char *fmt, ...)
 {
 	va_list ap;
@@ -26,17 +28,25 @@ void opts_err(char *err, size_t err_len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The choice value names (any case), else -EINVAL and err lists them. */
 static int opt_enum(const struct opt_def *o, const char *value,
-		    uint64_t *index_out)
+		    const char *label, uint64_t *index_out, char *err,
+		    size_t err_len)
 {
-	uint64_t i;
+	size_t i, n = 0;
+	char list[256] = "";
 
 	for (i = 0; o->choices[i]; i++) {
 		if (!strcasecmp(value, o->choices[i])) {
 			*index_out = i;
 			return 0;
 		}
+		if (n < sizeof(list))
+			n += snprintf(list + n, sizeof(list) - n, "%s%s",
+				      i ? ", " : "", o->choices[i]);
 	}
+	opts_err(err, err_len, "%s '%s': must be one of %s", label, value,
+		 list);
 	return -EINVAL;
 }
 
@@ -63,16 +73,13 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 
 	switch (o->kind) {
 	case OPT_DOUBLE:
-		ret = opt_double(value, (double *)(base + o->offset));
+		ret = opt_double(value, (double *)(base + o->off));
 		if (ret)
 			opts_err(err, err_len, "%s '%s': must be a number >= 0",
 				 label, value);
 		return ret;
 	case OPT_ENUM:
-		ret = opt_enum(o, value, &num);
-		if (ret)
-			opts_err(err, err_len, "%s '%s': must be one of %s",
-				 label, value, o->arg);
+		ret = opt_enum(o, value, label, &num, err, err_len);
 		break;
 	case OPT_U64:
 	case OPT_OPT_INT:
@@ -92,25 +99,28 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 		opts_err(err, err_len, "%s '%s': not a number%s", label, value,
 			 o->kind == OPT_SIZE ? " (e.g. 65536, 64K, 1M)" : "");
 	if (!ret && o->kind == OPT_OPT_INT)
-		*(int64_t *)(base + o->offset) = (int64_t)num;
+		*(int64_t *)(base + o->off) = (int64_t)num;
 	else if (!ret)
-		*(uint64_t *)(base + o->offset) = num;
+		*(uint64_t *)(base + o->off) = num;
 	return ret;
 }
 
-/* Store one value; value may be NULL for flags and optional arguments. */
-static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
-		     const char *value, char *err, size_t err_len)
+/* Store one value; value is NULL for flags, .bare stands in for an
+ * optional argument not given. */
+static int opt_store(const struct opt_def *o, void *cfg, const char *value,
+		     char *err, size_t err_len)
 {
-	char *base = (char *)cfg;
+	char *base = cfg;
 	char label[64];
 	int ret = 0;
 
 	opts_table_label(o, label, sizeof(label));
+	if (!value)
+		value = o->bare;
 	switch (o->kind) {
 	case OPT_FLAG:
 	case OPT_NOOP:
-		*(bool *)(base + o->offset) = true;
+		*(bool *)(base + o->off) = true;
 		break;
 	case OPT_STR:
 		if (!value[0]) {
@@ -124,15 +134,15 @@ static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
 				 (unsigned long long)o->max - 1);
 			return -EINVAL;
 		}
-		strcpy(base + o->offset, value);
+		strcpy(base + o->off, value);
 		break;
 	case OPT_OPT_INT:
-		if (!value || !strcmp(value, "-1")) { /* absent / default */
-			*(int64_t *)(base + o->offset) = value ? -1 : 0;
+		if (!strcmp(value, "-1")) { /* the default */
+			*(int64_t *)(base + o->off) = -1;
 			break;
 		}
 		if (!strcmp(value, "auto")) {
-			*(int64_t *)(base + o->offset) = OPTS_CUDA_AUTO;
+			*(int64_t *)(base + o->off) = OPTS_CUDA_AUTO;
 			break;
 		}
 		/* fall through */
@@ -140,43 +150,53 @@ static int opt_store(const struct opt_def *o, struct bench_cfg *cfg,
 		ret = opt_parse_value(o, value, base, label, err, err_len);
 		break;
 	}
-	if (!ret && o->has_offset)
-		*(bool *)(base + o->has_offset) = true;
+	if (!ret && o->has_off)
+		*(bool *)(base + o->has_off) = true;
 	return ret;
 }
 
-static int opts_defaults(struct bench_cfg *cfg, const struct bench_desc *desc,
-			 char *err, size_t err_len)
+static int opts_defaults(const struct opt_prog *p,
+			 const struct bench_desc *d, void *cfg, char *err,
+			 size_t err_len)
 {
-	bool is_bw = desc->measure == BENCH_MEASURE_BW;
+	char num[32];
 	size_t i;
 	int ret;
 
-	memset(cfg, 0, sizeof(*cfg));
-	for (i = 0; i < opts_table_count; i++) {
-		const struct opt_def *o = &opts_table_rows[i];
-		const char *def = is_bw ? o->def_bw : o->def_lat;
+	memset(cfg, 0, p->cfg_size);
+	for (i = 0; i < p->count; i++) {
+		const struct opt_def *o = &p->rows[i];
+		const char *def = opts_table_default(o, d, num, sizeof(num));
 
-		if (!def || (o->kind == OPT_STR && !def[0]))
+		if (!def)
 			continue;
 		ret = opt_store(o, cfg, def, err, err_len);
 		if (ret)
 			return ret;
-		if (o->has_offset) /* a default does not count as given */
-			*(bool *)((char *)cfg + o->has_offset) = false;
+		if (o->has_off) /* a default does not count as given */
+			*(bool *)((char *)cfg + o->has_off) = false;
 	}
-	cfg->size_bytes = desc->default_size;
-	cfg->iters = desc->default_iters;
 	return 0;
 }
 
-/* getopt's view of a refused option (code LONG_REFUSED + i). */
-static struct option refusal_option(size_t i)
+/* How many refused options p has (a NULL name ends them). */
+static size_t refused_count(const struct opt_prog *p)
 {
-	const struct opts_refusal *r = &opts_refuse_rows[i];
+	size_t n = 0;
 
-	return (struct option){ r->long_name, r->has_arg ? required_argument :
-				no_argument, NULL, (int)(LONG_REFUSED + i) };
+	while (p->refused && p->refused[n].name)
+		n++;
+	return n;
+}
+
+/* getopt's view of a refused option (code OPT_REFUSED_CODE + i). */
+static struct option refusal_option(const struct opt_prog *p, size_t i)
+{
+	const struct opts_refusal *r = &p->refused[i];
+
+	return (struct option){ r->name, r->has_arg ? required_argument :
+				no_argument, NULL,
+				(int)(OPT_REFUSED_CODE + i) };
 }
 
 static char *add_short(char *shorts, int code, int has_arg)
@@ -184,54 +204,60 @@ static char *add_short(char *shorts, int code, int has_arg)
 	if (code <= 0 || code >= 256)
 		return shorts;
 	*shorts++ = (char)code;
-	if (has_arg == required_argument)
+	if (has_arg != no_argument)
+		*shorts++ = ':';
+	if (has_arg == optional_argument)
 		*shorts++ = ':';
 	return shorts;
 }
 
-static void build_getopt(struct option *longs, char *shorts)
+/* p's getopt tables: longs[], NULL-ended, and the short string. */
+static void build_getopt(const struct opt_prog *p, size_t refused,
+			 struct option *longs, char *shorts)
 {
 	size_t i;
 
+	if (p->in_order)
+		*shorts++ = '+'; /* stop at the first operand */
 	*shorts++ = ':'; /* report a missing argument as ':' */
-	for (i = 0; i < opts_table_count; i++) {
-		const struct opt_def *o = &opts_table_rows[i];
-		int has_arg = o->kind == OPT_OPT_INT ? optional_argument :
+	for (i = 0; i < p->count; i++) {
+		const struct opt_def *o = &p->rows[i];
+		int has_arg = o->bare ? optional_argument :
 			      o->arg ? required_argument : no_argument;
 
-		longs[i] = (struct option){ o->long_name, has_arg, NULL,
-					    o->code };
+		longs[i] = (struct option){ o->name, has_arg, NULL, o->code };
 		shorts = add_short(shorts, o->code, has_arg);
 	}
-	for (i = 0; i < opts_refuse_count; i++) {
-		longs[opts_table_count + i] = refusal_option(i);
-		shorts = add_short(shorts, opts_refuse_rows[i].short_name,
-				   longs[opts_table_count + i].has_arg);
+	for (i = 0; i < refused; i++) {
+		longs[p->count + i] = refusal_option(p, i);
+		shorts = add_short(shorts, p->refused[i].short_name,
+				   longs[p->count + i].has_arg);
 	}
-	longs[opts_table_count + opts_refuse_count] = (struct option){ 0 };
+	longs[p->count + refused] = (struct option){ 0 };
 	*shorts = '\0';
 }
 
-static const struct opt_def *opt_find(int code)
+static const struct opt_def *opt_find(const struct opt_prog *p, int code)
 {
 	size_t i;
 
-	for (i = 0; i < opts_table_count; i++)
-		if (opts_table_rows[i].code == code)
-			return &opts_table_rows[i];
+	for (i = 0; i < p->count; i++)
+		if (p->rows[i].code == code)
+			return &p->rows[i];
 	return NULL;
 }
 
-/* The refused perftest option getopt returned as code, or NULL. */
-static const struct opts_refusal *refusal_find(int code)
+/* The refused option getopt returned as code, or NULL. */
+static const struct opts_refusal *refusal_find(const struct opt_prog *p,
+					       int code)
 {
 	size_t i;
 
-	if (code >= LONG_REFUSED)
-		return &opts_refuse_rows[code - LONG_REFUSED];
-	for (i = 0; i < opts_refuse_count; i++)
-		if (opts_refuse_rows[i].short_name == code)
-			return &opts_refuse_rows[i];
+	if (code >= OPT_REFUSED_CODE)
+		return &p->refused[code - OPT_REFUSED_CODE];
+	for (i = 0; p->refused && p->refused[i].name; i++)
+		if (p->refused[i].short_name == code)
+			return &p->refused[i];
 	return NULL;
 }
 
@@ -243,23 +269,21 @@ static int opt_refuse(const struct opts_refusal *r, char *err, size_t err_len)
 	else if (r->short_name)
 		opts_err(err, err_len,
 			 "-%c/--%s is not supported by rdmabench: %s; %s",
-			 r->short_name, r->long_name, r->why, r->instead);
+			 r->short_name, r->name, r->why, r->instead);
 	else
 		opts_err(err, err_len,
 			 "--%s is not supported by rdmabench: %s; %s",
-			 r->long_name, r->why, r->instead);
+			 r->name, r->why, r->instead);
 	return -EINVAL;
 }
 
-/* The verb names of ONLY_WRITE, ONLY_READ, ... in that order. */
-
-/* Options of some tools only (perftest's --help of each): refused. */
+/* Options of some bench tools only (perftest's --help of each): refused. */
 static int opt_applies(const struct opt_def *o, const struct bench_desc *d,
 		       char *err, size_t err_len)
 {
 	char label[64], tools[64];
 
-	if ((o->only & ONLY_LISTED) || opts_table_applies(o, d))
+	if (!d || (o->only & ONLY_LISTED) || opts_table_applies(o, d))
 		return 0;
 	opts_table_label(o, label, sizeof(label));
 	if ((o->only & ONLY_MEASURES) && !(o->only & opts_table_mine(d))) {
@@ -293,24 +317,16 @@ static const char *opt_next_value(const struct opt_def *o, int argc,
 	return argv[optind++];
 }
 
-static int opts_positional(struct bench_cfg *cfg, int argc, char **argv,
-			   char *err, size_t err_len)
+/* No operands (a program without its operands hook). */
+static int opts_no_operands(const struct opt_prog *p, int argc, char **argv,
+			    int first, char *err, size_t err_len)
 {
-	if (optind >= argc)
+	if (first >= argc)
 		return 0;
-	if (argc - optind > 1) {
-		opts_err(err, err_len,
-			 "unexpected argument '%s': give one server address at most",
-			 argv[optind + 1]);
-		return -EINVAL;
-	}
-	if (strlen(argv[optind]) >= OPTS_ADDR_MAX || !argv[optind][0]) {
-		opts_err(err, err_len, "server address '%s' is not valid",
-			 argv[optind]);
-		return -EINVAL;
-	}
-	strcpy(cfg->server_addr, argv[optind]);
-	return 0;
+	opts_err(err, err_len, "unexpected argument '%s' (%s)", argv[first],
+		 p->operand_hint ? p->operand_hint :
+		 "--help lists the options");
+	return -EINVAL;
 }
 
 /* getopt's error codes into a message naming the option. */
@@ -330,47 +346,59 @@ static int opt_getopt_error(int code, char **argv, char *err, size_t err_len)
 }
 
 /* getopt_long over argv (already respelled by opts_forgive). */
-static int opts_getopt(struct bench_cfg *cfg, const struct bench_desc *desc,
-		       const struct option *longs, const char *shorts,
-		       int argc, char **argv, char *err, size_t err_len)
+static int opts_getopt(const struct opt_prog *p, const struct bench_desc *d,
+		       void *cfg, const struct option *longs,
+		       const char *shorts, int argc, char **argv, char *err,
+		       size_t err_len)
 {
 	int code, ret;
 
 	optind = 0; /* 0, not 1: makes glibc re-initialise getopt fully */
 	opterr = 0; /* we word the messages ourselves */
 	while ((code = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		const struct opt_def *o = opt_find(code);
+		const struct opt_def *o = opt_find(p, code);
 
 		if (code == '?' || code == ':')
 			return opt_getopt_error(code, argv, err, err_len);
 		if (!o)
-			return opt_refuse(refusal_find(code), err, err_len);
-		ret = opt_applies(o, desc, err, err_len);
+			return opt_refuse(refusal_find(p, code), err, err_len);
+		ret = opt_applies(o, d, err, err_len);
 		if (!ret)
 			ret = opt_store(o, cfg, opt_next_value(o, argc, argv),
 					err, err_len);
 		if (ret)
 			return ret;
 	}
-	return opts_positional(cfg, argc, argv, err, err_len);
+	if (!p->operands)
+		return opts_no_operands(p, argc, argv, optind, err, err_len);
+	return p->operands(cfg, argc, argv, optind, err, err_len);
+}
+
+int opts_prog_parse(const struct opt_prog *p, const struct bench_desc *d,
+		    void *cfg, int argc, char **argv, char *err,
+		    size_t err_len)
+{
+	size_t refused = refused_count(p);
+	struct option longs[p->count + refused + 1];
+	char shorts[3 * (p->count + refused) + 3];
+	char **args;
+	int ret;
+
+	ret = opts_defaults(p, d, cfg, err, err_len);
+	if (ret)
+		return ret;
+	build_getopt(p, refused, longs, shorts);
+	args = opts_forgive(longs, shorts, argc, argv, &ret, err, err_len);
+	if (!args)
+		return ret;
+	ret = opts_getopt(p, d, cfg, longs, shorts, argc, args, err, err_len);
+	free(args);
+	return ret;
 }
 
 int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
 	       int argc, char **argv, char *err, size_t err_len)
 {
-	struct option longs[opts_table_count + OPTS_REFUSE_MAX + 1];
-	char shorts[2 * (OPTS_TABLE_MAX + OPTS_REFUSE_MAX) + 2];
-	char **args;
-	int ret;
-
-	ret = opts_defaults(cfg, desc, err, err_len);
-	if (ret)
-		return ret;
-	build_getopt(longs, shorts);
-	args = opts_forgive(longs, shorts, argc, argv, &ret, err, err_len);
-	if (!args)
-		return ret;
-	ret = opts_getopt(cfg, desc, longs, shorts, argc, args, err, err_len);
-	free(args);
-	return ret;
+	return opts_prog_parse(&opts_table_prog, desc, cfg, argc, argv, err,
+			       err_len);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * opts - the command line, driven by one table (opts_table.c: parsing,
- * defaults, ranges here; --help, man pages and completion in opts_doc.c).
- * Pure: no verbs headers, never exits.
+ * opts - the benches' command line: their config (struct bench_cfg),
+ * parsed by the one option engine (opts_prog.h: opts.c parses by the
+ * benches' rows in opts_table.c; --help, man pages and completion in
+ * opts_doc*.c). Pure: no verbs headers, never exits.
  *
  * Options are the client's: the server takes only where to listen
  * (-p, -d, -i) and adopts the rest from the client's HELLO message.
@@ -16,6 +17,7 @@
 #include <stdio.h>
 
 #include "spec/bench.h"
+#include "spec/opts_prog.h"
 
 #define OPTS_ADDR_MAX 256
 #define OPTS_NAME_MAX 64
@@ -161,11 +163,6 @@ int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
  */
 int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	       char *err, size_t err_len);
-
-/* Word a message into err (opts.c and opts_check.c, whose refusals name
- * what was wrong and what to do). */
-void opts_err(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* True when the buffers go on a GPU (--use_cuda N or --use_cuda_bus_id;
  * --use_cuda auto once it has picked one). */

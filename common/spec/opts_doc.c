@@ -1,75 +1,19 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * opts_doc - --help and the man pages from the option table: the rows a
- * tool takes, by group, with their defaults, and a few examples each.
- * The shell completion is in opts_doc_sh.c.
+ * opts_doc - --help, --version and the man page of any program of the
+ * option engine (spec/opts_prog.h), from its rows and its text: the rows
+ * it takes, by group, with their defaults, and a few examples. The shell
+ * completion is in opts_doc_sh.c.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "spec/opts.h"
 #include "spec/opts_doc.h"
-#include "spec/opts_refuse.h"
 #include "spec/opts_table.h"
 
-/* The sections of --help and of the man page's OPTIONS, by group. */
-static const char *const doc_groups[OPT_G_COUNT] = {
-	[OPT_G_CONN] = "Connection",
-	[OPT_G_TEST] = "Test",
-	[OPT_G_GATES] = "Gates (exit 3 when one is missed)",
-	[OPT_G_OUTPUTS] = "Outputs",
-	[OPT_G_PLACE] = "Placement",
-	[OPT_G_GPU] = "GPU memory",
-	[OPT_G_SERVER] = "Server (what a client may ask for)",
-	[OPT_G_HELP] = "Help",
-	[OPT_G_PERFTEST] = "perftest options that are what rdmabench does "
-			   "anyway",
-};
-
-/* An example command line: the tools it is for (ONLY_* bits, 0: all). */
-struct doc_example {
-	unsigned int only;
-	const char *args; /* after the tool's name */
-	const char *what;
-};
-
-#define NOT_ATOMIC (ONLY_WRITE | ONLY_READ | ONLY_SEND)
-
-/* In this order; a tool shows the first DOC_EXAMPLES_MAX that apply. */
-static const struct doc_example doc_examples[] = {
-	{ 0, "", "server: wait for a client (start it first)" },
-	{ ONLY_BW | NOT_ATOMIC, "-a --report_gbits 192.0.2.1",
-	  "client: every size 2 B .. 8 MiB, in Gb/s" },
-	{ ONLY_BW | ONLY_ATOMIC, "-A CMP_AND_SWAP -q 4 192.0.2.1",
-	  "client: compare-and-swap over 4 QPs" },
-	{ ONLY_BW, "-D 10 --expect-gbps 90 --json run.json 192.0.2.1",
-	  "client: 10 s; exit 3 below 90 Gb/s; the run as JSON" },
-	{ ONLY_LAT | NOT_ATOMIC, "-a -H 192.0.2.1",
-	  "client: every size, with the latency histogram" },
-	{ ONLY_LAT | ONLY_ATOMIC, "-A CMP_AND_SWAP -H 192.0.2.1",
-	  "client: compare-and-swap, with the latency histogram" },
-	{ ONLY_LAT, "-n 100000 --expect-p99-us 10 --junit lat.xml 192.0.2.1",
-	  "client: exit 3 when p99 is above 10 us; a JUnit file" },
-};
-
+/* At most this many examples in a program's --help and man page. */
 #define DOC_EXAMPLES_MAX 3
-#define DOC_EXAMPLE_COUNT (sizeof(doc_examples) / sizeof(doc_examples[0]))
-
-static const char doc_exit_codes[] =
-	"Exit codes: 0 ok, 1 runtime error, 2 usage, 3 below expectation, "
-	"4 data corruption, 5 peer unreachable, lost or timed out, 130 "
-	"stopped by SIGINT/SIGTERM (a second signal ends it at once).";
-
-static const char doc_spelling[] =
-	"Long options take '_' and '-' alike (--ib-dev, --ib_dev) and may "
-	"be shortened to a unique prefix.";
-
-static const char doc_server[] =
-	"Without SERVER it is the server: it waits for a client. SERVER is "
-	"a hostname or any IP of the server; the data device is -d, else "
-	"the one that owns the route, else the first active one. The "
-	"client sends the whole test configuration; the server needs only "
-	"-d/-i/-p.";
 
 /*
  * Write text wrapped to 78 columns, each new line after indent spaces;
@@ -95,19 +39,24 @@ static void doc_wrap(const char *text, int indent, int col, FILE *out)
 	fputc('\n', out);
 }
 
-/* Write text for roff: '-' as \-, '\' as \e, no control char first. */
+/* One character for roff: '-' as \-, '\' as \e. */
+static void doc_roff_char(char c, FILE *out)
+{
+	if (c == '-')
+		fputs("\\-", out);
+	else if (c == '\\')
+		fputs("\\e", out);
+	else
+		fputc(c, out);
+}
+
+/* Write text for roff, no control char first. */
 static void doc_roff(const char *text, FILE *out)
 {
 	if (*text == '.' || *text == '\'')
 		fputs("\\&", out);
-	for (; *text; text++) {
-		if (*text == '-')
-			fputs("\\-", out);
-		else if (*text == '\\')
-			fputs("\\e", out);
-		else
-			fputc(*text, out);
-	}
+	for (; *text; text++)
+		doc_roff_char(*text, out);
 }
 
 /* The default --help shows for o in d; NULL: none. */
@@ -115,31 +64,27 @@ static const char *doc_default(const struct opt_def *o,
 			       const struct bench_desc *d, char *buf,
 			       size_t len)
 {
-	const char *def = d->measure == BENCH_MEASURE_BW ? o->def_bw :
-			  o->def_lat;
+	const char *def = opts_table_default(o, d, buf, len);
 
-	if (o->code == 's' || o->code == 'n') {
-		snprintf(buf, len, "%llu", o->code == 's' ?
-			 d->default_size : d->default_iters);
-		return buf;
-	}
 	if (o->kind == OPT_NOOP || !def || !def[0] || !strcmp(def, "-1"))
 		return NULL;
 	return def;
 }
 
-/* An enum's choices for this tool, perftest's way: "=<RC/UC>". */
+/* An enum's choices for this tool, perftest's way: "=<RC/UC>"; an
+ * optional one in brackets. */
 static void doc_choices(const struct opt_def *o, const struct bench_desc *d,
 			char *buf, size_t len)
 {
-	size_t i, n = snprintf(buf, len, "=<");
+	size_t i, n = snprintf(buf, len, "%s=<", o->bare ? "[" : "");
 
 	for (i = 0; o->choices[i] && n < len; i++)
 		if (opts_table_choice_ok(o, i, d))
 			n += snprintf(buf + n, len - n, "%s%s",
-				      n > 2 ? "/" : "", o->choices[i]);
+				      buf[n - 1] != '<' ? "/" : "",
+				      o->choices[i]);
 	if (n < len)
-		snprintf(buf + n, len - n, ">");
+		snprintf(buf + n, len - n, ">%s", o->bare ? "]" : "");
 }
 
 /* "-s, --size BYTES" ("    --json FILE" when pad and no short). */
@@ -154,9 +99,9 @@ static void doc_flag(const struct opt_def *o, const struct bench_desc *d,
 		snprintf(arg, sizeof(arg), "%s%s", o->arg[0] == '[' ? "" : " ",
 			 o->arg);
 	if (o->code < 256)
-		snprintf(buf, len, "-%c, --%s%s", o->code, o->long_name, arg);
+		snprintf(buf, len, "-%c, --%s%s", o->code, o->name, arg);
 	else
-		snprintf(buf, len, "%s--%s%s", pad ? "    " : "", o->long_name,
+		snprintf(buf, len, "%s--%s%s", pad ? "    " : "", o->name,
 			 arg);
 }
 
@@ -191,49 +136,71 @@ static void doc_row(const struct opt_def *o, const struct bench_desc *d,
 }
 
 /* The options of group g that d takes, under the group's title. */
-static void doc_group(const struct bench_desc *d, enum opt_group g, bool man,
-		      FILE *out)
+static void doc_group(const struct opt_prog *p, const struct bench_desc *d,
+		      unsigned int g, bool man, FILE *out)
 {
 	bool titled = false;
 	size_t i;
 
-	for (i = 0; i < opts_table_count; i++) {
-		const struct opt_def *o = &opts_table_rows[i];
+	for (i = 0; i < p->count; i++) {
+		const struct opt_def *o = &p->rows[i];
 
 		if (o->group != g || !opts_table_listed(o, d))
 			continue;
 		if (!titled && man)
-			fprintf(out, ".SS \"%s\"\n", doc_groups[g]);
+			fprintf(out, ".SS \"%s\"\n", p->groups[g]);
 		else if (!titled)
-			fprintf(out, "\n%s:\n", doc_groups[g]);
+			fprintf(out, "\n%s:\n", p->groups[g]);
 		titled = true;
 		doc_row(o, d, man, out);
 	}
 }
 
-/* The refused perftest options by name, space separated. */
-static void doc_refused(char *buf, size_t len)
+/* The refused options by name, space separated. */
+static void doc_refused(const struct opt_prog *p, char *buf, size_t len)
 {
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < opts_refuse_count && n < len; i++)
+	for (i = 0; p->refused[i].name && n < len; i++)
 		n += snprintf(buf + n, len - n, "%s--%s", i ? " " : "",
-			      opts_refuse_rows[i].long_name);
+			      p->refused[i].name);
+}
+
+/* "Long options take '_' and '-' alike (--ib-dev, --ib_dev) ...", the
+ * example the program's first listed option with a '-' in its name. */
+static void doc_spelling(const struct opt_prog *p, const struct bench_desc *d,
+			 char *buf, size_t len)
+{
+	char eg[96] = "";
+	size_t i, n;
+
+	for (i = 0; i < p->count && !eg[0]; i++) {
+		const char *name = p->rows[i].name;
+
+		if (!strchr(name, '-') || !opts_table_listed(&p->rows[i], d))
+			continue;
+		n = (size_t)snprintf(eg, sizeof(eg), " (--%s, --", name);
+		for (; *name && n + 2 < sizeof(eg); name++)
+			eg[n++] = *name == '-' ? '_' : *name;
+		snprintf(eg + n, sizeof(eg) - n, ")");
+	}
+	snprintf(buf, len, "Long options take '_' and '-' alike%s and may be "
+		 "shortened to a unique prefix.", eg);
 }
 
 /* The examples for d: "tool args" and what it does. */
-static void doc_examples_of(const struct bench_desc *d, bool man, FILE *out)
+static void doc_examples_of(const struct opt_prog *p,
+			    const struct bench_desc *d, bool man, FILE *out)
 {
-	size_t i, shown = 0;
+	const struct opt_example *e;
+	size_t shown = 0;
 	char line[160];
 
-	for (i = 0; i < DOC_EXAMPLE_COUNT && shown < DOC_EXAMPLES_MAX; i++) {
-		const struct doc_example *e = &doc_examples[i];
-
+	for (e = p->examples; e->what && shown < DOC_EXAMPLES_MAX; e++) {
 		if (!opts_table_only_ok(e->only, d))
 			continue;
-		snprintf(line, sizeof(line), "%s%s%s", d->name,
+		snprintf(line, sizeof(line), "%s%s%s", opts_prog_name(p, d),
 			 e->args[0] ? " " : "", e->args);
 		if (man) {
 			fputs(".TP\n.B ", out);
@@ -248,29 +215,80 @@ static void doc_examples_of(const struct bench_desc *d, bool man, FILE *out)
 	}
 }
 
-void opts_doc_usage(const struct bench_desc *desc, FILE *out)
+/* "Usage:" and its lines, each one's "what" in a column. */
+static void doc_usage_lines(const struct opt_prog *p, const char *name,
+			    FILE *out)
 {
-	char refused[2048];
-	int g;
+	const struct opt_usage *u;
+	int width = 0;
 
-	fprintf(out, "%s - %s (rdmabench %s)\n\n", desc->name, desc->summary,
+	for (u = p->usage; u->args; u++)
+		if (u->what && (int)strlen(u->args) > width)
+			width = (int)strlen(u->args);
+	fputs("Usage:\n", out);
+	for (u = p->usage; u->args; u++)
+		if (u->what)
+			fprintf(out, "  %s %-*s  %s\n", name, width, u->args,
+				u->what);
+		else
+			fprintf(out, "  %s %s\n", name, u->args);
+	fputc('\n', out);
+}
+
+void opts_doc_help(const struct opt_prog *p, const struct bench_desc *d,
+		   FILE *out)
+{
+	const char *const *para;
+	char text[2048];
+	unsigned int g;
+
+	fprintf(out, "%s - %s (rdmabench %s)\n\n", opts_prog_name(p, d),
+		opts_prog_summary(p, d), RDMABENCH_VERSION);
+	doc_usage_lines(p, opts_prog_name(p, d), out);
+	for (para = p->about; para && *para; para++) {
+		doc_wrap(*para, 0, 0, out);
+		if (para[1])
+			fputc('\n', out);
+	}
+	for (g = 1; g < p->group_count; g++)
+		doc_group(p, d, g, false, out);
+	if (p->refused) {
+		fprintf(out, "\nperftest options refused (exit 2, saying why "
+			"and what to use instead):\n");
+		doc_refused(p, text, sizeof(text));
+		doc_wrap(text, 1, 0, out);
+	}
+	fputc('\n', out);
+	doc_spelling(p, d, text, sizeof(text));
+	doc_wrap(text, 0, 0, out);
+	if (p->examples) {
+		fprintf(out, "\nExamples:\n");
+		doc_examples_of(p, d, false, out);
+	}
+	fputc('\n', out);
+	doc_wrap(p->exit_codes, 0, 0, out);
+}
+
+void opts_doc_usage(const struct bench_desc *d, FILE *out)
+{
+	opts_doc_help(&opts_table_prog, d, out);
+}
+
+void opts_doc_version(const struct opt_prog *p, const struct bench_desc *d,
+		      FILE *out)
+{
+	fprintf(out, "%s (rdmabench) %s\n", opts_prog_name(p, d),
 		RDMABENCH_VERSION);
-	fprintf(out, "Usage:\n  %s [options]         server: wait for a "
-		"client\n  %s [options] SERVER  client: run the test "
-		"against SERVER\n\n", desc->name, desc->name);
-	doc_wrap(doc_server, 0, 0, out);
-	for (g = OPT_G_CONN; g < OPT_G_COUNT; g++)
-		doc_group(desc, (enum opt_group)g, false, out);
-	fprintf(out, "\nperftest options refused (exit 2, saying why and "
-		"what to use instead):\n");
-	doc_refused(refused, sizeof(refused));
-	doc_wrap(refused, 1, 0, out);
-	fputc('\n', out);
-	doc_wrap(doc_spelling, 0, 0, out);
-	fprintf(out, "\nExamples:\n");
-	doc_examples_of(desc, false, out);
-	fputc('\n', out);
-	doc_wrap(doc_exit_codes, 0, 0, out);
+}
+
+bool opts_doc_asked(const struct opt_prog *p, const struct bench_desc *d,
+		    bool help, bool version, FILE *out)
+{
+	if (help)
+		opts_doc_help(p, d, out);
+	else if (version)
+		opts_doc_version(p, d, out);
+	return help || version;
 }
 
 /* .TH and NAME: "name - summary". */
@@ -281,8 +299,7 @@ static void doc_man_head(const char *name, const char *summary, FILE *out)
 	fputs(".\\\" Generated from rdmabench's option table; do not edit.\n"
 	      ".TH ", out);
 	for (i = 0; name[i]; i++)
-		fputc(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 :
-		      name[i], out);
+		fputc(toupper((unsigned char)name[i]), out);
 	fprintf(out, " 1 \"\" \"rdmabench %s\" \"User Commands\"\n.SH NAME\n",
 		RDMABENCH_VERSION);
 	doc_roff(name, out);
@@ -299,59 +316,99 @@ static void doc_man_para(const char *text, FILE *out)
 	fputc('\n', out);
 }
 
+/* Does a word start at s (args' first char: s == args)? */
+static bool doc_word_start(const char *args, const char *s)
+{
+	return s == args || !(isalnum((unsigned char)s[-1]) || s[-1] == '-' ||
+			      s[-1] == '_');
+}
+
+/* A usage line for roff: "options" and the upper-case words (SERVER,
+ * LIST, P) in italics, the rest as it is. */
+static void doc_man_args(const char *args, FILE *out)
+{
+	const char *s = args;
+
+	while (*s) {
+		size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+
+		if (!n && !strncmp(s, "options", 7))
+			n = 7;
+		if (n && doc_word_start(args, s) &&
+		    !isalnum((unsigned char)s[n]) && s[n] != '-') {
+			fprintf(out, "\\fI%.*s\\fR", (int)n, s);
+			s += n;
+		} else {
+			doc_roff_char(*s++, out);
+		}
+	}
+}
+
+static void doc_man_synopsis(const struct opt_prog *p, const char *name,
+			     FILE *out)
+{
+	const struct opt_usage *u;
+
+	fputs(".SH SYNOPSIS\n", out);
+	for (u = p->usage; u->args; u++) {
+		fprintf(out, "%s.B %s\n", u == p->usage ? "" : ".br\n", name);
+		doc_man_args(u->args, out);
+		fputc('\n', out);
+	}
+}
+
 static void doc_man_see_also(FILE *out)
 {
 	fputs(".SH SEE ALSO\n.BR rdmabench (7),\n.BR ib_doctor (1),\n"
+	      ".BR ib_fabric (1),\n"
 	      ".BR ib_write_bw (1),\n.BR ib_write_lat (1),\n"
 	      ".BR ib_read_bw (1),\n.BR ib_read_lat (1),\n"
 	      ".BR ib_send_bw (1),\n.BR ib_send_lat (1),\n"
 	      ".BR ib_atomic_bw (1),\n.BR ib_atomic_lat (1)\n", out);
 }
 
-void opts_doc_man(const struct bench_desc *d, FILE *out)
+/* OPTIONS: the groups, then the refused ones. */
+static void doc_man_options(const struct opt_prog *p,
+			    const struct bench_desc *d, FILE *out)
 {
 	char refused[2048];
-	int g;
+	unsigned int g;
 
-	doc_man_head(d->name, d->summary, out);
-	fprintf(out, ".SH SYNOPSIS\n.B %s\n[\\fIoptions\\fR]\n.br\n.B %s\n"
-		"[\\fIoptions\\fR] \\fISERVER\\fR\n.SH DESCRIPTION\n",
-		d->name, d->name);
-	doc_roff(d->summary, out);
-	fputs(", a drop-in for perftest's tool of the same name.\n", out);
-	doc_man_para(doc_server, out);
-	doc_man_para(doc_spelling, out);
 	fputs(".SH OPTIONS\n", out);
-	for (g = OPT_G_CONN; g < OPT_G_COUNT; g++)
-		doc_group(d, (enum opt_group)g, true, out);
+	for (g = 1; g < p->group_count; g++)
+		doc_group(p, d, g, true, out);
+	if (!p->refused)
+		return;
 	fputs(".SS \"perftest options refused\"\nExit 2; the message says "
 	      "why and what to use instead:\n", out);
-	doc_refused(refused, sizeof(refused));
+	doc_refused(p, refused, sizeof(refused));
 	doc_roff(refused, out);
-	fputs("\n.SH EXAMPLES\n", out);
-	doc_examples_of(d, true, out);
-	fputs(".SH EXIT STATUS\n", out);
-	doc_roff(doc_exit_codes + strlen("Exit codes: "), out);
 	fputc('\n', out);
-	doc_man_see_also(out);
 }
 
-void opts_doc_man_text(const char *name, const char *summary,
-		       const char *text, FILE *out)
+void opts_doc_man(const struct opt_prog *p, const struct bench_desc *d,
+		  FILE *out)
 {
-	const char *line = text;
+	const char *const *para;
+	char text[256];
 
-	doc_man_head(name, summary, out);
-	fputs(".SH DESCRIPTION\n.nf\n", out);
-	while (*line) {
-		size_t n = strcspn(line, "\n");
-		char buf[256];
-
-		snprintf(buf, sizeof(buf), "%.*s", (int)n, line);
-		doc_roff(buf, out);
-		fputc('\n', out);
-		line += n + (line[n] == '\n');
+	doc_man_head(opts_prog_name(p, d), opts_prog_summary(p, d), out);
+	doc_man_synopsis(p, opts_prog_name(p, d), out);
+	fputs(".SH DESCRIPTION\n", out);
+	doc_roff(opts_prog_summary(p, d), out);
+	fputs(p->lead ? p->lead : ".", out);
+	fputc('\n', out);
+	for (para = p->about; para && *para; para++)
+		doc_man_para(*para, out);
+	doc_spelling(p, d, text, sizeof(text));
+	doc_man_para(text, out);
+	doc_man_options(p, d, out);
+	if (p->examples) {
+		fputs(".SH EXAMPLES\n", out);
+		doc_examples_of(p, d, true, out);
 	}
-	fputs(".fi\n", out);
+	fputs(".SH EXIT STATUS\n", out);
+	doc_roff(p->exit_codes + strlen("Exit codes: "), out);
+	fputc('\n', out);
 	doc_man_see_also(out);
 }

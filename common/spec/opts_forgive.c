@@ -218,6 +218,7 @@ char **opts_forgive(const struct option *longs, const char *shorts,
 		    size_t err_len)
 {
 	char **copy = malloc(forgive_size(longs, argc, argv)), *space;
+	bool in_order = shorts[0] == '+'; /* getopt stops at an operand */
 	int a, skip;
 
 	*ret = -ENOMEM;
@@ -232,8 +233,10 @@ char **opts_forgive(const struct option *longs, const char *shorts,
 		if (!strncmp(copy[a], "--", 2))
 			skip = forgive_word(longs, &copy[a], &space, err,
 					    err_len);
-		else if (copy[a][0] == '-')
+		else if (copy[a][0] == '-' && copy[a][1])
 			skip = forgive_short_skip(shorts, copy[a]);
+		else if (in_order)
+			break;
 		if (skip < 0) {
 			free(copy);
 			return NULL;

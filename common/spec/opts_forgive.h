@@ -4,7 +4,7 @@
  * sees them: '_' and '-' are the same letter, case does not matter, a
  * unique prefix names its option. An unknown name gets "did you mean" (the
  * nearest names by edit distance), an ambiguous prefix the list of its
- * candidates. Works on any getopt_long table (the tools' and ib_doctor's).
+ * candidates. Works on any getopt_long table (opts.c builds one a program).
  * Pure: no verbs headers, never exits.
  */
 #ifndef RDMABENCH_OPTS_FORGIVE_H
@@ -17,9 +17,11 @@
  * A copy of argv in which every "--name[=value]" that names one option of
  * longs (terminated by a zeroed row) is spelled as longs spells it; shorts
  * is getopt's short string, to skip the value of "-s VALUE". Words after
- * "--" are left alone. Returns the copy (argc + 1 pointers, NULL last; one
- * block for free()), or NULL with a message in err: -ENOMEM, an unknown
- * name, an ambiguous prefix (*ret says which, -EINVAL or -ENOMEM).
+ * "--" are left alone, and with shorts' "+" (options end at the first
+ * operand) the words from that operand on. Returns the copy (argc + 1
+ * pointers, NULL last; one block for free()), or NULL with a message in
+ * err: -ENOMEM, an unknown name, an ambiguous prefix (*ret says which,
+ * -EINVAL or -ENOMEM).
  */
 char **opts_forgive(const struct option *longs, const char *shorts,
 		    int argc, char **argv, int *ret, char *err,

@@ -3,6 +3,7 @@
  * opts_table - the option rows (see opts_table.h for what a row fills) and
  * the questions asked of a row: which tools it applies to, its label.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,6 @@
 #include "spec/opts_table.h"
 
 #define CFG(field) offsetof(struct bench_cfg, field)
-#define NO_HAS 0
 #define NOOP CFG(noop_seen)
 
 static const char *const conn_choices[] = { "RC", "UC", NULL };
@@ -20,286 +20,461 @@ static const char *const oob_choices[] = { "cm", "tcp", "auto", NULL };
 static const char *const output_choices[] = { "table", "bandwidth",
 					       "message_rate", "latency", NULL };
 
-/* Rows of the same shape: perftest's options that are what we do anyway. */
-#define ACCEPTED(name, code, arg, why) \
-	{ name, code, OPT_NOOP, NOOP, NO_HAS, 0, 0, NULL, NULL, arg, why, \
-	  .group = OPT_G_PERFTEST }
-/* the expectations (gates) */
-#define DOUBLE(name, code, field, arg, tools, help) \
-	{ name, code, OPT_DOUBLE, CFG(field), NO_HAS, 0, 0, NULL, NULL, arg, \
-	  help, .only = (tools) | ONLY_LISTED, .group = OPT_G_GATES }
-/* the output files */
-#define PATH(name, code, field, help) \
-	{ name, code, OPT_STR, CFG(field), NO_HAS, 0, OPTS_PATH_MAX, NULL, \
-	  NULL, "FILE", help, .group = OPT_G_OUTPUTS }
-
 /*
  * -s and -n take their defaults from the executable's descriptor (perftest:
  * 65536 B x 5000 for write bandwidth, 2 B x 1000 for latency).
  */
 const struct opt_def opts_table_rows[] = {
-	{ "ib-dev", 'd', OPT_STR, CFG(dev_name), NO_HAS, 0, OPTS_NAME_MAX,
-	  "", "", "DEV", "RDMA device; must own the IP in use",
+	{ .name = "ib-dev", .code = 'd', .kind = OPT_STR, .off = CFG(dev_name),
+	  .max = OPTS_NAME_MAX, .arg = "DEV",
+	  .help = "RDMA device; must own the IP in use",
 	  .group = OPT_G_CONN },
-	{ "netdev", LONG_NETDEV, OPT_STR, CFG(netdev), NO_HAS, 0, OPTS_NAME_MAX,
-	  "", "", "IF", "use the RDMA device behind this interface (pods)",
+	{ .name = "netdev", .code = LONG_NETDEV, .kind = OPT_STR,
+	  .off = CFG(netdev), .max = OPTS_NAME_MAX, .arg = "IF",
+	  .help = "use the RDMA device behind this interface (pods)",
 	  .group = OPT_G_CONN },
-	{ "rails", LONG_RAILS, OPT_STR, CFG(rails), NO_HAS, 0, OPTS_PATH_MAX,
-	  "", "", "auto|LIST",
-	  "a thread per rail: every ACTIVE port, or DEV[:PORT][@NODE],...",
+	{ .name = "rails", .code = LONG_RAILS, .kind = OPT_STR,
+	  .off = CFG(rails), .max = OPTS_PATH_MAX, .arg = "auto|LIST",
+	  .help = "a thread per rail: every ACTIVE port, or "
+	  "DEV[:PORT][@NODE],...",
 	  .only = ONLY_BW, .group = OPT_G_CONN },
-	{ "oob", LONG_OOB, OPT_ENUM, CFG(oob), NO_HAS, 0, 0, "auto", "auto",
-	  "cm|tcp|auto", "control channel: auto (TCP to SERVER, any name; "
-	  "server: TCP and rdma_cm), cm (rdma_cm), tcp", oob_choices,
+	{ .name = "oob", .code = LONG_OOB, .kind = OPT_ENUM, .off = CFG(oob),
+	  .def = "auto", .arg = "cm|tcp|auto",
+	  .help = "control channel: auto (TCP to SERVER, any name; server: "
+	  "TCP and rdma_cm), cm (rdma_cm), tcp",
+	  .choices = oob_choices, .group = OPT_G_CONN },
+	{ .name = "ib-port", .code = 'i', .kind = OPT_U64, .off = CFG(ib_port),
+	  .has_off = CFG(has_ib_port), .min = 1, .max = 255, .def = "1",
+	  .arg = "PORT",
+	  .help = "device port; must be the IP's port",
 	  .group = OPT_G_CONN },
-	{ "ib-port", 'i', OPT_U64, CFG(ib_port), CFG(has_ib_port), 1, 255, "1",
-	  "1", "PORT", "device port; must be the IP's port",
+	{ .name = "gid-index", .code = 'x', .kind = OPT_U64,
+	  .off = CFG(gid_index), .has_off = CFG(has_gid_index), .max = 255,
+	  .arg = "IDX",
+	  .help = "TCP control: GID index [best RoCEv2]; rdma_cm: from the IP",
 	  .group = OPT_G_CONN },
-	{ "gid-index", 'x', OPT_U64, CFG(gid_index), CFG(has_gid_index), 0,
-	  255, NULL, NULL, "IDX",
-	  "TCP control: GID index [best RoCEv2]; rdma_cm: from the IP",
+	{ .name = "port", .code = 'p', .kind = OPT_U64, .off = CFG(tcp_port),
+	  .min = 1, .max = 65535, .def = "18515", .arg = "PORT",
+	  .help = "port the server listens on (TCP and rdma_cm)",
 	  .group = OPT_G_CONN },
-	{ "port", 'p', OPT_U64, CFG(tcp_port), NO_HAS, 1, 65535, "18515",
-	  "18515", "PORT", "port the server listens on (TCP and rdma_cm)",
-	  .group = OPT_G_CONN },
-	{ "size", 's', OPT_SIZE, CFG(size_bytes), NO_HAS, 1, 1ULL << 31, NULL,
-	  NULL, "BYTES", "message size (K/M/G suffixes)", .group = OPT_G_TEST },
-	{ "all", 'a', OPT_FLAG, CFG(all_sizes), NO_HAS, 0, 0, NULL, NULL, NULL,
-	  "sweep sizes 2 B .. 8 MiB, powers of two, one row each",
+	{ .name = "size", .code = 's', .kind = OPT_SIZE, .off = CFG(size_bytes),
+	  .min = 1, .max = 1ULL << 31, .arg = "BYTES",
+	  .help = "message size (K/M/G suffixes)",
 	  .group = OPT_G_TEST },
-	{ "iters", 'n', OPT_U64, CFG(iters), CFG(has_iters), 1, 1ULL << 40,
-	  NULL, NULL, "N", "iterations per size (per QP)",
+	{ .name = "all", .code = 'a', .kind = OPT_FLAG, .off = CFG(all_sizes),
+	  .help = "sweep sizes 2 B .. 8 MiB, powers of two, one row each",
 	  .group = OPT_G_TEST },
-	{ "duration", 'D', OPT_U64, CFG(duration_s), NO_HAS, 1, 31536000,
-	  NULL, NULL, "SEC", "run for SEC seconds instead of -n iterations",
+	{ .name = "iters", .code = 'n', .kind = OPT_U64, .off = CFG(iters),
+	  .has_off = CFG(has_iters), .min = 1, .max = 1ULL << 40, .arg = "N",
+	  .help = "iterations per size (per QP)",
 	  .group = OPT_G_TEST },
-	{ "interval", LONG_INTERVAL, OPT_DOUBLE, CFG(interval_s), NO_HAS, 0, 0,
-	  NULL, NULL, "SEC",
-	  "a row every SEC s: that interval's Gb/s or p50 (iperf3's -i)",
+	{ .name = "duration", .code = 'D', .kind = OPT_U64,
+	  .off = CFG(duration_s), .min = 1, .max = 31536000, .arg = "SEC",
+	  .help = "run for SEC seconds instead of -n iterations",
+	  .group = OPT_G_TEST },
+	{ .name = "interval", .code = LONG_INTERVAL, .kind = OPT_DOUBLE,
+	  .off = CFG(interval_s), .arg = "SEC",
+	  .help = "a row every SEC s: that interval's Gb/s or p50 (iperf3's "
+	  "-i)",
 	  .group = OPT_G_OUTPUTS },
-	{ "margin", 'f', OPT_U64, CFG(margin_s), CFG(has_margin), 0, 3600,
-	  NULL, NULL, "SEC", "-D: warm-up and cool-down left out [D/4]",
+	{ .name = "margin", .code = 'f', .kind = OPT_U64, .off = CFG(margin_s),
+	  .has_off = CFG(has_margin), .max = 3600, .arg = "SEC",
+	  .help = "-D: warm-up and cool-down left out [D/4]",
 	  .group = OPT_G_TEST },
-	{ "run_infinitely", LONG_RUN_INF, OPT_FLAG, CFG(run_infinitely),
-	  NO_HAS, 0, 0, NULL, NULL, NULL,
-	  "run until interrupted, a line every -D seconds [5]",
+	{ .name = "run_infinitely", .code = LONG_RUN_INF, .kind = OPT_FLAG,
+	  .off = CFG(run_infinitely),
+	  .help = "run until interrupted, a line every -D seconds [5]",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
-	{ "qp", 'q', OPT_U64, CFG(qps), NO_HAS, 1, 256, "1", "1", "N",
-	  "queue pairs (bandwidth tests)",
+	{ .name = "qp", .code = 'q', .kind = OPT_U64, .off = CFG(qps), .min = 1,
+	  .max = 256, .def = "1", .arg = "N",
+	  .help = "queue pairs (bandwidth tests)",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
-	{ "tx-depth", 't', OPT_U64, CFG(tx_depth), NO_HAS, 1, 16384, "128", "1",
-	  "N", "operations in flight per QP (bandwidth tests)",
+	{ .name = "tx-depth", .code = 't', .kind = OPT_U64,
+	  .off = CFG(tx_depth), .min = 1, .max = 16384, .def = "128",
+	  .def_lat = "1", .arg = "N",
+	  .help = "operations in flight per QP (bandwidth tests)",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
-	{ "rx-depth", 'r', OPT_U64, CFG(rx_depth), NO_HAS, 1, 16384, "512",
-	  "512", "N", "receives posted per QP (send tests)",
+	{ .name = "rx-depth", .code = 'r', .kind = OPT_U64,
+	  .off = CFG(rx_depth), .min = 1, .max = 16384, .def = "512",
+	  .arg = "N",
+	  .help = "receives posted per QP (send tests)",
 	  .only = ONLY_SEND, .group = OPT_G_TEST },
-	{ "post_list", 'l', OPT_U64, CFG(post_list), NO_HAS, 1, 1024, "1", "1",
-	  "N", "chain N work requests per post",
+	{ .name = "post_list", .code = 'l', .kind = OPT_U64,
+	  .off = CFG(post_list), .min = 1, .max = 1024, .def = "1", .arg = "N",
+	  .help = "chain N work requests per post",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
-	{ "inline_size", 'I', OPT_U64, CFG(inline_bytes), CFG(has_inline), 0,
-	  1024, NULL, NULL, "BYTES",
-	  "send inline up to BYTES [256, less if the device allows less; 16 "
-	  "on rxe and siw]",
+	{ .name = "inline_size", .code = 'I', .kind = OPT_U64,
+	  .off = CFG(inline_bytes), .has_off = CFG(has_inline), .max = 1024,
+	  .arg = "BYTES",
+	  .help = "send inline up to BYTES [256, less if the device allows "
+	  "less; 16 on rxe and siw]",
 	  .only = ONLY_WRITE | ONLY_SEND, .group = OPT_G_TEST },
-	{ "cq-mod", 'Q', OPT_U64, CFG(cq_mod), NO_HAS, 1, 1024, "100", "1",
-	  "N", "request a completion every N operations",
+	{ .name = "cq-mod", .code = 'Q', .kind = OPT_U64, .off = CFG(cq_mod),
+	  .min = 1, .max = 1024, .def = "100", .def_lat = "1", .arg = "N",
+	  .help = "request a completion every N operations",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
-	{ "outs", 'o', OPT_U64, CFG(outstanding), NO_HAS, 1, 256, "16", "16",
-	  "N", "reads/atomics in flight per QP (capped by the device)",
+	{ .name = "outs", .code = 'o', .kind = OPT_U64, .off = CFG(outstanding),
+	  .min = 1, .max = 256, .def = "16", .arg = "N",
+	  .help = "reads/atomics in flight per QP (capped by the device)",
 	  .only = ONLY_READ | ONLY_ATOMIC, .group = OPT_G_TEST },
-	{ "bidirectional", 'b', OPT_FLAG, CFG(bidir), NO_HAS, 0, 0, NULL, NULL,
-	  NULL, "both sides send; each side's figure and the sum",
+	{ .name = "bidirectional", .code = 'b', .kind = OPT_FLAG,
+	  .off = CFG(bidir),
+	  .help = "both sides send; each side's figure and the sum",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
-	{ "connection", 'c', OPT_ENUM, CFG(conn_type), NO_HAS, 0, 0, "RC", "RC",
-	  "RC|UC", "connection type (UC: RoCE/IB, not iWARP)", conn_choices,
+	{ .name = "connection", .code = 'c', .kind = OPT_ENUM,
+	  .off = CFG(conn_type), .def = "RC", .arg = "RC|UC",
+	  .help = "connection type (UC: RoCE/IB, not iWARP)",
+	  .choices = conn_choices, .group = OPT_G_CONN },
+	{ .name = "atomic_type", .code = 'A', .kind = OPT_ENUM,
+	  .off = CFG(atomic_op), .def = "FETCH_AND_ADD", .arg = "OP",
+	  .help = "the atomic operation",
+	  .choices = atomic_choices, .only = ONLY_ATOMIC, .group = OPT_G_TEST },
+	{ .name = "tos", .code = 'T', .kind = OPT_U64, .off = CFG(tos),
+	  .has_off = CFG(has_tos), .max = 255, .arg = "TOS",
+	  .help = "traffic class (IP TOS byte) of the QPs [the device's]",
 	  .group = OPT_G_CONN },
-	{ "atomic_type", 'A', OPT_ENUM, CFG(atomic_op), NO_HAS, 0, 0,
-	  "FETCH_AND_ADD", "FETCH_AND_ADD", "OP", "the atomic operation",
-	  atomic_choices,
-	  .only = ONLY_ATOMIC, .group = OPT_G_TEST },
-	{ "tos", 'T', OPT_U64, CFG(tos), CFG(has_tos), 0, 255, NULL, NULL,
-	  "TOS", "traffic class (IP TOS byte) of the QPs [the device's]",
+	{ .name = "tclass", .code = LONG_TCLASS, .kind = OPT_U64,
+	  .off = CFG(tos), .has_off = CFG(has_tos), .max = 255, .arg = "TC",
+	  .help = "same as -T",
 	  .group = OPT_G_CONN },
-	{ "tclass", LONG_TCLASS, OPT_U64, CFG(tos), CFG(has_tos), 0, 255, NULL,
-	  NULL, "TC", "same as -T", .group = OPT_G_CONN },
-	{ "qp-timeout", 'u', OPT_U64, CFG(qp_timeout), CFG(has_qp_timeout), 0,
-	  31, "14", "14", "T", "ack timeout 4.096 us * 2^T",
+	{ .name = "qp-timeout", .code = 'u', .kind = OPT_U64,
+	  .off = CFG(qp_timeout), .has_off = CFG(has_qp_timeout), .max = 31,
+	  .def = "14", .arg = "T",
+	  .help = "ack timeout 4.096 us * 2^T",
 	  .group = OPT_G_CONN },
-	{ "retry_count", LONG_RETRY, OPT_U64, CFG(retry_count), NO_HAS, 0, 7,
-	  "7", "7", "N", "transport retries before a peer is lost",
+	{ .name = "retry_count", .code = LONG_RETRY, .kind = OPT_U64,
+	  .off = CFG(retry_count), .max = 7, .def = "7", .arg = "N",
+	  .help = "transport retries before a peer is lost",
 	  .group = OPT_G_CONN },
-	{ "validate", LONG_VALIDATE, OPT_FLAG, CFG(validate), NO_HAS, 0, 0,
-	  NULL, NULL, NULL, "check every byte where the data lands (exit 4)",
+	{ .name = "validate", .code = LONG_VALIDATE, .kind = OPT_FLAG,
+	  .off = CFG(validate),
+	  .help = "check every byte where the data lands (exit 4)",
 	  .group = OPT_G_TEST },
-	{ "data_validation", LONG_DATA_VALIDATION, OPT_FLAG, CFG(validate),
-	  NO_HAS, 0, 0, NULL, NULL, NULL, "same as --validate",
+	{ .name = "data_validation", .code = LONG_DATA_VALIDATION,
+	  .kind = OPT_FLAG, .off = CFG(validate),
+	  .help = "same as --validate",
 	  .group = OPT_G_TEST },
-	{ "report-histogram", 'H', OPT_FLAG, CFG(histogram), NO_HAS, 0, 0, NULL,
-	  NULL, NULL, "print the latency histogram",
+	{ .name = "report-histogram", .code = 'H', .kind = OPT_FLAG,
+	  .off = CFG(histogram),
+	  .help = "print the latency histogram",
 	  .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
-	{ "report-histogrm", LONG_HISTOGRM, OPT_FLAG, CFG(histogram), NO_HAS,
-	  0, 0, NULL, NULL, NULL, NULL, .only = ONLY_LAT,
-	  .group = OPT_G_OUTPUTS }, /* perftest's */
-	{ "output", LONG_OUTPUT, OPT_ENUM, CFG(output), NO_HAS, 0, 0, "table",
-	  "table", "WHAT", "print only that figure, a bare number",
-	  output_choices, .group = OPT_G_OUTPUTS },
-	{ "connect-timeout", LONG_CONNECT_TIMEOUT, OPT_U64,
-	  CFG(connect_timeout_s), NO_HAS, 1, 86400, "30", "30", "SEC",
-	  "client: keep retrying the server this long, then fail",
+	/* perftest's spelling: no help, not listed */
+	{ .name = "report-histogrm", .code = LONG_HISTOGRM, .kind = OPT_FLAG,
+	  .off = CFG(histogram), .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
+	{ .name = "output", .code = LONG_OUTPUT, .kind = OPT_ENUM,
+	  .off = CFG(output), .def = "table", .arg = "WHAT",
+	  .help = "print only that figure, a bare number",
+	  .choices = output_choices, .group = OPT_G_OUTPUTS },
+	{ .name = "connect-timeout", .code = LONG_CONNECT_TIMEOUT,
+	  .kind = OPT_U64, .off = CFG(connect_timeout_s), .min = 1,
+	  .max = 86400, .def = "30", .arg = "SEC",
+	  .help = "client: keep retrying the server this long, then fail",
 	  .group = OPT_G_CONN },
-	{ "timeout", LONG_TIMEOUT, OPT_U64, CFG(io_timeout_s), NO_HAS, 1, 86400,
-	  "30", "30", "SEC", "fail when the peer makes no progress this long",
+	{ .name = "timeout", .code = LONG_TIMEOUT, .kind = OPT_U64,
+	  .off = CFG(io_timeout_s), .min = 1, .max = 86400, .def = "30",
+	  .arg = "SEC",
+	  .help = "fail when the peer makes no progress this long",
 	  .group = OPT_G_CONN },
-	{ "report_gbits", LONG_REPORT_GBITS, OPT_FLAG, CFG(report_gbits),
-	  NO_HAS, 0, 0, NULL, NULL, NULL,
-	  "bandwidth in Gb/sec (10^9 bit/s) instead of MiB/sec",
+	{ .name = "report_gbits", .code = LONG_REPORT_GBITS, .kind = OPT_FLAG,
+	  .off = CFG(report_gbits),
+	  .help = "bandwidth in Gb/sec (10^9 bit/s) instead of MiB/sec",
 	  .only = ONLY_BW, .group = OPT_G_OUTPUTS },
-	PATH("json", LONG_JSON, json_path, "write the run's JSON document"),
-	{ "out_json", LONG_OUT_JSON, OPT_FLAG, CFG(out_json), NO_HAS, 0, 0,
-	  NULL, NULL, NULL, "perftest's JSON to ./perftest_out.json",
+	{ .name = "json", .code = LONG_JSON, .kind = OPT_STR,
+	  .off = CFG(json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "write the run's JSON document",
 	  .group = OPT_G_OUTPUTS },
-	PATH("out_json_file", LONG_OUT_JSON_FILE, out_json_path,
-	     "perftest's JSON to FILE (implies --out_json)"),
-	PATH("junit", LONG_JUNIT, junit_path, "write JUnit XML, a case a gate"),
-	PATH("prom", LONG_PROM, prom_path, "write a Prometheus textfile"),
-	DOUBLE("expect-gbps", LONG_EXP_GBPS, expect_gbps, "GBPS", ONLY_BW,
-	       "gate: every size at least GBPS (exit 3)"),
-	DOUBLE("expect-node-gbps", LONG_EXP_NODE, expect_node_gbps, "GBPS",
-	       ONLY_BW, "gate: --rails' sum at least GBPS (exit 3)"),
-	DOUBLE("expect-line-rate", LONG_EXP_LINE, expect_line_rate, "F",
-	       ONLY_BW,
-	       "gate: at least F x the achievable line rate"),
-	DOUBLE("expect-mpps", LONG_EXP_MPPS, expect_mpps, "MPPS", ONLY_BW,
-	       "gate: message rate at least MPPS"),
-	DOUBLE("expect-p50-us", LONG_EXP_P50, expect_p50_us, "US", ONLY_LAT,
-	       "gate: latency p50 at most US"),
-	DOUBLE("expect-p99-us", LONG_EXP_P99, expect_p99_us, "US", ONLY_LAT,
-	       "gate: latency p99 at most US"),
-	{ "limit_bw", 'w', OPT_DOUBLE, CFG(limit_bw), NO_HAS, 0, 0, NULL, NULL,
-	  "BW", "perftest's gate: BW average at least BW (report unit)",
+	{ .name = "out_json", .code = LONG_OUT_JSON, .kind = OPT_FLAG,
+	  .off = CFG(out_json),
+	  .help = "perftest's JSON to ./perftest_out.json",
+	  .group = OPT_G_OUTPUTS },
+	{ .name = "out_json_file", .code = LONG_OUT_JSON_FILE, .kind = OPT_STR,
+	  .off = CFG(out_json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "perftest's JSON to FILE (implies --out_json)",
+	  .group = OPT_G_OUTPUTS },
+	{ .name = "junit", .code = LONG_JUNIT, .kind = OPT_STR,
+	  .off = CFG(junit_path), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "write JUnit XML, a case a gate",
+	  .group = OPT_G_OUTPUTS },
+	{ .name = "prom", .code = LONG_PROM, .kind = OPT_STR,
+	  .off = CFG(prom_path), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "write a Prometheus textfile",
+	  .group = OPT_G_OUTPUTS },
+	{ .name = "expect-gbps", .code = LONG_EXP_GBPS, .kind = OPT_DOUBLE,
+	  .off = CFG(expect_gbps), .arg = "GBPS",
+	  .help = "gate: every size at least GBPS (exit 3)",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GATES },
+	{ .name = "expect-node-gbps", .code = LONG_EXP_NODE, .kind = OPT_DOUBLE,
+	  .off = CFG(expect_node_gbps), .arg = "GBPS",
+	  .help = "gate: --rails' sum at least GBPS (exit 3)",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GATES },
+	{ .name = "expect-line-rate", .code = LONG_EXP_LINE, .kind = OPT_DOUBLE,
+	  .off = CFG(expect_line_rate), .arg = "F",
+	  .help = "gate: at least F x the achievable line rate",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GATES },
+	{ .name = "expect-mpps", .code = LONG_EXP_MPPS, .kind = OPT_DOUBLE,
+	  .off = CFG(expect_mpps), .arg = "MPPS",
+	  .help = "gate: message rate at least MPPS",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GATES },
+	{ .name = "expect-p50-us", .code = LONG_EXP_P50, .kind = OPT_DOUBLE,
+	  .off = CFG(expect_p50_us), .arg = "US",
+	  .help = "gate: latency p50 at most US",
+	  .only = ONLY_LAT | ONLY_LISTED, .group = OPT_G_GATES },
+	{ .name = "expect-p99-us", .code = LONG_EXP_P99, .kind = OPT_DOUBLE,
+	  .off = CFG(expect_p99_us), .arg = "US",
+	  .help = "gate: latency p99 at most US",
+	  .only = ONLY_LAT | ONLY_LISTED, .group = OPT_G_GATES },
+	{ .name = "limit_bw", .code = 'w', .kind = OPT_DOUBLE,
+	  .off = CFG(limit_bw), .arg = "BW",
+	  .help = "perftest's gate: BW average at least BW (report unit)",
 	  .only = ONLY_BW, .group = OPT_G_GATES },
-	{ "limit_msgrate", 'y', OPT_DOUBLE, CFG(limit_msgrate), NO_HAS, 0, 0,
-	  NULL, NULL, "MPPS", "perftest's gate: message rate at least MPPS",
+	{ .name = "limit_msgrate", .code = 'y', .kind = OPT_DOUBLE,
+	  .off = CFG(limit_msgrate), .arg = "MPPS",
+	  .help = "perftest's gate: message rate at least MPPS",
 	  .only = ONLY_BW, .group = OPT_G_GATES },
-	{ "strict", LONG_STRICT, OPT_FLAG, CFG(strict), NO_HAS, 0, 0, NULL,
-	  NULL, NULL, "a downtrained link fails the run",
+	{ .name = "strict", .code = LONG_STRICT, .kind = OPT_FLAG,
+	  .off = CFG(strict),
+	  .help = "a downtrained link fails the run",
 	  .group = OPT_G_GATES },
-	{ "expect-no-errors", LONG_EXP_NOERR, OPT_FLAG, CFG(expect_no_errors),
-	  NO_HAS, 0, 0, NULL, NULL, NULL, "fail when port error counters move",
+	{ .name = "expect-no-errors", .code = LONG_EXP_NOERR, .kind = OPT_FLAG,
+	  .off = CFG(expect_no_errors),
+	  .help = "fail when port error counters move",
 	  .group = OPT_G_GATES },
-	{ "numa", LONG_NUMA, OPT_STR, CFG(numa), NO_HAS, 0, OPTS_NAME_MAX,
-	  "auto", "auto", "auto|off|N", "pin CPUs and memory to a NUMA node",
+	{ .name = "numa", .code = LONG_NUMA, .kind = OPT_STR, .off = CFG(numa),
+	  .max = OPTS_NAME_MAX, .def = "auto", .arg = "auto|off|N",
+	  .help = "pin CPUs and memory to a NUMA node",
 	  .group = OPT_G_PLACE },
-	{ "cpu", LONG_CPU, OPT_STR, CFG(cpu_list), NO_HAS, 0, OPTS_NAME_MAX,
-	  "", "", "LIST", "run on these CPUs (within those allowed)",
+	{ .name = "cpu", .code = LONG_CPU, .kind = OPT_STR,
+	  .off = CFG(cpu_list), .max = OPTS_NAME_MAX, .arg = "LIST",
+	  .help = "run on these CPUs (within those allowed)",
 	  .group = OPT_G_PLACE },
-	{ "pin_cores", LONG_PIN_CORES, OPT_STR, CFG(cpu_list), NO_HAS, 0,
-	  OPTS_NAME_MAX, NULL, NULL, "LIST", "perftest's name for --cpu",
+	{ .name = "pin_cores", .code = LONG_PIN_CORES, .kind = OPT_STR,
+	  .off = CFG(cpu_list), .max = OPTS_NAME_MAX, .arg = "LIST",
+	  .help = "perftest's name for --cpu",
 	  .group = OPT_G_PLACE },
-	{ "numa_node", LONG_NUMA_NODE, OPT_U64, CFG(numa_node),
-	  CFG(has_numa_node), 0, 1023, NULL, NULL, "N", "same as --numa N",
+	{ .name = "numa_node", .code = LONG_NUMA_NODE, .kind = OPT_U64,
+	  .off = CFG(numa_node), .has_off = CFG(has_numa_node), .max = 1023,
+	  .arg = "N",
+	  .help = "same as --numa N",
 	  .group = OPT_G_PLACE },
-	{ "disable_numa", LONG_DISABLE_NUMA, OPT_FLAG, CFG(disable_numa),
-	  NO_HAS, 0, 0, NULL, NULL, NULL, "same as --numa off",
+	{ .name = "disable_numa", .code = LONG_DISABLE_NUMA, .kind = OPT_FLAG,
+	  .off = CFG(disable_numa),
+	  .help = "same as --numa off",
 	  .group = OPT_G_PLACE },
-	{ "use_cuda", LONG_CUDA, OPT_OPT_INT, CFG(use_cuda), NO_HAS, 0, 1023,
-	  "-1", "-1", "[=N|auto]", "buffers in GPU N's memory (cudaMalloc); "
-	  "auto: the GPU nearest each rail's NIC",
-	  .only = ONLY_BW | ONLY_LISTED,
-	  .group = OPT_G_GPU },
-	{ "use_cuda_bus_id", LONG_CUDA_BUS, OPT_STR, CFG(cuda_bus_id), NO_HAS,
-	  0, OPTS_NAME_MAX, NULL, NULL, "BDF", "the GPU at this PCI address",
-	  .only = ONLY_BW | ONLY_LISTED,
-	  .group = OPT_G_GPU },
-	{ "use_cuda_dmabuf", LONG_CUDA_DMABUF, OPT_FLAG, CFG(use_cuda_dmabuf),
-	  NO_HAS, 0, 0, NULL, NULL, NULL, "register GPU memory through dmabuf",
-	  .only = ONLY_BW | ONLY_LISTED,
-	  .group = OPT_G_GPU },
-	{ "persistent", LONG_PERSISTENT, OPT_FLAG, CFG(persistent), NO_HAS, 0,
-	  0, NULL, NULL, NULL, "server: serve clients one after another",
+	{ .name = "use_cuda", .code = LONG_CUDA, .kind = OPT_OPT_INT,
+	  .off = CFG(use_cuda), .max = 1023, .def = "-1", .bare = "0",
+	  .arg = "[=N|auto]",
+	  .help = "buffers in GPU N's memory (cudaMalloc); auto: the GPU "
+	  "nearest each rail's NIC",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GPU },
+	{ .name = "use_cuda_bus_id", .code = LONG_CUDA_BUS, .kind = OPT_STR,
+	  .off = CFG(cuda_bus_id), .max = OPTS_NAME_MAX, .arg = "BDF",
+	  .help = "the GPU at this PCI address",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GPU },
+	{ .name = "use_cuda_dmabuf", .code = LONG_CUDA_DMABUF, .kind = OPT_FLAG,
+	  .off = CFG(use_cuda_dmabuf),
+	  .help = "register GPU memory through dmabuf",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GPU },
+	{ .name = "persistent", .code = LONG_PERSISTENT, .kind = OPT_FLAG,
+	  .off = CFG(persistent),
+	  .help = "server: serve clients one after another",
 	  .group = OPT_G_SERVER },
-	{ "max-size", LONG_MAX_SIZE, OPT_SIZE, CFG(max_size_bytes), NO_HAS, 1,
-	  1ULL << 31, "2G", "2G", "BYTES", "server: largest message a client "
-	  "may ask for", .group = OPT_G_SERVER },
-	{ "max-qps", LONG_MAX_QPS, OPT_U64, CFG(max_qps), NO_HAS, 1, 256, "256",
-	  "256", "N", "server: most QPs a client may ask for",
+	{ .name = "max-size", .code = LONG_MAX_SIZE, .kind = OPT_SIZE,
+	  .off = CFG(max_size_bytes), .min = 1, .max = 1ULL << 31, .def = "2G",
+	  .arg = "BYTES",
+	  .help = "server: largest message a client may ask for",
 	  .group = OPT_G_SERVER },
-	{ "max-duration", LONG_MAX_DURATION, OPT_U64, CFG(max_duration_s),
-	  NO_HAS, 1, 31536000, "86400", "86400", "SEC",
-	  "server: longest -D a client may ask for", .group = OPT_G_SERVER },
-	{ "max-mem", LONG_MAX_MEM, OPT_SIZE, CFG(max_mem_bytes),
-	  CFG(has_max_mem), 1, 1ULL << 40, "8G", "8G", "BYTES", "server: most "
-	  "memory (buffers, rings) a client may make it allocate; default: "
-	  "half the cgroup limit, within ulimit -l, else",
+	{ .name = "max-qps", .code = LONG_MAX_QPS, .kind = OPT_U64,
+	  .off = CFG(max_qps), .min = 1, .max = 256, .def = "256", .arg = "N",
+	  .help = "server: most QPs a client may ask for",
 	  .group = OPT_G_SERVER },
-	{ "allow-foreign-gid", LONG_ALLOW_FOREIGN_GID, OPT_FLAG,
-	  CFG(allow_foreign_gid), NO_HAS, 0, 0, NULL, NULL, NULL,
-	  "server: connect TCP clients' QPs to a GID not of their own "
-	  "address (else refused: a reflector)", .group = OPT_G_SERVER },
-	{ "bind", LONG_BIND, OPT_STR, CFG(bind_addr), NO_HAS, 0, OPTS_ADDR_MAX,
-	  "", "", "ADDR", "server: listen (TCP and rdma_cm) on this local "
-	  "address only", .group = OPT_G_SERVER },
-	{ "auth-key-file", LONG_AUTH_KEY_FILE, OPT_STR, CFG(auth_key_file),
-	  NO_HAS, 0, OPTS_PATH_MAX, "", "", "FILE", "a shared key (>= 16 "
-	  "bytes): mutual HMAC-SHA256 challenge before any test; env "
-	  "RDMABENCH_AUTH_KEY_FILE", .group = OPT_G_CONN },
-	{ "rdma_cm", 'R', OPT_FLAG, CFG(rdma_cm), NO_HAS, 0, 0, NULL, NULL,
-	  NULL, "connect the QPs with rdma_cm (--oob cm)",
+	{ .name = "max-duration", .code = LONG_MAX_DURATION, .kind = OPT_U64,
+	  .off = CFG(max_duration_s), .min = 1, .max = 31536000, .def = "86400",
+	  .arg = "SEC",
+	  .help = "server: longest -D a client may ask for",
+	  .group = OPT_G_SERVER },
+	{ .name = "max-mem", .code = LONG_MAX_MEM, .kind = OPT_SIZE,
+	  .off = CFG(max_mem_bytes), .has_off = CFG(has_max_mem), .min = 1,
+	  .max = 1ULL << 40, .def = "8G", .arg = "BYTES",
+	  .help = "server: most memory (buffers, rings) a client may make it "
+	  "allocate; default: half the cgroup limit, within ulimit -l, else",
+	  .group = OPT_G_SERVER },
+	{ .name = "allow-foreign-gid", .code = LONG_ALLOW_FOREIGN_GID,
+	  .kind = OPT_FLAG, .off = CFG(allow_foreign_gid),
+	  .help = "server: connect TCP clients' QPs to a GID not of their own "
+	  "address (else refused: a reflector)",
+	  .group = OPT_G_SERVER },
+	{ .name = "bind", .code = LONG_BIND, .kind = OPT_STR,
+	  .off = CFG(bind_addr), .max = OPTS_ADDR_MAX, .arg = "ADDR",
+	  .help = "server: listen (TCP and rdma_cm) on this local address only",
+	  .group = OPT_G_SERVER },
+	{ .name = "auth-key-file", .code = LONG_AUTH_KEY_FILE, .kind = OPT_STR,
+	  .off = CFG(auth_key_file), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "a shared key (>= 16 bytes): mutual HMAC-SHA256 challenge "
+	  "before any test; env RDMABENCH_AUTH_KEY_FILE",
 	  .group = OPT_G_CONN },
-	ACCEPTED("CPU-freq", 'F', NULL,
-		 "no cpufreq warning: figures use CLOCK_MONOTONIC_RAW"),
-	ACCEPTED("comm_rdma_cm", 'z', NULL,
-		 "the control channel follows --oob (rdma_cm with -R)"),
-	{ "com_rdma_cm", LONG_COM_RDMA_CM, OPT_NOOP, NOOP, NO_HAS, 0, 0, NULL,
-	  NULL, NULL, NULL,
-	  .group = OPT_G_PERFTEST }, /* perftest's --help spells -z so */
-	ACCEPTED("ipv6", LONG_IPV6, NULL,
-		 "the address family follows the address given"),
-	ACCEPTED("ipv6-addr", LONG_IPV6_ADDR, NULL,
-		 "the address family follows the address given"),
-	ACCEPTED("use_old_post_send", LONG_OLD_POST_SEND, NULL,
-		 "work requests are always posted with ibv_post_send"),
-	{ "disable_pcie_relaxed", LONG_NO_RELAXED, OPT_NOOP, NOOP, NO_HAS, 0, 0,
-	  NULL, NULL, NULL, "buffers are never registered with relaxed "
-	  "ordering", .only = ONLY_BW, .group = OPT_G_PERFTEST },
-	{ "noPeak", 'N', OPT_FLAG, CFG(no_peak), NO_HAS, 0, 0, NULL, NULL,
-	  NULL, "no peak: BW peak prints 0.00 as in perftest",
+	{ .name = "rdma_cm", .code = 'R', .kind = OPT_FLAG, .off = CFG(rdma_cm),
+	  .help = "connect the QPs with rdma_cm (--oob cm)",
+	  .group = OPT_G_CONN },
+	{ .name = "CPU-freq", .code = 'F', .kind = OPT_NOOP, .off = NOOP,
+	  .help = "no cpufreq warning: figures use CLOCK_MONOTONIC_RAW",
+	  .group = OPT_G_PERFTEST },
+	{ .name = "comm_rdma_cm", .code = 'z', .kind = OPT_NOOP, .off = NOOP,
+	  .help = "the control channel follows --oob (rdma_cm with -R)",
+	  .group = OPT_G_PERFTEST },
+	/* perftest's --help spells -z so: no help, not listed */
+	{ .name = "com_rdma_cm", .code = LONG_COM_RDMA_CM, .kind = OPT_NOOP,
+	  .off = NOOP, .group = OPT_G_PERFTEST },
+	{ .name = "ipv6", .code = LONG_IPV6, .kind = OPT_NOOP, .off = NOOP,
+	  .help = "the address family follows the address given",
+	  .group = OPT_G_PERFTEST },
+	{ .name = "ipv6-addr", .code = LONG_IPV6_ADDR, .kind = OPT_NOOP,
+	  .off = NOOP,
+	  .help = "the address family follows the address given",
+	  .group = OPT_G_PERFTEST },
+	{ .name = "use_old_post_send", .code = LONG_OLD_POST_SEND,
+	  .kind = OPT_NOOP, .off = NOOP,
+	  .help = "work requests are always posted with ibv_post_send",
+	  .group = OPT_G_PERFTEST },
+	{ .name = "disable_pcie_relaxed", .code = LONG_NO_RELAXED,
+	  .kind = OPT_NOOP, .off = NOOP,
+	  .help = "buffers are never registered with relaxed ordering",
+	  .only = ONLY_BW, .group = OPT_G_PERFTEST },
+	{ .name = "noPeak", .code = 'N', .kind = OPT_FLAG, .off = CFG(no_peak),
+	  .help = "no peak: BW peak prints 0.00 as in perftest",
 	  .only = ONLY_BW, .group = OPT_G_OUTPUTS },
-	{ "report-both", LONG_REPORT_BOTH, OPT_FLAG, CFG(report_both), NO_HAS,
-	  0, 0, NULL, NULL, NULL,
-	  "-b: each side's figure apart (what -b prints)", .only = ONLY_BW,
-	  .group = OPT_G_OUTPUTS },
-	{ "perform_warm_up", LONG_WARMUP, OPT_FLAG, CFG(warm_up), NO_HAS, 0,
-	  0, NULL, NULL, NULL, "-D: measure after the -f warm-up margin",
+	{ .name = "report-both", .code = LONG_REPORT_BOTH, .kind = OPT_FLAG,
+	  .off = CFG(report_both),
+	  .help = "-b: each side's figure apart (what -b prints)",
+	  .only = ONLY_BW, .group = OPT_G_OUTPUTS },
+	{ .name = "perform_warm_up", .code = LONG_WARMUP, .kind = OPT_FLAG,
+	  .off = CFG(warm_up),
+	  .help = "-D: measure after the -f warm-up margin",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
-	{ "cuda_mem_type", LONG_CUDA_MEM_TYPE, OPT_U64, CFG(cuda_mem_type),
-	  NO_HAS, 0, 4, NULL, NULL, "T",
-	  "--use_cuda memory: 0 = device (cuMemAlloc), the only one",
-	  .only = ONLY_BW | ONLY_LISTED,
-	  .group = OPT_G_GPU },
-	{ "mtu", 'm', OPT_U64, CFG(mtu), CFG(has_mtu), 256, 4096, NULL, NULL,
-	  "MTU", "TCP control: path MTU 256..4096 [the port's active MTU]",
+	{ .name = "cuda_mem_type", .code = LONG_CUDA_MEM_TYPE, .kind = OPT_U64,
+	  .off = CFG(cuda_mem_type), .max = 4, .arg = "T",
+	  .help = "--use_cuda memory: 0 = device (cuMemAlloc), the only one",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GPU },
+	{ .name = "mtu", .code = 'm', .kind = OPT_U64, .off = CFG(mtu),
+	  .has_off = CFG(has_mtu), .min = 256, .max = 4096, .arg = "MTU",
+	  .help = "TCP control: path MTU 256..4096 [the port's active MTU]",
 	  .group = OPT_G_CONN },
-	{ "sl", 'S', OPT_U64, CFG(sl), CFG(has_sl), 0, 15, NULL, NULL, "SL",
-	  "TCP control: service level [0]", .group = OPT_G_CONN },
-	{ "source_ip", 'j', OPT_STR, CFG(source_ip), NO_HAS, 0, OPTS_ADDR_MAX,
-	  "", "", "IP", "client, rdma_cm: connect from this local IP",
+	{ .name = "sl", .code = 'S', .kind = OPT_U64, .off = CFG(sl),
+	  .has_off = CFG(has_sl), .max = 15, .arg = "SL",
+	  .help = "TCP control: service level [0]",
 	  .group = OPT_G_CONN },
-	{ "bind_source_ip", LONG_BIND_SOURCE_IP, OPT_STR, CFG(source_ip),
-	  NO_HAS, 0, OPTS_ADDR_MAX, "", "", "IP", NULL,
-	  .group = OPT_G_CONN }, /* perftest's */
-	{ "hop_limit", 'L', OPT_U64, CFG(hop_limit), CFG(has_hop_limit), 0,
-	  255, NULL, NULL, "N", "TCP control: GRH hop limit [64]",
+	{ .name = "source_ip", .code = 'j', .kind = OPT_STR,
+	  .off = CFG(source_ip), .max = OPTS_ADDR_MAX, .arg = "IP",
+	  .help = "client, rdma_cm: connect from this local IP",
 	  .group = OPT_G_CONN },
-	{ "help", 'h', OPT_FLAG, CFG(show_help), NO_HAS, 0, 0, NULL, NULL, NULL,
-	  "show this help", .group = OPT_G_HELP },
-	{ "version", 'V', OPT_FLAG, CFG(show_version), NO_HAS, 0, 0, NULL,
-	  NULL, NULL, "show the version", .group = OPT_G_HELP },
+	/* perftest's spelling: no help, not listed */
+	{ .name = "bind_source_ip", .code = LONG_BIND_SOURCE_IP,
+	  .kind = OPT_STR, .off = CFG(source_ip), .max = OPTS_ADDR_MAX,
+	  .arg = "IP", .group = OPT_G_CONN },
+	{ .name = "hop_limit", .code = 'L', .kind = OPT_U64,
+	  .off = CFG(hop_limit), .has_off = CFG(has_hop_limit), .max = 255,
+	  .arg = "N",
+	  .help = "TCP control: GRH hop limit [64]",
+	  .group = OPT_G_CONN },
+	OPT_ROWS_HELP(CFG(show_help), CFG(show_version), OPT_G_HELP),
 };
 const size_t opts_table_count = sizeof(opts_table_rows) /
 				sizeof(opts_table_rows[0]);
-_Static_assert(sizeof(opts_table_rows) / sizeof(opts_table_rows[0]) <=
-	       OPTS_TABLE_MAX, "raise OPTS_TABLE_MAX");
+
+/* The sections of --help and of the man page's OPTIONS, by group. */
+static const char *const table_groups[OPT_G_COUNT] = {
+	[OPT_G_CONN] = "Connection",
+	[OPT_G_TEST] = "Test",
+	[OPT_G_GATES] = "Gates (exit 3 when one is missed)",
+	[OPT_G_OUTPUTS] = "Outputs",
+	[OPT_G_PLACE] = "Placement",
+	[OPT_G_GPU] = "GPU memory",
+	[OPT_G_SERVER] = "Server (what a client may ask for)",
+	[OPT_G_HELP] = "Help",
+	[OPT_G_PERFTEST] = "perftest options that are what rdmabench does "
+			   "anyway",
+};
+
+static const struct opt_usage table_usage[] = {
+	{ .args = "[options]", .what = "server: wait for a client" },
+	{ .args = "[options] SERVER",
+	  .what = "client: run the test against SERVER" },
+	{ 0 },
+};
+
+static const char *const table_about[] = {
+	"Without SERVER it is the server: it waits for a client. SERVER is "
+	"a hostname or any IP of the server; the data device is -d, else "
+	"the one that owns the route, else the first active one. The "
+	"client sends the whole test configuration; the server needs only "
+	"-d/-i/-p.",
+	NULL,
+};
+
+#define NOT_ATOMIC (ONLY_WRITE | ONLY_READ | ONLY_SEND)
+
+/* In this order; a tool shows the first three that apply. */
+static const struct opt_example table_examples[] = {
+	{ .args = "", .what = "server: wait for a client (start it first)" },
+	{ .args = "-a --report_gbits 192.0.2.1",
+	  .what = "client: every size 2 B .. 8 MiB, in Gb/s",
+	  .only = ONLY_BW | NOT_ATOMIC },
+	{ .args = "-A CMP_AND_SWAP -q 4 192.0.2.1",
+	  .what = "client: compare-and-swap over 4 QPs",
+	  .only = ONLY_BW | ONLY_ATOMIC },
+	{ .args = "-D 10 --expect-gbps 90 --json run.json 192.0.2.1",
+	  .what = "client: 10 s; exit 3 below 90 Gb/s; the run as JSON",
+	  .only = ONLY_BW },
+	{ .args = "-a -H 192.0.2.1",
+	  .what = "client: every size, with the latency histogram",
+	  .only = ONLY_LAT | NOT_ATOMIC },
+	{ .args = "-A CMP_AND_SWAP -H 192.0.2.1",
+	  .what = "client: compare-and-swap, with the latency histogram",
+	  .only = ONLY_LAT | ONLY_ATOMIC },
+	{ .args = "-n 100000 --expect-p99-us 10 --junit lat.xml 192.0.2.1",
+	  .what = "client: exit 3 when p99 is above 10 us; a JUnit file",
+	  .only = ONLY_LAT },
+	{ 0 },
+};
+
+/* The one operand: the server's address (none: we are the server). */
+static int table_operands(void *cfg, int argc, char **argv, int first,
+			  char *err, size_t err_len)
+{
+	char *addr = ((struct bench_cfg *)cfg)->server_addr;
+
+	if (first >= argc)
+		return 0;
+	if (argc - first > 1) {
+		snprintf(err, err_len, "unexpected argument '%s': give one "
+			 "server address at most", argv[first + 1]);
+		return -EINVAL;
+	}
+	if (strlen(argv[first]) >= OPTS_ADDR_MAX || !argv[first][0]) {
+		snprintf(err, err_len, "server address '%s' is not valid",
+			 argv[first]);
+		return -EINVAL;
+	}
+	strcpy(addr, argv[first]);
+	return 0;
+}
+
+const struct opt_prog opts_table_prog = {
+	.rows = opts_table_rows,
+	.count = sizeof(opts_table_rows) / sizeof(opts_table_rows[0]),
+	.cfg_size = sizeof(struct bench_cfg),
+	.groups = table_groups,
+	.group_count = OPT_G_COUNT,
+	.usage = table_usage,
+	.about = table_about,
+	.lead = ", a drop-in for perftest's tool of the same name.",
+	.examples = table_examples,
+	.exit_codes = "Exit codes: 0 ok, 1 runtime error, 2 usage, 3 below "
+		      "expectation, 4 data corruption, 5 peer unreachable, "
+		      "lost or timed out, 130 stopped by SIGINT/SIGTERM (a "
+		      "second signal ends it at once).",
+	.refused = opts_refuse_rows,
+	.operands = table_operands,
+};
 
 /* The verb names of ONLY_WRITE, ONLY_READ, ... in that order. */
 static const char *const only_verbs[] = { "write", "read", "send", "atomic" };
@@ -330,8 +505,11 @@ void opts_table_tools(unsigned int only, char *buf, size_t len)
 
 bool opts_table_only_ok(unsigned int only, const struct bench_desc *d)
 {
-	unsigned int mine = opts_table_mine(d);
+	unsigned int mine;
 
+	if (!d) /* not a bench: every row is the program's own */
+		return true;
+	mine = opts_table_mine(d);
 	return (!(only & ONLY_MEASURES) || (only & mine & ONLY_MEASURES)) &&
 	       (!(only & ONLY_VERBS) || (only & mine & ONLY_VERBS));
 }
@@ -345,22 +523,48 @@ bool opts_table_choice_ok(const struct opt_def *o, size_t i,
 			  const struct bench_desc *d)
 {
 	/* the verb table says who can do UC */
-	return o->choices != conn_choices || i != OPTS_CONN_UC ||
+	return o->choices != conn_choices || i != OPTS_CONN_UC || !d ||
 	       bench_verb(d->verb)->uc_ok;
 }
 
 bool opts_table_listed(const struct opt_def *o, const struct bench_desc *d)
 {
 	return o->help && opts_table_applies(o, d) &&
-	       !(bench_verb(d->verb)->fixed_size &&
+	       !(d && bench_verb(d->verb)->fixed_size &&
 		 (o->code == 's' || o->code == 'a'));
+}
+
+const char *opts_table_default(const struct opt_def *o,
+			       const struct bench_desc *d, char *buf,
+			       size_t len)
+{
+	if (d && (o->code == 's' || o->code == 'n')) {
+		snprintf(buf, len, "%llu", o->code == 's' ? d->default_size :
+			 d->default_iters);
+		return buf;
+	}
+	if (d && d->measure == BENCH_MEASURE_LAT && o->def_lat)
+		return o->def_lat;
+	return o->def;
+}
+
+const char *opts_prog_name(const struct opt_prog *p,
+			   const struct bench_desc *d)
+{
+	return p->name ? p->name : d->name;
+}
+
+const char *opts_prog_summary(const struct opt_prog *p,
+			      const struct bench_desc *d)
+{
+	return p->summary ? p->summary : d->summary;
 }
 
 const char *opts_table_label(const struct opt_def *o, char *buf, size_t len)
 {
 	if (o->code < 256)
-		snprintf(buf, len, "-%c/--%s", o->code, o->long_name);
+		snprintf(buf, len, "-%c/--%s", o->code, o->name);
 	else
-		snprintf(buf, len, "--%s", o->long_name);
+		snprintf(buf, len, "--%s", o->name);
 	return buf;
 }

@@ -1,36 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * opts_table - the one option table: a row per long option, from which
- * opts.c parses (getopt_long, defaults, ranges) and opts_doc.c writes
- * --help, the man pages and the shell completion. Pure data and the
- * questions about a row; internal to spec/opts*.c.
- *
- * A new row fills: long_name, code (a short char or a new LONG_* below),
- * kind, offset (and has_offset when "given" matters), min/max, the two
- * defaults, arg, help (NULL: a hidden alias), choices (OPT_ENUM), .group
- * (where --help and the man page list it; test_opts_doc fails on a row
- * without) and .only (the tools it applies to; 0: all eight).
+ * opts_table - the benches' program of the one option engine
+ * (spec/opts_prog.h): a row per long option, each tagged with the tools
+ * it applies to (.only) and its --help section (.group), the text of
+ * their --help and man pages, and the questions asked of a row (also by
+ * the engine, of any program's rows: d NULL there). Pure data.
  */
 #ifndef RDMABENCH_OPTS_TABLE_H
 #define RDMABENCH_OPTS_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "spec/bench.h"
-
-enum opt_kind {
-	OPT_FLAG,     /* bool, set to true */
-	OPT_U64,      /* decimal in [min, max] */
-	OPT_SIZE,     /* bytes, K/M/G suffixes, in [min, max] */
-	OPT_STR,      /* char array of max bytes */
-	OPT_DOUBLE,   /* decimal number >= 0 */
-	OPT_ENUM,     /* one of choices[], its index stored as uint64_t */
-	OPT_OPT_INT,  /* int64_t, optional argument: absent value = 0,
-		       * "auto" = OPTS_CUDA_AUTO (--use_cuda only) */
-	OPT_NOOP,     /* perftest's, already what we do; help says why */
-};
+#include "spec/opts_prog.h"
 
 /* Which tools an option applies to (perftest's --help of each); 0: all. */
 enum opt_only {
@@ -76,30 +59,14 @@ enum {
 	LONG_IPV6_ADDR, LONG_OLD_POST_SEND, LONG_NO_RELAXED,
 	LONG_BIND_SOURCE_IP, LONG_INTERVAL, LONG_RAILS, LONG_EXP_NODE,
 	LONG_ALLOW_FOREIGN_GID, LONG_AUTH_KEY_FILE, LONG_BIND,
-	/* opts_refuse_rows[i] gets LONG_REFUSED + i */
-	LONG_REFUSED,
 };
-
-struct opt_def {
-	const char *long_name;
-	int code;               /* short option char or LONG_* */
-	enum opt_kind kind;
-	size_t offset;          /* into struct bench_cfg */
-	size_t has_offset;      /* bool set when given; 0: none */
-	uint64_t min, max;      /* OPT_U64/OPT_SIZE range; OPT_STR: max bytes */
-	const char *def_bw;     /* default for bandwidth tests, NULL: none */
-	const char *def_lat;    /* default for latency tests */
-	const char *arg;        /* argument name in --help, NULL: no argument */
-	const char *help;
-	const char *const *choices; /* OPT_ENUM, NULL-terminated */
-	unsigned int only;      /* enum opt_only bits; 0: every tool */
-	enum opt_group group;   /* its --help section */
-};
-/* At most this many rows (opts.c sizes its getopt table by it). */
-#define OPTS_TABLE_MAX 160
 
 extern const struct opt_def opts_table_rows[];
 extern const size_t opts_table_count;
+
+/* The benches' program: those rows, perftest's refused options, the
+ * server address as the one operand, the text of --help and man. */
+extern const struct opt_prog opts_table_prog;
 
 /* The ONLY_* bits of tool d: its measure and its verb. */
 unsigned int opts_table_mine(const struct bench_desc *d);
@@ -120,6 +87,12 @@ bool opts_table_choice_ok(const struct opt_def *o, size_t i,
 /* Is row o in tool d's --help, man page and completion? Not aliases (no
  * help), other tools' options, -s/-a of a fixed size. */
 bool opts_table_listed(const struct opt_def *o, const struct bench_desc *d);
+
+/* Row o's default in tool d, NULL: none (-s and -n: d's, written into
+ * buf; else .def_lat for a latency tool that has one, else .def). */
+const char *opts_table_default(const struct opt_def *o,
+			       const struct bench_desc *d, char *buf,
+			       size_t len);
 
 /* "-s/--size" or "--json" into buf. */
 const char *opts_table_label(const struct opt_def *o, char *buf, size_t len);
