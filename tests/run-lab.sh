@@ -5,8 +5,9 @@
 #
 #   boot          guests                     runs
 #   main          one (rxe, siw)             every case file but those below
+#                                            (qpattr: its one-guest cases)
 #   numa          one, two NUMA nodes, rxe   numa rails (placement, --rails auto)
-#   pair          two joined by a link       qpattr (-T on the wire)
+#   pair          two joined by a link       qpattr's wire cases (-T on eth0)
 #   release       one (rxe, siw)             what only a release build shows,
 #                                            on RELEASE_BUILD: package (make deb),
 #                                            valgrind (memcheck pairs),
@@ -56,7 +57,7 @@ files=()
 for f in tests/lab/cases/*.sh; do f=${f##*/}; files+=("${f%.sh}"); done
 main_files=()
 for f in "${files[@]}"; do
-	[[ " numa rails qpattr package valgrind " == *" $f "* ]] || main_files+=("$f")
+	[[ " numa rails package valgrind " == *" $f "* ]] || main_files+=("$f")
 done
 names[main]="${main_files[*]}"
 known=" ${names[*]} "

@@ -23,7 +23,8 @@ plan_is "main: address.rxe.hostname" address.rxe.hostname
 plan_is "main: address" address
 plan_is "numa: numa" numa
 plan_is "numa: rails.two" rails.two
-plan_is "pair: qpattr" qpattr
+plan_is "main: qpattr|pair: qpattr" qpattr
+plan_is "main: qpattr.wire|pair: qpattr.wire" qpattr.wire
 plan_is "release: verbs.lat_memory_constant" verbs.lat_memory_constant
 plan_is "main: verbs|release: verbs.lat_memory_constant" verbs
 plan_is "release: valgrind.ib_write_bw" valgrind.ib_write_bw
