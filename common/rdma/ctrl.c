@@ -170,6 +170,19 @@ static bool ctrl_peer_check_due(struct ctrl *c)
  * no deadline), -ETIMEDOUT, -EINTR, -ECONNRESET (the peer disconnected:
  * looked for while waiting, every CTRL_PEER_CHECK_NS), -EIO.
  */
+/*
+ * The peer has disconnected: a message it sent just before is still taken
+ * (the disconnect event can be seen before the receive's completion, as
+ * siw was seen to do under load: the server then lost the client's last
+ * message and ended with exit 5 after a good run). 1, or -ECONNRESET.
+ */
+static int ctrl_last_wc(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	if (ibv_poll_cq(cq, 1, wc) == 1 && wc->status == IBV_WC_SUCCESS)
+		return 1;
+	return -ECONNRESET;
+}
+
 #define CTRL_NAP_AFTER 100 /* empty polls, then 1 ms sleeps ... */
 #define CTRL_DOZE_AFTER (CTRL_NAP_AFTER + 100) /* ... then 10 ms ones */
 
@@ -186,7 +199,7 @@ static int ctrl_wait_wc(struct ctrl *c, struct ibv_cq *cq, struct ibv_wc *wc,
 		if (!deadline_ns)
 			return 0; /* ctrl_poll looks for a disconnect itself */
 		if (ctrl_peer_check_due(c) && cm_check_peer(&c->ep))
-			return -ECONNRESET;
+			return ctrl_last_wc(cq, wc);
 		if (stop_flag)
 			return -EINTR;
 		if (timer_expired(deadline_ns))
