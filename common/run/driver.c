@@ -170,7 +170,7 @@ static int bench_run_link(struct bench_ctx *b)
 	setup_release(b);
 	if (ret == -EINTR)
 		bench_err("interrupted");
-	return record_end(b, ret, ret ? bench_exit_code(ret) : b->exit_code);
+	return record_end(b, ret, ret ? bench_exit_code(ret) : BENCH_EXIT_OK);
 }
 
 int bench_main(const struct bench_desc *desc, int argc, char **argv)

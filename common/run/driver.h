@@ -55,7 +55,6 @@ struct bench_ctx {
 	struct hist *hist;          /* latency samples, constant memory */
 	char local[80];
 	char peer[80];
-	int exit_code;              /* a verdict beyond the error (gates) */
 	double last_gbps;           /* record_bw's last figure, this side's */
 	/* client, before the first size: NULL, or --rails' start barrier */
 	void (*start_wait)(void *arg);
