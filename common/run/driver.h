@@ -22,7 +22,6 @@
 #include "host/place.h"
 #include "lib/stats.h"
 #include "xfer/xfer.h"
-#include "run/progress.h"
 
 struct results_doc;
 
@@ -64,7 +63,6 @@ struct bench_ctx {
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
 	struct record *rec;         /* results document and gates (record.c) */
-	struct progress progress;   /* --interval rows, live line (progress.c) */
 	uint8_t port;               /* the device port in use */
 	int gid_index;              /* --oob tcp: the GID used, -1: none */
 	uint64_t token;             /* rdma_cm: the session's (HELLO_ACK) */
