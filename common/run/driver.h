@@ -59,7 +59,6 @@ struct bench_ctx {
 	void (*start_wait)(void *arg);
 	void *start_arg;
 	struct results_doc *keep_doc; /* NULL, or record_end() copies it */
-	struct place_req place_req; /* --numa, --cpu */
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
 	struct record *rec;         /* results document and gates (record.c) */
