@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "run/driver.h"
+#include "run/ctx.h"
 
 #define BUSY_LINE_MAX 16   /* addresses remembered for their place */
 #define BUSY_LINGER_MAX 16 /* answered sockets waiting to be closed */

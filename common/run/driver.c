@@ -13,7 +13,8 @@
 
 #include "host/memlimit.h"
 #include "rdma/dev.h"
-#include "run/driver.h"
+#include "run/ctx.h"
+#include "run/record.h"
 #include "run/main.h"
 #include "run/place_glue.h"
 #include "run/rails_run.h"

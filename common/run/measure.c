@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "run/perftest_out.h"
 #include "run/progress.h"
+#include "run/record.h"
 #include "lib/stats.h"
 #include "lib/timer.h"
 

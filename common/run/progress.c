@@ -11,7 +11,7 @@
 #include "lib/timer.h"
 #include "report/interval.h"
 #include "report/results.h"
-#include "run/driver.h"
+#include "run/ctx.h"
 #include "run/progress.h"
 
 #define PROGRESS_LIVE_NS (NS_PER_S / 3) /* ~3 redraws a second */

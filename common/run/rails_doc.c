@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report/verdict.h"
-#include "run/driver.h"
+#include "run/record.h"
 #include "run/rails_doc.h"
 
 /* The node gate: the sum against --expect-node-gbps, the only gate. */

@@ -20,7 +20,7 @@
 #define RDMABENCH_RUN_SESSION_AUTH_H
 
 #include "lib/keyfile.h"
-#include "run/driver.h"
+#include "run/ctx.h"
 
 /* The environment variable read when --auth-key-file is not given. */
 #define SESSION_AUTH_ENV "RDMABENCH_AUTH_KEY_FILE"

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "run/driver.h"
+#include "run/ctx.h"
 
 struct session_ops {
 	const char *name;        /* the header's rendezvous line */

@@ -16,6 +16,7 @@
 #include "run/measure.h"
 #include "run/perftest_out.h"
 #include "run/place_glue.h"
+#include "run/record.h"
 #include "run/setup.h"
 #include "spec/plan.h"
 #include "spec/test.h"

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/driver.h"
+#include "run/ctx.h"
 
 /* rdma_cm: the connection on id runs over the -d device and -i port. */
 int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * driver - the state of one run (struct bench_ctx), shared by the files
- * of run/, and record.c's entry points. Functions live below driver.c:
- * session.c (the rendezvous), setup.c, measure.c, place_glue.c, record.c.
+ * ctx - the state of one run (struct bench_ctx): what the rooms of run/
+ * share, from the driver that fills it to the record that reports it.
+ * Only what more than one room uses lives here; a backend's or a role's
+ * own state lives in its own struct, behind its ops.
  */
-#ifndef RDMABENCH_DRIVER_H
-#define RDMABENCH_DRIVER_H
+#ifndef RDMABENCH_RUN_CTX_H
+#define RDMABENCH_RUN_CTX_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -73,38 +74,5 @@ struct bench_ctx {
 	int argc;
 	char **argv;
 };
-
-/*
- * record.c: the run's results document (JSON, JUnit, Prometheus) and its
- * gates. record_begin() before anything connects; record_dev_collect() once the
- * data connections are up (device, placement, expected line rate);
- * bench_record_*() per size; record_end() always, with the run's error (0
- * or -errno): it writes the files asked for (a run that failed midway
- * still leaves valid JSON, verdict "error") and returns the exit code.
- */
-struct record;
-int record_begin(struct bench_ctx *b);
-void record_dev_collect(struct bench_ctx *b);
-int record_end(struct bench_ctx *b, int err, int exit_code);
-
-/* d into every results file c asks for (--json, --junit, --prom). */
-int record_save(const struct bench_cfg *c, const struct results_doc *d);
-
-/*
- * The options were refused (exit 2) before the run began: still the
- * documents asked for (verdict "error", the reason), so that "--json - |
- * jq" reads JSON; b->argc/argv set. Nothing when no file was asked for.
- */
-void record_refused(struct bench_ctx *b, const char *why);
-
-/*
- * A size's figures for the results document and the gates (record.c).
- * peak (this side's, NULL: not measured) and peer may be NULL. Returns 0
- * or -errno.
- */
-int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
-	      const struct stats_bw *peak, const struct stats_bw *peer);
-int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
-		     const struct stats_lat *lat, const struct stats_lat *peer);
 
 #endif
