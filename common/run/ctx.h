@@ -25,6 +25,21 @@
 #include "xfer/xfer.h"
 
 struct results_doc;
+struct bench_ctx;
+
+/*
+ * What whoever runs the one-link flow hears of it (--rails: each rail),
+ * through bench_ctx.hooks; NULL there: nobody. Each op is handed the run
+ * it comes from (a rail recovers its own struct with container_of).
+ */
+struct bench_hooks {
+	/* client, connected: before the first size */
+	void (*start)(struct bench_ctx *b);
+	/* a bandwidth size's figure, this side's (record_bw) */
+	void (*bw)(struct bench_ctx *b, double gbps);
+	/* the run's results document, final (record_end) */
+	void (*end)(struct bench_ctx *b, const struct results_doc *doc);
+};
 
 struct session_ops;
 struct keyfile;
@@ -55,11 +70,7 @@ struct bench_ctx {
 	struct hist *hist;          /* latency samples, constant memory */
 	char local[80];
 	char peer[80];
-	double last_gbps;           /* record_bw's last figure, this side's */
-	/* client, before the first size: NULL, or --rails' start barrier */
-	void (*start_wait)(void *arg);
-	void *start_arg;
-	struct results_doc *keep_doc; /* NULL, or record_end() copies it */
+	const struct bench_hooks *hooks; /* NULL, or --rails' (rails_run.c) */
 	struct place_allowed allowed;
 	struct place_plan place;    /* where this side runs and allocates */
 	struct record *rec;         /* results document and gates (record.c) */

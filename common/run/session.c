@@ -112,8 +112,8 @@ static int session_client_sizes(struct bench_ctx *b)
 	int ret = 0;
 
 	setup_print_header(b);
-	if (b->start_wait) /* --rails: every rail starts measuring at once */
-		b->start_wait(b->start_arg);
+	if (b->hooks) /* --rails: every rail starts measuring at once */
+		b->hooks->start(b);
 	test_sizes(&b->test, &first, &last);
 	for (size = first; !ret && size <= last; size *= 2) {
 		ret = ops->client_size(b, size);
