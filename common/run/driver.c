@@ -17,7 +17,7 @@
 #include "run/record.h"
 #include "run/main.h"
 #include "run/place_glue.h"
-#include "run/rails_run.h"
+#include "run/rails/rails_run.h"
 #include "run/setup.h"
 #include "lib/log.h"
 #include "lib/stop.h"

@@ -16,8 +16,8 @@
 #include "report/rails_report.h"
 #include "report/verdict.h"
 #include "run/cuda_auto.h"
-#include "run/rails_doc.h"
-#include "run/rails_run.h"
+#include "run/rails/rails_doc.h"
+#include "run/rails/rails_run.h"
 #include "spec/rails.h"
 
 /*

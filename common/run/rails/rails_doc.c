@@ -7,7 +7,7 @@
 
 #include "report/verdict.h"
 #include "run/record.h"
-#include "run/rails_doc.h"
+#include "run/rails/rails_doc.h"
 
 /* The node gate: the sum against --expect-node-gbps, the only gate. */
 static void rails_doc_gate(struct results_doc *d, const struct bench_cfg *c,
