@@ -23,8 +23,8 @@
 #include "lib/stop.h"
 #include "lib/timer.h"
 #include "rdma/ctrl_tcp.h"
-#include "run/busy.h"
-#include "run/session_ops.h"
+#include "run/session/busy.h"
+#include "run/session/session_ops.h"
 #include "run/setup.h"
 
 /* A side's choice of data device (auto_pickers fill it). */

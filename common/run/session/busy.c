@@ -16,7 +16,7 @@
 #include "lib/timer.h"
 #include "rdma/cm.h"
 #include "rdma/ctrl_tcp.h"
-#include "run/busy.h"
+#include "run/session/busy.h"
 #include "spec/limit.h"
 
 #define BUSY_POLL_MS 100

@@ -12,7 +12,7 @@
 #include "lib/nonce.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
-#include "run/session_auth.h"
+#include "run/session/session_auth.h"
 
 static const char auth_label[] = "rdmabench-auth-v1";
 

@@ -9,9 +9,9 @@
 
 #include "lib/log.h"
 #include "lib/timer.h"
-#include "run/busy.h"
-#include "run/session_auth.h"
-#include "run/session_ops.h"
+#include "run/session/busy.h"
+#include "run/session/session_auth.h"
+#include "run/session/session_ops.h"
 #include "run/setup.h"
 
 /* What -T, -u and --retry_count ask of this side's rdma_cm ids. */
