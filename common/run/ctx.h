@@ -16,10 +16,8 @@
 #include "rdma/conn.h"
 #include "rdma/ctrl.h"
 #include "rdma/dev.h"
-#include "rdma/route.h"
 #include "spec/opts.h"
 #include "spec/test.h"
-#include "spec/wire.h"
 #include "host/place.h"
 #include "lib/stats.h"
 #include "xfer/xfer.h"
@@ -41,49 +39,43 @@ struct bench_hooks {
 	void (*end)(struct bench_ctx *b, const struct results_doc *doc);
 };
 
-struct session_ops;
-struct keyfile;
-struct busy;
+struct hist;
+struct record;
 
+/*
+ * Each member is used by more than one room of run/ (the driver, the
+ * session and its backends, setup, measure, progress, perftest_out,
+ * place_glue, record, the rails); the notes say who fills it.
+ */
 struct bench_ctx {
+	/* the command line: bench_main() */
 	const struct bench_desc *desc;
 	struct bench_cfg cfg;
-	FILE *out;                  /* the report: stdout; a rail's buffer */
-	struct test test;           /* what runs: the client's configuration */
-	bool is_server;
-	struct cm_ep listener;      /* server, rdma_cm: the listening id */
-	int listen_fd;              /* server, --oob tcp: the socket */
-	const char *rendezvous;     /* "rdma_cm", "TCP (--oob tcp)" */
-	const struct session_ops *via; /* --oob auto: the backend chosen */
-	char srv_addr[OPTS_ADDR_MAX]; /* client: where rdma_cm connects */
-	uint16_t srv_port;          /* and its port (-p, or the server's) */
-	uint16_t cm_port;           /* server, --oob auto: rdma_cm's port */
-	struct route route;         /* client, --oob auto: to the server */
-	enum wire_data_kind data_kind; /* client, --oob auto: its device's */
-	char data_dev[64];          /* and the device's name */
-	char ctrl_note[160];        /* header: the control path and why */
-	char dev_note[160];         /* header: why this data device */
-	struct ctrl ctrl;
-	struct conn data;
-	struct dev_info dev;
-	struct xfer xfer;
-	struct hist *hist;          /* latency samples, constant memory */
-	char local[80];
-	char peer[80];
-	const struct bench_hooks *hooks; /* NULL, or --rails' (rails_run.c) */
-	struct place_allowed allowed;
-	struct place_plan place;    /* where this side runs and allocates */
-	struct record *rec;         /* results document and gates (record.c) */
-	uint8_t port;               /* the device port in use */
-	int gid_index;              /* --oob tcp: the GID used, -1: none */
-	uint64_t token;             /* rdma_cm: the session's (HELLO_ACK) */
-	bool authed;                /* the peer proved --auth-key-file's key */
-	struct keyfile *key;        /* --auth-key-file; NULL: none */
-	struct busy *busy;          /* server: answers other clients (busy.c) */
-	uint64_t session_end_ns;    /* server: the session's hard end */
-	char hard_text[96];         /* server: ctrl.hard_what's text */
 	int argc;
 	char **argv;
+	FILE *out;                  /* the report: stdout; a rail's buffer */
+	const struct bench_hooks *hooks; /* NULL, or --rails' (rails_run.c) */
+	bool is_server;
+	struct test test;           /* what runs: the client's configuration */
+
+	/* the connection: the session's backend, then setup.c */
+	const char *rendezvous;     /* the header's: "rdma_cm", "TCP", ... */
+	char ctrl_note[160];        /* header: the control path and why */
+	char dev_note[160];         /* header: why this data device */
+	char local[80];             /* this side's address (data path) */
+	char peer[80];              /* the peer's, or the server asked for */
+	uint8_t port;               /* the device port in use */
+	int gid_index;              /* --oob tcp: the GID used, -1: none */
+	struct ctrl ctrl;           /* the control channel */
+	struct conn data;           /* the data QPs and buffers */
+	struct dev_info dev;        /* the data device's facts */
+	struct xfer xfer;           /* the hot loops' state */
+	struct hist *hist;          /* latency samples, constant memory */
+
+	/* placement (place_glue.c) and the results document (record.c) */
+	struct place_allowed allowed; /* what taskset and cgroups allow */
+	struct place_plan place;    /* where this side runs and allocates */
+	struct record *rec;         /* results document and gates */
 };
 
 #endif

@@ -153,7 +153,6 @@ static int bench_run_link(struct bench_ctx *b)
 	if (b->is_server)
 		bench_max_mem(&b->cfg);
 	ctrl_init(&b->ctrl);
-	b->listen_fd = -1; /* no TCP listener (yet) */
 	b->ctrl.peer_role = b->is_server ? "client" : "server";
 	b->ctrl.timeout_ms = b->cfg.io_timeout_s * 1000;
 	b->xfer.flip_iter = bench_flip_iter();

@@ -16,11 +16,12 @@ struct results_doc;
 
 /*
  * record.c: the run's results document (JSON, JUnit, Prometheus) and its
- * gates. record_begin() before anything connects; record_dev_collect() once the
- * data connections are up (device, placement, expected line rate);
- * record_bw() or record_lat() per size; record_end() always, with the run's error (0
- * or -errno): it writes the files asked for (a run that failed midway
- * still leaves valid JSON, verdict "error") and returns the exit code.
+ * gates. record_begin() before anything connects; record_dev_collect()
+ * once the data connections are up (device, placement, expected line
+ * rate); record_bw() or record_lat() per size; record_end() always, with
+ * the run's error (0 or -errno): it writes the files asked for (a run
+ * that failed midway still leaves valid JSON, verdict "error") and
+ * returns the exit code.
  */
 struct record;
 int record_begin(struct bench_ctx *b);
