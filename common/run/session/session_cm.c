@@ -71,6 +71,39 @@ static void cm_notes(struct bench_ctx *b, const char *dir, const char *addr,
 			 "the route to %.60s", addr);
 }
 
+/* The connection on id runs over the -d device and -i port. */
+static int cm_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
+{
+	const char *dev = ibv_get_device_name(id->verbs->device);
+
+	if (b->cfg.dev_name[0] && strcmp(dev, b->cfg.dev_name)) {
+		bench_err("-d %s was given, but the connection runs over %s (the "
+			  "device that owns the IP address in use): use that "
+			  "device's IP, or drop -d", b->cfg.dev_name, dev);
+		return -EINVAL;
+	}
+	if (b->cfg.has_ib_port && b->cfg.ib_port != id->port_num) {
+		bench_err("-i %llu was given, but the IP in use is on port %u "
+			  "of %s: use that port's IP, or drop -i",
+			  (unsigned long long)b->cfg.ib_port, id->port_num, dev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One data QP on its id (resolved by the client, requested at the server). */
+static int cm_data_qp(struct bench_ctx *b, unsigned int i)
+{
+	struct rdma_cm_id *id = b->data.qps[i].ep.id;
+
+	if (id->verbs != b->ctrl.verbs) {
+		bench_err("data connection %u reached another device than the "
+			  "control connection", i);
+		return -EINVAL;
+	}
+	return conn_qp_setup(&b->data, i, b->ctrl.pd, setup_inline_bytes(b));
+}
+
 /* Client: one attempt at the control channel (rdma_cm). */
 static int client_ctrl_attempt(struct session_be *be, uint64_t deadline_ns)
 {
@@ -82,7 +115,7 @@ static int client_ctrl_attempt(struct session_be *be, uint64_t deadline_ns)
 	b->ctrl.ep.attr = cm_attr_of(&b->cfg);
 	ret = cm_resolve(c->addr, c->port, deadline_ns, &b->ctrl.ep);
 	if (!ret)
-		ret = setup_check_device(b, b->ctrl.ep.id);
+		ret = cm_check_device(b, b->ctrl.ep.id);
 	if (!ret)
 		ret = ctrl_setup(&b->ctrl);
 	if (!ret)
@@ -119,7 +152,7 @@ static int client_connect_qps(struct session_be *be)
 		ep->attr = cm_attr_of(&b->cfg);
 		ret = cm_resolve(c->addr, c->port, deadline_ns, ep);
 		if (!ret)
-			ret = setup_data_qp(b, i);
+			ret = cm_data_qp(b, i);
 		if (!ret)
 			ret = cm_connect(ep, &req, deadline_ns);
 		if (ret)
@@ -258,7 +291,7 @@ static int server_accept(struct cm_be *c, struct cm_ep *ep,
 	}
 	if (ret)
 		return ret;
-	ret = setup_check_device(c->be.s->b, ep->id);
+	ret = cm_check_device(c->be.s->b, ep->id);
 	if (ret)
 		cm_reject(ep);
 	return ret;
@@ -308,7 +341,7 @@ static int server_data_request(struct cm_be *c, uint64_t deadline_ns,
 	} while (!ret && !server_request_ours(c->be.s, ep, &req, strangers));
 	if (ret)
 		return ret;
-	ret = setup_check_device(c->be.s->b, ep->id);
+	ret = cm_check_device(c->be.s->b, ep->id);
 	if (ret)
 		cm_reject(ep);
 	*index = req.qp_index;
@@ -336,7 +369,7 @@ static int server_accept_qps(struct cm_be *c)
 		if (ret)
 			break;
 		b->data.qps[i].ep = ep;
-		ret = setup_data_qp(b, i);
+		ret = cm_data_qp(b, i);
 		if (!ret)
 			ret = cm_accept(&b->data.qps[i].ep, deadline_ns);
 	}
