@@ -21,6 +21,7 @@
 #include "report/results_junit.h"
 #include "report/results_prom.h"
 #include "report/verdict.h"
+#include "run/record.h"
 #include "run/record_int.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -17,15 +17,13 @@ struct results_doc;
 /*
  * record.c: the run's results document (JSON, JUnit, Prometheus) and its
  * gates. record_begin() before anything connects; record_dev_collect()
- * once the data connections are up (device, placement, expected line
- * rate); record_bw() or record_lat() per size; record_end() always, with
- * the run's error (0 or -errno): it writes the files asked for (a run
- * that failed midway still leaves valid JSON, verdict "error") and
- * returns the exit code.
+ * (record_dev.h) once the data connections are up; record_bw() or
+ * record_lat() per size; record_end() always, with the run's error (0 or
+ * -errno): it writes the files asked for (a run that failed midway still
+ * leaves valid JSON, verdict "error") and returns the exit code.
  */
 struct record;
 int record_begin(struct bench_ctx *b);
-void record_dev_collect(struct bench_ctx *b);
 int record_end(struct bench_ctx *b, int err, int exit_code);
 
 /* d into every results file c asks for (--json, --junit, --prom). */

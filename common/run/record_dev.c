@@ -15,6 +15,7 @@
 #include "host/place.h"
 #include "host/rate.h"
 #include "run/perftest_out.h"
+#include "run/record_dev.h"
 #include "run/record_int.h"
 
 #define RECORD_FINDINGS 4

@@ -16,7 +16,7 @@
 #include "run/measure.h"
 #include "run/perftest_out.h"
 #include "run/place_glue.h"
-#include "run/record.h"
+#include "run/record_dev.h"
 #include "run/setup.h"
 #include "spec/plan.h"
 #include "spec/test.h"
