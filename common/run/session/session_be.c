@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * session_be - a backend's state: allocated for its ops, and the
- * defaults of the ops a backend leaves NULL, all here (session_ops.h).
+ * session_be - what the backends share (session_ops.h): their state,
+ * allocated for their ops; the defaults of the ops a backend leaves
+ * NULL, all here; a server listener's --bind.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/log.h"
+#include "run/ctx.h"
 #include "run/session/session_ops.h"
+#include "spec/trust.h"
 
 static int be_nothing(struct session_be *be)
 {
@@ -122,4 +125,26 @@ void session_be_free(struct session_be *be)
 		return;
 	be->ops.fini(be);
 	free((char *)be - be->ops.be_off);
+}
+
+/* ---- a server listener's --bind ---- */
+
+int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
+		      const struct sockaddr **out)
+{
+	char why[WIRE_TEXT_MAX];
+	socklen_t len;
+	int ret;
+
+	ret = trust_bind_addr(b->cfg.bind_addr, 0, sa, &len, why, sizeof(why));
+	if (ret)
+		bench_err("%s", why);
+	*out = len ? (const struct sockaddr *)sa : NULL;
+	return ret;
+}
+
+int session_bind_err(const struct bench_ctx *b, int err)
+{
+	return b->cfg.bind_addr[0] && (err == -EADDRNOTAVAIL ||
+				       err == -ENODEV) ? -EINVAL : err;
 }

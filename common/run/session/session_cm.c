@@ -14,7 +14,6 @@
 #include "run/session/session_auth.h"
 #include "run/session/session_cm.h"
 #include "run/session/session_ctx.h"
-#include "run/session/session_tcp.h"
 #include "run/setup.h"
 
 /* The backend's state: its handle, the listener, where it connects. */

@@ -22,7 +22,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
+struct bench_ctx;
 struct session;
 struct session_be;
 
@@ -89,5 +91,18 @@ int session_be_new(struct session *s, const struct session_ops *ops,
 
 /* fini, then free the state; be may be NULL. */
 void session_be_free(struct session_be *be);
+
+/*
+ * For every server listener: --bind as an address (*out points into
+ * *sa), or NULL without --bind (every address). 0, or -EINVAL (logged:
+ * not an IP address).
+ */
+int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
+		      const struct sockaddr **out);
+
+/* A listener's err as the run's: with --bind, an address that is not
+ * this host's (or no RDMA device's) is the user's (-EINVAL, exit 2); else
+ * err. Not logged. */
+int session_bind_err(const struct bench_ctx *b, int err);
 
 #endif

@@ -346,26 +346,6 @@ static int tcp_attempt(struct session_be *be, uint64_t deadline_ns)
 	return ret ? ret : session_auth_client(be->s);
 }
 
-int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
-		      const struct sockaddr **out)
-{
-	char why[WIRE_TEXT_MAX];
-	socklen_t len;
-	int ret;
-
-	ret = trust_bind_addr(b->cfg.bind_addr, 0, sa, &len, why, sizeof(why));
-	if (ret)
-		bench_err("%s", why);
-	*out = len ? (const struct sockaddr *)sa : NULL;
-	return ret;
-}
-
-int session_bind_err(const struct bench_ctx *b, int err)
-{
-	return b->cfg.bind_addr[0] && (err == -EADDRNOTAVAIL ||
-				       err == -ENODEV) ? -EINVAL : err;
-}
-
 static int tcp_listen(struct session_be *be)
 {
 	struct tcp_be *t = tcp_of(be);

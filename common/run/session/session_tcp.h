@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * session_tcp - the --oob tcp rendezvous backend (session_tcp.c), and
- * what --oob auto (session_auto.c) and the rdma_cm backend take from it.
+ * what --oob auto (session_auto.c) takes from it.
  * Each returns 0 or -errno, logged, unless said otherwise.
  */
 #ifndef RDMABENCH_RUN_SESSION_TCP_H
@@ -9,7 +9,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 #include "rdma/route.h"
 #include "run/ctx.h"
@@ -45,18 +44,5 @@ int session_tcp_listen_fd(struct session_be *tcp);
  */
 int session_tcp_accept(struct session_be *tcp, uint64_t deadline_ns,
 		       enum wire_data_kind *want, bool *located);
-
-/*
- * For every server listener: --bind as an address (*out points into
- * *sa), or NULL without --bind (every address). 0, or -EINVAL (logged:
- * not an IP address).
- */
-int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
-		      const struct sockaddr **out);
-
-/* A listener's err as the run's: with --bind, an address that is not
- * this host's (or no RDMA device's) is the user's (-EINVAL, exit 2); else
- * err. Not logged. */
-int session_bind_err(const struct bench_ctx *b, int err);
 
 #endif
