@@ -373,21 +373,28 @@ static int session_client_tries(struct session_be *be)
 	return ret;
 }
 
-int session_client(struct bench_ctx *b)
+/* Either side: --auth-key-file's key, the backend of --oob, then run. */
+static int session_run(struct session *s, int (*run)(struct session_be *be))
 {
-	struct session s = { .b = b };
 	struct session_be *be = NULL;
 	struct keyfile key;
 	int ret;
 
-	ret = session_auth_load(&s, &key);
+	ret = session_auth_load(s, &key);
 	if (!ret)
-		ret = session_backend(&s, &be);
+		ret = session_backend(s, &be);
 	if (!ret)
-		ret = session_client_tries(be);
+		ret = run(be);
 	session_be_free(be);
 	keyfile_clear(&key);
 	return ret;
+}
+
+int session_client(struct bench_ctx *b)
+{
+	struct session s = { .b = b };
+
+	return session_run(&s, session_client_tries);
 }
 
 /* Server: the loop over clients (one unless --persistent). */
@@ -398,6 +405,9 @@ static int session_serve(struct session_be *be)
 	struct bench_ctx *b = s->b;
 	int ret;
 
+	if (s->key)
+		bench_info("clients must prove the key of --auth-key-file %s",
+			   s->key->path);
 	ret = ops->open(be);
 	if (!ret)
 		ret = ops->listen(be);
@@ -425,21 +435,8 @@ static int session_serve(struct session_be *be)
 int session_server(struct bench_ctx *b)
 {
 	struct session s = { .b = b };
-	struct session_be *be = NULL;
-	struct keyfile key;
 	struct busy busy;
-	int ret;
 
-	ret = session_auth_load(&s, &key);
-	if (!ret && s.key)
-		bench_info("clients must prove the key of --auth-key-file %s",
-			   key.path);
 	busy_init(&busy, &s); /* before it listens: the listeners join it */
-	if (!ret)
-		ret = session_backend(&s, &be);
-	if (!ret)
-		ret = session_serve(be);
-	session_be_free(be);
-	keyfile_clear(&key);
-	return ret;
+	return session_run(&s, session_serve);
 }

@@ -103,6 +103,16 @@ static int cm_data_qp(struct bench_ctx *b, unsigned int i)
 	return conn_qp_setup(&b->data, i, b->ctrl.pd, setup_inline_bytes(b));
 }
 
+/* Server: a request for another device than -d, -i is refused. */
+static int server_check_device(const struct bench_ctx *b, struct cm_ep *ep)
+{
+	int ret = cm_check_device(b, ep->id);
+
+	if (ret)
+		cm_reject(ep);
+	return ret;
+}
+
 /* Client: one attempt at the control channel (rdma_cm). */
 static int client_ctrl_attempt(struct session_be *be, uint64_t deadline_ns)
 {
@@ -288,12 +298,7 @@ static int server_accept(struct cm_be *c, struct cm_ep *ep,
 				   cm_peer_str(ep, addr, sizeof(addr)));
 		cm_reject(ep);
 	}
-	if (ret)
-		return ret;
-	ret = cm_check_device(c->be.s->b, ep->id);
-	if (ret)
-		cm_reject(ep);
-	return ret;
+	return ret ? ret : server_check_device(c->be.s->b, ep);
 }
 
 /*
@@ -340,11 +345,8 @@ static int server_data_request(struct cm_be *c, uint64_t deadline_ns,
 	} while (!ret && !server_request_ours(c->be.s, ep, &req, strangers));
 	if (ret)
 		return ret;
-	ret = cm_check_device(c->be.s->b, ep->id);
-	if (ret)
-		cm_reject(ep);
 	*index = req.qp_index;
-	return ret;
+	return server_check_device(c->be.s->b, ep);
 }
 
 /* Server: the client's data QPs, in whatever order they come: the
