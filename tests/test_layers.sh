@@ -41,8 +41,8 @@ copy "$tmp/clean"
 expect 0 'no upward include' tests/check-layers.sh "$tmp/clean"
 
 copy "$tmp/up"
-sed -i '0,/^#include "/s||#include "run/driver.h"\n&|' "$tmp/up/common/lib/units.c"
-expect 1 'units.c:[0-9]* includes "run/driver.h"' \
+sed -i '0,/^#include "/s||#include "run/ctx.h"\n&|' "$tmp/up/common/lib/units.c"
+expect 1 'units.c:[0-9]* includes "run/ctx.h"' \
 	tests/check-layers.sh "$tmp/up"
 
 copy "$tmp/verbs"
