@@ -38,7 +38,8 @@ CPPFLAGS += -Icommon -I. -MMD -MP
 export WARN
 
 PURE_DIRS := common/lib common/host common/spec common/report common/fabric doctor
-CORE_DIRS := $(PURE_DIRS:doctor=) common/rdma common/xfer common/run gpu
+CORE_DIRS := $(PURE_DIRS:doctor=) common/rdma common/xfer common/run \
+             common/run/session common/run/rails gpu
 
 BENCHES := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
 src_of   = $(foreach d,$(1),$(wildcard $(d)/*.c))

@@ -3,7 +3,11 @@
 #   1. a file includes project headers only from its own folder or from the
 #      folders its folder may use (the table below): never up a layer;
 #   2. the pure folders reach no verbs, rdma_cm or CUDA header, directly or
-#      through a project header (gcc -M).
+#      through a project header (gcc -M);
+#   3. a room's context header (NAME_ctx.h, the state its backends share,
+#      as run/session/session_ctx.h) is included only from its own
+#      folder: the link's flow in run/, or another room, never sees a
+#      backend's state (run/ctx.h, the run's own, is every room's).
 # ROOT defaults to the source tree (a test plants violations in a copy).
 # Prints "layer-check: ..." and exits 1 on any violation.
 set -u
@@ -20,7 +24,9 @@ declare -A MAY=(
 	[common/fabric]="lib spec"
 	[common/rdma]="lib host spec gpu"
 	[common/xfer]="lib host spec rdma"
-	[common/run]="lib host spec report rdma xfer gpu run fabric"
+	[common/run]="lib host spec report rdma xfer gpu fabric run/session run/rails"
+	[common/run/session]="lib host spec rdma run"
+	[common/run/rails]="lib host spec report run"
 	[doctor]="lib host spec doctor"
 	[doctor/live]="lib host spec rdma doctor"
 	[bench]="run doctor spec"
@@ -47,6 +53,15 @@ while IFS=: read -r f line text; do
 	gpu/* | doctor/*) to=${inc%/*} ;;
 	*) to=common/${inc%/*} ;;
 	esac
+	# Rule 3: another folder's context header
+	case ${inc##*/} in
+	*_ctx.h)
+		if [ "$to" != "$dir" ]; then
+			echo "layer-check: $f:$line includes \"$inc\": the context header of $to's backends, which only its own files may" >&2
+			bad=1
+		fi
+		;;
+	esac
 	[ "$to" = "$dir" ] && continue
 	ok=0
 	for m in ${MAY[$dir]}; do
@@ -72,5 +87,5 @@ for dir in $PURE; do
 	done
 done
 
-[ "$bad" -eq 0 ] && echo "layer-check: $files files, no upward include, pure folders clean"
+[ "$bad" -eq 0 ] && echo "layer-check: $files files, no upward include, pure folders clean, context headers private"
 exit "$bad"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # tests/test_layers.sh - the checks of `make check` catch what they claim
 # to: in a copy of the tree, tests/check-layers.sh passes on the clean
-# copy and fails on (a) an include that points up a layer and (b) a verbs
-# include in a pure folder; tests/check-headers.sh fails on a header that
+# copy and fails on (a) an include that points up a layer, (b) a verbs
+# include in a pure folder and (c) a file of the link's flow (run/) that
+# includes the session room's context header; tests/check-headers.sh fails on a header that
 # does not compile alone; tests/check-cycles.sh fails on two objects that
 # call each other and passes on two that do not. Skipped (77) without gcc
 # or python3.
@@ -40,8 +41,8 @@ copy "$tmp/clean"
 expect 0 'no upward include' tests/check-layers.sh "$tmp/clean"
 
 copy "$tmp/up"
-sed -i '0,/^#include "/s||#include "run/driver.h"\n&|' "$tmp/up/common/lib/units.c"
-expect 1 'units.c:[0-9]* includes "run/driver.h"' \
+sed -i '0,/^#include "/s||#include "run/ctx.h"\n&|' "$tmp/up/common/lib/units.c"
+expect 1 'units.c:[0-9]* includes "run/ctx.h"' \
 	tests/check-layers.sh "$tmp/up"
 
 copy "$tmp/verbs"
@@ -49,6 +50,12 @@ sed -i '0,/^#include "/s||#include <infiniband/verbs.h>\n&|' \
 	"$tmp/verbs/common/host/link.c"
 expect 1 'link.c (pure folder common/host) reaches a verbs' \
 	tests/check-layers.sh "$tmp/verbs"
+
+copy "$tmp/ctx"
+sed -i '0,/^#include "/s||#include "run/session/session_ctx.h"\n&|' \
+	"$tmp/ctx/common/run/measure.c"
+expect 1 'measure.c:[0-9]* includes "run/session/session_ctx.h": the context header' \
+	tests/check-layers.sh "$tmp/ctx"
 
 copy "$tmp/hdr"
 printf '/* needs <stddef.h> and does not include it */\nsize_t planted(void);\n' \
@@ -69,4 +76,4 @@ expect 1 'ping.c -> pong.c (pong)' tests/check-cycles.sh "$tmp/cyc"
 expect 0 '2 files, no cycle' tests/check-cycles.sh "$tmp/nocyc"
 
 [ "$failed" -eq 0 ] || exit 1
-echo "layer, header and cycle checks fail on planted violations (7 cases)"
+echo "layer, header and cycle checks fail on planted violations (8 cases)"

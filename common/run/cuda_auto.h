@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "host/topo.h"
-#include "run/driver.h"
+#include "spec/opts.h"
 #include "spec/rails.h"
 
 struct cuda_auto_pick {

@@ -12,18 +12,19 @@
 #include <string.h>
 
 #include "host/memlimit.h"
-#include "rdma/dev.h"
-#include "run/driver.h"
-#include "run/main.h"
-#include "run/place_glue.h"
-#include "run/rails_run.h"
-#include "run/setup.h"
 #include "lib/log.h"
 #include "lib/stop.h"
-#include "report/report.h"
-#include "run/session.h"
 #include "lib/timer.h"
 #include "lib/units.h"
+#include "rdma/dev.h"
+#include "report/report.h"
+#include "run/ctx.h"
+#include "run/main.h"
+#include "run/place_glue.h"
+#include "run/rails/rails_run.h"
+#include "run/record.h"
+#include "run/session/session.h"
+#include "run/setup.h"
 #include "spec/opts_doc.h"
 #include "spec/test.h"
 #include "spec/wire.h"
@@ -152,7 +153,6 @@ static int bench_run_link(struct bench_ctx *b)
 	if (b->is_server)
 		bench_max_mem(&b->cfg);
 	ctrl_init(&b->ctrl);
-	b->listen_fd = -1; /* no TCP listener (yet) */
 	b->ctrl.peer_role = b->is_server ? "client" : "server";
 	b->ctrl.timeout_ms = b->cfg.io_timeout_s * 1000;
 	b->xfer.flip_iter = bench_flip_iter();
@@ -170,7 +170,7 @@ static int bench_run_link(struct bench_ctx *b)
 	setup_release(b);
 	if (ret == -EINTR)
 		bench_err("interrupted");
-	return record_end(b, ret, ret ? bench_exit_code(ret) : b->exit_code);
+	return record_end(b, ret, ret ? bench_exit_code(ret) : BENCH_EXIT_OK);
 }
 
 int bench_main(const struct bench_desc *desc, int argc, char **argv)

@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "run/perftest_out.h"
 #include "run/progress.h"
+#include "run/record.h"
 #include "lib/stats.h"
 #include "lib/timer.h"
 
@@ -168,15 +169,16 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 {
 	const struct bench_verb_info *v = bench_verb(b->test.verb);
 	struct xfer_bw_plan plan;
+	struct progress prog;
 	int ret = 0;
 
 	bw_plan(b, size, sends, peer_sends, &plan);
 	memset(out, 0, sizeof(*out));
 	*peer_msgs = 0;
-	progress_begin(b, size);
+	progress_begin(&prog, b, size);
 	if (sends || plan.receives)
 		ret = xfer_bw_run(&b->xfer, &plan, out);
-	progress_end(b);
+	progress_end(&prog, b);
 	if (!ret && sends && v->bw_end == BENCH_END_FIN)
 		ret = xfer_fin_send(&b->xfer);
 	if (!ret && peer_sends && v->bw_end == BENCH_END_FIN)
@@ -352,6 +354,7 @@ static int lat_tell_count(struct bench_ctx *b, uint64_t n)
 static int lat_client_size(struct bench_ctx *b, uint64_t size)
 {
 	struct stats_lat lat = { 0 }, peer;
+	struct progress prog;
 	struct wire_result r;
 	uint64_t n = 0, end_ns = 0;
 	int ret;
@@ -363,11 +366,11 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 		ret = measure_handshake_client(b, size);
 	if (!ret && b->test.duration_s)
 		end_ns = timer_deadline_ns(b->test.duration_s * 1000);
-	progress_begin(b, size);
+	progress_begin(&prog, b, size);
 	if (!ret)
 		ret = xfer_lat_run(&b->xfer, true, size, end_ns ? 0 : b->test.iters,
 				   end_ns, b->hist, &n);
-	progress_end(b);
+	progress_end(&prog, b);
 	if (!ret)
 		ret = lat_tell_count(b, n);
 	if (!ret)

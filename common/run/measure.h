@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "run/driver.h"
+#include "run/ctx.h"
 
 struct measure_ops {
 	/* send queue slots the data QP needs */

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "lib/stats.h"
-#include "run/driver.h"
+#include "run/ctx.h"
 
 /* Whether the text (header, column names, rows, notes) is printed. */
 bool perftest_out_table(const struct bench_ctx *b);

@@ -44,20 +44,29 @@ static int bench_gpu_preflight(const struct bench_cfg *c)
 	return ret;
 }
 
-int place_glue_preflight(struct bench_ctx *b)
+/* --numa and --cpu as place.c's request: the same at either call. */
+static int place_glue_req(const struct bench_cfg *c, struct place_req *req)
 {
 	char err[PLACE_MSG_MAX];
+
+	req->cpu_list = c->cpu_list[0] ? c->cpu_list : NULL;
+	if (!place_parse_numa(c->numa, req, err, sizeof(err)))
+		return 0;
+	bench_err("%s", err);
+	return -EINVAL;
+}
+
+int place_glue_preflight(struct bench_ctx *b)
+{
+	struct place_req req;
 	int ret;
 
-	b->place_req.cpu_list = b->cfg.cpu_list[0] ? b->cfg.cpu_list : NULL;
-	ret = place_parse_numa(b->cfg.numa, &b->place_req, err, sizeof(err));
-	if (ret) {
-		bench_err("%s", err);
-		return -EINVAL;
-	}
+	ret = place_glue_req(&b->cfg, &req);
+	if (ret)
+		return ret;
 	ret = place_allowed_read("/proc/self/status", &b->allowed);
 	if (!ret)
-		ret = place_decide("/sys", NULL, -1, &b->place_req, &b->allowed,
+		ret = place_decide("/sys", NULL, -1, &req, &b->allowed,
 				   &b->place);
 	if (ret) {
 		bench_err("%s", b->place.err);
@@ -71,12 +80,15 @@ int place_glue_preflight(struct bench_ctx *b)
 
 int place_glue_apply(struct bench_ctx *b)
 {
+	struct place_req req;
 	int ret;
 
 	ret = bench_auto_err(cuda_auto_link(&b->cfg, b->dev.name));
+	if (!ret)
+		ret = place_glue_req(&b->cfg, &req); /* passed at preflight */
 	if (ret)
 		return ret;
-	ret = place_decide("/sys", b->dev.name, -1, &b->place_req, &b->allowed,
+	ret = place_decide("/sys", b->dev.name, -1, &req, &b->allowed,
 			   &b->place);
 	if (ret) {
 		bench_err("%s", b->place.err);

@@ -6,7 +6,7 @@
 #ifndef RDMABENCH_RUN_PLACE_GLUE_H
 #define RDMABENCH_RUN_PLACE_GLUE_H
 
-#include "run/driver.h"
+#include "run/ctx.h"
 
 /* Placement and GPU checks before anything connects. */
 int place_glue_preflight(struct bench_ctx *b);

@@ -11,7 +11,7 @@
 #include "lib/timer.h"
 #include "report/interval.h"
 #include "report/results.h"
-#include "run/driver.h"
+#include "run/ctx.h"
 #include "run/progress.h"
 
 #define PROGRESS_LIVE_NS (NS_PER_S / 3) /* ~3 redraws a second */
@@ -136,9 +136,8 @@ static uint64_t progress_total(const struct bench_ctx *b)
 	return t->iters * (t->qps ? t->qps : 1) * (t->bidir ? 2 : 1);
 }
 
-void progress_begin(struct bench_ctx *b, uint64_t size)
+void progress_begin(struct progress *p, struct bench_ctx *b, uint64_t size)
 {
-	struct progress *p = &b->progress;
 	bool live = progress_live_wanted(b);
 	/* a year at most: beyond, the ns would not fit (and mean "never") */
 	double iv_s = b->cfg.interval_s < 31536000 ? b->cfg.interval_s
@@ -185,10 +184,8 @@ static bool progress_last_row(const struct progress *p)
 	return p->now_ns - p->row_ns >= p->interval_ns / 2;
 }
 
-void progress_end(struct bench_ctx *b)
+void progress_end(struct progress *p, struct bench_ctx *b)
 {
-	struct progress *p = &b->progress;
-
 	b->xfer.tick = NULL;
 	b->xfer.tick_arg = NULL;
 	if (!p->b)

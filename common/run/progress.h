@@ -39,17 +39,18 @@ struct progress {
 };
 
 /*
- * Before a size's traffic on this side: arm the tick hook of b->xfer
- * when there is anything to show. Never fails: without memory for the
- * interval's latency copy, the rows show no p50.
+ * Before a size's traffic on this side: arm the tick hook of b->xfer with
+ * p (the caller's, until progress_end) when there is anything to show.
+ * Never fails: without memory for the interval's latency copy, the rows
+ * show no p50.
  */
-void progress_begin(struct bench_ctx *b, uint64_t size);
+void progress_begin(struct progress *p, struct bench_ctx *b, uint64_t size);
 
 /*
  * After it (also after an error): the last, partial interval's row (with
  * -D when it began before the planned end, with -n when it is at least
  * half an interval long), the live line erased, the hook disarmed.
  */
-void progress_end(struct bench_ctx *b);
+void progress_end(struct progress *p, struct bench_ctx *b);
 
 #endif

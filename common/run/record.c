@@ -21,6 +21,7 @@
 #include "report/results_junit.h"
 #include "report/results_prom.h"
 #include "report/verdict.h"
+#include "run/record.h"
 #include "run/record_int.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -237,7 +238,8 @@ int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
 	struct results_row *row;
 	uint64_t qps = b->test.qps ? b->test.qps : 1;
 
-	b->last_gbps = bw->gbps; /* a rail's row (rails_run.c) */
+	if (b->hooks) /* a rail's row (rails_run.c) */
+		b->hooks->bw(b, bw->gbps);
 	if (!r)
 		return 0;
 	/* iterations per QP, as the report shows them (-D: as run) */
@@ -383,8 +385,8 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	exit_code = r->doc.exit_code;
 	ret = record_save_files(&b->cfg, &r->doc, r->std_opt, r->std_out);
 	record_print_verdict(r);
-	if (b->keep_doc) /* a rail's, for the node's document */
-		*b->keep_doc = r->doc;
+	if (b->hooks) /* a rail's, for the node's document */
+		b->hooks->end(b, &r->doc);
 	/* a file CI asked for and cannot read is no pass */
 	if (ret && !exit_code) {
 		bench_err("a results file could not be written: exit %d",

@@ -14,6 +14,7 @@
 #include "lib/log.h"
 #include "host/rate.h"
 #include "run/perftest_out.h"
+#include "run/record_dev.h"
 #include "run/record_int.h"
 
 #define RECORD_FINDINGS 4

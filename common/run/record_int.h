@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "host/counters.h"
-#include "run/driver.h"
+#include "run/ctx.h"
 #include "report/gate.h"
 #include "report/results.h"
 

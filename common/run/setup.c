@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * setup - what both sides of a session do around the measured sizes, the
- * same for either rendezvous: check the device a connection reached, set
- * up the data path (CQs, buffers, the xfer) and its QPs, exchange the
- * buffers, print the header, and free one client's resources.
+ * same for either rendezvous: set up the data path (CQs, buffers, the
+ * xfer), exchange the buffers, print the header, and free one client's
+ * resources. What only rdma_cm's QPs need is session_cm.c's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,29 +16,10 @@
 #include "run/measure.h"
 #include "run/perftest_out.h"
 #include "run/place_glue.h"
+#include "run/record_dev.h"
 #include "run/setup.h"
 #include "spec/plan.h"
 #include "spec/test.h"
-
-int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
-{
-	const char *dev = ibv_get_device_name(id->verbs->device);
-
-	if (b->cfg.dev_name[0] && strcmp(dev, b->cfg.dev_name)) {
-		bench_err("-d %s was given, but the connection runs over %s (the "
-			  "device that owns the IP address in use): use that "
-			  "device's IP, or drop -d", b->cfg.dev_name, dev);
-		return -EINVAL;
-	}
-	if (b->cfg.has_ib_port && b->cfg.ib_port != id->port_num) {
-		bench_err("-i %llu was given, but the IP in use is on port %u "
-			  "of %s: use that port's IP, or drop -i",
-			  (unsigned long long)b->cfg.ib_port, id->port_num, dev);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 
 /*
  * Receives kept posted per QP: a ping-pong needs few. A bandwidth run: at
@@ -120,19 +101,6 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.slots = slots;
 	b->xfer.validate = b->test.validate;
 	return conn_init(&b->data, verbs, b->ctrl.pd, &p);
-}
-
-/* One data QP on its id (resolved by the client, requested at the server). */
-int setup_data_qp(struct bench_ctx *b, unsigned int i)
-{
-	struct rdma_cm_id *id = b->data.qps[i].ep.id;
-
-	if (id->verbs != b->ctrl.verbs) {
-		bench_err("data connection %u reached another device than the "
-			  "control connection", i);
-		return -EINVAL;
-	}
-	return conn_qp_setup(&b->data, i, b->ctrl.pd, setup_inline_bytes(b));
 }
 
 /*

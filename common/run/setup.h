@@ -9,19 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/driver.h"
-
-/* rdma_cm: the connection on id runs over the -d device and -i port. */
-int setup_check_device(const struct bench_ctx *b, struct rdma_cm_id *id);
+#include "run/ctx.h"
 
 /*
  * Both sides, once the control channel is up: the device's facts, the
  * placement, CQs, buffers and the xfer for b->test.
  */
 int setup_data_init(struct bench_ctx *b);
-
-/* One data QP on its id (resolved by the client, requested at the server). */
-int setup_data_qp(struct bench_ctx *b, unsigned int i);
 
 /* The inline size to ask the data QPs for (-I, or the device default). */
 uint32_t setup_inline_bytes(const struct bench_ctx *b);

@@ -165,7 +165,7 @@ struct wire_locate_ack {
 };
 
 /*
- * --auth-key-file, before LOCATE or HELLO (run/session_auth.c): the
+ * --auth-key-file, before LOCATE or HELLO (run/session/session_auth.c): the
  * client sends its nonce (mac zero), the server its nonce and its proof,
  * the client its proof (nonce zero). A proof is an HMAC-SHA256 over both
  * nonces and the direction, so neither side's answer can be replayed.

@@ -1,5 +1,5 @@
 # tests/lab/cases/rails.sh - sourced by tests/lab/all.sh in the lab guest:
-# --rails (common/run/rails_run.c), every rail of a node in one process.
+# --rails (common/run/rails/rails_run.c), every rail of a node in one process.
 # The case adds a second rxe device itself (rxe1 on the dummy netdev
 # rails_if, 198.18.6.1), so the guest has two rails: rxe0 and rxe1. Rails
 # connect over a TCP control channel (the default --oob auto, or --oob

@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/container.h"
 #include "lib/fs.h"
 #include "lib/log.h"
 #include "report/rails_report.h"
 #include "report/verdict.h"
 #include "run/cuda_auto.h"
-#include "run/rails_doc.h"
-#include "run/rails_run.h"
+#include "run/rails/rails_doc.h"
+#include "run/rails/rails_run.h"
 #include "spec/rails.h"
 
 /*
@@ -30,6 +31,7 @@ struct rails_sync {
 	size_t pending;             /* rails neither at the line nor ended */
 };
 
+/* A rail: its run (whose hooks recover the rail) and what it reports. */
 struct rails_rail {
 	struct bench_ctx b;
 	struct rails_sync *sync;
@@ -38,7 +40,8 @@ struct rails_rail {
 	const struct cuda_auto_pick *gpu; /* --use_cuda auto's; else NULL */
 	pthread_t tid;
 	bool started;
-	struct results_doc doc;     /* the rail's, kept by record_end() */
+	struct results_doc doc;     /* the rail's, from record_end() */
+	double last_gbps;           /* its last size's figure; NaN: none */
 	char *text;                 /* the rail's report, buffered */
 	size_t text_len;
 	int exit_code;
@@ -56,9 +59,15 @@ static void rails_sync_count(struct rails_rail *r)
 		pthread_cond_broadcast(&s->all_in);
 }
 
-static void rails_sync_wait(void *arg)
+static struct rails_rail *rails_of(struct bench_ctx *b)
 {
-	struct rails_rail *r = arg;
+	return container_of(b, struct rails_rail, b);
+}
+
+/* The hooks: the start line, and what the rail's row and entry need. */
+static void rails_hook_start(struct bench_ctx *b)
+{
+	struct rails_rail *r = rails_of(b);
 	struct rails_sync *s = r->sync;
 
 	pthread_mutex_lock(&s->lock);
@@ -67,6 +76,22 @@ static void rails_sync_wait(void *arg)
 		pthread_cond_wait(&s->all_in, &s->lock);
 	pthread_mutex_unlock(&s->lock);
 }
+
+static void rails_hook_bw(struct bench_ctx *b, double gbps)
+{
+	rails_of(b)->last_gbps = gbps;
+}
+
+static void rails_hook_end(struct bench_ctx *b, const struct results_doc *doc)
+{
+	rails_of(b)->doc = *doc;
+}
+
+static const struct bench_hooks rails_hooks = {
+	.start = rails_hook_start,
+	.bw = rails_hook_bw,
+	.end = rails_hook_end,
+};
 
 static void *rails_thread(void *arg)
 {
@@ -116,10 +141,8 @@ static int rails_init(struct rails_rail *r, const struct bench_ctx *tmpl,
 {
 	r->b = *tmpl;
 	r->fn = fn;
-	r->b.last_gbps = NAN;
-	r->b.start_wait = rails_sync_wait;
-	r->b.start_arg = r;
-	r->b.keep_doc = &r->doc;
+	r->last_gbps = NAN;
+	r->b.hooks = &rails_hooks;
 	if (rails_cfg(&r->b.cfg, it, i))
 		return -EINVAL;
 	r->gpu = gpu;
@@ -238,7 +261,7 @@ static void rails_entry(const struct rails_rail *r, const char *name,
 	e->tcp_port = r->b.cfg.tcp_port;
 	e->numa_node = pinned ? p->node : -1;
 	results_copy(e->cpus, sizeof(e->cpus), pinned ? p->cpu_list : "");
-	e->bw_gbps = r->b.last_gbps;
+	e->bw_gbps = r->last_gbps;
 	e->verdict = verdict_decide(0, r->exit_code, false).verdict;
 	e->exit_code = r->exit_code;
 	results_copy(e->error, sizeof(e->error), r->exit_code ?
@@ -266,7 +289,7 @@ static void rails_collect(struct rails_rail *rr, const struct rails *rl,
 			 rl->items[i].name);
 		rails_place(&rr[i].b.place, rows[i].place,
 			    sizeof(rows[i].place));
-		rows[i].gbps = rr[i].b.last_gbps;
+		rows[i].gbps = rr[i].last_gbps;
 		rows[i].exit_code = rr[i].exit_code;
 		rails_entry(&rr[i], rl->items[i].name, &entries[i]);
 	}

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "report/verdict.h"
-#include "run/driver.h"
-#include "run/rails_doc.h"
+#include "run/record.h"
+#include "run/rails/rails_doc.h"
 
 /* The node gate: the sum against --expect-node-gbps, the only gate. */
 static void rails_doc_gate(struct results_doc *d, const struct bench_cfg *c,

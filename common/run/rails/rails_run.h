@@ -14,7 +14,7 @@
 #ifndef RDMABENCH_RAILS_RUN_H
 #define RDMABENCH_RAILS_RUN_H
 
-#include "run/driver.h"
+#include "run/ctx.h"
 
 /* One link's whole run on b; returns its exit code (BENCH_EXIT_*). */
 typedef int (*rails_run_fn)(struct bench_ctx *b);

@@ -12,11 +12,14 @@
 #include "lib/nonce.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
-#include "run/busy.h"
 #include "run/measure.h"
-#include "run/session.h"
-#include "run/session_auth.h"
-#include "run/session_ops.h"
+#include "run/session/busy.h"
+#include "run/session/session.h"
+#include "run/session/session_auth.h"
+#include "run/session/session_auto.h"
+#include "run/session/session_cm.h"
+#include "run/session/session_ctx.h"
+#include "run/session/session_tcp.h"
 #include "run/setup.h"
 #include "spec/check.h"
 #include "spec/limit.h"
@@ -29,14 +32,10 @@ static const struct session_ops *const session_backends[] = {
 	[OPTS_OOB_AUTO] = &session_auto_ops,
 };
 
-static const struct session_ops *session_backend(struct bench_ctx *b)
+/* The backend of --oob, its state new for session s. */
+static int session_backend(struct session *s, struct session_be **be)
 {
-	const struct session_ops *ops = session_backends[opts_oob(&b->cfg)];
-
-	b->rendezvous = ops->name;
-	snprintf(b->srv_addr, sizeof(b->srv_addr), "%s", b->cfg.server_addr);
-	b->srv_port = b->cm_port = (uint16_t)b->cfg.tcp_port;
-	return ops;
+	return session_be_new(s, session_backends[opts_oob(&s->b->cfg)], be);
 }
 
 static bool session_retryable(int err)
@@ -51,14 +50,16 @@ static bool session_retryable(int err)
  * --connect-timeout passes, 200 ms apart; says once that it retries and,
  * if it gives up, why.
  */
-static int session_connect(struct bench_ctx *b, const struct session_ops *ops)
+static int session_connect(struct session_be *be)
 {
+	const struct session_ops *ops = &be->ops;
+	const struct bench_ctx *b = be->s->b;
 	uint64_t deadline_ns = timer_deadline_ns(b->cfg.connect_timeout_s * 1000);
 	bool told = false;
 	int ret;
 
 	for (;;) {
-		ret = ops->attempt(b, deadline_ns);
+		ret = ops->attempt(be, deadline_ns);
 		if (!ret || !session_retryable(ret) ||
 		    timer_expired(deadline_ns) || stop_flag)
 			break;
@@ -88,9 +89,10 @@ static int session_connect(struct bench_ctx *b, const struct session_ops *ops)
  * message sent as the connection is established can be lost); the server
  * ignores repeats.
  */
-static int session_client_hello(struct bench_ctx *b)
+static int session_client_hello(struct session *s)
 {
 	struct wire_msg hello = { .type = WIRE_HELLO }, msg;
+	struct bench_ctx *b = s->b;
 	int ret;
 
 	wire_hello_encode(&b->test, &hello.u.hello);
@@ -100,20 +102,21 @@ static int session_client_hello(struct bench_ctx *b)
 			  msg.u.hello_ack.text);
 		ret = msg.u.hello_ack.status;
 	}
-	b->token = ret ? 0 : msg.u.hello_ack.token; /* rdma_cm data CONNECTs */
+	s->token = ret ? 0 : msg.u.hello_ack.token; /* rdma_cm data CONNECTs */
 	return ret;
 }
 
-static int session_client_sizes(struct bench_ctx *b)
+static int session_client_sizes(struct session *s)
 {
+	struct bench_ctx *b = s->b;
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
 	struct wire_msg bye = { .type = WIRE_BYE };
 	uint64_t size, first, last;
 	int ret = 0;
 
 	setup_print_header(b);
-	if (b->start_wait) /* --rails: every rail starts measuring at once */
-		b->start_wait(b->start_arg);
+	if (b->hooks) /* --rails: every rail starts measuring at once */
+		b->hooks->start(b);
 	test_sizes(&b->test, &first, &last);
 	for (size = first; !ret && size <= last; size *= 2) {
 		ret = ops->client_size(b, size);
@@ -131,40 +134,41 @@ static int session_client_sizes(struct bench_ctx *b)
  * Server: the client's current phase ends by ms from now, or its
  * session's end (--max-duration), whichever is first, whatever it sends.
  */
-static void server_phase(struct bench_ctx *b, uint64_t ms, const char *what)
+static void server_phase(struct session *s, uint64_t ms, const char *what)
 {
 	uint64_t end_ns = timer_deadline_ns(ms);
+	struct bench_ctx *b = s->b;
 
-	if (b->session_end_ns && b->session_end_ns < end_ns) {
-		end_ns = b->session_end_ns;
-		snprintf(b->hard_text, sizeof(b->hard_text), "its whole "
+	if (s->end_ns && s->end_ns < end_ns) {
+		end_ns = s->end_ns;
+		snprintf(s->hard_text, sizeof(s->hard_text), "its whole "
 			 "session (--max-duration %llu s)",
 			 (unsigned long long)b->cfg.max_duration_s);
 	} else {
-		snprintf(b->hard_text, sizeof(b->hard_text), "%s (%llu s)",
+		snprintf(s->hard_text, sizeof(s->hard_text), "%s (%llu s)",
 			 what, (unsigned long long)((ms + 999) / 1000));
 	}
 	b->ctrl.hard_ns = end_ns;
-	b->ctrl.hard_what = b->hard_text;
+	b->ctrl.hard_what = s->hard_text;
 }
 
 /* Server: the HELLO is in: the session's end, and the most it may take
  * (for the busy answers). */
-static void server_session_limits(struct bench_ctx *b)
+static void server_session_limits(struct session *s)
 {
+	struct bench_ctx *b = s->b;
 	uint64_t test_ns = timer_deadline_ns(limit_test_ms(&b->test));
 
-	b->session_end_ns = timer_deadline_ns(limit_session_ms(
-		b->cfg.max_duration_s));
-	busy_expect(b, test_ns < b->session_end_ns ? test_ns :
-						     b->session_end_ns);
+	s->end_ns = timer_deadline_ns(limit_session_ms(b->cfg.max_duration_s));
+	busy_expect(s, test_ns < s->end_ns ? test_ns : s->end_ns);
 	b->ctrl.hard_ns = 0; /* this server's own allocations come next */
 }
 
 /* Server: take the client's HELLO and answer it. */
-static int session_server_hello(struct bench_ctx *b)
+static int session_server_hello(struct session *s)
 {
 	struct wire_msg msg, ack = { .type = WIRE_HELLO_ACK };
+	struct bench_ctx *b = s->b;
 	int ret;
 
 	ret = ctrl_recv(&b->ctrl, WIRE_HELLO, &msg);
@@ -179,11 +183,11 @@ static int session_server_hello(struct bench_ctx *b)
 	ack.u.hello_ack.status = check_test(&b->test, &b->cfg,
 		ack.u.hello_ack.text, sizeof(ack.u.hello_ack.text));
 	/* rdma_cm: only data connections with this token join the session */
-	if (nonce_fill(&b->token, sizeof(b->token)))
+	if (nonce_fill(&s->token, sizeof(s->token)))
 		return -EIO;
 	/* its data connection requests may follow the answer at once */
-	busy_cm(b, false);
-	ack.u.hello_ack.token = b->token;
+	busy_cm(s, false);
+	ack.u.hello_ack.token = s->token;
 	snprintf(ack.u.hello_ack.dev_name, sizeof(ack.u.hello_ack.dev_name),
 		 "%s", ibv_get_device_name(b->ctrl.verbs->device));
 	ret = ctrl_send(&b->ctrl, &ack);
@@ -192,7 +196,7 @@ static int session_server_hello(struct bench_ctx *b)
 		return ack.u.hello_ack.status;
 	}
 	b->ctrl.timeout_ms = b->test.io_timeout_ms;
-	server_session_limits(b);
+	server_session_limits(s);
 	b->cfg.report_gbits = b->test.gbits;
 	bench_info("client %s runs %s", b->peer, b->test.tool);
 	return ret;
@@ -220,15 +224,16 @@ static int server_check_sync(struct bench_ctx *b, const struct wire_sync *s)
 	return -EPROTO;
 }
 
-static int session_server_sizes(struct bench_ctx *b)
+static int session_server_sizes(struct session *s)
 {
+	struct bench_ctx *b = s->b;
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
 	struct wire_msg msg;
 	int ret;
 
 	setup_print_header(b);
 	/* the first size is still the set-up's (its set-up limit anew) */
-	server_phase(b, limit_setup_ms(&b->test), "its first size");
+	server_phase(s, limit_setup_ms(&b->test), "its first size");
 	for (;;) {
 		ret = ctrl_recv(&b->ctrl, 0, &msg);
 		if (ret || msg.type == WIRE_BYE)
@@ -239,13 +244,13 @@ static int session_server_sizes(struct bench_ctx *b)
 			return -EPROTO;
 		}
 		ret = server_check_sync(b, &msg.u.sync);
-		server_phase(b, limit_size_ms(&b->test, msg.u.sync.size_bytes),
+		server_phase(s, limit_size_ms(&b->test, msg.u.sync.size_bytes),
 			     "this size's run (-D, or -n at the floor rate)");
 		if (!ret)
 			ret = ops->server_size(b, &msg.u.sync);
 		if (ret)
 			return ret;
-		server_phase(b, LIMIT_GAP_MS, "its next size");
+		server_phase(s, LIMIT_GAP_MS, "its next size");
 	}
 	setup_print_footer(b);
 	return ret;
@@ -253,8 +258,10 @@ static int session_server_sizes(struct bench_ctx *b)
 
 /* --persistent: one client is over (err: how); free its resources. The
  * next session starts with no peer, limits or name of this one. */
-static void session_client_done(struct bench_ctx *b, int err)
+static void session_client_done(struct session *s, int err)
 {
+	struct bench_ctx *b = s->b;
+
 	if (err && err != -EINTR)
 		bench_warn("client %s: %s; serving the next one",
 			   b->peer[0] ? b->peer : "(not yet named)",
@@ -263,36 +270,37 @@ static void session_client_done(struct bench_ctx *b, int err)
 		ctrl_send_error(&b->ctrl, err, "failed; see the server's log");
 	setup_release(b);
 	b->peer[0] = '\0';
-	b->session_end_ns = 0;
+	s->end_ns = 0;
 	bench_info("waiting for the next client (--persistent)");
 }
 
 /* What differs between the two sides of the one flow. */
 struct session_side {
-	int (*ctrl)(struct bench_ctx *b, const struct session_ops *ops);
-	int (*hello)(struct bench_ctx *b);
-	int (*data)(struct bench_ctx *b, const struct session_ops *ops);
-	int (*sizes)(struct bench_ctx *b);
+	int (*ctrl)(struct session_be *be);
+	int (*hello)(struct session *s);
+	int (*data)(struct session_be *be);
+	int (*sizes)(struct session *s);
 };
 
-static int client_data(struct bench_ctx *b, const struct session_ops *ops)
+static int client_data(struct session_be *be)
 {
-	return ops->connect_data(b);
+	return be->ops.connect_data(be);
 }
 
-static int server_ctrl(struct bench_ctx *b, const struct session_ops *ops)
+static int server_ctrl(struct session_be *be)
 {
-	return ops->accept_ctrl(b, 0);
+	return be->ops.accept_ctrl(be, 0);
 }
 
-static int server_data(struct bench_ctx *b, const struct session_ops *ops)
+static int server_data(struct session_be *be)
 {
+	struct session *s = be->s;
 	int ret;
 
-	server_phase(b, limit_setup_ms(&b->test),
+	server_phase(s, limit_setup_ms(&s->b->test),
 		     "its data connections and buffers");
-	ret = ops->accept_data(b);
-	busy_cm(b, true); /* its data connections are in */
+	ret = be->ops.accept_data(be);
+	busy_cm(s, true); /* its data connections are in */
 	return ret;
 }
 
@@ -308,24 +316,23 @@ static const struct session_side session_sides[] = {
  * The rendezvous, either side: control channel, HELLO, data set-up, data
  * QPs, buffers, every size, goodbye.
  */
-static int session_flow(struct bench_ctx *b, const struct session_ops *ops)
+static int session_flow(struct session_be *be)
 {
-	const struct session_side *side = &session_sides[b->is_server];
+	struct session *s = be->s;
+	const struct session_side *side = &session_sides[s->b->is_server];
 	int ret;
 
-	b->via = NULL;
-	ret = side->ctrl(b, ops);
-	if (b->via) /* --oob auto: the backend it chose carries on */
-		ops = b->via;
+	ret = side->ctrl(be);
+	be = be->ops.handoff(be); /* --oob auto: its choice carries on */
 	if (!ret)
-		ret = side->hello(b);
+		ret = side->hello(s);
 	if (!ret)
-		ret = setup_data_init(b);
+		ret = setup_data_init(s->b);
 	if (!ret)
-		ret = side->data(b, ops);
+		ret = side->data(be);
 	if (!ret)
-		ret = setup_xchg_bufs(b);
-	return ret ? ret : side->sizes(b);
+		ret = setup_xchg_bufs(s->b);
+	return ret ? ret : side->sizes(s);
 }
 
 /*
@@ -333,19 +340,19 @@ static int session_flow(struct bench_ctx *b, const struct session_ops *ops)
  * second until --connect-timeout; said once, and at the end if it stayed
  * busy.
  */
-static int session_client_tries(struct bench_ctx *b,
-				const struct session_ops *ops)
+static int session_client_tries(struct session_be *be)
 {
+	struct bench_ctx *b = be->s->b;
 	uint64_t deadline_ns = timer_deadline_ns(b->cfg.connect_timeout_s *
 						 1000);
 	bool told = false;
 	int ret;
 
 	for (;;) {
-		ops = session_backend(b); /* an iWARP redirect undone */
-		ret = ops->open(b);
+		b->rendezvous = be->ops.name; /* an iWARP redirect undone */
+		ret = be->ops.open(be);
 		if (!ret)
-			ret = session_flow(b, ops);
+			ret = session_flow(be);
 		if (ret != -EBUSY || timer_expired(deadline_ns) || stop_flag)
 			break;
 		if (!told)
@@ -366,69 +373,70 @@ static int session_client_tries(struct bench_ctx *b,
 	return ret;
 }
 
-int session_client(struct bench_ctx *b)
+/* Either side: --auth-key-file's key, the backend of --oob, then run. */
+static int session_run(struct session *s, int (*run)(struct session_be *be))
 {
-	const struct session_ops *ops = session_backend(b);
+	struct session_be *be = NULL;
 	struct keyfile key;
 	int ret;
 
-	ret = session_auth_load(b, &key);
+	ret = session_auth_load(s, &key);
 	if (!ret)
-		ret = session_client_tries(b, ops);
+		ret = session_backend(s, &be);
+	if (!ret)
+		ret = run(be);
+	session_be_free(be);
 	keyfile_clear(&key);
-	b->key = NULL;
 	return ret;
 }
 
-/* Server: the loop over clients (one unless --persistent). */
-static int session_serve(struct bench_ctx *b, const struct session_ops *ops)
+int session_client(struct bench_ctx *b)
 {
-	struct busy busy;
+	struct session s = { .b = b };
+
+	return session_run(&s, session_client_tries);
+}
+
+/* Server: the loop over clients (one unless --persistent). */
+static int session_serve(struct session_be *be)
+{
+	const struct session_ops *ops = &be->ops;
+	struct session *s = be->s;
+	struct bench_ctx *b = s->b;
 	int ret;
 
-	ret = ops->open(b);
+	if (s->key)
+		bench_info("clients must prove the key of --auth-key-file %s",
+			   s->key->path);
+	ret = ops->open(be);
 	if (!ret)
-		ret = ops->listen(b);
+		ret = ops->listen(be);
 	if (ret)
 		return ret;
 	bench_info("waiting for a client on %s %llu%s%s (rdmabench %s%s)",
 		   ops->port_what, (unsigned long long)b->cfg.tcp_port,
 		   b->cfg.bind_addr[0] ? " at " : "", b->cfg.bind_addr,
 		   RDMABENCH_VERSION, ops->listen_note);
-	if (b->cm_port != b->cfg.tcp_port)
-		bench_info("rdma_cm clients (-R) connect to port %u: an iWARP "
-			   "device's rdma_cm listener is a TCP socket, and TCP "
-			   "port %llu is the control channel's", b->cm_port,
-			   (unsigned long long)b->cfg.tcp_port);
-	busy_init(&busy, b);
 	for (;;) {
-		ret = session_flow(b, ops);
-		busy_end(b);
+		b->rendezvous = ops->name;
+		ret = session_flow(be);
+		busy_end(s);
 		if (!b->cfg.persistent || stop_flag)
 			break;
-		session_client_done(b, ret);
-		ret = ops->open(b);
+		session_client_done(s, ret);
+		ret = ops->open(be);
 		if (ret)
 			break;
 	}
-	b->busy = NULL;
-	ops->unlisten(b);
+	ops->unlisten(be);
 	return b->cfg.persistent && stop_flag ? 0 : ret;
 }
 
 int session_server(struct bench_ctx *b)
 {
-	const struct session_ops *ops = session_backend(b);
-	struct keyfile key;
-	int ret;
+	struct session s = { .b = b };
+	struct busy busy;
 
-	ret = session_auth_load(b, &key);
-	if (!ret && b->key)
-		bench_info("clients must prove the key of --auth-key-file %s",
-			   key.path);
-	if (!ret)
-		ret = session_serve(b, ops);
-	keyfile_clear(&key);
-	b->key = NULL;
-	return ret;
+	busy_init(&busy, &s); /* before it listens: the listeners join it */
+	return session_run(&s, session_serve);
 }

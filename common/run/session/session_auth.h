@@ -20,35 +20,37 @@
 #define RDMABENCH_RUN_SESSION_AUTH_H
 
 #include "lib/keyfile.h"
-#include "run/driver.h"
+#include "spec/wire.h"
+
+struct session;
 
 /* The environment variable read when --auth-key-file is not given. */
 #define SESSION_AUTH_ENV "RDMABENCH_AUTH_KEY_FILE"
 
 /*
  * The key of --auth-key-file, else of $RDMABENCH_AUTH_KEY_FILE, into *k
- * (which must outlive the session); b->key is k, or NULL without one.
+ * (which must outlive the session); s->key is k, or NULL without one.
  * 0 or -errno (logged).
  */
-int session_auth_load(struct bench_ctx *b, struct keyfile *k);
+int session_auth_load(struct session *s, struct keyfile *k);
 
 /* Client, the control channel just up: the exchange (nothing without a
  * key). 0, or -errno (logged). */
-int session_auth_client(struct bench_ctx *b);
+int session_auth_client(struct session *s);
 
 /*
  * Server: the client's first message, read as it comes (a HELLO is not
  * skipped), within the control channel's timeout. 0 or -errno.
  */
-int session_auth_first(struct bench_ctx *b, struct wire_msg *msg);
+int session_auth_first(struct session *s, struct wire_msg *msg);
 
 /*
  * Server: first is the client's first message. Without a key it must not
  * be AUTH; with one, it must be, and the exchange follows; then *first
- * is the client's next message (its LOCATE or HELLO). b->authed says
+ * is the client's next message (its LOCATE or HELLO). s->authed says
  * whether the client proved the key. 0, or -EKEYREJECTED (logged, the
  * client told), or -errno.
  */
-int session_auth_server(struct bench_ctx *b, struct wire_msg *first);
+int session_auth_server(struct session *s, struct wire_msg *first);
 
 #endif

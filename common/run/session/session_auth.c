@@ -12,7 +12,8 @@
 #include "lib/nonce.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
-#include "run/session_auth.h"
+#include "run/session/session_auth.h"
+#include "run/session/session_ctx.h"
 
 static const char auth_label[] = "rdmabench-auth-v1";
 
@@ -32,37 +33,38 @@ static void auth_mac(const struct keyfile *k, const char *dir,
 		    out);
 }
 
-int session_auth_load(struct bench_ctx *b, struct keyfile *k)
+int session_auth_load(struct session *s, struct keyfile *k)
 {
-	const char *path = b->cfg.auth_key_file;
+	const char *path = s->b->cfg.auth_key_file;
 	int ret;
 
-	b->key = NULL;
+	s->key = NULL;
 	if (!path[0])
 		path = getenv(SESSION_AUTH_ENV) ? getenv(SESSION_AUTH_ENV) : "";
 	if (!path[0])
 		return 0;
 	ret = keyfile_load(path, k);
 	if (!ret)
-		b->key = k;
+		s->key = k;
 	return ret;
 }
 
 /* Server: refuse the client: why in the log, tell in the ERROR. */
-static int auth_refuse(struct bench_ctx *b, const char *why, const char *tell)
+static int auth_refuse(struct session *s, const char *why, const char *tell)
 {
-	bench_err("client %s: %s; refused before any allocation", b->peer, why);
-	ctrl_send_error(&b->ctrl, -EKEYREJECTED, tell);
+	bench_err("client %s: %s; refused before any allocation", s->b->peer,
+		  why);
+	ctrl_send_error(&s->b->ctrl, -EKEYREJECTED, tell);
 	return -EKEYREJECTED;
 }
 
-int session_auth_first(struct bench_ctx *b, struct wire_msg *msg)
+int session_auth_first(struct session *s, struct wire_msg *msg)
 {
-	uint64_t deadline_ns = ctrl_deadline_ns(&b->ctrl);
+	uint64_t deadline_ns = ctrl_deadline_ns(&s->b->ctrl);
 	int ret;
 
 	for (;;) {
-		ret = ctrl_poll(&b->ctrl, msg);
+		ret = ctrl_poll(&s->b->ctrl, msg);
 		if (ret != -EAGAIN)
 			return ret;
 		if (stop_flag)
@@ -74,26 +76,26 @@ int session_auth_first(struct bench_ctx *b, struct wire_msg *msg)
 }
 
 /* Server: the client's proof, answering a repeated first AUTH again. */
-static int auth_server_proof(struct bench_ctx *b, const uint8_t *nonce_c,
+static int auth_server_proof(struct session *s, const uint8_t *nonce_c,
 			     const struct wire_msg *ours, struct wire_msg *in)
 {
 	int ret;
 
 	for (;;) {
-		ret = session_auth_first(b, in);
+		ret = session_auth_first(s, in);
 		if (ret)
 			return ret;
 		if (in->type != WIRE_AUTH ||
 		    memcmp(in->u.auth.nonce, nonce_c, WIRE_NONCE_BYTES))
 			return 0;
-		ret = ctrl_send(&b->ctrl, ours); /* it missed our answer */
+		ret = ctrl_send(&s->b->ctrl, ours); /* it missed our answer */
 		if (ret)
 			return ret;
 	}
 }
 
 /* Server: answer the client's AUTH (hi), check its proof. */
-static int auth_server_exchange(struct bench_ctx *b, const struct wire_msg *hi)
+static int auth_server_exchange(struct session *s, const struct wire_msg *hi)
 {
 	struct wire_msg out = { .type = WIRE_AUTH }, in;
 	uint8_t want[WIRE_MAC_BYTES];
@@ -102,92 +104,92 @@ static int auth_server_exchange(struct bench_ctx *b, const struct wire_msg *hi)
 	ret = nonce_fill(out.u.auth.nonce, sizeof(out.u.auth.nonce));
 	if (ret)
 		return ret;
-	auth_mac(b->key, "server", hi->u.auth.nonce, out.u.auth.nonce,
+	auth_mac(s->key, "server", hi->u.auth.nonce, out.u.auth.nonce,
 		 out.u.auth.mac);
-	ret = ctrl_send(&b->ctrl, &out);
+	ret = ctrl_send(&s->b->ctrl, &out);
 	if (!ret)
-		ret = auth_server_proof(b, hi->u.auth.nonce, &out, &in);
+		ret = auth_server_proof(s, hi->u.auth.nonce, &out, &in);
 	if (ret)
 		return ret;
 	if (in.type == WIRE_ERROR) {
 		bench_err("client %s: %s; refused before any allocation",
-			  b->peer, in.u.error.text);
+			  s->b->peer, in.u.error.text);
 		return -EKEYREJECTED;
 	}
-	auth_mac(b->key, "client", hi->u.auth.nonce, out.u.auth.nonce, want);
+	auth_mac(s->key, "client", hi->u.auth.nonce, out.u.auth.nonce, want);
 	if (in.type != WIRE_AUTH ||
 	    !hmac_equal(want, in.u.auth.mac, sizeof(want)))
-		return auth_refuse(b, "its proof does not match the key of "
+		return auth_refuse(s, "its proof does not match the key of "
 				   "--auth-key-file (another key)",
 				   "authentication failed: this client's key "
 				   "is not the server's (--auth-key-file)");
 	return 0;
 }
 
-int session_auth_server(struct bench_ctx *b, struct wire_msg *first)
+int session_auth_server(struct session *s, struct wire_msg *first)
 {
 	int ret;
 
-	b->authed = false;
-	if (!b->key && first->type != WIRE_AUTH)
+	s->authed = false;
+	if (!s->key && first->type != WIRE_AUTH)
 		return 0;
-	if (!b->key)
-		return auth_refuse(b, "it authenticates (--auth-key-file), but "
+	if (!s->key)
+		return auth_refuse(s, "it authenticates (--auth-key-file), but "
 				   "this server has no key",
 				   "this server has no key: start it with "
 				   "--auth-key-file, or run the client without");
 	if (first->type != WIRE_AUTH)
-		return auth_refuse(b, "it did not authenticate, and this server "
+		return auth_refuse(s, "it did not authenticate, and this server "
 				   "requires --auth-key-file's key",
 				   "this server requires authentication: give "
 				   "the client --auth-key-file (or "
 				   SESSION_AUTH_ENV ") with the server's key");
-	ret = auth_server_exchange(b, first);
+	ret = auth_server_exchange(s, first);
 	do { /* the next message: its LOCATE or HELLO, not a repeat */
 		if (!ret)
-			ret = session_auth_first(b, first);
+			ret = session_auth_first(s, first);
 	} while (!ret && first->type == WIRE_AUTH);
-	b->authed = !ret;
+	s->authed = !ret;
 	return ret;
 }
 
 /* Client: the server's proof of the key, against our nonce. */
-static int auth_check_server(struct bench_ctx *b, const uint8_t *nonce_c,
+static int auth_check_server(struct session *s, const uint8_t *nonce_c,
 			     const struct wire_auth *a)
 {
 	uint8_t want[WIRE_MAC_BYTES];
 
-	auth_mac(b->key, "server", nonce_c, a->nonce, want);
+	auth_mac(s->key, "server", nonce_c, a->nonce, want);
 	if (hmac_equal(want, a->mac, sizeof(want)))
 		return 0;
 	bench_err("the server did not prove the key of --auth-key-file %s: "
 		  "its key differs (or it is not the server you meant)",
-		  b->key->path);
-	ctrl_send_error(&b->ctrl, -EKEYREJECTED, "authentication failed: "
+		  s->key->path);
+	ctrl_send_error(&s->b->ctrl, -EKEYREJECTED, "authentication failed: "
 			"the server's key is not this client's "
 			"(--auth-key-file)");
 	return -EKEYREJECTED;
 }
 
-int session_auth_client(struct bench_ctx *b)
+int session_auth_client(struct session *s)
 {
 	struct wire_msg hi = { .type = WIRE_AUTH }, msg;
 	struct wire_msg proof = { .type = WIRE_AUTH };
 	int ret;
 
-	b->authed = false;
-	if (!b->key)
+	s->authed = false;
+	if (!s->key)
 		return 0;
 	ret = nonce_fill(hi.u.auth.nonce, sizeof(hi.u.auth.nonce));
 	if (!ret)
-		ret = ctrl_ask(&b->ctrl, &hi, WIRE_AUTH, &msg, 2000);
+		ret = ctrl_ask(&s->b->ctrl, &hi, WIRE_AUTH, &msg, 2000);
 	if (!ret)
-		ret = auth_check_server(b, hi.u.auth.nonce, &msg.u.auth);
+		ret = auth_check_server(s, hi.u.auth.nonce, &msg.u.auth);
 	if (ret)
 		return ret;
-	auth_mac(b->key, "client", hi.u.auth.nonce, msg.u.auth.nonce,
+	auth_mac(s->key, "client", hi.u.auth.nonce, msg.u.auth.nonce,
 		 proof.u.auth.mac);
-	ret = ctrl_send(&b->ctrl, &proof);
-	b->authed = !ret;
+	ret = ctrl_send(&s->b->ctrl, &proof);
+	s->authed = !ret;
 	return ret;
 }

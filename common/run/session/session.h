@@ -8,7 +8,7 @@
 #ifndef RDMABENCH_SESSION_H
 #define RDMABENCH_SESSION_H
 
-#include "run/driver.h"
+#include "run/ctx.h"
 
 int session_client(struct bench_ctx *b);
 int session_server(struct bench_ctx *b);

@@ -14,7 +14,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "run/driver.h"
+#include "spec/wire.h"
+
+struct cm_ep;
+struct session;
 
 #define BUSY_LINE_MAX 16   /* addresses remembered for their place */
 #define BUSY_LINGER_MAX 16 /* answered sockets waiting to be closed */
@@ -38,41 +41,48 @@ struct busy {
 	bool cm_off;                /* rdma_cm's listener is the session's */
 	pthread_mutex_t lock;       /* end_ns */
 	uint64_t end_ns;            /* the session's latest end */
-	struct bench_ctx *b;        /* its listeners; read-only here */
+	struct session *s;          /* the session it guards; read-only */
+	int tcp_fd;                 /* the TCP listener; -1: none */
+	struct cm_ep *cm;           /* the rdma_cm listener; NULL: none */
 	unsigned int told;          /* clients told busy this session */
 	unsigned int strays;        /* data requests refused this session */
 	struct busy_waiter line[BUSY_LINE_MAX];
 	struct busy_linger linger[BUSY_LINGER_MAX];
 };
 
-/* Server: once, before the first client (b->busy then points to it). */
-void busy_init(struct busy *z, struct bench_ctx *b);
+/* Server: once, before it listens (s->busy then points to z). */
+void busy_init(struct busy *z, struct session *s);
+
+/* The listeners whose newcomers are answered, set as each backend
+ * listens (-1, NULL: none; as it stops). No-op without s->busy. */
+void busy_watch_tcp(struct session *s, int fd);
+void busy_watch_cm(struct session *s, struct cm_ep *listener);
 
 /*
  * A client's control connection is in (b->peer names it): its session
  * starts, with LIMIT_HELLO_MS for the HELLO (b->ctrl's hard limit), and
- * every other client is told busy from now on. No-op without b->busy.
+ * every other client is told busy from now on (not without s->busy).
  */
-void busy_begin(struct bench_ctx *b);
+void busy_begin(struct session *s);
 
 /* The session's latest end moved (the HELLO set it). */
-void busy_expect(struct bench_ctx *b, uint64_t end_ns);
+void busy_expect(struct session *s, uint64_t end_ns);
 
 /*
  * rdma_cm's data connections come on the listener: from before the
  * HELLO's answer until they are in, the session takes the rdma_cm
- * listener's requests itself (busy_cm(b, false)); then it hands it back
- * (busy_cm(b, true)). Once busy_cm(b, false) returns, the thread takes
+ * listener's requests itself (busy_cm(s, false)); then it hands it back
+ * (busy_cm(s, true)). Once busy_cm(s, false) returns, the thread takes
  * no more of them.
  */
-void busy_cm(struct bench_ctx *b, bool on);
+void busy_cm(struct session *s, bool on);
 
 /* The answer for a client that is not this session's (the thread's, and
  * session_cm's for a control request among the data ones). */
-void busy_answer(struct bench_ctx *b, const char *addr,
+void busy_answer(struct session *s, const char *addr,
 		 struct wire_connect *answer);
 
 /* The session is over: stop answering; say how many were told. */
-void busy_end(struct bench_ctx *b);
+void busy_end(struct session *s);
 
 #endif

@@ -10,7 +10,7 @@
  * iWARP address and rdma_cm port, and the client runs the session over
  * rdma_cm there (session_cm.c). The server listens on TCP and rdma_cm at
  * once, so both client forms (auto/--oob tcp and -R) reach it; what
- * arrives picks the backend for that client (b->via).
+ * arrives picks the backend for that client (its handoff).
  */
 #include <errno.h>
 #include <poll.h>
@@ -19,13 +19,62 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lib/container.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
 #include "rdma/ctrl_tcp.h"
-#include "run/busy.h"
-#include "run/session_ops.h"
+#include "run/session/busy.h"
+#include "run/session/session_auto.h"
+#include "run/session/session_cm.h"
+#include "run/session/session_ctx.h"
+#include "run/session/session_tcp.h"
 #include "run/setup.h"
+
+/* The backend's state: the two it hands a session to, and its choice. */
+struct auto_be {
+	struct session_be be;
+	struct session_be *tcp;     /* TCP channel, raw QPs (session_tcp) */
+	struct session_be *cm;      /* rdma_cm (session_cm) */
+	struct session_be *via;     /* this peer's: tcp or cm; NULL: none */
+	uint16_t cm_port;           /* server: rdma_cm's port */
+	enum wire_data_kind data_kind; /* client: its data device's kind */
+	char data_dev[64];          /* and name */
+};
+
+static struct auto_be *auto_of(struct session_be *be)
+{
+	return container_of(be, struct auto_be, be);
+}
+
+static int auto_init(struct session_be *be)
+{
+	struct auto_be *a = auto_of(be);
+	int ret;
+
+	a->cm_port = (uint16_t)be->s->b->cfg.tcp_port;
+	ret = session_be_new(be->s, &session_tcp_ops, &a->tcp);
+	if (!ret)
+		ret = session_be_new(be->s, &session_cm_ops, &a->cm);
+	if (ret)
+		session_be_free(a->tcp);
+	return ret;
+}
+
+static void auto_fini(struct session_be *be)
+{
+	struct auto_be *a = auto_of(be);
+
+	session_be_free(a->cm);
+	session_be_free(a->tcp);
+}
+
+static struct session_be *auto_handoff(struct session_be *be)
+{
+	struct auto_be *a = auto_of(be);
+
+	return a->via ? a->via : be;
+}
 
 /* A side's choice of data device (auto_pickers fill it). */
 struct auto_pick {
@@ -135,8 +184,9 @@ static int auto_open_raw(struct bench_ctx *b, const struct auto_pick *p)
 
 /* iWARP: rdma_cm connects the QPs; what it cannot set is refused, as
  * with -R (opts_check.c), before anything connects. */
-static int auto_iwarp_check(const struct bench_ctx *b)
+static int auto_iwarp_check(const struct auto_be *a)
 {
+	const struct bench_ctx *b = a->be.s->b;
 	const struct { bool bad; const char *opt, *why; } rules[] = {
 		{ b->test.uc, "-c UC", "rdma_cm connects RC QPs only" },
 		{ b->cfg.has_mtu, "-m/--mtu", "rdma_cm takes the MTU from the "
@@ -151,7 +201,7 @@ static int auto_iwarp_check(const struct bench_ctx *b)
 		if (!rules[i].bad)
 			continue;
 		bench_err("%s: %s is iWARP, whose QPs connect through rdma_cm: "
-			  "%s: drop %s", rules[i].opt, b->data_dev, rules[i].why,
+			  "%s: drop %s", rules[i].opt, a->data_dev, rules[i].why,
 			  rules[i].opt);
 		return -EINVAL;
 	}
@@ -160,42 +210,45 @@ static int auto_iwarp_check(const struct bench_ctx *b)
 
 /* Client: the route to the server, the data device, opened (iWARP: its
  * kind only; rdma_cm opens it with the connection). */
-static int auto_client_open(struct bench_ctx *b)
+static int auto_client_open(struct auto_be *a)
 {
+	struct bench_ctx *b = a->be.s->b;
 	char what[120];
 	struct auto_pick p = { .want = WIRE_DATA_ANY, .owner_what = what };
+	const struct route *route;
 	int ret;
 
-	ret = route_lookup(b->cfg.server_addr, &b->route);
+	ret = session_tcp_route(a->tcp, &route);
 	if (ret)
 		return ret;
-	snprintf(what, sizeof(what), "the route to %s", b->route.dst);
-	p.owner = b->route.dev;
-	p.owner_port = b->route.port;
+	snprintf(what, sizeof(what), "the route to %s", route->dst);
+	p.owner = route->dev;
+	p.owner_port = route->port;
 	if (auto_pick(b, &p)) {
 		bench_err("no active RDMA device on this host for a data path "
 			  "to %s: see ib_doctor (is an RDMA link up?), or name "
 			  "one with -d", b->cfg.server_addr);
 		return -ENODEV;
 	}
-	ret = auto_kind(p.dev, p.netdev, &p.port, &b->data_kind);
+	ret = auto_kind(p.dev, p.netdev, &p.port, &a->data_kind);
 	if (ret)
 		return ret;
 	snprintf(b->dev_note, sizeof(b->dev_note), "%s", p.why);
-	snprintf(b->data_dev, sizeof(b->data_dev), "%s", p.dev);
-	return b->data_kind == WIRE_DATA_IWARP ? auto_iwarp_check(b) :
+	snprintf(a->data_dev, sizeof(a->data_dev), "%s", p.dev);
+	return a->data_kind == WIRE_DATA_IWARP ? auto_iwarp_check(a) :
 						 auto_open_raw(b, &p);
 }
 
 /* Client: LOCATE: where the server's data device is (0: *ack). */
-static int auto_locate(struct bench_ctx *b, struct wire_locate_ack *ack)
+static int auto_locate(struct auto_be *a, struct wire_locate_ack *ack)
 {
+	struct bench_ctx *b = a->be.s->b;
 	struct wire_msg msg = { .type = WIRE_LOCATE };
 	int ret;
 
-	msg.u.locate.kind = (uint8_t)b->data_kind;
+	msg.u.locate.kind = (uint8_t)a->data_kind;
 	snprintf(msg.u.locate.dev_name, sizeof(msg.u.locate.dev_name), "%s",
-		 b->data_dev);
+		 a->data_dev);
 	ret = ctrl_setup_tcp(&b->ctrl, NULL);
 	if (!ret)
 		ret = ctrl_send(&b->ctrl, &msg);
@@ -207,41 +260,44 @@ static int auto_locate(struct bench_ctx *b, struct wire_locate_ack *ack)
 	if (!ack->status)
 		return 0;
 	bench_err("the server at %s has no data path for this client's %s "
-		  "(%s): %s", b->cfg.server_addr, b->data_dev,
-		  dev_kind_name(b->data_kind), ack->text);
+		  "(%s): %s", b->cfg.server_addr, a->data_dev,
+		  dev_kind_name(a->data_kind), ack->text);
 	return ack->status;
 }
 
 /* Client, iWARP: the session goes over rdma_cm to the server's address. */
-static int auto_redirect(struct bench_ctx *b, const struct wire_locate_ack *a,
+static int auto_redirect(struct auto_be *a, const struct wire_locate_ack *ack,
 			 uint64_t deadline_ns)
 {
+	struct bench_ctx *b = a->be.s->b;
 	int ret;
 
-	snprintf(b->srv_addr, sizeof(b->srv_addr), "%s", a->addr);
-	b->srv_port = a->cm_port;
+	session_cm_at(a->cm, ack->addr, ack->cm_port);
 	setup_release(b); /* the TCP connection ends here */
-	b->via = &session_cm_ops;
+	a->via = a->cm;
 	b->rendezvous = "rdma_cm (iWARP, located over TCP)";
-	ret = session_cm_ops.attempt(b, deadline_ns);
+	ret = a->cm->ops.attempt(a->cm, deadline_ns);
 	if (!ret)
 		snprintf(b->ctrl_note, sizeof(b->ctrl_note), "rdma_cm to "
 			 "%.48s:%u (iWARP: the server at %.40s named it)",
-			 a->addr, a->cm_port, b->cfg.server_addr);
+			 ack->addr, ack->cm_port, b->cfg.server_addr);
 	return ret;
 }
 
 /* Client: TCP to the server, LOCATE, then raw QPs or rdma_cm. */
-static int auto_client_attempt(struct bench_ctx *b, uint64_t deadline_ns)
+static int auto_client_attempt(struct session_be *be, uint64_t deadline_ns)
 {
+	struct auto_be *a = auto_of(be);
+	struct bench_ctx *b = be->s->b;
 	struct wire_locate_ack ack;
 	int ret;
 
-	ret = session_tcp_ops.attempt(b, deadline_ns);
+	a->via = NULL;
+	ret = a->tcp->ops.attempt(a->tcp, deadline_ns);
 	if (!ret)
-		ret = auto_locate(b, &ack);
+		ret = auto_locate(a, &ack);
 	if (!ret && ack.addr[0])
-		return auto_redirect(b, &ack, deadline_ns);
+		return auto_redirect(a, &ack, deadline_ns);
 	if (ret && b->ctrl.fd >= 0) { /* a retry connects again */
 		close(b->ctrl.fd);
 		b->ctrl.fd = -1;
@@ -249,7 +305,7 @@ static int auto_client_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 	}
 	if (ret)
 		return ret;
-	b->via = &session_tcp_ops;
+	a->via = a->tcp;
 	b->rendezvous = "TCP";
 	return 0;
 }
@@ -271,31 +327,43 @@ static int auto_check_flag(const struct bench_ctx *b)
  * this host, rdma_cm listens on -p + 1 (said at start; LOCATE tells
  * iWARP clients).
  */
-static int auto_listen(struct bench_ctx *b)
+static int auto_listen(struct session_be *be)
 {
+	struct auto_be *a = auto_of(be);
+	const struct bench_ctx *b = be->s->b;
 	char dev[ROUTE_DEV_LEN];
 	uint8_t port;
 	int ret;
 
 	ret = auto_check_flag(b);
 	if (!ret)
-		ret = session_tcp_ops.listen(b);
+		ret = a->tcp->ops.listen(a->tcp);
 	if (ret)
 		return ret;
 	if (!dev_open_first_active(WIRE_DATA_IWARP, dev, sizeof(dev), &port))
-		b->cm_port = (uint16_t)(b->cfg.tcp_port < 65535 ?
+		a->cm_port = (uint16_t)(b->cfg.tcp_port < 65535 ?
 					b->cfg.tcp_port + 1 :
 					b->cfg.tcp_port - 1);
-	ret = session_cm_ops.listen(b);
-	if (ret)
-		session_tcp_ops.unlisten(b);
-	return ret;
+	session_cm_at(a->cm, NULL, a->cm_port);
+	ret = a->cm->ops.listen(a->cm);
+	if (ret) {
+		a->tcp->ops.unlisten(a->tcp);
+		return ret;
+	}
+	if (a->cm_port != b->cfg.tcp_port)
+		bench_info("rdma_cm clients (-R) connect to port %u: an iWARP "
+			   "device's rdma_cm listener is a TCP socket, and TCP "
+			   "port %llu is the control channel's", a->cm_port,
+			   (unsigned long long)b->cfg.tcp_port);
+	return 0;
 }
 
-static void auto_unlisten(struct bench_ctx *b)
+static void auto_unlisten(struct session_be *be)
 {
-	session_cm_ops.unlisten(b);
-	session_tcp_ops.unlisten(b);
+	struct auto_be *a = auto_of(be);
+
+	a->cm->ops.unlisten(a->cm);
+	a->tcp->ops.unlisten(a->tcp);
 }
 
 /* Server: auto_pick for the client's kind; a --oob tcp client (kind not
@@ -321,9 +389,10 @@ static int auto_pick_kind(const struct bench_ctx *b, struct auto_pick *p)
 
 /* Server: the device for a client of kind want, reached on the TCP
  * socket; iWARP: where its rdma_cm connections go, in *ack. */
-static int auto_server_dev(struct bench_ctx *b, enum wire_data_kind want,
+static int auto_server_dev(struct auto_be *a, enum wire_data_kind want,
 			   struct wire_locate_ack *ack)
 {
+	struct bench_ctx *b = a->be.s->b;
 	struct sockaddr_storage sa = { 0 };
 	socklen_t len = sizeof(sa);
 	char owner[ROUTE_DEV_LEN] = "", ip[ROUTE_IP_LEN], what[120];
@@ -357,7 +426,7 @@ static int auto_server_dev(struct bench_ctx *b, enum wire_data_kind want,
 				 dev_kind_name(want), p.why);
 		return ret;
 	}
-	ack->cm_port = b->cm_port;
+	ack->cm_port = a->cm_port;
 	if (!route_dev_addr(p.dev, ack->addr, sizeof(ack->addr)))
 		return 0;
 	snprintf(ack->text, sizeof(ack->text), "%s has no IPv4 address for "
@@ -366,30 +435,32 @@ static int auto_server_dev(struct bench_ctx *b, enum wire_data_kind want,
 }
 
 /* Server, a TCP client: its device, its answer; -EAGAIN: sent away. */
-static int auto_accept_tcp(struct bench_ctx *b)
+static int auto_accept_tcp(struct auto_be *a)
 {
+	struct bench_ctx *b = a->be.s->b;
 	struct wire_msg ack = { .type = WIRE_LOCATE_ACK };
 	enum wire_data_kind want;
 	bool located;
 	int ret;
 
-	ret = session_tcp_accept(b, timer_deadline_ns(50), &want, &located);
+	ret = session_tcp_accept(a->tcp, timer_deadline_ns(50), &want,
+				 &located);
 	if (ret == -ETIMEDOUT)
 		return -EAGAIN;
 	if (ret)
 		return ret;
-	ret = auto_server_dev(b, want, &ack.u.locate_ack);
+	ret = auto_server_dev(a, want, &ack.u.locate_ack);
 	ack.u.locate_ack.status = ret;
 	if (ret && ack.u.locate_ack.text[0])
 		bench_err("client %s: %s", b->peer, ack.u.locate_ack.text);
 	/* an iWARP client's rdma_cm request follows the answer at once: this
 	 * TCP session is over, and no thread may turn that one away */
 	if (!ret && want == WIRE_DATA_IWARP)
-		busy_end(b);
+		busy_end(a->be.s);
 	if (located && ctrl_send(&b->ctrl, &ack) && !ret)
 		ret = -ECONNRESET;
 	if (ret || want != WIRE_DATA_IWARP) {
-		b->via = &session_tcp_ops;
+		a->via = a->tcp;
 		b->rendezvous = "TCP";
 		snprintf(b->ctrl_note, sizeof(b->ctrl_note), "TCP from %s "
 			 "(port %llu)", b->peer,
@@ -403,26 +474,28 @@ static int auto_accept_tcp(struct bench_ctx *b)
 	return -EAGAIN;
 }
 
-static int auto_accept_cm(struct bench_ctx *b)
+static int auto_accept_cm(struct auto_be *a)
 {
-	int ret = session_cm_ops.accept_ctrl(b, timer_deadline_ns(50));
+	int ret = a->cm->ops.accept_ctrl(a->cm, timer_deadline_ns(50));
 
 	if (ret == -ETIMEDOUT)
 		return -EAGAIN;
-	b->via = &session_cm_ops;
-	b->rendezvous = session_cm_ops.name;
+	a->via = a->cm;
+	a->be.s->b->rendezvous = a->cm->ops.name;
 	return ret;
 }
 
 /* Server: the next client, on whichever listener it comes. */
-static int auto_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
+static int auto_accept_ctrl(struct session_be *be, uint64_t deadline_ns)
 {
+	struct auto_be *a = auto_of(be);
 	struct pollfd fds[2] = {
-		{ .fd = b->listen_fd, .events = POLLIN },
-		{ .fd = b->listener.ch->fd, .events = POLLIN },
+		{ .fd = session_tcp_listen_fd(a->tcp), .events = POLLIN },
+		{ .fd = session_cm_listen_fd(a->cm), .events = POLLIN },
 	};
 	int ret;
 
+	a->via = NULL;
 	for (;;) {
 		if (stop_flag)
 			return -EINTR;
@@ -430,24 +503,17 @@ static int auto_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 			return -ETIMEDOUT;
 		if (poll(fds, 2, 200) < 0 && errno != EINTR)
 			return -errno;
-		ret = fds[1].revents ? auto_accept_cm(b) :
-		      fds[0].revents ? auto_accept_tcp(b) : -EAGAIN;
+		ret = fds[1].revents ? auto_accept_cm(a) :
+		      fds[0].revents ? auto_accept_tcp(a) : -EAGAIN;
 		if (ret != -EAGAIN)
 			return ret;
 	}
 }
 
 /* Server: the device is opened per client, once it says its kind. */
-static int auto_no_open(struct bench_ctx *b)
+static int auto_open(struct session_be *be)
 {
-	return b->is_server ? 0 : auto_client_open(b);
-}
-
-/* Not called: the flow goes on with b->via. */
-static int auto_unreached(struct bench_ctx *b)
-{
-	(void)b;
-	return -EPROTO;
+	return be->s->b->is_server ? 0 : auto_client_open(auto_of(be));
 }
 
 const struct session_ops session_auto_ops = {
@@ -456,11 +522,14 @@ const struct session_ops session_auto_ops = {
 	.listen_note = ", TCP and rdma_cm",
 	.retry_hint = "is the server running, and does this host reach it?",
 	.log_any = false,
-	.open = auto_no_open,
+	SESSION_BE_OF(struct auto_be, be),
+	.init = auto_init,
+	.fini = auto_fini,
+	.open = auto_open,
 	.attempt = auto_client_attempt,
-	.connect_data = auto_unreached,
+	/* no data ops: the backend of its handoff connects the data QPs */
 	.listen = auto_listen,
 	.unlisten = auto_unlisten,
 	.accept_ctrl = auto_accept_ctrl,
-	.accept_data = auto_unreached,
+	.handoff = auto_handoff,
 };

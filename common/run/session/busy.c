@@ -16,20 +16,22 @@
 #include "lib/timer.h"
 #include "rdma/cm.h"
 #include "rdma/ctrl_tcp.h"
-#include "run/busy.h"
+#include "run/session/busy.h"
+#include "run/session/session_ctx.h"
 #include "spec/limit.h"
 
 #define BUSY_POLL_MS 100
 #define BUSY_LINGER_MS 2000       /* an answered socket: then closed */
 #define BUSY_FORGET_NS (3 * NS_PER_S) /* a waiter that stopped asking */
 
-void busy_init(struct busy *z, struct bench_ctx *b)
+void busy_init(struct busy *z, struct session *s)
 {
 	memset(z, 0, sizeof(*z));
 	pthread_mutex_init(&z->lock, NULL);
 	pthread_mutex_init(&z->cm_lock, NULL);
-	z->b = b;
-	b->busy = z;
+	z->s = s;
+	z->tcp_fd = -1;
+	s->busy = z;
 	for (unsigned int i = 0; i < BUSY_LINGER_MAX; i++)
 		z->linger[i].fd = -1;
 }
@@ -75,10 +77,22 @@ static unsigned int busy_place(struct busy *z, const char *addr,
 	return place;
 }
 
-void busy_answer(struct bench_ctx *b, const char *addr,
+void busy_watch_tcp(struct session *s, int fd)
+{
+	if (s->busy)
+		s->busy->tcp_fd = fd;
+}
+
+void busy_watch_cm(struct session *s, struct cm_ep *listener)
+{
+	if (s->busy)
+		s->busy->cm = listener;
+}
+
+void busy_answer(struct session *s, const char *addr,
 		 struct wire_connect *answer)
 {
-	struct busy *z = b->busy;
+	struct busy *z = s->busy;
 	uint64_t now_ns = timer_now_ns(), end_ns = 0;
 	unsigned int place = 1;
 
@@ -130,10 +144,10 @@ static void busy_tcp(struct busy *z)
 	struct ctrl c;
 	int fd;
 
-	if (ctrl_tcp_accept(z->b->listen_fd, timer_deadline_ns(1), &fd, peer,
+	if (ctrl_tcp_accept(z->tcp_fd, timer_deadline_ns(1), &fd, peer,
 			    sizeof(peer)))
 		return;
-	busy_answer(z->b, peer, &answer);
+	busy_answer(z->s, peer, &answer);
 	wire_busy_text(&answer, text, sizeof(text));
 	ctrl_init(&c);
 	c.fd = fd;
@@ -152,13 +166,14 @@ static void busy_cm_answer(void *arg, const char *peer,
 			   const struct wire_connect *req,
 			   struct wire_connect *answer)
 {
-	struct bench_ctx *b = arg;
+	struct busy *z = arg;
+	const char *ours = z->s->b->peer;
 
-	if (req->kind == WIRE_CONN_DATA && !b->busy->strays++)
+	if (req->kind == WIRE_CONN_DATA && !z->strays++)
 		bench_warn("refused a data connection request from %s: it is "
 			   "not one of %s's data connections; %s's session "
-			   "goes on", peer, b->peer, b->peer);
-	busy_answer(b, peer, answer);
+			   "goes on", peer, ours, ours);
+	busy_answer(z->s, peer, answer);
 }
 
 /* Answered sockets: read what they send; close on hang-up or time. */
@@ -187,15 +202,14 @@ static void busy_linger_tick(struct busy *z, const struct pollfd *fds)
 static void busy_cm_requests(struct busy *z, char *peer, size_t len)
 {
 	pthread_mutex_lock(&z->cm_lock);
-	while (!z->cm_off &&
-	       !cm_turn_away(&z->b->listener, busy_cm_answer, z->b, peer, len))
+	while (!z->cm_off && !cm_turn_away(z->cm, busy_cm_answer, z, peer, len))
 		;
 	pthread_mutex_unlock(&z->cm_lock);
 }
 
-void busy_cm(struct bench_ctx *b, bool on)
+void busy_cm(struct session *s, bool on)
 {
-	struct busy *z = b->busy;
+	struct busy *z = s->busy;
 
 	if (!z)
 		return;
@@ -207,15 +221,14 @@ void busy_cm(struct bench_ctx *b, bool on)
 static void *busy_main(void *arg)
 {
 	struct busy *z = arg;
-	struct bench_ctx *b = z->b;
 	struct pollfd fds[2 + BUSY_LINGER_MAX];
 	char peer[80];
 	unsigned int i;
 
 	while (!__atomic_load_n(&z->quit, __ATOMIC_ACQUIRE) && !stop_flag) {
-		fds[0] = (struct pollfd){ .fd = b->listen_fd, .events = POLLIN };
-		fds[1] = (struct pollfd){ .fd = b->listener.ch ?
-					  b->listener.ch->fd : -1,
+		fds[0] = (struct pollfd){ .fd = z->tcp_fd, .events = POLLIN };
+		fds[1] = (struct pollfd){ .fd = z->cm && z->cm->ch ?
+					  z->cm->ch->fd : -1,
 					  .events = POLLIN };
 		for (i = 0; i < BUSY_LINGER_MAX; i++)
 			fds[2 + i] = (struct pollfd){ .fd = z->linger[i].fd,
@@ -232,9 +245,8 @@ static void *busy_main(void *arg)
 	return NULL;
 }
 
-static void busy_resume(struct bench_ctx *b)
+static void busy_resume(struct busy *z)
 {
-	struct busy *z = b->busy;
 	int ret;
 
 	if (!z || z->running)
@@ -248,10 +260,8 @@ static void busy_resume(struct bench_ctx *b)
 	z->running = !ret;
 }
 
-static void busy_pause(struct bench_ctx *b)
+static void busy_pause(struct busy *z)
 {
-	struct busy *z = b->busy;
-
 	if (!z || !z->running)
 		return;
 	__atomic_store_n(&z->quit, true, __ATOMIC_RELEASE);
@@ -259,9 +269,9 @@ static void busy_pause(struct bench_ctx *b)
 	z->running = false;
 }
 
-void busy_expect(struct bench_ctx *b, uint64_t end_ns)
+void busy_expect(struct session *s, uint64_t end_ns)
 {
-	struct busy *z = b->busy;
+	struct busy *z = s->busy;
 
 	if (!z)
 		return;
@@ -270,33 +280,36 @@ void busy_expect(struct bench_ctx *b, uint64_t end_ns)
 	pthread_mutex_unlock(&z->lock);
 }
 
-void busy_begin(struct bench_ctx *b)
+void busy_begin(struct session *s)
 {
-	b->ctrl.hard_ns = timer_deadline_ns(LIMIT_HELLO_MS);
-	b->ctrl.hard_what = "its HELLO (5 s from connecting)";
-	if (!b->busy)
+	struct ctrl *c = &s->b->ctrl;
+
+	c->hard_ns = timer_deadline_ns(LIMIT_HELLO_MS);
+	c->hard_what = "its HELLO (5 s from connecting)";
+	if (!s->busy)
 		return;
-	b->busy->told = 0;
-	b->busy->strays = 0;
-	busy_cm(b, true);
-	busy_expect(b, b->ctrl.hard_ns);
-	busy_resume(b);
+	s->busy->told = 0;
+	s->busy->strays = 0;
+	busy_cm(s, true);
+	busy_expect(s, c->hard_ns);
+	busy_resume(s->busy);
 }
 
-void busy_end(struct bench_ctx *b)
+void busy_end(struct session *s)
 {
-	struct busy *z = b->busy;
+	struct busy *z = s->busy;
+	const char *peer = s->b->peer;
 	unsigned int i;
 
 	if (!z)
 		return;
-	busy_pause(b);
+	busy_pause(z);
 	for (i = 0; i < BUSY_LINGER_MAX; i++)
 		if (z->linger[i].fd >= 0)
 			busy_unlinger(&z->linger[i]);
 	if (z->told)
 		bench_info("told %u connection(s) \"busy\" while %s was "
-			   "served", z->told, b->peer[0] ? b->peer :
+			   "served", z->told, peer[0] ? peer :
 			   "a client");
 	z->told = 0;
 }

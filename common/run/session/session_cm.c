@@ -7,12 +7,44 @@
 #include <errno.h>
 #include <string.h>
 
+#include "lib/container.h"
 #include "lib/log.h"
 #include "lib/timer.h"
-#include "run/busy.h"
-#include "run/session_auth.h"
-#include "run/session_ops.h"
+#include "run/session/busy.h"
+#include "run/session/session_auth.h"
+#include "run/session/session_cm.h"
+#include "run/session/session_ctx.h"
 #include "run/setup.h"
+
+/* The backend's state: its handle, the listener, where it connects. */
+struct cm_be {
+	struct session_be be;
+	struct cm_ep listener;      /* server: the listening id */
+	char addr[OPTS_ADDR_MAX];   /* client: where rdma_cm connects */
+	uint16_t port;              /* and its port; server: the listener's */
+};
+
+static struct cm_be *cm_of(struct session_be *be)
+{
+	return container_of(be, struct cm_be, be);
+}
+
+static int cm_init(struct session_be *be)
+{
+	const struct bench_cfg *c = &be->s->b->cfg;
+
+	session_cm_at(be, c->server_addr, (uint16_t)c->tcp_port);
+	return 0;
+}
+
+void session_cm_at(struct session_be *cm, const char *addr, uint16_t port)
+{
+	struct cm_be *c = cm_of(cm);
+
+	if (addr)
+		snprintf(c->addr, sizeof(c->addr), "%s", addr);
+	c->port = port;
+}
 
 /* What -T, -u and --retry_count ask of this side's rdma_cm ids. */
 static struct cm_attr cm_attr_of(const struct bench_cfg *c)
@@ -38,32 +70,70 @@ static void cm_notes(struct bench_ctx *b, const char *dir, const char *addr,
 			 "the route to %.60s", addr);
 }
 
-/* The device comes with each connection: nothing to open before. */
-static int no_open(struct bench_ctx *b)
+/* The connection on id runs over the -d device and -i port. */
+static int cm_check_device(const struct bench_ctx *b, struct rdma_cm_id *id)
 {
-	(void)b;
+	const char *dev = ibv_get_device_name(id->verbs->device);
+
+	if (b->cfg.dev_name[0] && strcmp(dev, b->cfg.dev_name)) {
+		bench_err("-d %s was given, but the connection runs over %s (the "
+			  "device that owns the IP address in use): use that "
+			  "device's IP, or drop -d", b->cfg.dev_name, dev);
+		return -EINVAL;
+	}
+	if (b->cfg.has_ib_port && b->cfg.ib_port != id->port_num) {
+		bench_err("-i %llu was given, but the IP in use is on port %u "
+			  "of %s: use that port's IP, or drop -i",
+			  (unsigned long long)b->cfg.ib_port, id->port_num, dev);
+		return -EINVAL;
+	}
 	return 0;
 }
 
+/* One data QP on its id (resolved by the client, requested at the server). */
+static int cm_data_qp(struct bench_ctx *b, unsigned int i)
+{
+	struct rdma_cm_id *id = b->data.qps[i].ep.id;
+
+	if (id->verbs != b->ctrl.verbs) {
+		bench_err("data connection %u reached another device than the "
+			  "control connection", i);
+		return -EINVAL;
+	}
+	return conn_qp_setup(&b->data, i, b->ctrl.pd, setup_inline_bytes(b));
+}
+
+/* Server: a request for another device than -d, -i is refused. */
+static int server_check_device(const struct bench_ctx *b, struct cm_ep *ep)
+{
+	int ret = cm_check_device(b, ep->id);
+
+	if (ret)
+		cm_reject(ep);
+	return ret;
+}
+
 /* Client: one attempt at the control channel (rdma_cm). */
-static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
+static int client_ctrl_attempt(struct session_be *be, uint64_t deadline_ns)
 {
 	const struct wire_connect req = { .kind = WIRE_CONN_CTRL };
+	struct bench_ctx *b = be->s->b;
+	struct cm_be *c = cm_of(be);
 	int ret;
 
 	b->ctrl.ep.attr = cm_attr_of(&b->cfg);
-	ret = cm_resolve(b->srv_addr, b->srv_port, deadline_ns, &b->ctrl.ep);
+	ret = cm_resolve(c->addr, c->port, deadline_ns, &b->ctrl.ep);
 	if (!ret)
-		ret = setup_check_device(b, b->ctrl.ep.id);
+		ret = cm_check_device(b, b->ctrl.ep.id);
 	if (!ret)
 		ret = ctrl_setup(&b->ctrl);
 	if (!ret)
 		ret = cm_connect(&b->ctrl.ep, &req, deadline_ns);
 	if (!ret)
-		ret = session_auth_client(b);
+		ret = session_auth_client(be->s);
 	if (!ret) {
 		b->port = b->ctrl.ep.id->port_num;
-		cm_notes(b, "to", b->srv_addr, b->srv_port);
+		cm_notes(b, "to", c->addr, c->port);
 		return 0;
 	}
 	if (ret == -EBUSY) /* said by the caller, as --oob tcp's */
@@ -74,8 +144,10 @@ static int client_ctrl_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 }
 
 /* Client: one rdma_cm connection per data QP. */
-static int client_connect_qps(struct bench_ctx *b)
+static int client_connect_qps(struct session_be *be)
 {
+	struct bench_ctx *b = be->s->b;
+	struct cm_be *c = cm_of(be);
 	uint64_t deadline_ns = timer_deadline_ns(b->test.io_timeout_ms);
 	unsigned int i;
 	int ret = 0;
@@ -83,18 +155,18 @@ static int client_connect_qps(struct bench_ctx *b)
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		struct wire_connect req = { .kind = WIRE_CONN_DATA,
 					    .qp_index = (uint16_t)i,
-					    .token = b->token };
+					    .token = be->s->token };
 		struct cm_ep *ep = &b->data.qps[i].ep;
 
 		ep->attr = cm_attr_of(&b->cfg);
-		ret = cm_resolve(b->srv_addr, b->srv_port, deadline_ns, ep);
+		ret = cm_resolve(c->addr, c->port, deadline_ns, ep);
 		if (!ret)
-			ret = setup_data_qp(b, i);
+			ret = cm_data_qp(b, i);
 		if (!ret)
 			ret = cm_connect(ep, &req, deadline_ns);
 		if (ret)
 			bench_err("data connection %u of %u to %s: %s", i + 1,
-				  b->test.qps, b->srv_addr,
+				  b->test.qps, c->addr,
 				  strerror(-ret));
 	}
 	return ret;
@@ -108,9 +180,10 @@ static void data_addrs(struct bench_ctx *b)
 }
 
 /* Client: the data QPs; on failure, the server's reason if it has one. */
-static int client_connect_data(struct bench_ctx *b)
+static int client_connect_data(struct session_be *be)
 {
-	int ret = client_connect_qps(b);
+	struct bench_ctx *b = be->s->b;
+	int ret = client_connect_qps(be);
 
 	if (ret)
 		(void)ctrl_await_error(&b->ctrl, 1000);
@@ -119,22 +192,34 @@ static int client_connect_data(struct bench_ctx *b)
 	return ret;
 }
 
-static int server_listen(struct bench_ctx *b)
+static int server_listen(struct session_be *be)
 {
+	const struct bench_ctx *b = be->s->b;
+	struct cm_be *c = cm_of(be);
 	const struct sockaddr *addr;
 	struct sockaddr_storage sa;
 	int ret;
 
-	b->listener.attr = cm_attr_of(&b->cfg);
+	c->listener.attr = cm_attr_of(&b->cfg);
 	ret = session_bind_addr(b, &sa, &addr);
 	if (!ret)
-		ret = cm_listen(addr, b->cm_port, &b->listener);
+		ret = cm_listen(addr, c->port, &c->listener);
+	if (!ret)
+		busy_watch_cm(be->s, &c->listener);
 	return session_bind_err(b, ret);
 }
 
-static void server_unlisten(struct bench_ctx *b)
+static void server_unlisten(struct session_be *be)
 {
-	cm_close(&b->listener);
+	busy_watch_cm(be->s, NULL);
+	cm_close(&cm_of(be)->listener);
+}
+
+int session_cm_listen_fd(struct session_be *cm)
+{
+	const struct cm_ep *l = &cm_of(cm)->listener;
+
+	return l->ch ? l->ch->fd : -1;
 }
 
 /* Between connection requests: has the client given up (ERROR) or gone? */
@@ -171,9 +256,10 @@ static int server_client_left(struct bench_ctx *b)
  * a buffer it could not register) says so there, and this server should
  * not wait out its --timeout for data connections that will never come.
  */
-static int server_get_request(struct bench_ctx *b, uint64_t deadline_ns,
+static int server_get_request(struct cm_be *c, uint64_t deadline_ns,
 			      struct cm_ep *ep, struct wire_connect *req)
 {
+	struct bench_ctx *b = c->be.s->b;
 	uint64_t slice_ns;
 	int ret;
 
@@ -182,7 +268,7 @@ static int server_get_request(struct bench_ctx *b, uint64_t deadline_ns,
 
 	for (;;) {
 		slice_ns = timer_deadline_ns(200);
-		ret = cm_get_request(&b->listener, !deadline_ns ||
+		ret = cm_get_request(&c->listener, !deadline_ns ||
 				     slice_ns < deadline_ns ? slice_ns :
 				     deadline_ns, ep, req);
 		if (ret != -ETIMEDOUT || (deadline_ns &&
@@ -196,7 +282,7 @@ static int server_get_request(struct bench_ctx *b, uint64_t deadline_ns,
 
 /* Server: the next client's control connection request; a data request
  * of no session (a stranger's, or late) is refused, logged once. */
-static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
+static int server_accept(struct cm_be *c, struct cm_ep *ep,
 			 uint64_t deadline_ns)
 {
 	struct wire_connect req;
@@ -204,7 +290,7 @@ static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
 	char addr[80];
 	int ret;
 
-	while (!(ret = cm_get_request(&b->listener, deadline_ns, ep, &req)) &&
+	while (!(ret = cm_get_request(&c->listener, deadline_ns, ep, &req)) &&
 	       req.kind != WIRE_CONN_CTRL) {
 		if (!strays++)
 			bench_warn("refused a data connection request from %s: "
@@ -212,12 +298,7 @@ static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
 				   cm_peer_str(ep, addr, sizeof(addr)));
 		cm_reject(ep);
 	}
-	if (ret)
-		return ret;
-	ret = setup_check_device(b, ep->id);
-	if (ret)
-		cm_reject(ep);
-	return ret;
+	return ret ? ret : server_check_device(c->be.s->b, ep);
 }
 
 /*
@@ -227,18 +308,18 @@ static int server_accept(struct bench_ctx *b, struct cm_ep *ep,
  * connect is told busy (busy.c), a stranger's data connect is logged
  * (the first, with its address).
  */
-static bool server_request_ours(struct bench_ctx *b, struct cm_ep *ep,
+static bool server_request_ours(struct session *s, struct cm_ep *ep,
 				const struct wire_connect *req,
 				unsigned int *strangers)
 {
+	const char *peer = s->b->peer;
+	struct wire_connect busy;
 	char addr[80];
 
-	struct wire_connect busy;
-
-	if (req->kind == WIRE_CONN_DATA && !(req->token ^ b->token))
+	if (req->kind == WIRE_CONN_DATA && !(req->token ^ s->token))
 		return true;
 	if (req->kind == WIRE_CONN_CTRL) { /* a new client: busy */
-		busy_answer(b, cm_peer_str(ep, addr, sizeof(addr)), &busy);
+		busy_answer(s, cm_peer_str(ep, addr, sizeof(addr)), &busy);
 		cm_reject_with(ep, &busy);
 		return false;
 	}
@@ -246,14 +327,13 @@ static bool server_request_ours(struct bench_ctx *b, struct cm_ep *ep,
 		bench_warn("refused a %s connection request from %s: it is "
 			   "not one of %s's data connections (no or another "
 			   "session token); %s's session goes on", "data",
-			   cm_peer_str(ep, addr, sizeof(addr)), b->peer,
-			   b->peer);
+			   cm_peer_str(ep, addr, sizeof(addr)), peer, peer);
 	cm_reject(ep);
 	return false;
 }
 
 /* Server: the next of this session's data connection requests. */
-static int server_data_request(struct bench_ctx *b, uint64_t deadline_ns,
+static int server_data_request(struct cm_be *c, uint64_t deadline_ns,
 			       struct cm_ep *ep, uint16_t *index,
 			       unsigned int *strangers)
 {
@@ -261,21 +341,19 @@ static int server_data_request(struct bench_ctx *b, uint64_t deadline_ns,
 	int ret;
 
 	do {
-		ret = server_get_request(b, deadline_ns, ep, &req);
-	} while (!ret && !server_request_ours(b, ep, &req, strangers));
+		ret = server_get_request(c, deadline_ns, ep, &req);
+	} while (!ret && !server_request_ours(c->be.s, ep, &req, strangers));
 	if (ret)
 		return ret;
-	ret = setup_check_device(b, ep->id);
-	if (ret)
-		cm_reject(ep);
 	*index = req.qp_index;
-	return ret;
+	return server_check_device(c->be.s->b, ep);
 }
 
 /* Server: the client's data QPs, in whatever order they come: the
  * listener is the session's meanwhile (busy_cm). */
-static int server_accept_qps(struct bench_ctx *b)
+static int server_accept_qps(struct cm_be *c)
 {
+	struct bench_ctx *b = c->be.s->b;
 	uint64_t deadline_ns = timer_deadline_ns(b->test.io_timeout_ms);
 	struct cm_ep ep = { 0 };
 	unsigned int n, strangers = 0;
@@ -283,7 +361,7 @@ static int server_accept_qps(struct bench_ctx *b)
 	int ret = 0;
 
 	for (n = 0; n < b->test.qps && !ret; n++) {
-		ret = server_data_request(b, deadline_ns, &ep, &i, &strangers);
+		ret = server_data_request(c, deadline_ns, &ep, &i, &strangers);
 		if (!ret && (i >= b->test.qps || b->data.qps[i].ep.id)) {
 			bench_err("the client sent a bad data QP index %u", i);
 			cm_reject(&ep);
@@ -292,7 +370,7 @@ static int server_accept_qps(struct bench_ctx *b)
 		if (ret)
 			break;
 		b->data.qps[i].ep = ep;
-		ret = setup_data_qp(b, i);
+		ret = cm_data_qp(b, i);
 		if (!ret)
 			ret = cm_accept(&b->data.qps[i].ep, deadline_ns);
 	}
@@ -309,31 +387,33 @@ static int server_accept_qps(struct bench_ctx *b)
 
 /* Server: --auth-key-file's exchange (or its refusal) before the HELLO,
  * which stays to be read. */
-static int server_auth(struct bench_ctx *b)
+static int server_auth(struct session *s)
 {
 	struct wire_msg first;
 	int ret;
 
-	ret = session_auth_first(b, &first);
+	ret = session_auth_first(s, &first);
 	if (!ret)
-		ret = session_auth_server(b, &first);
+		ret = session_auth_server(s, &first);
 	if (!ret)
-		ctrl_unread(&b->ctrl, &first);
+		ctrl_unread(&s->b->ctrl, &first);
 	return ret;
 }
 
 /* Server: the next client's control connection. */
-static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
+static int server_accept_ctrl(struct session_be *be, uint64_t deadline_ns)
 {
+	struct bench_ctx *b = be->s->b;
+	struct cm_be *c = cm_of(be);
 	int ret;
 
-	ret = server_accept(b, &b->ctrl.ep, deadline_ns);
+	ret = server_accept(c, &b->ctrl.ep, deadline_ns);
 	if (ret)
 		return ret;
 	/* named from its own request: a failure below is logged under it,
 	 * never under the previous client's address */
 	cm_peer_str(&b->ctrl.ep, b->peer, sizeof(b->peer));
-	busy_begin(b);
+	busy_begin(be->s);
 	ret = ctrl_setup(&b->ctrl);
 	if (!ret)
 		ret = cm_accept(&b->ctrl.ep, ctrl_deadline_ns(&b->ctrl));
@@ -341,20 +421,18 @@ static int server_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
 		return ret;
 	b->port = b->ctrl.ep.id->port_num;
 	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "rdma_cm from %s "
-		 "(port %u)", b->peer, b->cm_port);
+		 "(port %u)", b->peer, c->port);
 	snprintf(b->dev_note, sizeof(b->dev_note), "rdma_cm: owns the IP "
 		 "address the client reached");
-	return server_auth(b);
+	return server_auth(be->s);
 }
 
-static int server_accept_data(struct bench_ctx *b)
+static int server_accept_data(struct session_be *be)
 {
-	int ret;
-
-	ret = server_accept_qps(b);
+	int ret = server_accept_qps(cm_of(be));
 
 	if (!ret)
-		data_addrs(b);
+		data_addrs(be->s->b);
 	return ret;
 }
 
@@ -365,7 +443,8 @@ const struct session_ops session_cm_ops = {
 	.retry_hint = "is the server running, and is this IP on an RDMA "
 		      "device?",
 	.log_any = false,
-	.open = no_open,
+	SESSION_BE_OF(struct cm_be, be),
+	.init = cm_init,
 	.attempt = client_ctrl_attempt,
 	.connect_data = client_connect_data,
 	.listen = server_listen,

@@ -13,17 +13,36 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "rdma/ctrl_tcp.h"
-#include "rdma/qp_raw.h"
-#include "rdma/route.h"
+#include "lib/container.h"
 #include "lib/log.h"
 #include "lib/stop.h"
-#include "run/busy.h"
-#include "run/session_auth.h"
-#include "run/session_ops.h"
-#include "run/setup.h"
 #include "lib/timer.h"
+#include "rdma/ctrl_tcp.h"
+#include "rdma/qp_raw.h"
+#include "run/session/busy.h"
+#include "run/session/session_auth.h"
+#include "run/session/session_ctx.h"
+#include "run/session/session_tcp.h"
+#include "run/setup.h"
 #include "spec/trust.h"
+
+/* The backend's state: its handle, the listener, the route. */
+struct tcp_be {
+	struct session_be be;
+	int listen_fd;              /* server: the socket; -1: none */
+	struct route route;         /* client: to the server, once found */
+};
+
+static struct tcp_be *tcp_of(struct session_be *be)
+{
+	return container_of(be, struct tcp_be, be);
+}
+
+static int tcp_init(struct session_be *be)
+{
+	tcp_of(be)->listen_fd = -1;
+	return 0;
+}
 
 int session_tcp_open(struct bench_ctx *b, const char *dev,
 		     const char *netdev)
@@ -52,18 +71,34 @@ int session_tcp_gid(struct bench_ctx *b)
 	return ret;
 }
 
+int session_tcp_route(struct session_be *tcp, const struct route **out)
+{
+	struct tcp_be *t = tcp_of(tcp);
+	int ret;
+
+	if (!t->route.dst[0]) {
+		ret = route_lookup(tcp->s->b->cfg.server_addr, &t->route);
+		if (ret)
+			return ret;
+	}
+	*out = &t->route;
+	return 0;
+}
+
 /*
  * Open the device, check it can do this, pick the GID, set up the PD:
  * before the control channel, and again for each client of a server.
  */
-static int tcp_device(struct bench_ctx *b)
+static int tcp_device(struct session_be *be)
 {
+	struct bench_ctx *b = be->s->b;
+	const struct route *route;
 	struct ibv_context *verbs;
 	int ret;
 
 	/* client: the name resolved once (bounded), a bad one said at once */
-	if (!b->is_server && !b->route.dst[0]) {
-		ret = route_lookup(b->cfg.server_addr, &b->route);
+	if (!b->is_server) {
+		ret = session_tcp_route(be, &route);
 		if (ret)
 			return ret;
 	}
@@ -192,14 +227,15 @@ struct tcp_peer {
  * --auth-key-file's key; an InfiniBand port's GIDs name no IP: not
  * checked there (README, Trust model).
  */
-static void tcp_peer_init(struct bench_ctx *b, struct tcp_peer *p)
+static void tcp_peer_init(const struct session *s, struct tcp_peer *p)
 {
 	struct ibv_port_attr pa = { .link_layer = IBV_LINK_LAYER_ETHERNET };
+	const struct bench_ctx *b = s->b;
 	socklen_t len = sizeof(p->sa);
 
 	memset(p, 0, sizeof(*p));
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
-	p->check_gid = !b->cfg.allow_foreign_gid && !b->authed &&
+	p->check_gid = !b->cfg.allow_foreign_gid && !s->authed &&
 		       pa.link_layer != IBV_LINK_LAYER_INFINIBAND;
 	if (p->check_gid &&
 	    getpeername(b->ctrl.fd, (struct sockaddr *)&p->sa, &len))
@@ -240,8 +276,9 @@ static int tcp_check_peer_qp(struct bench_ctx *b, struct tcp_peer *p,
  * Every QP: the client creates its QP and sends its address; the server
  * creates its own, connects it and answers; the client connects.
  */
-static int tcp_connect_qps(struct bench_ctx *b)
+static int tcp_connect_qps(struct session_be *be)
 {
+	struct bench_ctx *b = be->s->b;
 	struct qp_raw_addr mine, theirs;
 	struct qp_raw_path path;
 	struct tcp_peer peer;
@@ -253,7 +290,7 @@ static int tcp_connect_qps(struct bench_ctx *b)
 	if (ret)
 		return ret;
 	if (b->is_server)
-		tcp_peer_init(b, &peer);
+		tcp_peer_init(be->s, &peer);
 	tcp_path(b, 0, &path); /* path.mtu: what this side offers */
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		uint32_t inl = setup_inline_bytes(b);
@@ -290,8 +327,10 @@ static int tcp_connect_qps(struct bench_ctx *b)
 
 /* Client: one attempt at the TCP connection (a retryable failure logs
  * nothing), then --auth-key-file's exchange. */
-static int tcp_attempt(struct bench_ctx *b, uint64_t deadline_ns)
+static int tcp_attempt(struct session_be *be, uint64_t deadline_ns)
 {
+	struct bench_ctx *b = be->s->b;
+	const struct route *route = &tcp_of(be)->route;
 	int ret;
 
 	snprintf(b->peer, sizeof(b->peer), "%.60s:%llu (TCP)",
@@ -299,36 +338,18 @@ static int tcp_attempt(struct bench_ctx *b, uint64_t deadline_ns)
 	snprintf(b->ctrl_note, sizeof(b->ctrl_note), "TCP to %.60s:%llu",
 		 b->cfg.server_addr, (unsigned long long)b->cfg.tcp_port);
 	/* the name was resolved once already (route) */
-	ret = ctrl_tcp_connect(b->route.dst[0] ? b->route.dst :
+	ret = ctrl_tcp_connect(route->dst[0] ? route->dst :
 			       b->cfg.server_addr, (uint16_t)b->cfg.tcp_port,
 			       deadline_ns, &b->ctrl.fd);
 	if (!ret)
 		ret = ctrl_setup_tcp(&b->ctrl, NULL);
-	return ret ? ret : session_auth_client(b);
+	return ret ? ret : session_auth_client(be->s);
 }
 
-int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
-		      const struct sockaddr **out)
+static int tcp_listen(struct session_be *be)
 {
-	char why[WIRE_TEXT_MAX];
-	socklen_t len;
-	int ret;
-
-	ret = trust_bind_addr(b->cfg.bind_addr, 0, sa, &len, why, sizeof(why));
-	if (ret)
-		bench_err("%s", why);
-	*out = len ? (const struct sockaddr *)sa : NULL;
-	return ret;
-}
-
-int session_bind_err(const struct bench_ctx *b, int err)
-{
-	return b->cfg.bind_addr[0] && (err == -EADDRNOTAVAIL ||
-				       err == -ENODEV) ? -EINVAL : err;
-}
-
-static int tcp_listen(struct bench_ctx *b)
-{
+	struct tcp_be *t = tcp_of(be);
+	const struct bench_ctx *b = be->s->b;
 	const struct sockaddr *addr;
 	struct sockaddr_storage sa;
 	int ret;
@@ -336,14 +357,26 @@ static int tcp_listen(struct bench_ctx *b)
 	ret = session_bind_addr(b, &sa, &addr);
 	if (!ret)
 		ret = ctrl_tcp_listen(addr, (uint16_t)b->cfg.tcp_port,
-				      &b->listen_fd);
+				      &t->listen_fd);
+	if (!ret)
+		busy_watch_tcp(be->s, t->listen_fd);
 	return session_bind_err(b, ret);
 }
 
-static void tcp_unlisten(struct bench_ctx *b)
+static void tcp_unlisten(struct session_be *be)
 {
-	close(b->listen_fd);
-	b->listen_fd = -1;
+	struct tcp_be *t = tcp_of(be);
+
+	if (t->listen_fd < 0)
+		return;
+	busy_watch_tcp(be->s, -1);
+	close(t->listen_fd);
+	t->listen_fd = -1;
+}
+
+int session_tcp_listen_fd(struct session_be *tcp)
+{
+	return tcp_of(tcp)->listen_fd;
 }
 
 /*
@@ -351,16 +384,17 @@ static void tcp_unlisten(struct bench_ctx *b)
  * others are told busy, the HELLO's hard limit runs). TCP probes are
  * skipped, not news.
  */
-static int tcp_accept_sock(struct bench_ctx *b, uint64_t deadline_ns)
+static int tcp_accept_sock(struct session_be *be, uint64_t deadline_ns)
 {
+	struct bench_ctx *b = be->s->b;
 	int ret;
 
 	for (;;) {
-		ret = ctrl_tcp_accept(b->listen_fd, deadline_ns, &b->ctrl.fd,
-				      b->peer, sizeof(b->peer));
+		ret = ctrl_tcp_accept(tcp_of(be)->listen_fd, deadline_ns,
+				      &b->ctrl.fd, b->peer, sizeof(b->peer));
 		if (ret)
 			return ret;
-		busy_begin(b);
+		busy_begin(be->s);
 		ret = ctrl_tcp_first_byte(b->ctrl.fd,
 					  ctrl_deadline_ns(&b->ctrl));
 		if (ret == -ETIMEDOUT)
@@ -369,19 +403,20 @@ static int tcp_accept_sock(struct bench_ctx *b, uint64_t deadline_ns)
 				  b->ctrl.hard_what);
 		if (ret != -ENOTCONN || stop_flag)
 			return ret == -ETIMEDOUT ? -ECONNABORTED : ret;
-		busy_end(b);
+		busy_end(be->s);
 		close(b->ctrl.fd);
 		b->ctrl.fd = -1;
 	}
 }
 
-int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
+int session_tcp_accept(struct session_be *tcp, uint64_t deadline_ns,
 		       enum wire_data_kind *want, bool *located)
 {
+	struct bench_ctx *b = tcp->s->b;
 	struct wire_msg msg;
 	int ret;
 
-	ret = tcp_accept_sock(b, deadline_ns);
+	ret = tcp_accept_sock(tcp, deadline_ns);
 	if (!ret)
 		ret = ctrl_setup_tcp(&b->ctrl, NULL);
 	if (!ret)
@@ -389,7 +424,7 @@ int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
 	if (ret == -EAGAIN)
 		ret = -ECONNRESET;
 	if (!ret) /* --auth-key-file: before LOCATE or HELLO */
-		ret = session_auth_server(b, &msg);
+		ret = session_auth_server(tcp->s, &msg);
 	if (ret)
 		return ret;
 	*located = msg.type == WIRE_LOCATE;
@@ -405,15 +440,16 @@ int session_tcp_accept(struct bench_ctx *b, uint64_t deadline_ns,
 }
 
 /* Server, --oob tcp: a client's LOCATE (--oob auto) gets this device. */
-static int tcp_accept_ctrl(struct bench_ctx *b, uint64_t deadline_ns)
+static int tcp_accept_ctrl(struct session_be *be, uint64_t deadline_ns)
 {
+	struct bench_ctx *b = be->s->b;
 	struct wire_msg ack = { .type = WIRE_LOCATE_ACK };
 	struct wire_locate_ack *a = &ack.u.locate_ack;
 	enum wire_data_kind want;
 	bool located;
 	int ret;
 
-	ret = session_tcp_accept(b, deadline_ns, &want, &located);
+	ret = session_tcp_accept(be, deadline_ns, &want, &located);
 	if (ret || !located)
 		return ret;
 	snprintf(a->dev_name, sizeof(a->dev_name), "%s",
@@ -435,6 +471,9 @@ const struct session_ops session_tcp_ops = {
 	.listen_note = ", --oob tcp",
 	.retry_hint = "is the server running with --oob tcp?",
 	.log_any = true,
+	SESSION_BE_OF(struct tcp_be, be),
+	.init = tcp_init,
+	.fini = tcp_unlisten,
 	.open = tcp_device,
 	.attempt = tcp_attempt,
 	.connect_data = tcp_connect_qps,
