@@ -63,9 +63,10 @@ else
 	read -r node0_cpus < /sys/devices/system/node/node0/cpulist
 	read -r node1_cpus < /sys/devices/system/node/node1/cpulist
 	read -r all_cpus < /sys/devices/system/cpu/online
-	# 1 MiB messages: the two 1 MiB regions span 512 pages of 4 KiB, and
-	# 50 of them keep the client busy long enough to be watched under TCG
-	big=(-s 1M -n 50)
+	# 1 MiB messages: the two 1 MiB regions span 512 pages of 4 KiB; a 2 s
+	# run (-D 2) keeps them mapped long enough to be watched every 0.1 s
+	# (-n 50 was over in 0.3-0.5 s on an idle host: the watch missed it)
+	big=(-s 1M -D 2)
 
 	# --numa 1: CPUs of node 1 only, buffers bound to node 1
 	lab_pair numa.node1 --retries 1 -t 180 -e "NUMA node +: 1, CPUs $node1_cpus" \
