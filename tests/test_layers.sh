@@ -21,7 +21,7 @@ fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 
 # a fresh copy of the sources the checks read
 copy() { # DIR
-	mkdir -p "$1/tests" && cp -r common gpu doctor bench "$1" &&
+	mkdir -p "$1/tests" && cp -r common gpu doctor fabric bench "$1" &&
 		cp tests/check-*.sh "$1/tests"
 }
 

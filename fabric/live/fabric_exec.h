@@ -14,8 +14,8 @@
 #define RDMABENCH_RUN_FABRIC_EXEC_H
 
 #include "fabric/linkcmd.h"
+#include "fabric/live/fabric_barrier.h"
 #include "fabric/plan.h"
-#include "run/fabric_barrier.h"
 
 #define FABRIC_SERVER_GRACE_MS 10000
 
