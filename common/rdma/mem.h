@@ -10,8 +10,8 @@
  * for the CPU to read or write. Use mem_is_host() before touching bytes,
  * and mem_zero()/mem_fill()/mem_check(), which work for both.
  */
-#ifndef RDMABENCH_MEM_H
-#define RDMABENCH_MEM_H
+#ifndef RDMABENCH_RDMA_MEM_H
+#define RDMABENCH_RDMA_MEM_H
 
 #include <stdbool.h>
 #include <stddef.h>

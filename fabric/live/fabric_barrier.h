@@ -11,8 +11,8 @@
  * arrives). At the end of a round each
  * rank sends one byte, and rank 0 answers every rank once all have.
  */
-#ifndef RDMABENCH_RUN_FABRIC_BARRIER_H
-#define RDMABENCH_RUN_FABRIC_BARRIER_H
+#ifndef RDMABENCH_FABRIC_LIVE_FABRIC_BARRIER_H
+#define RDMABENCH_FABRIC_LIVE_FABRIC_BARRIER_H
 
 #include <stdint.h>
 

@@ -7,8 +7,8 @@
  * line; the client retries within its --connect-timeout. Nobody waits in
  * a backlog behind a client that holds the server. docs/trust-model.md.
  */
-#ifndef RDMABENCH_RUN_BUSY_H
-#define RDMABENCH_RUN_BUSY_H
+#ifndef RDMABENCH_RUN_SESSION_BUSY_H
+#define RDMABENCH_RUN_SESSION_BUSY_H
 
 #include <pthread.h>
 #include <stdbool.h>
