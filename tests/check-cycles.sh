@@ -8,11 +8,11 @@
 # those, every *.o directly in DIR (a test plants a cycle there) - it
 # reads which global symbols the object defines (nm --defined-only) and
 # which it uses (nm -u). File A depends on file B when A uses a symbol B
-# defines. Every strongly
-# connected component of more than one file is a cycle: it is printed as
-#   cycle: common/run/driver.c <-> common/run/session.c
-#     common/run/driver.c -> common/run/session.c (session_client)
-#     common/run/session.c -> common/run/driver.c (bench_sizes)
+# defines. Every strongly connected component of more than one file is a
+# cycle: it is printed as
+#   cycle: common/run/driver.c <-> common/run/session/session.c
+#     common/run/driver.c -> common/run/session/session.c (session_client)
+#     common/run/session/session.c -> common/run/driver.c (bench_sizes)
 # with one line per edge inside it (the symbols that make it), and the
 # script exits 1. Prints "cycle-check: N files, no cycle" and exits 0
 # otherwise; exits 2 when there is nothing to read.
