@@ -17,7 +17,8 @@
 #
 # Layers are folders (docs/architecture.md): common/lib <- host <- spec <-
 # report <- rdma <- xfer <- run <- bench/, gpu/ on lib+host, doctor/ on
-# lib+host+spec. The pure folders include no verbs, rdma_cm or CUDA header;
+# lib+host+spec, fabric/ on lib+spec (its live/ also on report+rdma).
+# The pure folders include no verbs, rdma_cm or CUDA header;
 # unit tests link only them, so a verbs call creeping in breaks the link.
 
 CC      ?= gcc
@@ -37,8 +38,8 @@ CPPFLAGS += -Icommon -I. -MMD -MP
 # tests/check-headers.sh compiles each header with these same warnings
 export WARN
 
-PURE_DIRS := common/lib common/host common/spec common/report common/fabric doctor
-CORE_DIRS := $(PURE_DIRS:doctor=) common/rdma common/xfer common/run \
+PURE_DIRS := common/lib common/host common/spec common/report fabric doctor
+CORE_DIRS := $(filter common/%,$(PURE_DIRS)) common/rdma common/xfer common/run \
              common/run/session common/run/rails gpu
 
 BENCHES := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
@@ -46,6 +47,7 @@ src_of   = $(foreach d,$(1),$(wildcard $(d)/*.c))
 PURE_OBJS   := $(patsubst %.c,$(B)/%.o,$(call src_of,$(PURE_DIRS)))
 CORE_OBJS   := $(patsubst %.c,$(B)/%.o,$(call src_of,$(CORE_DIRS)))
 DOCTOR_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,doctor doctor/live))
+FABRIC_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,fabric fabric/live))
 LDLIBS  := -lrdmacm -libverbs -lnuma -ldl -lm
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TESTS_SH := $(patsubst tests/%.sh,%,$(wildcard tests/test_*.sh))
@@ -61,6 +63,9 @@ $(B)/libbench.a: $(CORE_OBJS)
 	$(AR) rcs $@ $^
 
 $(B)/ib_doctor: $(B)/bench/ib_doctor.o $(DOCTOR_OBJS) $(B)/libbench.a
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(B)/ib_fabric: $(B)/bench/ib_fabric.o $(FABRIC_OBJS) $(B)/libbench.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(B)/%: $(B)/bench/%.o $(B)/libbench.a

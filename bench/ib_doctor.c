@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * ib_doctor - RDMA preflight: finds the settings that make traffic
- * silently fall back or slow down (see common/doctor.h), with a fix each.
+ * silently fall back or slow down (see doctor/doctor.h), with a fix each.
  */
 #include "doctor/doctor.h"
 

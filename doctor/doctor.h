@@ -8,8 +8,8 @@
  * the table on stderr). Exit: 0 all passed, 6 warnings,
  * 7 a failure, 2 usage, 1 runtime error.
  */
-#ifndef RDMABENCH_DOCTOR_H
-#define RDMABENCH_DOCTOR_H
+#ifndef RDMABENCH_DOCTOR_DOCTOR_H
+#define RDMABENCH_DOCTOR_DOCTOR_H
 
 #include <stdio.h>
 

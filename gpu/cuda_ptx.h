@@ -26,8 +26,8 @@
  *   the offset lets one atomic min keep the first miss with its values.
  * Both walk the buffer with a grid-stride loop, one byte per step.
  */
-#ifndef RDMABENCH_CUDA_PTX_H
-#define RDMABENCH_CUDA_PTX_H
+#ifndef RDMABENCH_GPU_CUDA_PTX_H
+#define RDMABENCH_GPU_CUDA_PTX_H
 
 /* The word computation shared by both kernels: z (%rd8) from off (%rd4). */
 #define CUDA_PTX_PATTERN_BYTE                                            \

@@ -41,7 +41,8 @@ ifneq ($(shell printf '%s' '$(RDMABENCH_VERSION)' | tr -d 'A-Za-z0-9.+~-'),)
 $(error RDMABENCH_VERSION='$(RDMABENCH_VERSION)' may hold only letters, digits and . + ~ -: give e.g. RDMABENCH_VERSION=0.2.0)
 endif
 VERSION_OBJS := $(patsubst %.c,$(B)/%.o,$(shell grep -l RDMABENCH_VERSION \
-	$(call src_of,$(CORE_DIRS) doctor doctor/live bench) /dev/null))
+	$(call src_of,$(CORE_DIRS) doctor doctor/live fabric fabric/live \
+	bench) /dev/null))
 
 $(VERSION_OBJS): CPPFLAGS += -DRDMABENCH_VERSION='"$(RDMABENCH_VERSION)"'
 $(VERSION_OBJS): $(B)/version.stamp

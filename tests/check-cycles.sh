@@ -3,16 +3,16 @@
 # tests/check-cycles.sh BUILD|DIR - no two files call each other: the
 # rule "no call cycle between files" checked on the built objects.
 # For every object under BUILD/common/*/ (and a room of theirs,
-# common/*/*/), BUILD/gpu/ and BUILD/doctor/ (+live) whose source file is
-# still in the tree - or, when BUILD holds none of those, every *.o
-# directly in DIR (a test plants a cycle there) - it reads which global
-# symbols the object defines (nm --defined-only) and which it uses
-# (nm -u). File A depends on file B when A uses a symbol B
-# defines. Every strongly
-# connected component of more than one file is a cycle: it is printed as
-#   cycle: common/run/driver.c <-> common/run/session.c
-#     common/run/driver.c -> common/run/session.c (session_client)
-#     common/run/session.c -> common/run/driver.c (bench_sizes)
+# common/*/*/), BUILD/gpu/, BUILD/doctor/ and BUILD/fabric/ (+live)
+# whose source file is still in the tree - or, when BUILD holds none of
+# those, every *.o directly in DIR (a test plants a cycle there) - it
+# reads which global symbols the object defines (nm --defined-only) and
+# which it uses (nm -u). File A depends on file B when A uses a symbol B
+# defines. Every strongly connected component of more than one file is a
+# cycle: it is printed as
+#   cycle: common/run/driver.c <-> common/run/session/session.c
+#     common/run/driver.c -> common/run/session/session.c (session_client)
+#     common/run/session/session.c -> common/run/driver.c (bench_sizes)
 # with one line per edge inside it (the symbols that make it), and the
 # script exits 1. Prints "cycle-check: N files, no cycle" and exits 0
 # otherwise; exits 2 when there is nothing to read.
@@ -23,7 +23,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 shopt -s nullglob
 objs=()
 for o in "$B"/common/*/*.o "$B"/common/*/*/*.o "$B"/gpu/*.o "$B"/doctor/*.o \
-	"$B"/doctor/live/*.o; do
+	"$B"/doctor/live/*.o "$B"/fabric/*.o "$B"/fabric/live/*.o; do
 	f=${o#"$B"/}
 	# an object left behind by a renamed or removed source is not read
 	[ -f "$SRC/${f%.o}.c" ] && objs+=("$o")

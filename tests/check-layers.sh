@@ -21,17 +21,18 @@ declare -A MAY=(
 	[common/spec]="lib host"
 	[gpu]="lib host"
 	[common/report]="lib host spec"
-	[common/fabric]="lib spec"
 	[common/rdma]="lib host spec gpu"
 	[common/xfer]="lib host spec rdma"
-	[common/run]="lib host spec report rdma xfer gpu fabric run/session run/rails"
+	[common/run]="lib host spec report rdma xfer gpu run/session run/rails"
 	[common/run/session]="lib host spec rdma run"
 	[common/run/rails]="lib host spec report run"
 	[doctor]="lib host spec doctor"
 	[doctor/live]="lib host spec rdma doctor"
-	[bench]="run doctor spec"
+	[fabric]="lib spec"
+	[fabric/live]="lib spec report rdma fabric"
+	[bench]="run doctor spec fabric/live"
 )
-PURE="common/lib common/host common/spec common/report common/fabric doctor"
+PURE="common/lib common/host common/spec common/report fabric doctor"
 FORBIDDEN='infiniband/|rdma/|cuda'
 bad=0 files=0
 
@@ -48,9 +49,10 @@ while IFS=: read -r f line text; do
 	dir=${f%/*}
 	inc=${text#*\"}
 	inc=${inc%%\"*}
-	# the folder it names: gpu/, doctor/, doctor/live/ or common/x/
+	# the folder it names: gpu/, doctor/ (+live/), fabric/ (+live/) or
+	# common/x/
 	case $inc in
-	gpu/* | doctor/*) to=${inc%/*} ;;
+	gpu/* | doctor/* | fabric/*) to=${inc%/*} ;;
 	*) to=common/${inc%/*} ;;
 	esac
 	# Rule 3: another folder's context header

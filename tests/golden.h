@@ -4,8 +4,8 @@
  * the source tree, default "."); TEST_UPDATE_GOLDEN=1 rewrites the file.
  * Include after test.h, in one test program each.
  */
-#ifndef RDMABENCH_TEST_GOLDEN_H
-#define RDMABENCH_TEST_GOLDEN_H
+#ifndef RDMABENCH_TESTS_GOLDEN_H
+#define RDMABENCH_TESTS_GOLDEN_H
 
 #include <errno.h>
 #include <stdio.h>

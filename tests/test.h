@@ -4,8 +4,8 @@
  * its own program: checks never abort, so one run reports every failure.
  * Counters are static, i.e. private to the one program including this.
  */
-#ifndef RDMABENCH_TEST_H
-#define RDMABENCH_TEST_H
+#ifndef RDMABENCH_TESTS_TEST_H
+#define RDMABENCH_TESTS_TEST_H
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/fabric/cli.c: ib_fabric's rows through the one option
+ * Tests for fabric/cli.c: ib_fabric's rows through the one option
  * engine: defaults, the patterns, --dry-run's optional form, the tool's
  * arguments after "--", and the refusals the rows and the checks make.
  */

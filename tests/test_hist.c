@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/hist.c: bucket error bound over the whole range,
+ * Tests for common/lib/hist.c: bucket error bound over the whole range,
  * percentiles and exact moments against stats.c's exact sort, merge,
  * the -H output, and constant memory.
  */

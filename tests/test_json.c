@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/json.c: layout, escaping, numbers, misuse. The escaping
+ * Tests for common/lib/json.c: layout, escaping, numbers, misuse. The escaping
  * cases are also rendered to tests/golden/results_json_escape.json, which
  * tests/test_results_validate.sh decodes with Python's json module to prove
  * that a real parser reads back what we meant (TEST_UPDATE_GOLDEN=1

@@ -4,10 +4,11 @@
 # to: in a copy of the tree, tests/check-layers.sh passes on the clean
 # copy and fails on (a) an include that points up a layer, (b) a verbs
 # include in a pure folder and (c) a file of the link's flow (run/) that
-# includes the session room's context header; tests/check-headers.sh fails on a header that
-# does not compile alone; tests/check-cycles.sh fails on two objects that
-# call each other and passes on two that do not. Skipped (77) without gcc
-# or python3.
+# includes the session room's context header; tests/check-headers.sh
+# fails on a header that does not compile alone and on one whose include
+# guard is not its path's (a header that kept its name from before a
+# move); tests/check-cycles.sh fails on two objects that call each other
+# and passes on two that do not. Skipped (77) without gcc or python3.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 for t in gcc nm python3; do
@@ -21,7 +22,7 @@ fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 
 # a fresh copy of the sources the checks read
 copy() { # DIR
-	mkdir -p "$1/tests" && cp -r common gpu doctor bench "$1" &&
+	mkdir -p "$1/tests" && cp -r common gpu doctor fabric bench "$1" &&
 		cp tests/check-*.sh "$1/tests"
 }
 
@@ -63,6 +64,11 @@ printf '/* needs <stddef.h> and does not include it */\nsize_t planted(void);\n'
 expect 1 'lib/planted.h does not compile alone' \
 	"$tmp/hdr/tests/check-headers.sh" "$tmp/hdr-build"
 
+copy "$tmp/guard"
+sed -i 's/RDMABENCH_LIB_UNITS_H/RDMABENCH_UNITS_H/' "$tmp/guard/common/lib/units.h"
+expect 1 'lib/units.h: its include guard is RDMABENCH_UNITS_H, its path names' \
+	"$tmp/guard/tests/check-headers.sh" "$tmp/guard-build"
+
 # two files that call each other, then two that do not
 mkdir "$tmp/cyc" "$tmp/nocyc"
 printf 'int pong(int);\nint ping(int n);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' > "$tmp/ping.c"
@@ -76,4 +82,4 @@ expect 1 'ping.c -> pong.c (pong)' tests/check-cycles.sh "$tmp/cyc"
 expect 0 '2 files, no cycle' tests/check-cycles.sh "$tmp/nocyc"
 
 [ "$failed" -eq 0 ] || exit 1
-echo "layer, header and cycle checks fail on planted violations (8 cases)"
+echo "layer, header and cycle checks fail on planted violations (9 cases)"

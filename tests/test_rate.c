@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/rate.c: line rates for every IB speed x width, the
+ * Tests for common/host/rate.c: line rates for every IB speed x width, the
  * sysfs rate text, PCIe ceilings, wire efficiency and the whole formula.
  * Expected figures are written out here, not derived from rate.c's tables.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/fabric/selfaddr.c: ib_fabric's check, on each node, that
+ * Tests for fabric/selfaddr.c: ib_fabric's check, on each node, that
  * the address its peers will use is its RDMA interface's (issue 16: a
  * management hostname that routes over the wrong link is refused with the
  * fix, never silently used).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Tests for common/stats.c: nearest-rank percentiles, stdev, bandwidth. */
+/* Tests for common/lib/stats.c: nearest-rank percentiles, stdev, bandwidth. */
 #include <errno.h>
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/topo.c on tests/fixtures/topo/dgx (an 8-GPU, 8-NIC,
+ * Tests for common/host/topo.c on tests/fixtures/topo/dgx (an 8-GPU, 8-NIC,
  * two-socket server; make-dgx.sh there describes and rebuilds it), found
  * under $TEST_SRCDIR (default ".").
  */

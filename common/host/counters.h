@@ -9,8 +9,8 @@
  * Counters are per port, not per process: traffic of other processes on
  * the same port moves them too.
  */
-#ifndef RDMABENCH_COUNTERS_H
-#define RDMABENCH_COUNTERS_H
+#ifndef RDMABENCH_HOST_COUNTERS_H
+#define RDMABENCH_HOST_COUNTERS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -17,8 +17,8 @@
  *  - garbage ("0x1", "1x", "", a value too long to read) or a number out
  *    of range: taken as "-1", never as a guess at a node.
  */
-#ifndef RDMABENCH_DEVNODE_H
-#define RDMABENCH_DEVNODE_H
+#ifndef RDMABENCH_HOST_DEVNODE_H
+#define RDMABENCH_HOST_DEVNODE_H
 
 /* The kernel's MAX_NUMNODES is at most 1 << 10 (NODES_SHIFT). */
 #define DEVNODE_MAX 1024

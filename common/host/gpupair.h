@@ -16,8 +16,8 @@
  * tests). The GPUs are given by the caller (their bus ids, in CUDA ordinal
  * order, as the driver lists them), so CUDA_VISIBLE_DEVICES holds.
  */
-#ifndef RDMABENCH_GPUPAIR_H
-#define RDMABENCH_GPUPAIR_H
+#ifndef RDMABENCH_HOST_GPUPAIR_H
+#define RDMABENCH_HOST_GPUPAIR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * Pure: it only reads files under a sysfs root, so tests point it at
  * fake trees (tests/fixtures/link/).
  */
-#ifndef RDMABENCH_LINK_H
-#define RDMABENCH_LINK_H
+#ifndef RDMABENCH_HOST_LINK_H
+#define RDMABENCH_HOST_LINK_H
 
 #define LINK_FINDING_LEN 160
 

@@ -14,8 +14,8 @@
  * Decisions fill messages into the plan instead of logging, so tests can
  * read them; place_log() prints them.
  */
-#ifndef RDMABENCH_PLACE_H
-#define RDMABENCH_PLACE_H
+#ifndef RDMABENCH_HOST_PLACE_H
+#define RDMABENCH_HOST_PLACE_H
 
 #include <stdbool.h>
 #include <stddef.h>

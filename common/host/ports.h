@@ -5,8 +5,8 @@
  * root that tests point at a fixture tree. Pure: no verbs headers.
  * --rails auto takes one rail per entry.
  */
-#ifndef RDMABENCH_PORTS_H
-#define RDMABENCH_PORTS_H
+#ifndef RDMABENCH_HOST_PORTS_H
+#define RDMABENCH_HOST_PORTS_H
 
 #include <stddef.h>
 

@@ -11,8 +11,8 @@
  * carry 50/100/200 Gb/s. The kernel's sysfs "rate" file prints the
  * signalling figure for SDR..QDR and 14 per FDR lane (sysfs_gbps below).
  */
-#ifndef RDMABENCH_RATE_H
-#define RDMABENCH_RATE_H
+#ifndef RDMABENCH_HOST_RATE_H
+#define RDMABENCH_HOST_RATE_H
 
 #include <stdbool.h>
 

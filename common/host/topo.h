@@ -11,8 +11,8 @@
  * "pci0000:10/0000:10:01.0/0000:11:00.0/0000:12:00.0/0000:15:00.0": the
  * host bridge, then each PCI bridge on the way down, then the device.
  */
-#ifndef RDMABENCH_TOPO_H
-#define RDMABENCH_TOPO_H
+#ifndef RDMABENCH_HOST_TOPO_H
+#define RDMABENCH_HOST_TOPO_H
 
 #include <stddef.h>
 

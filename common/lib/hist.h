@@ -15,8 +15,8 @@
  * as the bucket's midpoint clamped to [min, max]: relative error <= 1/256.
  * Rank 1 and rank n report min and max exactly.
  */
-#ifndef RDMABENCH_HIST_H
-#define RDMABENCH_HIST_H
+#ifndef RDMABENCH_LIB_HIST_H
+#define RDMABENCH_LIB_HIST_H
 
 #include <stdint.h>
 #include <stdio.h>

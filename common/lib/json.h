@@ -19,8 +19,8 @@
  * Doubles are written in the shortest form that reads back to the same
  * value (at most 17 significant digits); NaN and infinities become null.
  */
-#ifndef RDMABENCH_JSON_H
-#define RDMABENCH_JSON_H
+#ifndef RDMABENCH_LIB_JSON_H
+#define RDMABENCH_LIB_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * Every line starts with the program name so that a server's and a client's
  * logs interleaved in one terminal or pod log stay readable.
  */
-#ifndef RDMABENCH_LOG_H
-#define RDMABENCH_LOG_H
+#ifndef RDMABENCH_LIB_LOG_H
+#define RDMABENCH_LIB_LOG_H
 
 #include <errno.h>
 #include <stdio.h>

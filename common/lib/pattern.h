@@ -8,8 +8,8 @@
  * fresh buffer's value) and different in consecutive iterations, so the
  * ping-pong tests can poll it to see a message arrive.
  */
-#ifndef RDMABENCH_PATTERN_H
-#define RDMABENCH_PATTERN_H
+#ifndef RDMABENCH_LIB_PATTERN_H
+#define RDMABENCH_LIB_PATTERN_H
 
 #include <stdint.h>
 

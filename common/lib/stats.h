@@ -7,8 +7,8 @@
  * that at least p% of all samples are <= it. No sample is ever dropped.
  * The standard deviation is the population one (divide by n).
  */
-#ifndef RDMABENCH_STATS_H
-#define RDMABENCH_STATS_H
+#ifndef RDMABENCH_LIB_STATS_H
+#define RDMABENCH_LIB_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>

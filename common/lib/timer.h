@@ -6,8 +6,8 @@
  * tables, nothing to calibrate, so start-up is instant and frequency scaling
  * cannot skew a figure.
  */
-#ifndef RDMABENCH_TIMER_H
-#define RDMABENCH_TIMER_H
+#ifndef RDMABENCH_LIB_TIMER_H
+#define RDMABENCH_LIB_TIMER_H
 
 #include <stdbool.h>
 #include <stdint.h>

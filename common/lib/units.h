@@ -7,8 +7,8 @@
  *   MiB/s = payload bytes / elapsed seconds / 2^20
  *   Mpps  = messages / elapsed seconds / 10^6
  */
-#ifndef RDMABENCH_UNITS_H
-#define RDMABENCH_UNITS_H
+#ifndef RDMABENCH_LIB_UNITS_H
+#define RDMABENCH_LIB_UNITS_H
 
 #include <stddef.h>
 #include <stdint.h>

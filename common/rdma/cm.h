@@ -6,8 +6,8 @@
  * private data, so a peer of another protocol version is refused with a
  * message on both sides before any QP moves.
  */
-#ifndef RDMABENCH_CM_H
-#define RDMABENCH_CM_H
+#ifndef RDMABENCH_RDMA_CM_H
+#define RDMABENCH_RDMA_CM_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -10,8 +10,8 @@
  * region], region_bytes each, and LAYOUT_AUX_COUNT host slots. A region
  * holds `slots` messages of the largest size.
  */
-#ifndef RDMABENCH_CONN_H
-#define RDMABENCH_CONN_H
+#ifndef RDMABENCH_RDMA_CONN_H
+#define RDMABENCH_RDMA_CONN_H
 
 #include <stdint.h>
 #include <infiniband/verbs.h>

@@ -7,8 +7,8 @@
  * server reached by a name on another network). Every send and receive has
  * a deadline; a peer that goes away is noticed at once.
  */
-#ifndef RDMABENCH_CTRL_H
-#define RDMABENCH_CTRL_H
+#ifndef RDMABENCH_RDMA_CTRL_H
+#define RDMABENCH_RDMA_CTRL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * ctrl_tcp - the TCP transport of the control channel (--oob tcp): the
  * socket's set-up with deadlines, and whole-message I/O on it.
  */
-#ifndef RDMABENCH_CTRL_TCP_H
-#define RDMABENCH_CTRL_TCP_H
+#ifndef RDMABENCH_RDMA_CTRL_TCP_H
+#define RDMABENCH_RDMA_CTRL_TCP_H
 
 #include <stdbool.h>
 #include <stddef.h>

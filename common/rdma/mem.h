@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mem - the buffers RDMA moves: host memory on a NUMA node, or GPU memory
- * (CUDA, through gpu/cuda.h) registered through nvidia-peermem or dmabuf;
+ * (CUDA, through gpu/cuda_drv.h) registered through nvidia-peermem or dmabuf;
  * their registration, and the --validate pattern written and checked in
  * place (on the GPU for GPU memory).
  *
@@ -10,8 +10,8 @@
  * for the CPU to read or write. Use mem_is_host() before touching bytes,
  * and mem_zero()/mem_fill()/mem_check(), which work for both.
  */
-#ifndef RDMABENCH_MEM_H
-#define RDMABENCH_MEM_H
+#ifndef RDMABENCH_RDMA_MEM_H
+#define RDMABENCH_RDMA_MEM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,7 +83,7 @@ static inline bool mem_is_host(const struct mem_buf *m)
 int mem_zero(struct mem_buf *m, size_t off, size_t len);
 
 /*
- * Write the pattern of (size, iter) (common/pattern.h) to size bytes at
+ * Write the pattern of (size, iter) (lib/pattern.h) to size bytes at
  * off, on the CPU or the GPU. Returns 0 or -errno (logged).
  */
 int mem_fill(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter);

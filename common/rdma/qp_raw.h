@@ -5,8 +5,8 @@
  * or LID (InfiniBand), which the caller exchanges over the control
  * channel. The QPs use the CQs and fill the slots of a struct conn.
  */
-#ifndef RDMABENCH_QP_RAW_H
-#define RDMABENCH_QP_RAW_H
+#ifndef RDMABENCH_RDMA_QP_RAW_H
+#define RDMABENCH_RDMA_QP_RAW_H
 
 #include <stdbool.h>
 #include <stdint.h>

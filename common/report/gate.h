@@ -8,8 +8,8 @@
  * here). Comparisons are exact: no hidden tolerance. Bandwidth and
  * message rate must be >= the expectation, latencies <= it.
  */
-#ifndef RDMABENCH_GATE_H
-#define RDMABENCH_GATE_H
+#ifndef RDMABENCH_REPORT_GATE_H
+#define RDMABENCH_REPORT_GATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,8 +9,8 @@
  *      0  mlx5_0       0  0000:15:00.0  PIX   0/0
  *      1  mlx5_8       1  0000:19:00.0  PHB   0/0  beyond the NIC's switch
  */
-#ifndef RDMABENCH_GPUPAIR_TABLE_H
-#define RDMABENCH_GPUPAIR_TABLE_H
+#ifndef RDMABENCH_REPORT_GPUPAIR_TABLE_H
+#define RDMABENCH_REPORT_GPUPAIR_TABLE_H
 
 #include <stddef.h>
 #include <stdio.h>

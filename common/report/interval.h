@@ -6,8 +6,8 @@
  * says what. Each writes one NUL-terminated line without a newline into
  * buf (truncated at len) and returns 0, or -EINVAL on a NULL argument.
  */
-#ifndef RDMABENCH_INTERVAL_H
-#define RDMABENCH_INTERVAL_H
+#ifndef RDMABENCH_REPORT_INTERVAL_H
+#define RDMABENCH_REPORT_INTERVAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * (one size: the last one, as perftest keeps it), as valid JSON. Our own
  * document stays with --json (results.h). Pure: figures in, JSON out.
  */
-#ifndef RDMABENCH_PERFTEST_JSON_H
-#define RDMABENCH_PERFTEST_JSON_H
+#ifndef RDMABENCH_REPORT_PERFTEST_JSON_H
+#define RDMABENCH_REPORT_PERFTEST_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * precedence over the rails' codes: corrupt, then error, then a failed
  * gate, then pass). Pure: no verbs headers, prints only to the FILE given.
  */
-#ifndef RDMABENCH_RAILS_REPORT_H
-#define RDMABENCH_RAILS_REPORT_H
+#ifndef RDMABENCH_REPORT_RAILS_REPORT_H
+#define RDMABENCH_REPORT_RAILS_REPORT_H
 
 #include <stddef.h>
 #include <stdio.h>

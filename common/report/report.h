@@ -8,8 +8,8 @@
  * parts, percentiles beyond perftest's) go on note lines that begin with
  * " # ", which no row parser takes for a row. Pure: figures in, text out.
  */
-#ifndef RDMABENCH_REPORT_H
-#define RDMABENCH_REPORT_H
+#ifndef RDMABENCH_REPORT_REPORT_H
+#define RDMABENCH_REPORT_REPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>

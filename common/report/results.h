@@ -15,8 +15,8 @@
  *   - the document is large (tens of KiB): allocate it, do not put it on a
  *     small stack. results_init() gives the defaults.
  */
-#ifndef RDMABENCH_RESULTS_H
-#define RDMABENCH_RESULTS_H
+#ifndef RDMABENCH_REPORT_RESULTS_H
+#define RDMABENCH_REPORT_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * results_gates - the list of gates in a results document: a gate item as
  * the schema has it, and which gates stay when the list is full. Pure.
  */
-#ifndef RDMABENCH_RESULTS_GATES_H
-#define RDMABENCH_RESULTS_GATES_H
+#ifndef RDMABENCH_REPORT_RESULTS_GATES_H
+#define RDMABENCH_REPORT_RESULTS_GATES_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -9,8 +9,8 @@
  * without gates one per measured size "<tool>.<size_bytes>". Bytes XML
  * cannot carry become U+FFFD: the output always parses.
  */
-#ifndef RDMABENCH_RESULTS_JUNIT_H
-#define RDMABENCH_RESULTS_JUNIT_H
+#ifndef RDMABENCH_REPORT_RESULTS_JUNIT_H
+#define RDMABENCH_REPORT_RESULTS_JUNIT_H
 
 #include <stdio.h>
 

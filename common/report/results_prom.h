@@ -7,8 +7,8 @@
  * device, test, size_bytes, side, peer), latency as a summary, the
  * verdict, the exit code and the port counters' changes.
  */
-#ifndef RDMABENCH_RESULTS_PROM_H
-#define RDMABENCH_RESULTS_PROM_H
+#ifndef RDMABENCH_REPORT_RESULTS_PROM_H
+#define RDMABENCH_REPORT_RESULTS_PROM_H
 
 #include <stdio.h>
 

@@ -5,8 +5,8 @@
  * a failed gate over a pass. Also the text the results document's
  * "error" field carries for each. Pure: no I/O, no state.
  */
-#ifndef RDMABENCH_VERDICT_H
-#define RDMABENCH_VERDICT_H
+#ifndef RDMABENCH_REPORT_VERDICT_H
+#define RDMABENCH_REPORT_VERDICT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,8 +10,8 @@
  * memory): auto never falls back to host memory, whose figures would
  * pass for GPUDirect ones.
  */
-#ifndef RDMABENCH_CUDA_AUTO_H
-#define RDMABENCH_CUDA_AUTO_H
+#ifndef RDMABENCH_RUN_CUDA_AUTO_H
+#define RDMABENCH_RUN_CUDA_AUTO_H
 
 #include <stdio.h>
 

@@ -6,8 +6,8 @@
  * JSON file (--out_json: ./perftest_out.json, --out_json_file=F), rewritten
  * after every size as perftest does, so the last size stays.
  */
-#ifndef RDMABENCH_PERFTEST_OUT_H
-#define RDMABENCH_PERFTEST_OUT_H
+#ifndef RDMABENCH_RUN_PERFTEST_OUT_H
+#define RDMABENCH_RUN_PERFTEST_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>

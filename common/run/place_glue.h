@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * place_glue - the run's use of host/place.c (NUMA, CPUs) and gpu/cuda.c.
+ * place_glue - the run's use of host/place.c (NUMA, CPUs) and gpu/cuda_drv.c.
  * Each returns 0 or -errno (logged).
  */
 #ifndef RDMABENCH_RUN_PLACE_GLUE_H

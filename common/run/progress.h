@@ -12,8 +12,8 @@
  * the clock it read anyway), on the measuring thread; a tick compares
  * two numbers unless a row or a redraw is due.
  */
-#ifndef RDMABENCH_PROGRESS_H
-#define RDMABENCH_PROGRESS_H
+#ifndef RDMABENCH_RUN_PROGRESS_H
+#define RDMABENCH_RUN_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -5,8 +5,8 @@
  * bench_ctx.rec). Calls go one way: record.c -> record_dev.c ->
  * record_doc.c, and record.c -> record_doc.c.
  */
-#ifndef RDMABENCH_RECORD_INT_H
-#define RDMABENCH_RECORD_INT_H
+#ifndef RDMABENCH_RUN_RECORD_INT_H
+#define RDMABENCH_RUN_RECORD_INT_H
 
 #include <stdbool.h>
 

@@ -4,8 +4,8 @@
  * table of verbs. Pure: a column of the verb table costs nothing until it is
  * expanded, and only the verbs code (xfer.c) expands the opcode column.
  */
-#ifndef RDMABENCH_BENCH_H
-#define RDMABENCH_BENCH_H
+#ifndef RDMABENCH_SPEC_BENCH_H
+#define RDMABENCH_SPEC_BENCH_H
 
 /* The build passes the version (mk/install.mk, scripts/version.sh). */
 #ifndef RDMABENCH_VERSION

@@ -11,8 +11,8 @@
  * Host buffer ("aux", not shown to the peer): for QP i, LAYOUT_AUX_COUNT
  * slots of LAYOUT_AUX_SLOT_BYTES.
  */
-#ifndef RDMABENCH_LAYOUT_H
-#define RDMABENCH_LAYOUT_H
+#ifndef RDMABENCH_SPEC_LAYOUT_H
+#define RDMABENCH_SPEC_LAYOUT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  * Options are the client's: the server takes only where to listen
  * (-p, -d, -i) and adopts the rest from the client's HELLO message.
  */
-#ifndef RDMABENCH_OPTS_H
-#define RDMABENCH_OPTS_H
+#ifndef RDMABENCH_SPEC_OPTS_H
+#define RDMABENCH_SPEC_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

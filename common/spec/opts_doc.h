@@ -6,8 +6,8 @@
  * feed them all: groups, the tools a row applies to, arguments,
  * defaults. Pure: writes to the FILE given.
  */
-#ifndef RDMABENCH_OPTS_DOC_H
-#define RDMABENCH_OPTS_DOC_H
+#ifndef RDMABENCH_SPEC_OPTS_DOC_H
+#define RDMABENCH_SPEC_OPTS_DOC_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * ib_fabric): the options each lists, in both spellings, and the values
  * of the enum options. Pure: writes to the FILE given.
  */
-#ifndef RDMABENCH_OPTS_DOC_SH_H
-#define RDMABENCH_OPTS_DOC_SH_H
+#ifndef RDMABENCH_SPEC_OPTS_DOC_SH_H
+#define RDMABENCH_SPEC_OPTS_DOC_SH_H
 
 #include <stdio.h>
 

@@ -7,8 +7,8 @@
  * candidates. Works on any getopt_long table (opts.c builds one a program).
  * Pure: no verbs headers, never exits.
  */
-#ifndef RDMABENCH_OPTS_FORGIVE_H
-#define RDMABENCH_OPTS_FORGIVE_H
+#ifndef RDMABENCH_SPEC_OPTS_FORGIVE_H
+#define RDMABENCH_SPEC_OPTS_FORGIVE_H
 
 #include <getopt.h>
 #include <stddef.h>

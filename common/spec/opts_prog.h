@@ -20,8 +20,8 @@
  * table, .only (the tools it applies to; none: all eight). A field left
  * out is 0 or NULL.
  */
-#ifndef RDMABENCH_OPTS_PROG_H
-#define RDMABENCH_OPTS_PROG_H
+#ifndef RDMABENCH_SPEC_OPTS_PROG_H
+#define RDMABENCH_SPEC_OPTS_PROG_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * a perftest command line gets an answer for every option, never a bare
  * "unknown option". Pure data.
  */
-#ifndef RDMABENCH_OPTS_REFUSE_H
-#define RDMABENCH_OPTS_REFUSE_H
+#ifndef RDMABENCH_SPEC_OPTS_REFUSE_H
+#define RDMABENCH_SPEC_OPTS_REFUSE_H
 
 #include <stdbool.h>
 #include <stddef.h>

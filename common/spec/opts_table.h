@@ -6,8 +6,8 @@
  * their --help and man pages, and the questions asked of a row (also by
  * the engine, of any program's rows: d NULL there). Pure data.
  */
-#ifndef RDMABENCH_OPTS_TABLE_H
-#define RDMABENCH_OPTS_TABLE_H
+#ifndef RDMABENCH_SPEC_OPTS_TABLE_H
+#define RDMABENCH_SPEC_OPTS_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>

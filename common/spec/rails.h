@@ -7,8 +7,8 @@
  * siw, a VM without _PXM). Rail i is served on --port + i. Pure: no verbs
  * headers, no I/O but the sysfs read of rails_auto().
  */
-#ifndef RDMABENCH_RAILS_H
-#define RDMABENCH_RAILS_H
+#ifndef RDMABENCH_SPEC_RAILS_H
+#define RDMABENCH_SPEC_RAILS_H
 
 #include <stdbool.h>
 #include <stddef.h>

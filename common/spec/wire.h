@@ -15,8 +15,8 @@
  *   BYE
  * Either side may send ERROR instead of what it owes; the other prints it.
  */
-#ifndef RDMABENCH_WIRE_H
-#define RDMABENCH_WIRE_H
+#ifndef RDMABENCH_SPEC_WIRE_H
+#define RDMABENCH_SPEC_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -15,8 +15,8 @@
  * checked where it lands; a wrong byte is -EILSEQ, logged with size,
  * iteration, offset, expected and actual bytes.
  */
-#ifndef RDMABENCH_XFER_H
-#define RDMABENCH_XFER_H
+#ifndef RDMABENCH_XFER_XFER_H
+#define RDMABENCH_XFER_XFER_H
 
 #include <stdbool.h>
 #include <stdint.h>

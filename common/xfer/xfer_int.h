@@ -2,8 +2,8 @@
 /*
  * xfer_int - what xfer.c, xfer_bw.c and xfer_lat.c share. Private.
  */
-#ifndef RDMABENCH_XFER_INT_H
-#define RDMABENCH_XFER_INT_H
+#ifndef RDMABENCH_XFER_XFER_INT_H
+#define RDMABENCH_XFER_XFER_INT_H
 
 #include "lib/pattern.h"
 #include "lib/timer.h"

@@ -3,8 +3,8 @@
  * nl - the netlink/ioctl probes behind struct probe (see
  * probe.h for what each answers). Not pure.
  */
-#ifndef RDMABENCH_DOCTOR_NL_H
-#define RDMABENCH_DOCTOR_NL_H
+#ifndef RDMABENCH_DOCTOR_LIVE_NL_H
+#define RDMABENCH_DOCTOR_LIVE_NL_H
 
 #include <stddef.h>
 

@@ -3,8 +3,8 @@
  * fuzz.h - what the libFuzzer targets of tests/fuzz/ share: saying which
  * property an input broke, and stopping so that libFuzzer saves it.
  */
-#ifndef RDMABENCH_TESTS_FUZZ_H
-#define RDMABENCH_TESTS_FUZZ_H
+#ifndef RDMABENCH_TESTS_FUZZ_FUZZ_H
+#define RDMABENCH_TESTS_FUZZ_FUZZ_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * wire_inject - a hostile rdmabench client for the fault tests: it speaks
- * the rendezvous (rdma_cm + common/wire.c) itself, so that it can send what
- * a real client never would, and says what the server did about it.
+ * the rendezvous (rdma_cm + common/spec/wire.c) itself, so that it can
+ * send what a real client never would, and says what the server did about
+ * it.
  *
  *   wire_inject [OPTS] MODE SERVER_IP
  *   MODE connect  one rdma_cm request whose private data is a CONNECT of

@@ -6,8 +6,8 @@
  * gate (node_bw_gbps) as its only gate; written to the files asked for
  * (record_save). The rails' own gates are summed up in their entries.
  */
-#ifndef RDMABENCH_RAILS_DOC_H
-#define RDMABENCH_RAILS_DOC_H
+#ifndef RDMABENCH_RUN_RAILS_RAILS_DOC_H
+#define RDMABENCH_RUN_RAILS_RAILS_DOC_H
 
 #include <stddef.h>
 

@@ -11,8 +11,8 @@
  * --prom, --out_json) are the node's, not a rail's: --json gets one
  * document with a "rails" array.
  */
-#ifndef RDMABENCH_RAILS_RUN_H
-#define RDMABENCH_RAILS_RUN_H
+#ifndef RDMABENCH_RUN_RAILS_RAILS_RUN_H
+#define RDMABENCH_RUN_RAILS_RAILS_RUN_H
 
 #include "run/ctx.h"
 

@@ -5,8 +5,8 @@
  * connections, every size, goodbye; the server serves client after
  * client with --persistent. Returns 0 or -errno (logged).
  */
-#ifndef RDMABENCH_SESSION_H
-#define RDMABENCH_SESSION_H
+#ifndef RDMABENCH_RUN_SESSION_SESSION_H
+#define RDMABENCH_RUN_SESSION_SESSION_H
 
 #include "run/ctx.h"
 

@@ -16,8 +16,8 @@
  * on both sides. Without a key on either side nothing is exchanged; a
  * key on one side only is refused with what to do.
  */
-#ifndef RDMABENCH_RUN_SESSION_AUTH_H
-#define RDMABENCH_RUN_SESSION_AUTH_H
+#ifndef RDMABENCH_RUN_SESSION_SESSION_AUTH_H
+#define RDMABENCH_RUN_SESSION_SESSION_AUTH_H
 
 #include "lib/keyfile.h"
 #include "spec/wire.h"

@@ -2,8 +2,8 @@
 /*
  * session_auto - the default rendezvous, --oob auto (session_auto.c).
  */
-#ifndef RDMABENCH_RUN_SESSION_AUTO_H
-#define RDMABENCH_RUN_SESSION_AUTO_H
+#ifndef RDMABENCH_RUN_SESSION_SESSION_AUTO_H
+#define RDMABENCH_RUN_SESSION_SESSION_AUTO_H
 
 #include "run/session/session_ops.h"
 

@@ -3,8 +3,8 @@
  * session_cm - the rdma_cm rendezvous backend (session_cm.c), and what
  * --oob auto (session_auto.c) sets and reads of it.
  */
-#ifndef RDMABENCH_RUN_SESSION_CM_H
-#define RDMABENCH_RUN_SESSION_CM_H
+#ifndef RDMABENCH_RUN_SESSION_SESSION_CM_H
+#define RDMABENCH_RUN_SESSION_SESSION_CM_H
 
 #include <stdint.h>
 

@@ -6,8 +6,8 @@
  * context header: only files of run/session/ include it
  * (tests/check-layers.sh).
  */
-#ifndef RDMABENCH_RUN_SESSION_CTX_H
-#define RDMABENCH_RUN_SESSION_CTX_H
+#ifndef RDMABENCH_RUN_SESSION_SESSION_CTX_H
+#define RDMABENCH_RUN_SESSION_SESSION_CTX_H
 
 #include <stdbool.h>
 #include <stdint.h>

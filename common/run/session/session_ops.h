@@ -16,8 +16,8 @@
  * defaults live (rdma-core's dummy_ops.c). Every op returns 0 or -errno,
  * logged, unless said otherwise.
  */
-#ifndef RDMABENCH_RUN_SESSION_OPS_H
-#define RDMABENCH_RUN_SESSION_OPS_H
+#ifndef RDMABENCH_RUN_SESSION_SESSION_OPS_H
+#define RDMABENCH_RUN_SESSION_SESSION_OPS_H
 
 #include <stdbool.h>
 #include <stddef.h>

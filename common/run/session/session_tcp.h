@@ -4,8 +4,8 @@
  * what --oob auto (session_auto.c) takes from it.
  * Each returns 0 or -errno, logged, unless said otherwise.
  */
-#ifndef RDMABENCH_RUN_SESSION_TCP_H
-#define RDMABENCH_RUN_SESSION_TCP_H
+#ifndef RDMABENCH_RUN_SESSION_SESSION_TCP_H
+#define RDMABENCH_RUN_SESSION_SESSION_TCP_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 # tests/lab/cases/fabric_addr.sh - sourced by tests/lab/all.sh in the lab
 # guest: ib_fabric decides, on each node, the address its peers will use
-# for its links (common/fabric/selfaddr.c, issue 16). The guest's
+# for its links (fabric/selfaddr.c, issue 16). The guest's
 # management interface (mgmt_if, LAB_MGMT_IP, no RDMA device;
 # LAB_SERVER_NAME resolves to it through /etc/hosts) stands for a
 # management hostname: by name, the node says so and offers rxe0's address

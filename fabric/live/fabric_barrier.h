@@ -5,13 +5,14 @@
  * an Indexed Job) is only a launcher. Rank 0 listens on the barrier port;
  * every other rank connects to it (retrying until the deadline: ranks
  * start in any order) and sends its rank and the address its peers are to
- * use for its links (found on the node itself: run/fabric_addr.c); once
- * all have joined, rank 0 sends every rank the table of addresses (each
- * checked as a numeric IP where it arrives). At the end of a round each
+ * use for its links (found on the node itself:
+ * fabric/live/fabric_addr.c); once all have joined, rank 0 sends every
+ * rank the table of addresses (each checked as a numeric IP where it
+ * arrives). At the end of a round each
  * rank sends one byte, and rank 0 answers every rank once all have.
  */
-#ifndef RDMABENCH_RUN_FABRIC_BARRIER_H
-#define RDMABENCH_RUN_FABRIC_BARRIER_H
+#ifndef RDMABENCH_FABRIC_LIVE_FABRIC_BARRIER_H
+#define RDMABENCH_FABRIC_LIVE_FABRIC_BARRIER_H
 
 #include <stdint.h>
 

@@ -2,12 +2,13 @@
 /*
  * fabric_addr - this node's own address, checked (fabric_addr.h).
  */
+#include "fabric/live/fabric_addr.h"
+
 #include <errno.h>
 
 #include "fabric/selfaddr.h"
 #include "lib/log.h"
 #include "rdma/route.h"
-#include "run/fabric_addr.h"
 
 int fabric_addr_check(const struct hostlist *hl, unsigned int rank,
 		      char *use, size_t use_len)

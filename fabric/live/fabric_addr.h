@@ -5,8 +5,8 @@
  * rdma/route.h): its host list entry where an RDMA device owns it, else
  * (a name on a management interface) its first RDMA interface's address.
  */
-#ifndef RDMABENCH_FABRIC_ADDR_H
-#define RDMABENCH_FABRIC_ADDR_H
+#ifndef RDMABENCH_FABRIC_LIVE_FABRIC_ADDR_H
+#define RDMABENCH_FABRIC_LIVE_FABRIC_ADDR_H
 
 #include <stddef.h>
 

@@ -10,12 +10,12 @@
  * OUT/<result file>.server.log or .client.log; clients write their result
  * JSON where linkcmd.h says.
  */
-#ifndef RDMABENCH_RUN_FABRIC_EXEC_H
-#define RDMABENCH_RUN_FABRIC_EXEC_H
+#ifndef RDMABENCH_FABRIC_LIVE_FABRIC_EXEC_H
+#define RDMABENCH_FABRIC_LIVE_FABRIC_EXEC_H
 
 #include "fabric/linkcmd.h"
+#include "fabric/live/fabric_barrier.h"
 #include "fabric/plan.h"
-#include "run/fabric_barrier.h"
 
 #define FABRIC_SERVER_GRACE_MS 10000
 

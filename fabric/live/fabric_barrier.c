@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* fabric_barrier - ib_fabric's barrier between rounds (see the header). */
-#include "run/fabric_barrier.h"
+#include "fabric/live/fabric_barrier.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

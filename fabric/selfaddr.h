@@ -9,7 +9,7 @@
  * rank 0), and said so. An ADDRESS written in a hosts file is the user's
  * choice: one no RDMA device owns is refused with the fix, never silently
  * replaced; so is an entry that is another node's or does not resolve.
- * Pure: the facts are gathered by the caller (run/fabric_addr.c).
+ * Pure: the facts are gathered by the caller (fabric/live/fabric_addr.c).
  */
 #ifndef RDMABENCH_FABRIC_SELFADDR_H
 #define RDMABENCH_FABRIC_SELFADDR_H

@@ -4,7 +4,7 @@
  * of fabric/cli.c), the host list, the plan, this rank, then the dry-run
  * or the run.
  */
-#include "run/fabric.h"
+#include "fabric/live/fabric.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +17,9 @@
 #include "fabric/cli.h"
 #include "fabric/hostlist.h"
 #include "fabric/linkcmd.h"
+#include "fabric/live/fabric_addr.h"
+#include "fabric/live/fabric_barrier.h"
+#include "fabric/live/fabric_exec.h"
 #include "fabric/plan.h"
 #include "fabric/plan_json.h"
 #include "fabric/role.h"
@@ -24,9 +27,6 @@
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
-#include "run/fabric_addr.h"
-#include "run/fabric_barrier.h"
-#include "run/fabric_exec.h"
 #include "spec/bench.h"
 #include "spec/opts_doc.h"
 

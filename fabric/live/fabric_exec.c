@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* fabric_exec - run this rank's rounds (see the header). */
-#include "run/fabric_exec.h"
+#include "fabric/live/fabric_exec.h"
 
 #include <errno.h>
 #include <fcntl.h>
