@@ -98,7 +98,9 @@ if lab_have rxe; then
 	# latency statistics in constant memory: -n 10^7 costs what -n 1000
 	# costs. A -n 10^7 run is sampled 2 s and 5 s in, while it runs (a
 	# client that died early proves nothing): it must not grow, and must
-	# stay within 10 % of a whole -n 1000 run's peak RSS (GNU time). Only
+	# stay within 10 % (+ 2.5 MB: a final CI run once saw the long run
+	# start 2.1 MB higher and stay flat, while samples of 10^7 latencies
+	# would be 80 MB) of a whole -n 1000 run's peak RSS (GNU time). Only
 	# a release build shows it: a sanitizer's runtime grows RSS on its own
 	# in steps of 2-6 MB at irregular times (the plain build of the same
 	# code stays flat to the kB), so tests/run-lab.sh runs this case in
@@ -139,10 +141,11 @@ if lab_have rxe; then
 			lab_fail verbs.lat_memory_constant "$why: the 10^7 run had ended"
 		elif [ $((at5 - at2)) -gt "$grow" ]; then
 			lab_fail verbs.lat_memory_constant "$why: it grows"
-		elif [ "${small:-0}" -gt 0 ] && [ $((at5 * 100)) -le $((small * share)) ]; then
+		elif [ "${small:-0}" -gt 0 ] &&
+			[ $((at5 * 100)) -le $((small * share + 2560 * 100)) ]; then
 			lab_pass verbs.lat_memory_constant "$why"
 		else
-			lab_fail verbs.lat_memory_constant "$why: over $share % of -n 1000"
+			lab_fail verbs.lat_memory_constant "$why: over $share % of -n 1000 + 2.5 MB"
 		fi
 	else
 		lab_skip verbs.lat_memory_constant "no /usr/bin/time (apt-get install time)"
