@@ -62,11 +62,7 @@ done
 names[main]="${main_files[*]}"
 known=" ${names[*]} "
 
-# sel NAME PATTERN: 0 if PATTERN selects NAME (the harness's rule)
-sel() {
-	[[ $1 == "$2" || $1 == "$2".* || $2 == "$1".* ]] && return 0
-	[[ $2 == *[*?[]* && $1 == $2 ]]
-}
+source tests/lab/select.sh    # lab_sel: the harness's rule
 
 # boot_only BOOT: 0 if BOOT is to run; sets BOOT_ONLY, its case patterns ("":
 # all of the boot's cases)
@@ -104,7 +100,7 @@ boot_only() {
 				q=${p/\//.}
 				# the narrower of the two: the release case, or a part of it
 				if [[ $q == "$base".* ]]; then picked+=("$q"); break; fi
-				if sel "$base" "$q"; then picked+=("$base"); break; fi
+				if lab_sel "$base" "$q"; then picked+=("$base"); break; fi
 			done
 		done
 		[ ${#picked[@]} -gt 0 ] || return 1

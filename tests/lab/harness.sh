@@ -135,15 +135,11 @@ _lab_record() {                                           # STATUS NAME [DETAIL]
 }
 
 # selection (header: Selecting)
-_lab_sel() {                                              # NAME PATTERN [skip]
-    [[ $1 == "$2" || $1 == "$2".* ]] && return 0
-    [[ -z ${3:-} && $2 == "$1".* ]] && return 0           # (a skip leaves the producer)
-    [[ $2 == *[*?[]* && $1 == $2 ]]
-}
+source "$(dirname "${BASH_SOURCE[0]}")/select.sh"      # lab_sel
 _lab_any() {                                              # NAME PATTERNS [skip]: one selects NAME
     local -a pats; local p
     read -r -a pats <<< "$2"
-    for p in "${pats[@]}"; do _lab_sel "$1" "$p" "${3:-}" && return 0; done
+    for p in "${pats[@]}"; do lab_sel "$1" "$p" "${3:-}" && return 0; done
     return 1
 }
 lab_wants() {
