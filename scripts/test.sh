@@ -12,6 +12,9 @@
 #   check    make check on the chosen build: layer, cycle and header
 #            checks, the unit tests; each fuzzer runs RDMABENCH_FUZZ_SECONDS
 #            (60 here), once
+#   image    scripts/image.sh: the image from deploy/Dockerfile (podman;
+#            its Debian base made by mmdebstrap), for the lab's k8s-image
+#            boot
 #   lab      make lab on the chosen build: every lab boot once
 #            (tests/run-lab.sh), and what only a release build shows (the
 #            package, valgrind's pairs, flat RSS) on build/
@@ -57,12 +60,15 @@ for n in "${names[@]}"; do
 	*) lab+=("$n") ;;
 	esac
 done
-want_check=1 want_lab=1 want_deb=1
+want_check=1 want_lab=1 want_deb=1 want_image=1
 if [ ${#names[@]} -gt 0 ]; then
 	[ ${#unit[@]} -gt 0 ] || want_check=0
 	[ ${#lab[@]} -gt 0 ] || want_lab=0
-	want_deb=0
-	for n in "${lab[@]}"; do [[ $n == package* ]] && want_deb=1; done
+	want_deb=0 want_image=0
+	for n in "${lab[@]}"; do
+		[[ $n == package* ]] && want_deb=1
+		[[ $n == k8s-image* ]] && want_image=1
+	done
 else
 	export RDMABENCH_FUZZ_SECONDS=${RDMABENCH_FUZZ_SECONDS:-60}
 fi
@@ -98,6 +104,7 @@ step "build release (build/)" make -s -j2 WERROR=1 all tools unit-build man comp
 if [ "$want_deb" = 1 ] && [ "$built" = 1 ]; then
 	step "package (make deb, lint-deb)" make -s deb lint-deb
 fi
+[ "$want_image" = 1 ] && step "image (scripts/image.sh)" scripts/image.sh
 if [ "$mode" = san ]; then
 	step "build san (build-san/)" make -s -j2 B=build-san "${san[@]}" WERROR=1 all tools unit-build man completion || built=0
 fi

@@ -15,6 +15,9 @@
 #   fabric-group  three, two rails each      ib_fabric through mpirun (fabric.*)
 #   fabric-slurm  the same three             ib_fabric through srun (slurm.*)
 #   k8s           two joined by a link       the container entrypoint (k8s.*)
+#   k8s-image     two joined by a link       the image (scripts/image.sh) in
+#                                            podman with the rendered
+#                                            manifests (k8s-image.*)
 #
 # BUILD_DIR's binaries run in all boots but release (RELEASE_BUILD, default
 # BUILD_DIR itself). PATTERNs (or ONLY, as make lab passes them) pick cases: a case
@@ -50,8 +53,8 @@ read -r -a only <<< "${*:-${ONLY:-${RDMABENCH_LAB_ONLY:-}}}"
 declare -A names=(
 	[numa]="numa rails" [pair]="qpattr" [release]="package valgrind verbs"
 	[fabric-group]="fabric fabric-group" [fabric-slurm]="slurm fabric-slurm"
-	[k8s]="k8s k8s-lab")
-BOOTS=(main numa pair release fabric-group fabric-slurm k8s)
+	[k8s]="k8s k8s-lab" [k8s-image]="k8s-image")
+BOOTS=(main numa pair release fabric-group fabric-slurm k8s k8s-image)
 RELEASE_CASES="package valgrind verbs.lat_memory_constant"
 files=()
 for f in tests/lab/cases/*.sh; do f=${f##*/}; files+=("${f%.sh}"); done
@@ -75,7 +78,7 @@ boot_only() {
 		head=${p%%/*}; [ "$head" = "$p" ] && head=${p%%.*}
 		if [[ " ${names[$boot]} " == *" $head "* ]] ||
 			{ [ "$boot" = main ] && [[ $known != *" $head "* ]]; }; then
-			case $boot in fabric-* | k8s)  # one script: its name is the boot, whole
+			case $boot in fabric-* | k8s*)  # one script: its name is the boot, whole
 				[[ " ${names[$boot]} " == *" $p "* ]] && { BOOT_ONLY=; return 0; } ;;
 			esac
 			keep+=("$p")
@@ -122,6 +125,7 @@ boot_cmd() {
 	fabric-group) CMD=(env RDMABENCH_BUILD="$B" $lab/run-group.sh tests/lab/fabric-group.sh) ;;
 	fabric-slurm) CMD=(env RDMABENCH_BUILD="$B" $lab/run-group.sh tests/lab/fabric-slurm.sh) ;;
 	k8s) CMD=(env RDMABENCH_BUILD="$B" tests/k8s/lab-two-node.sh) ;;
+	k8s-image) CMD=(tests/k8s/lab-image.sh) ;;
 	esac
 }
 
@@ -163,8 +167,9 @@ for boot in "${BOOTS[@]}"; do
 	rm -rf "$out" "$tap"; mkdir -p "$out"
 	echo "=== lab boot $boot${BOOT_ONLY:+ (only $BOOT_ONLY)} ==="
 	t0=$SECONDS
-	if [ "$boot" = k8s ]; then
-		read -r -a k <<< "${BOOT_ONLY//k8s./}"
+	if [ "$boot" = k8s ] || [ "$boot" = k8s-image ]; then
+		k=()
+		[ "$boot" = k8s ] && read -r -a k <<< "${BOOT_ONLY//k8s./}"
 		RDMABENCH_TAP=$tap "${CMD[@]}" "${k[@]}" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
 	else

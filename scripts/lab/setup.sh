@@ -115,6 +115,7 @@ HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-p
  dpkg-dev debhelper lintian
  groff-base man-db zsh
  prometheus tmux
+ podman crun conmon containernetworking-plugins mmdebstrap python3-yaml
  openmpi-bin openssh-server openssh-client slurmd slurmctld slurm-client munge"
 missing=()
 for p in $HOST_PKGS; do

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/k8s/lab-image.sh - the two pods as shipped: the image built from
+# deploy/Dockerfile (scripts/image.sh: localhost/rdmabench:ci and
+# :ci-setcap), run by a real container runtime (podman with crun) in two
+# lab guests joined by a link, with what the rendered manifests say
+# (deploy/base and deploy/overlays/nonroot, rendered by
+# tests/k8s/render.mjs; tests/k8s/podman-kubelet.py turns each pod template
+# into the runtime's flags, tests/k8s/image-node.sh is one node). The
+# shipped entrypoint runs as shipped: its doctor init container, then the
+# server or the client.
+#
+# Cases (k8s-image.*), one client Job each against the server Deployment:
+#   base_sweep     deploy/base (root, IPC_LOCK added, memlock 8 MiB as a
+#                  node's runtime gives it): -a up to 8 MiB, gated
+#   base_multiqp   deploy/base: -s 4M -q 4, gated
+#   nonroot        overlays/nonroot with the SETCAP=1 image (uid 10001,
+#                  cap_ipc_lock file capability): -s 4M -q 4, gated
+#   nonroot_plain  planted: overlays/nonroot with the plain image (USER 10001,
+#                  no file capability): must fail, with the memlock sentence
+#                  in the termination message
+# For each passing Job: exit 0, its termination message (read back from
+# the file the runtime bind-mounted at terminationMessagePath) is valid
+# JSON of at most 4096 bytes with verdict pass and a passing gate.
+# Results: RDMABENCH_TAP (TAP lines); last line "k8s-image: N passed, N
+# failed, N skipped"; exit 1 if a case failed, 77 if none could run.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+TAP=${RDMABENCH_TAP:-/dev/null}
+: > "$TAP"
+CASES=(base_sweep base_multiqp nonroot nonroot_plain)
+n=0 pass=0 failed=0 skip=0 t0=$SECONDS
+result() { # pass|fail|skip NAME [WHY]
+	n=$((n + 1))
+	case $1 in
+	pass) pass=$((pass + 1)); echo "ok $n - k8s-image.$2 ($((SECONDS - t0)) s)" ;;
+	fail) failed=$((failed + 1)); printf 'not ok %d - k8s-image.%s\n# %s\n' "$n" "$2" "${3:-failed}" ;;
+	skip) skip=$((skip + 1)); echo "ok $n - k8s-image.$2 # SKIP ${3:-skipped}" ;;
+	esac >> "$TAP"
+	t0=$SECONDS
+	echo "${1^^} k8s-image/$2${3:+: $3}"
+}
+finish() {
+	echo "1..$n" >> "$TAP"
+	echo "k8s-image: $pass passed, $failed failed, $skip skipped"
+	[ "$failed" = 0 ] || exit 1
+	[ "$pass" = 0 ] && exit 77
+	exit 0
+}
+skip_all() {
+	for c in "${CASES[@]}"; do result skip "$c" "$1"; done
+	finish
+}
+
+command -v podman > /dev/null || skip_all "podman is not installed (scripts/lab/setup.sh installs it)"
+for t in ci ci-setcap; do
+	podman image exists "localhost/rdmabench:$t" ||
+		skip_all "no image localhost/rdmabench:$t: run scripts/image.sh (make image) first"
+done
+dir=$(mktemp -d "${TMPDIR:-/tmp}/rdmabench-k8s-image.XXXXXX")
+chmod 755 "$dir"
+K=tests/k8s
+if [ ! -d "$K/node_modules/yaml" ]; then
+	npm ci --prefix "$K" --no-audit --no-fund --loglevel=error > "$dir/npm.log" 2>&1 ||
+		skip_all "cannot render: npm ci --prefix $K failed ($(tail -n 1 "$dir/npm.log"))"
+fi
+for ov in base overlays/nonroot; do
+	node "$K/render.mjs" "deploy/$ov" > "$dir/${ov##*/}.yaml" ||
+		{ for c in "${CASES[@]}"; do result fail "$c" "render.mjs deploy/$ov failed"; done; finish; }
+done
+# the guests load the SETCAP=1 image from this file (tests/k8s/image-node.sh)
+podman save -q -o "$dir/ci-setcap.tar" localhost/rdmabench:ci-setcap ||
+	{ for c in "${CASES[@]}"; do result fail "$c" "podman save localhost/rdmabench:ci-setcap failed"; done; finish; }
+# -u 19: an ACK timeout of 2.1 s (a TCG guest may wait that long for the
+# host's CPUs); --expect-gbps: the gate
+G="-u 19 --report_gbits --expect-gbps 0.001"
+GS="-u 19 --report_gbits --expect-gbps 0.000001"   # the sweep: 2 B at -n 5 moves ~2e-6 Gb/s here
+cat > "$dir/scenarios" <<EOF
+base_sweep base ci -a -n 5 $GS
+base_multiqp base ci -s 4M -q 4 -n 5 $G
+nonroot nonroot ci-setcap -s 4M -q 4 -n 5 $G
+nonroot_plain nonroot ci -s 4M -q 4 -n 5 $G
+EOF
+RDMABENCH_LAB_OUT=$dir RDMABENCH_LAB_PAIR_GRACE=${RDMABENCH_LAB_PAIR_GRACE:-3} \
+	RDMABENCH_LAB_TIMEOUT=${RDMABENCH_LAB_TIMEOUT:-900} RDMABENCH_LAB_MEM=${RDMABENCH_LAB_MEM:-1200M} \
+	scripts/lab/run-pair.sh bash "$K/image-node.sh" server "$dir" -- \
+	bash "$K/image-node.sh" client "$dir" > "$dir/pair.out" 2> "$dir/pair.err"
+prc=$?
+cat "$dir/pair.out"
+if [ "$prc" = 77 ]; then
+	skip_all "the lab cannot run here: $(tail -n 1 "$dir/pair.err")"
+fi
+
+# check NAME WANT: the Job's exit and termination message
+for c in "${CASES[@]}"; do
+	want=pass
+	[ "$c" = nonroot_plain ] && want=memlock
+	if why=$("$PY" - "$dir/$c" "$want" <<'EOF' 2>&1
+import json, os, sys
+d, want = sys.argv[1], sys.argv[2]
+rc = int(open(os.path.join(d, "client.exit")).read())
+raw = open(os.path.join(d, "client.termination-log"), "rb").read()
+assert 0 < len(raw) <= 4096, f"termination message of {len(raw)} bytes"
+s = json.loads(raw)
+if want == "pass":
+    assert rc == 0, f"client exit {rc}: {s.get('error')}"
+    assert s["verdict"] == "pass" and s["exit_code"] == 0, s
+    assert s["rows"] and all(r["gbps"] > 0 for r in s["rows"]), s["rows"]
+    print(f"exit 0, verdict pass, {len(s['rows'])} rows up to {s['rows'][-1]['size']} B")
+else:
+    assert rc != 0, "the planted image without the file capability passed"
+    msg = json.dumps(s.get("error"))
+    assert "memlock" in msg.lower() or "RLIMIT_MEMLOCK" in msg, f"no memlock sentence: {msg}"
+    print(f"exit {rc}, verdict {s['verdict']}: {msg[:300]}")
+EOF
+	); then
+		echo "$c: $why"
+		result pass "$c"
+	else
+		tail -n 25 "$dir/$c.log" 2> /dev/null | sed 's/^/    /'
+		result fail "$c" "$(echo "$why" | tail -n 1)"
+	fi
+done
+# the gates: the sweep's JSON (between the entrypoint's markers) holds them
+[ "$failed" = 0 ] && rm -rf "$dir" || echo "logs kept in $dir"
+finish
