@@ -48,7 +48,8 @@ static bool session_retryable(int err)
 /*
  * Client: the backend's attempt() until it succeeds, fails for good, or
  * --connect-timeout passes, 200 ms apart; says once that it retries and,
- * if it gives up, why.
+ * if it gives up, why. A stop (SIGINT/SIGTERM) ends it: -EINTR, which
+ * the driver says.
  */
 static int session_connect(struct session_be *be)
 {
@@ -71,8 +72,11 @@ static int session_connect(struct session_be *be)
 				   strerror(-ret),
 				   (unsigned long long)b->cfg.connect_timeout_s);
 		told = true;
-		timer_sleep_ms(200);
+		if (timer_wait_ms(200))
+			break;
 	}
+	if (ret && stop_flag)
+		return -EINTR;
 	if (ret && ret != -EKEYREJECTED && ret != -EBUSY && /* said */
 	    (ops->log_any || session_retryable(ret)))
 		bench_err("could not reach an rdmabench server at %s %s %llu "
@@ -362,8 +366,11 @@ static int session_client_tries(struct session_be *be)
 				   (unsigned long long)b->cfg.connect_timeout_s);
 		told = true;
 		setup_release(b);
-		timer_sleep_ms(1000);
+		if (timer_wait_ms(1000))
+			break;
 	}
+	if (ret == -EBUSY && stop_flag)
+		return -EINTR;
 	if (ret == -EBUSY)
 		bench_err("the server at %s stayed busy for %llu s "
 			  "(--connect-timeout): %s; try later, or wait longer",
