@@ -506,12 +506,14 @@ static int cm_getaddr(const char *addr, uint16_t tcp_port,
 
 	snprintf(port, sizeof(port), "%u", tcp_port);
 	ret = resolve_addr(addr, port, &hints, res);
-	if (ret) {
+	if (!ret)
+		return 0;
+	/* a name not resolving yet is retried by the caller: not said here,
+	 * once a try (the session waited for it, and says why at the end) */
+	if (!resolve_retryable(addr, ret))
 		bench_err("cannot resolve server address '%s': %s", addr,
 			  gai_strerror(ret));
-		return -EHOSTUNREACH;
-	}
-	return 0;
+	return -EHOSTUNREACH;
 }
 
 /* --source_ip, resolved: *src NULL when none was given. */
