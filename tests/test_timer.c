@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -105,6 +107,40 @@ static void test_poll_until(void)
 	close(fds[1]);
 }
 
+/*
+ * timer_wait_ms: the full wait, none once stopped, and a SIGTERM that
+ * arrives meanwhile (from a child: the handler of stop_signals_init) cuts
+ * a 5 s wait short.
+ */
+static void test_wait(void)
+{
+	uint64_t before = timer_now_ns();
+	pid_t child;
+
+	EXPECT_EQ_INT(timer_wait_ms(30), 0);
+	EXPECT_TRUE(timer_now_ns() - before >= 29 * NS_PER_MS);
+	stop_flag = 1;
+	before = timer_now_ns();
+	EXPECT_EQ_INT(timer_wait_ms(5000), -EINTR);
+	EXPECT_TRUE(timer_now_ns() - before < NS_PER_S / 10);
+	stop_flag = 0;
+
+	stop_signals_init();
+	child = fork();
+	if (child == 0) {
+		usleep(50000);
+		kill(getppid(), SIGTERM);
+		_exit(0);
+	}
+	EXPECT_TRUE(child > 0);
+	before = timer_now_ns();
+	EXPECT_EQ_INT(timer_wait_ms(5000), -EINTR);
+	EXPECT_TRUE(timer_now_ns() - before < 2 * NS_PER_S);
+	waitpid(child, NULL, 0);
+	stop_flag = 0;
+	signal(SIGTERM, SIG_DFL);
+}
+
 int main(void)
 {
 	test_monotonic();
@@ -112,5 +148,6 @@ int main(void)
 	test_remaining();
 	test_sleep();
 	test_poll_until();
+	test_wait();
 	return test_finish("test_timer");
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Tests for common/report/verdict.c: corrupt > error > fail > pass, each
- * pair of outcomes met in one run, the exit codes, and the texts.
+ * pair of outcomes met in one run, the exit codes, and the texts; a run
+ * stopped by a signal exits 130 whatever the stop cut short.
  */
 #include <errno.h>
 #include <string.h>
@@ -104,6 +105,50 @@ static void test_exit_codes(void)
 	EXPECT_EQ_INT(v.exit_code, BENCH_EXIT_OK);
 }
 
+/* The driver's exit code of each error, and of a stopped run's. */
+static void test_exit_of_err(void)
+{
+	/* what a stop cuts short, stage by stage, and what each would be */
+	static const struct {
+		const char *stage;
+		int err, code;
+	} cut[] = {
+		{ "connect: a name not resolved yet", -EHOSTUNREACH,
+		  BENCH_EXIT_PEER },
+		{ "connect: refused, retried", -ECONNREFUSED, BENCH_EXIT_PEER },
+		{ "connect: a busy server", -EBUSY, BENCH_EXIT_PEER },
+		{ "a wait cut short", -EINTR, BENCH_EXIT_STOPPED },
+		{ "set-up: a buffer's first touch", -EINTR,
+		  BENCH_EXIT_STOPPED },
+		{ "set-up: a registration", -ENOMEM, BENCH_EXIT_RUNTIME },
+		{ "set-up: a data connection", -ETIMEDOUT, BENCH_EXIT_PEER },
+		{ "measure: a work completion", -EIO, BENCH_EXIT_RUNTIME },
+		{ "measure: the peer gone", -ECONNRESET, BENCH_EXIT_PEER },
+		{ "server: a client's bad HELLO", -EINVAL, BENCH_EXIT_USAGE },
+	};
+	size_t i;
+
+	EXPECT_EQ_INT(verdict_exit_code(0), BENCH_EXIT_OK);
+	EXPECT_EQ_INT(verdict_exit_code(-EILSEQ), BENCH_EXIT_CORRUPT);
+	EXPECT_EQ_INT(verdict_exit_code(-EKEYREJECTED), BENCH_EXIT_USAGE);
+	EXPECT_EQ_INT(verdict_exit_code(-WIRE_EPERFTEST), BENCH_EXIT_USAGE);
+	for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+		int err = verdict_stop_err(cut[i].err, true);
+
+		if (verdict_exit_code(err) != BENCH_EXIT_STOPPED ||
+		    verdict_exit_code(cut[i].err) != cut[i].code)
+			fprintf(stderr, "stage: %s\n", cut[i].stage);
+		EXPECT_EQ_INT(err, -EINTR);
+		EXPECT_EQ_INT(verdict_exit_code(err), BENCH_EXIT_STOPPED);
+		/* not stopped: the error stays the stage's */
+		EXPECT_EQ_INT(verdict_stop_err(cut[i].err, false), cut[i].err);
+		EXPECT_EQ_INT(verdict_exit_code(cut[i].err), cut[i].code);
+	}
+	/* a run that ended well, or found a wrong byte, stays so */
+	EXPECT_EQ_INT(verdict_stop_err(0, true), 0);
+	EXPECT_EQ_INT(verdict_stop_err(-EILSEQ, true), -EILSEQ);
+}
+
 static void test_texts(void)
 {
 	struct gate_run run;
@@ -138,6 +183,7 @@ int main(void)
 {
 	test_precedence();
 	test_exit_codes();
+	test_exit_of_err();
 	test_texts();
 	return test_finish("test_verdict");
 }

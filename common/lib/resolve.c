@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* getaddrinfo_a */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "lib/resolve.h"
@@ -49,4 +50,26 @@ int resolve_addr(const char *host, const char *service,
 	*res = ret ? NULL : q->cb.ar_result;
 	free(q);
 	return ret;
+}
+
+/* An IPv4 literal in any inet_aton form, or an IPv6 one (it has a ':'):
+ * no top-level domain is all digits (RFC 1123), so no name looks so. */
+static bool resolve_is_literal(const char *host)
+{
+	return strchr(host, ':') || strspn(host, "0123456789.") == strlen(host);
+}
+
+bool resolve_retryable(const char *host, int eai)
+{
+	if (!host || !host[0] || resolve_is_literal(host))
+		return false;
+	switch (eai) {
+	case EAI_NONAME:
+	case EAI_NODATA:
+	case EAI_AGAIN:
+	case EAI_FAIL:
+		return true;
+	default:
+		return false;
+	}
 }

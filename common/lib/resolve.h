@@ -8,6 +8,7 @@
 #define RDMABENCH_LIB_RESOLVE_H
 
 #include <netdb.h>
+#include <stdbool.h>
 
 /* How long one look-up may take, in ms. */
 #define RESOLVE_MS 1500
@@ -22,5 +23,15 @@
  */
 int resolve_addr(const char *host, const char *service,
 		 const struct addrinfo *hints, struct addrinfo **res);
+
+/*
+ * May a look-up of host that failed with eai (an EAI_* code) succeed if
+ * tried again later? Yes for a name with no record yet (EAI_NONAME,
+ * EAI_NODATA: a Kubernetes Service's name resolves only once its pod is
+ * ready) and for a resolver that did not answer (EAI_AGAIN, EAI_FAIL);
+ * never for an IP literal (digits and dots, or a ':'), which no DNS
+ * record changes, nor for any other code. Pure.
+ */
+bool resolve_retryable(const char *host, int eai);
 
 #endif

@@ -11,8 +11,7 @@ volatile sig_atomic_t stop_flag;
 
 static void stop_on_signal(int sig)
 {
-	(void)sig;
-	stop_flag = 1;
+	stop_flag = sig; /* which one: the driver says it */
 }
 
 void stop_signals_init(void)

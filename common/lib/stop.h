@@ -8,7 +8,7 @@
 
 #include <signal.h>
 
-/* Non-zero once SIGINT or SIGTERM arrived. */
+/* Non-zero once SIGINT or SIGTERM arrived: that signal's number. */
 extern volatile sig_atomic_t stop_flag;
 
 /*

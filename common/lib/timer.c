@@ -81,6 +81,21 @@ void timer_sleep_ms(unsigned int ms)
 	}
 }
 
+int timer_wait_ms(unsigned int ms)
+{
+	uint64_t deadline_ns = timer_deadline_ns(ms);
+
+	/* in slices: a signal that lands just before a sleep is still seen */
+	while (!stop_flag && !timer_expired(deadline_ns)) {
+		int left_ms = timer_remaining_ms(deadline_ns);
+
+		timer_sleep_ms(left_ms < TIMER_POLL_SLICE_MS ?
+				       (unsigned int)left_ms :
+				       TIMER_POLL_SLICE_MS);
+	}
+	return stop_flag ? -EINTR : 0;
+}
+
 int timer_poll_until(int fd, short events, uint64_t deadline_ns)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };

@@ -42,4 +42,10 @@ int timer_poll_until(int fd, short events, uint64_t deadline_ns);
 /* Sleep for ms milliseconds (restarted on EINTR). */
 void timer_sleep_ms(unsigned int ms);
 
+/*
+ * Sleep for ms milliseconds between the tries of a retry loop, cut short
+ * by stop_flag (seen within 100 ms). Returns 0, or -EINTR once stopped.
+ */
+int timer_wait_ms(unsigned int ms);
+
 #endif

@@ -481,7 +481,7 @@ int cm_accept(struct cm_ep *ep, uint64_t deadline_ns)
 		return ret;
 	}
 	ret = cm_wait(ep, RDMA_CM_EVENT_ESTABLISHED, deadline_ns);
-	if (ret)
+	if (ret && ret != -EINTR) /* a stop: the driver says it */
 		bench_err("the client did not complete the connection: %s",
 			  strerror(-ret));
 	else
@@ -506,12 +506,14 @@ static int cm_getaddr(const char *addr, uint16_t tcp_port,
 
 	snprintf(port, sizeof(port), "%u", tcp_port);
 	ret = resolve_addr(addr, port, &hints, res);
-	if (ret) {
+	if (!ret)
+		return 0;
+	/* a name not resolving yet is retried by the caller: not said here,
+	 * once a try (the session waited for it, and says why at the end) */
+	if (!resolve_retryable(addr, ret))
 		bench_err("cannot resolve server address '%s': %s", addr,
 			  gai_strerror(ret));
-		return -EHOSTUNREACH;
-	}
-	return 0;
+	return -EHOSTUNREACH;
 }
 
 /* --source_ip, resolved: *src NULL when none was given. */

@@ -81,6 +81,8 @@ void cm_reject(struct cm_ep *ep);
 /*
  * Client: resolve addr:tcp_port (a name or an IP) into ep->id, which then
  * has its device (ep->id->verbs). One attempt, bounded by deadline_ns.
+ * A name that does not resolve (yet: resolve_retryable) is -EHOSTUNREACH,
+ * not logged: the caller retries it.
  */
 int cm_resolve(const char *addr, uint16_t tcp_port, uint64_t deadline_ns,
 	       struct cm_ep *ep);

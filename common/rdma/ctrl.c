@@ -303,7 +303,7 @@ int ctrl_send(struct ctrl *c, const struct wire_msg *msg)
 {
 	int ret = ctrl_send_raw(c, msg);
 
-	if (ret)
+	if (ret && ret != -EINTR) /* a stop: the driver says it */
 		bench_err("sending %s to the %s: %s", wire_type_name(msg->type),
 			  c->peer_role, ctrl_wait_why(ret));
 	return ret;
@@ -486,8 +486,8 @@ static int ctrl_recv_failed(struct ctrl *c, uint16_t type, int ret)
 			  "this phase");
 		return ret;
 	}
-	if (ret == -ETIMEDOUT && c->quiet_timeout)
-		return ret;
+	if ((ret == -ETIMEDOUT && c->quiet_timeout) || ret == -EINTR)
+		return ret; /* a stop: the driver says it */
 	bench_err("waiting for %s from the %s: %s%s",
 		  type ? wire_type_name(type) : "a message", c->peer_role,
 		  ctrl_wait_why(ret), ret == -ETIMEDOUT ? " (see --timeout)" :

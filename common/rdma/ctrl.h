@@ -90,7 +90,8 @@ int ctrl_setup_tcp(struct ctrl *c, struct ibv_context *verbs);
 /* Undo the setup and close the connection; accepts a partly built one. */
 void ctrl_destroy(struct ctrl *c);
 
-/* Send msg; wait until it is out. Returns 0 or -errno (logged). */
+/* Send msg; wait until it is out. Returns 0 or -errno (logged; but
+ * -EINTR, a stop, which the driver says). */
 int ctrl_send(struct ctrl *c, const struct wire_msg *msg);
 
 /* Tell a peer that is still there why we stop; failures are ignored. */
@@ -107,7 +108,8 @@ int ctrl_tell(struct ctrl *c, int status, const char *text);
  * heartbeats and repeats are skipped but move neither. An ERROR from the
  * peer is logged (but -EBUSY: kept in peer_text) and returned as its status;
  * another type is -EPROTO; perftest's first bytes are -WIRE_EPERFTEST
- * (the peer is sent no ERROR then). Returns 0 or -errno (logged).
+ * (the peer is sent no ERROR then). Returns 0 or -errno (logged; but
+ * -EINTR, a stop, which the driver says).
  */
 int ctrl_recv(struct ctrl *c, uint16_t type, struct wire_msg *msg);
 

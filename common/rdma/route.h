@@ -4,8 +4,9 @@
  * packet: the name resolved, the local address of the kernel's route to
  * it, and the RDMA device that owns that local address (rdma_cm's answer,
  * so it holds for RoCE, InfiniBand and iWARP alike). --oob auto picks the
- * data device by it; a name that does not resolve or an address with no
- * route is said at once, with the fix, instead of being retried.
+ * data device by it; an address with no route is said at once, with the
+ * fix, instead of being retried (a client's session first waits for a
+ * name to resolve: run/session/session.c).
  */
 #ifndef RDMABENCH_RDMA_ROUTE_H
 #define RDMABENCH_RDMA_ROUTE_H

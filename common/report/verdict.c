@@ -23,6 +23,40 @@ struct verdict verdict_decide(int err, int exit_code, bool gate_failed)
 	return (struct verdict){ RESULTS_PASS, BENCH_EXIT_OK };
 }
 
+int verdict_exit_code(int err)
+{
+	switch (err) {
+	case 0:
+		return BENCH_EXIT_OK;
+	case -EINVAL:
+	case -EOPNOTSUPP:
+	case -WIRE_EPERFTEST: /* a mixed pair: the user's to fix */
+	case -EKEYREJECTED:   /* --auth-key-file: no, or another key */
+		return BENCH_EXIT_USAGE;
+	case -EILSEQ:
+		return BENCH_EXIT_CORRUPT;
+	case -EINTR:
+		return BENCH_EXIT_STOPPED;
+	case -ETIMEDOUT:
+	case -ECONNRESET:
+	case -ECONNREFUSED:
+	case -ECONNABORTED:
+	case -EBUSY:          /* a server busy for all of --connect-timeout */
+	case -EHOSTUNREACH:
+	case -ENETUNREACH:
+	case -ENETDOWN:
+	case -EPIPE:
+		return BENCH_EXIT_PEER;
+	default:
+		return BENCH_EXIT_RUNTIME;
+	}
+}
+
+int verdict_stop_err(int err, bool stopped)
+{
+	return stopped && err && err != -EILSEQ ? -EINTR : err;
+}
+
 const char *verdict_exit_meaning(int exit_code)
 {
 	switch (exit_code) {

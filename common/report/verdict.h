@@ -36,6 +36,23 @@ struct verdict {
 struct verdict verdict_decide(int err, int exit_code, bool gate_failed);
 
 /*
+ * The exit code (BENCH_EXIT_*) of a run that ended with err (0 or
+ * -errno): -EINTR is STOPPED (130), a peer refused, lost, unreachable or
+ * timed out is PEER, a mistake of the user's USAGE, -EILSEQ CORRUPT,
+ * any other error RUNTIME.
+ */
+int verdict_exit_code(int err);
+
+/*
+ * The error of a run that ended with err, stopped (a SIGINT or SIGTERM
+ * came) or not: a stopped run that failed was stopped, whatever the stop
+ * cut short (a wait, a retry of a refused connection or of a name not yet
+ * resolved, a set-up, a measurement), so -EINTR; a wrong byte found
+ * (-EILSEQ) stays what it is, and so does err of a run not stopped.
+ */
+int verdict_stop_err(int err, bool stopped);
+
+/*
  * The worse of two exit codes (BENCH_EXIT_*), for a verdict over many
  * runs (ib_fabric's links, --rails' rails): corrupt, then any error, then
  * a failed gate, then a pass; a tie keeps a.

@@ -18,6 +18,7 @@
 #include "lib/units.h"
 #include "rdma/dev.h"
 #include "report/report.h"
+#include "report/verdict.h"
 #include "run/ctx.h"
 #include "run/main.h"
 #include "run/place_glue.h"
@@ -28,36 +29,6 @@
 #include "spec/opts_doc.h"
 #include "spec/test.h"
 #include "spec/wire.h"
-
-static int bench_exit_code(int err)
-{
-	switch (err) {
-	case 0:
-		return BENCH_EXIT_OK;
-	case -EINVAL:
-	case -EOPNOTSUPP:
-	case -WIRE_EPERFTEST: /* a mixed pair: the user's to fix */
-	case -EKEYREJECTED:   /* --auth-key-file: no, or another key */
-		return BENCH_EXIT_USAGE;
-	case -EILSEQ:
-		return BENCH_EXIT_CORRUPT;
-	case -EINTR:
-		return BENCH_EXIT_STOPPED;
-	case -ETIMEDOUT:
-	case -ECONNRESET:
-	case -ECONNREFUSED:
-	case -ECONNABORTED:
-	case -EBUSY:          /* a server busy for all of --connect-timeout */
-	case -EHOSTUNREACH:
-	case -ENETUNREACH:
-	case -ENETDOWN:
-	case -EPIPE:
-		return BENCH_EXIT_PEER;
-	default:
-		return BENCH_EXIT_RUNTIME;
-	}
-}
-
 
 /* The test this side runs (the client sends it; a server adopts one). */
 static void bench_build_test(struct bench_ctx *b)
@@ -164,13 +135,18 @@ static int bench_run_link(struct bench_ctx *b)
 		ret = place_glue_preflight(b);
 	if (!ret)
 		ret = b->is_server ? session_server(b) : session_client(b);
+	/* whatever a stop cut short, the run was stopped: 130 */
+	ret = verdict_stop_err(ret, stop_flag);
 	if (ret)
 		ctrl_send_error(&b->ctrl, ret, ret == -EINTR ? "interrupted" :
 				"failed; see its log for why");
 	setup_release(b);
 	if (ret == -EINTR)
-		bench_err("interrupted");
-	return record_end(b, ret, ret ? bench_exit_code(ret) : BENCH_EXIT_OK);
+		bench_err("interrupted by %s",
+			  stop_flag == SIGINT  ? "SIGINT" :
+			  stop_flag == SIGTERM ? "SIGTERM" :
+						 "a signal");
+	return record_end(b, ret, verdict_exit_code(ret));
 }
 
 int bench_main(const struct bench_desc *desc, int argc, char **argv)

@@ -6,10 +6,12 @@
  * the two sides cannot disagree.
  */
 #include <errno.h>
+#include <netdb.h>
 #include <string.h>
 
 #include "lib/log.h"
 #include "lib/nonce.h"
+#include "lib/resolve.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
 #include "run/measure.h"
@@ -48,13 +50,14 @@ static bool session_retryable(int err)
 /*
  * Client: the backend's attempt() until it succeeds, fails for good, or
  * --connect-timeout passes, 200 ms apart; says once that it retries and,
- * if it gives up, why.
+ * if it gives up, why. A stop (SIGINT/SIGTERM) ends it: -EINTR, which
+ * the driver says.
  */
 static int session_connect(struct session_be *be)
 {
 	const struct session_ops *ops = &be->ops;
 	const struct bench_ctx *b = be->s->b;
-	uint64_t deadline_ns = timer_deadline_ns(b->cfg.connect_timeout_s * 1000);
+	uint64_t deadline_ns = be->s->connect_by_ns;
 	bool told = false;
 	int ret;
 
@@ -71,8 +74,11 @@ static int session_connect(struct session_be *be)
 				   strerror(-ret),
 				   (unsigned long long)b->cfg.connect_timeout_s);
 		told = true;
-		timer_sleep_ms(200);
+		if (timer_wait_ms(200))
+			break;
 	}
+	if (ret && stop_flag)
+		return -EINTR;
 	if (ret && ret != -EKEYREJECTED && ret != -EBUSY && /* said */
 	    (ops->log_any || session_retryable(ret)))
 		bench_err("could not reach an rdmabench server at %s %s %llu "
@@ -82,6 +88,73 @@ static int session_connect(struct session_be *be)
 			  (unsigned long long)b->cfg.connect_timeout_s,
 			  strerror(-ret), ops->retry_hint);
 	return ret;
+}
+
+/* Client: why the server's name never resolved, with the fix: the run's
+ * error (exit 5). */
+static void session_name_error(const struct bench_ctx *b, int eai, bool waited)
+{
+	const char *host = b->cfg.server_addr;
+	char waited_text[64] = "";
+
+	if (waited)
+		snprintf(waited_text, sizeof(waited_text), " (looked up for "
+			 "%llu s: --connect-timeout)",
+			 (unsigned long long)b->cfg.connect_timeout_s);
+	if (!resolve_retryable(host, eai))
+		bench_err("cannot resolve the server address '%s': %s: check "
+			  "the name or IP, or give the server's IP", host,
+			  gai_strerror(eai));
+	else
+		bench_err("cannot resolve the server address '%s'%s: %s%s: "
+			  "check the name for a typo; a server still starting "
+			  "(a Kubernetes Service's name resolves once its pod "
+			  "is ready) needs a longer --connect-timeout; else add "
+			  "the name to /etc/hosts or DNS, or give the server's "
+			  "IP", host, waited_text,
+			  gai_strerror(eai), eai == EAI_AGAIN ? " (no answer "
+			  "within " RESOLVE_TEXT ")" : "");
+}
+
+/*
+ * Client: the server's name, looked up until it resolves or
+ * --connect-timeout passes (a server whose name has no record yet is
+ * one not up yet: a headless Service's pod not ready, a ring peer not
+ * named yet), twice a second (gentle on a cluster's DNS); one line says
+ * that it waits. Every rendezvous (auto, --oob tcp, rdma_cm) looks the
+ * name up again itself once it resolves. 0, -EHOSTUNREACH (said: the
+ * run's error) or -EINTR.
+ */
+static int session_await_name(struct session *s)
+{
+	const struct bench_ctx *b = s->b;
+	const char *host = b->cfg.server_addr;
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM }, *res;
+	bool told = false;
+	int eai;
+
+	for (;;) {
+		eai = resolve_addr(host, NULL, &hints, &res);
+		if (!eai) {
+			freeaddrinfo(res);
+			return 0;
+		}
+		if (stop_flag)
+			return -EINTR;
+		if (!resolve_retryable(host, eai) ||
+		    timer_expired(s->connect_by_ns))
+			break;
+		if (!told)
+			bench_info("waiting for %s to resolve (%s; up to %llu s: "
+				   "--connect-timeout)", host, gai_strerror(eai),
+				   (unsigned long long)b->cfg.connect_timeout_s);
+		told = true;
+		if (timer_wait_ms(500))
+			return -EINTR;
+	}
+	session_name_error(b, eai, told);
+	return -EHOSTUNREACH;
 }
 
 /*
@@ -338,16 +411,18 @@ static int session_flow(struct session_be *be)
 /*
  * Client: a busy server (serving another client) is asked again every
  * second until --connect-timeout; said once, and at the end if it stayed
- * busy.
+ * busy. The server's name resolves first (session_await_name).
  */
 static int session_client_tries(struct session_be *be)
 {
 	struct bench_ctx *b = be->s->b;
-	uint64_t deadline_ns = timer_deadline_ns(b->cfg.connect_timeout_s *
-						 1000);
+	uint64_t deadline_ns = be->s->connect_by_ns;
 	bool told = false;
 	int ret;
 
+	ret = session_await_name(be->s);
+	if (ret)
+		return ret;
 	for (;;) {
 		b->rendezvous = be->ops.name; /* an iWARP redirect undone */
 		ret = be->ops.open(be);
@@ -362,8 +437,11 @@ static int session_client_tries(struct session_be *be)
 				   (unsigned long long)b->cfg.connect_timeout_s);
 		told = true;
 		setup_release(b);
-		timer_sleep_ms(1000);
+		if (timer_wait_ms(1000))
+			break;
 	}
+	if (ret == -EBUSY && stop_flag)
+		return -EINTR;
 	if (ret == -EBUSY)
 		bench_err("the server at %s stayed busy for %llu s "
 			  "(--connect-timeout): %s; try later, or wait longer",
@@ -394,6 +472,8 @@ int session_client(struct bench_ctx *b)
 {
 	struct session s = { .b = b };
 
+	/* one wait in all for the server: its name, its listener, its turn */
+	s.connect_by_ns = timer_deadline_ns(b->cfg.connect_timeout_s * 1000);
 	return session_run(&s, session_client_tries);
 }
 

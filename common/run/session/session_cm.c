@@ -164,7 +164,7 @@ static int client_connect_qps(struct session_be *be)
 			ret = cm_data_qp(b, i);
 		if (!ret)
 			ret = cm_connect(ep, &req, deadline_ns);
-		if (ret)
+		if (ret && ret != -EINTR) /* a stop: the driver says it */
 			bench_err("data connection %u of %u to %s: %s", i + 1,
 				  b->test.qps, c->addr,
 				  strerror(-ret));

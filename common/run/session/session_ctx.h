@@ -22,6 +22,7 @@ struct session {
 	struct keyfile *key;        /* --auth-key-file; NULL: none */
 	bool authed;                /* the peer proved the key */
 	uint64_t token;             /* rdma_cm data CONNECTs (HELLO_ACK) */
+	uint64_t connect_by_ns; /* client: --connect-timeout's end */
 	struct busy *busy;          /* server: answers other clients */
 	uint64_t end_ns;            /* server: the session's hard end */
 	char hard_text[96];         /* server: b->ctrl.hard_what's text */
