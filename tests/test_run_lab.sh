@@ -6,6 +6,8 @@
 # commands), and tests/tap-sum.sh's totals, slowest cases, retries and
 # the failure a file without its plan is.
 set -u
+# make check ONLY=... exports ONLY, which run-lab.sh would read as its patterns
+unset ONLY RDMABENCH_LAB_ONLY
 cd "$(dirname "$0")/.." || exit 1
 n=0 bad=0
 ok() { n=$((n + 1)); }
@@ -18,7 +20,7 @@ plan_is() { # WANT PATTERN...: the plan's lines, joined by "|"
 }
 
 # every boot once, the release cases in the release boot alone
-plan_is "main: |numa: |pair: |release: package valgrind verbs.lat_memory_constant|fabric-group: |fabric-slurm: |k8s: "
+plan_is "main: |numa: |pair: |release: package valgrind verbs.lat_memory_constant|fabric-group: |fabric-slurm: |k8s: |k8s-image: "
 plan_is "main: address.rxe.hostname" address.rxe.hostname
 plan_is "main: address" address
 plan_is "numa: numa" numa
@@ -30,6 +32,7 @@ plan_is "main: verbs|release: verbs.lat_memory_constant" verbs
 plan_is "release: valgrind.ib_write_bw" valgrind.ib_write_bw
 plan_is "release: package" package
 plan_is "fabric-group: |k8s: k8s.oob" fabric k8s.oob
+plan_is "k8s-image: " k8s-image
 plan_is "fabric-slurm: slurm.up" slurm.up
 plan_is "main: write_bw.rxe" write_bw.rxe
 if tests/run-lab.sh --plan build 2>/dev/null | grep -q '^main: $'; then ok; else fail "no main boot"; fi
