@@ -4,12 +4,10 @@
 # a lab guest of scripts/lab/run-pair.sh: podman (crun) runs the pods of
 # the rendered manifests in DIR (base.yaml, nonroot.yaml) from the image
 # built by scripts/image.sh, through tests/k8s/podman-kubelet.py (the
-# kubelet's stand-in). ROLE server: the base's server Deployment until
-# DIR/phase2 appears, then the nonroot overlay's with the SETCAP=1 image
-# (stopped by run-pair.sh). ROLE client: the scenarios in DIR/scenarios
-# (NAME OVERLAY IMAGE_TAG ARGS... a line), one client Job each, results in
-# DIR/NAME/ (podman-kubelet.py --out), DIR/phase2 written before the first
-# nonroot scenario.
+# kubelet's stand-in). ROLE server: the base's server Deployment (stopped
+# by run-pair.sh). ROLE client: the scenarios in DIR/scenarios (NAME
+# OVERLAY IMAGE_TAG ARGS... a line), one client Job each, results in
+# DIR/NAME/ (podman-kubelet.py --out).
 #
 # What stands in for a node: the guest's cgroup v2 (mounted here), a tmpfs
 # for podman's container storage, the host's image store read-only (an
@@ -56,32 +54,24 @@ kubelet() {
 		--pod "$pod" --node "$node" --out "$out" "$@"
 }
 
-# load_setcap: the SETCAP=1 image into the guest's own store
+# load_setcap: the SETCAP=1 image into the guest's own store, once
 load_setcap() {
 	local t=$SECONDS
-	CONTAINERS_STORAGE_CONF=/run/k8s-lab/storage-own.conf podman load -q -i "$dir/ci-setcap.tar" > /dev/null ||
+	[ -e /run/k8s-lab/own-loaded ] && return
+	touch /run/k8s-lab/own-loaded
+	CONTAINERS_STORAGE_CONF=/run/k8s-lab/storage-own.conf podman load -q -i "$dir/ci-setcap.tar" < /dev/null > /dev/null ||
 		echo "podman load $dir/ci-setcap.tar failed"
 	echo "$role: loaded the SETCAP=1 image in $((SECONDS - t)) s"
 }
 
 case $role in
 server)
-	kubelet base Deployment/rdmabench-server ci rdmabench-server-0 lab-node-a "$dir/server-base" &
-	pid=$!
-	while [ ! -e "$dir/phase2" ] && kill -0 "$pid" 2> /dev/null; do sleep 1; done
-	podman stop -t 3 rdmabench-server-0-server > /dev/null 2>&1
-	wait "$pid"
-	echo "server (base) exit $?"
-	load_setcap
-	kubelet nonroot Deployment/rdmabench-server ci-setcap rdmabench-server-1 lab-node-a "$dir/server-nonroot"
+	kubelet base Deployment/rdmabench-server ci rdmabench-server-0 lab-node-a "$dir/server-base"
 	;;
 client)
 	while read -r name ov tag args; do
 		[ -n "$name" ] && [ "${name:0:1}" != "#" ] || continue
-		if [ "$ov" = nonroot ] && [ ! -e "$dir/phase2" ]; then
-			touch "$dir/phase2"
-			load_setcap
-		fi
+		[ "$tag" = ci-setcap ] && load_setcap
 		t=$SECONDS
 		kubelet "$ov" Job/rdmabench-client "$tag" "rdmabench-client-$name" lab-node-b "$dir/$name" \
 			--set-env "client:RDMABENCH_ARGS=$args" < /dev/null > "$dir/$name.log" 2>&1

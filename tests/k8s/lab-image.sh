@@ -10,12 +10,14 @@
 # shipped entrypoint runs as shipped: its doctor init container, then the
 # server or the client.
 #
-# Cases (k8s-image.*), one client Job each against the server Deployment:
+# Cases (k8s-image.*), one client Job each against the base's server
+# Deployment (root with IPC_LOCK):
 #   base_sweep     deploy/base (root, IPC_LOCK added, memlock 8 MiB as a
 #                  node's runtime gives it): -a up to 8 MiB, gated
 #   base_multiqp   deploy/base: -s 4M -q 4, gated
-#   nonroot        overlays/nonroot with the SETCAP=1 image (uid 10001,
-#                  cap_ipc_lock file capability): -s 4M -q 4, gated
+#   nonroot        the client Job of overlays/nonroot with the SETCAP=1
+#                  image (uid 10001, cap_ipc_lock file capability): -s 4M
+#                  -q 4, gated
 #   nonroot_plain  planted: overlays/nonroot with the plain image (USER 10001,
 #                  no file capability): must fail, with the memlock sentence
 #                  in the termination message
@@ -95,9 +97,12 @@ fi
 
 # check NAME WANT: the Job's exit and termination message
 for c in "${CASES[@]}"; do
-	want=pass
-	[ "$c" = nonroot_plain ] && want=memlock
-	if why=$("$PY" - "$dir/$c" "$want" <<'EOF' 2>&1
+	case $c in   # WANT: pass LARGEST_SIZE QPS, or the memlock failure
+	base_sweep) want="pass 8388608 1" ;;
+	nonroot_plain) want=memlock ;;
+	*) want="pass 4194304 4" ;;
+	esac
+	if why=$("$PY" - "$dir/$c" $want <<'EOF' 2>&1
 import json, os, sys
 d, want = sys.argv[1], sys.argv[2]
 rc = int(open(os.path.join(d, "client.exit")).read())
@@ -108,7 +113,16 @@ if want == "pass":
     assert rc == 0, f"client exit {rc}: {s.get('error')}"
     assert s["verdict"] == "pass" and s["exit_code"] == 0, s
     assert s["rows"] and all(r["gbps"] > 0 for r in s["rows"]), s["rows"]
-    print(f"exit 0, verdict pass, {len(s['rows'])} rows up to {s['rows'][-1]['size']} B")
+    # the full result, between the entrypoint's markers in the Job's log
+    t = open(d + ".log", encoding="utf-8").read().splitlines()
+    b = t.index("===== rdmabench result json begin =====")
+    e = t.index("===== rdmabench result json end =====")
+    doc = json.loads("\n".join(t[b + 1:e]))
+    g = doc["gates"]
+    assert g and all(x["verdict"] == "pass" for x in g), f"gates: {g}"
+    sizes, qps = doc["test"]["sizes_bytes"], doc["test"]["qps"]
+    assert [sizes[-1], qps] == [int(x) for x in sys.argv[3:5]], f"sizes {sizes}, {qps} QPs"
+    print(f"exit 0, verdict pass, {len(g)} gates passed, sizes {sizes[0]}..{sizes[-1]} B, {qps} QPs")
 else:
     assert rc != 0, "the planted image without the file capability passed"
     msg = json.dumps(s.get("error"))
