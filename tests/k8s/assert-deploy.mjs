@@ -1,5 +1,5 @@
 // tests/k8s/assert-deploy.mjs - what the schemas cannot say about a rendered
-// deploy/ bundle (tests/test_k8s_manifests.sh):
+// deploy/ bundle (tests/k8s/test_k8s_manifests.sh):
 //   node tests/k8s/assert-deploy.mjs [--expect-fail] [FLAGS:]FILE...
 // FLAGS: a comma list of gpu and ring (e.g. gpu,ring:bundle.yaml).
 // --expect-fail: every FILE must have a problem (broken copies).

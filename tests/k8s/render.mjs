@@ -1,5 +1,5 @@
 // tests/k8s/render.mjs - the part of kustomize that deploy/ uses, for
-// machines without kubectl (tests/test_k8s_manifests.sh renders every
+// machines without kubectl (tests/k8s/test_k8s_manifests.sh renders every
 // overlay with it; where kubectl exists the test also renders with
 // "kubectl kustomize" and requires the same objects).
 //   node tests/k8s/render.mjs DIR             the rendered YAML on stdout

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/test_k8s_manifests.sh - the Kubernetes side, offline (make unit):
+# tests/k8s/test_k8s_manifests.sh - the Kubernetes side, offline (make unit):
 #   yaml     yamllint (tests/k8s/yamllint.yaml) on deploy/ and on every
 #            rendered bundle: each overlay, run-pair.sh --render, ring.sh
 #   render   every kustomization rendered by tests/k8s/render.mjs and, where
@@ -26,7 +26,7 @@
 # exit 77 only when no part could run. Debian: apt-get install yamllint
 # nodejs npm python3.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 K=tests/k8s
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

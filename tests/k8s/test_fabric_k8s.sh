@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/test_fabric_k8s.sh - scripts/k8s/fabric.py offline: every pattern
+# tests/k8s/test_fabric_k8s.sh - scripts/k8s/fabric.py offline: every pattern
 # rendered (plain, and with --gpu, streams and SR-IOV), each through
 # yamllint (tests/k8s/yamllint.yaml) and tests/k8s/validate.mjs (the
 # Kubernetes schemas, unknown fields), an Indexed Job of one pod a node
@@ -10,7 +10,7 @@
 # A missing validator skips its part; exit 77 only when none could run.
 # shellcheck disable=SC2015 # ok() never fails: "A && ok || fail" is an if
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
 K=tests/k8s
 $PY -c 'import yaml' 2>/dev/null || { echo "python3-yaml not installed"; exit 77; }
