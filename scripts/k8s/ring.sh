@@ -235,6 +235,8 @@ EOF
                 fieldRef:
                   fieldPath: metadata.name
           securityContext:
+            runAsUser: 0
+            runAsGroup: 0
             capabilities:
               add: ["IPC_LOCK"]
           resources:

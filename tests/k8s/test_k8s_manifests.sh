@@ -11,7 +11,9 @@
 #            schema in tests/k8s/crds/, the CNI config) on all of them, and
 #            broken copies it must refuse
 #   deploy   tests/k8s/assert-deploy.mjs: IPC_LOCK, Guaranteed QoS, RDMA
-#            resource, anti-affinity, probe, Service, ring wiring, GPU
+#            resource, anti-affinity, probe, Service, ring wiring, GPU; the
+#            user story against deploy/Dockerfile's USER (root with
+#            IPC_LOCK, or non-root on the -setcap image), planted copies
 #   entry    deploy/entrypoint.sh with tests/k8s/fake-tool.sh as the tools:
 #            verdict summaries (<= 4000 bytes, valid JSON), the JSON between
 #            its markers, exit codes, doctor, ring; its JSON reader against
@@ -121,6 +123,13 @@ if [ "$have_kz" = 1 ]; then
 	grep -q NetworkAttachmentDefinition "$tmp/pair-gpu.yaml" && fail "--network: our NAD still applied"
 	[ "$(grep -Ec 'k8s.v1.cni.cncf.io/networks: "?operator-net"?$' "$tmp/pair-gpu.yaml")" = 2 ] && ok "--network" || fail "--network not in both pods"
 	refuse "run-pair.sh refuses one node twice" scripts/k8s/run-pair.sh --render node-a node-a
+	expect_rc "run-pair.sh -o nonroot refuses an image without -setcap" 2 \
+		scripts/k8s/run-pair.sh --render -o nonroot --image reg.example/rdmabench:1.0 node-a node-b
+	grep -q 'reg.example/rdmabench:1.0 is not: --image REGISTRY/rdmabench:TAG-setcap' "$tmp/out" &&
+		ok "run-pair.sh -o nonroot: says which image to give" || { cat "$tmp/out"; fail "run-pair.sh -o nonroot: message"; }
+	scripts/k8s/run-pair.sh --render -o nonroot --image reg.example/rdmabench:1.0-setcap node-a node-b \
+		> "$tmp/pair-nonroot.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render -o nonroot"; }
+	bundles+=("pair-nonroot - $tmp/pair-nonroot.yaml")
 	refuse "run-pair.sh refuses --json" scripts/k8s/run-pair.sh --render a b --json x
 	scripts/k8s/ring.sh n1 n2 n3 n4 -- -D 5 --expect-gbps 180 > "$tmp/ring.yaml" || fail "ring.sh"
 	printf '# pairs\nn1 n2\nn3 n4\n' > "$tmp/pairs.txt"
@@ -164,7 +173,8 @@ if [ "$have_kz" = 1 ]; then
 		if [ "$flags" = - ]; then tagged+=("$f"); else tagged+=("$flags:$f"); fi
 	done
 	expect "validate the ${#files[@]} rendered bundles" node $K/validate.mjs --quiet "${files[@]}"
-	expect "assert-deploy on the ${#files[@]} rendered bundles" node $K/assert-deploy.mjs "${tagged[@]}"
+	AD=(node $K/assert-deploy.mjs --dockerfile deploy/Dockerfile)
+	expect "assert-deploy on the ${#files[@]} rendered bundles" "${AD[@]}" "${tagged[@]}"
 	# broken copies the validators must refuse, each for its own reason
 	b=$tmp/base.yaml nv=0 na=0 inval=() afail=()
 	mut() { # NAME SED-SCRIPT [assert-deploy]
@@ -215,7 +225,27 @@ for (const k of ['Deployment', 'Job']) {
   ok(i > 0 && a[i + 1] === m.mountPath + '/key', k + ': no --auth-key-file on the mounted key');
 }"
 	expect "validate refuses ${#inval[@]} broken copies" node $K/validate.mjs --expect-invalid "${inval[@]}"
-	expect "assert-deploy refuses ${#afail[@]} broken copies" node $K/assert-deploy.mjs --expect-fail "${afail[@]}"
+	expect "assert-deploy refuses ${#afail[@]} broken copies" "${AD[@]}" --expect-fail "${afail[@]}"
+	# the user story against the image, planted: the USER of
+	# deploy/Dockerfile (read by assert-deploy, not restated here) is not
+	# root, so a container that drops runAsUser: 0 runs as that user, and
+	# IPC_LOCK then works only through the -setcap image's file capability
+	sed '/runAsUser: 0$/d' "$tmp/base.yaml" > "$tmp/no-user.yaml"
+	expect_rc "user story: base without runAsUser 0 fails" 1 "${AD[@]}" "$tmp/no-user.yaml"
+	grep -q "container client: runs as uid [0-9]* (deploy/Dockerfile's USER) with image rdmabench:[^ ]*: not root" "$tmp/out" &&
+		ok "user story: the failure names the Dockerfile's user" || { cat "$tmp/out"; fail "user story: no message on the Dockerfile's user"; }
+	sed 's/^\(USER\) .*/\1 0:0/' deploy/Dockerfile > "$tmp/Dockerfile.root"
+	expect "user story: the same copy passes with an image whose USER is root" \
+		node $K/assert-deploy.mjs --dockerfile "$tmp/Dockerfile.root" "$tmp/no-user.yaml"
+	sed 's/-setcap$//' "$tmp/nonroot.yaml" > "$tmp/nonroot-nosetcap.yaml"
+	expect_rc "user story: nonroot without the -setcap image fails" 1 "${AD[@]}" "$tmp/nonroot-nosetcap.yaml"
+	grep -q 'runs as uid 10001 (its runAsUser) with image rdmabench:0.1.0: not root' "$tmp/out" &&
+		ok "user story: the failure names the missing -setcap image" || { cat "$tmp/out"; fail "user story: no -setcap message"; }
+	sed 's/allowPrivilegeEscalation: true/allowPrivilegeEscalation: false/' "$tmp/nonroot.yaml" > "$tmp/nonroot-nnp.yaml"
+	expect_rc "user story: nonroot with no_new_privs fails" 1 "${AD[@]}" "$tmp/nonroot-nnp.yaml"
+	img=$(sed -n 's/^ *image: //p' "$tmp/base.yaml" | sort -u)
+	[ "$(sed -n 's/^ *image: //p' "$tmp/nonroot.yaml" | sort -u)" = "$img-setcap" ] &&
+		ok "user story: nonroot's image is the base's, tagged -setcap" || fail "nonroot's image is not $img-setcap"
 fi
 
 # ---------------------------------------------------------------- entrypoint
