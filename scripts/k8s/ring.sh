@@ -151,6 +151,16 @@ spec:
   completions: $size
   parallelism: $size
   backoffLimit: 0
+  podFailurePolicy:
+    rules:
+      - action: Ignore
+        onPodConditions:
+          - type: DisruptionTarget
+            status: "True"
+      - action: FailJob
+        onExitCodes:
+          operator: In
+          values: [1, 2, 3, 4, 5, 6, 7]
   activeDeadlineSeconds: $TIMEOUT
   ttlSecondsAfterFinished: 86400
   template:

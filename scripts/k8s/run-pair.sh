@@ -254,7 +254,9 @@ log "client Job: $state${conds:+ ($conds)}"
 [ "$state" = deadline ] && k delete job rdmabench-client --wait=false >/dev/null 2>&1
 
 # ---------------------------------------------------------------- collect
-pod=$(k get pods -l job-name=rdmabench-client -o jsonpath='{.items[0].metadata.name}' 2>/dev/null)
+# the newest pod: a disrupted one was replaced (podFailurePolicy)
+pod=$(k get pods -l job-name=rdmabench-client --sort-by=.metadata.creationTimestamp \
+	-o jsonpath='{.items[-1:].metadata.name}' 2>/dev/null)
 k logs deployment/rdmabench-server -c server > "$RESULTS/server.log" 2>&1
 [ -n "$pod" ] || finish 1 "the client Job made no pod ($state)"
 k logs "$pod" -c doctor > "$RESULTS/doctor.log" 2>&1

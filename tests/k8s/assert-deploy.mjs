@@ -13,7 +13,8 @@
 // Pair bundles (default): the headless Service selects the server pod and
 // targets its control port 18515; the server runs --oob tcp and its
 // readiness probe is a TCP connect to that port; the client Job has
-// backoffLimit 0, an activeDeadlineSeconds, restartPolicy Never, a required
+// backoffLimit 0, an activeDeadlineSeconds, restartPolicy Never, a
+// podFailurePolicy (disruptions Ignored, exit codes 1-7 FailJob), a required
 // anti-affinity to the server on kubernetes.io/hostname, and reaches the
 // server through the Service's name with --oob tcp.
 // --ring: Indexed Jobs whose pods use the headless Service as subdomain,
@@ -97,6 +98,20 @@ function checkPod(what, tpl) {
   return spec;
 }
 
+// podFailurePolicy: a disruption is retried (Ignore, the first rule), the
+// documented exit codes of the tools and ib_doctor fail the Job at once
+const VERDICTS = [1, 2, 3, 4, 5, 6, 7];
+function checkFailurePolicy(w, j) {
+  const rules = j.spec.podFailurePolicy?.rules ?? [];
+  const r0 = rules[0];
+  if (r0?.action !== "Ignore" || !(r0.onPodConditions ?? []).some((c) => c.type === "DisruptionTarget" && (c.status ?? "True") === "True"))
+    fail(w, "podFailurePolicy's first rule does not Ignore a DisruptionTarget (a preempted or evicted pod would fail the Job)");
+  const fj = rules.find((r) => r.action === "FailJob" && r.onExitCodes?.operator === "In");
+  const missing = VERDICTS.filter((c) => !(fj?.onExitCodes.values ?? []).includes(c));
+  if (missing.length) fail(w, `podFailurePolicy does not FailJob on exit code(s) ${missing} (the tools' and ib_doctor's verdicts)`);
+  if (j.spec.template.spec.restartPolicy !== "Never") fail(w, "podFailurePolicy needs restartPolicy Never");
+}
+
 const args0 = (c) => c.args ?? [];
 const hasOob = (a) => a.some((x, i) => x === "--oob" && a[i + 1] === "tcp");
 
@@ -123,6 +138,7 @@ if (!ring) {
     if (j.spec.backoffLimit !== 0) fail("client Job", "backoffLimit is not 0");
     if (!(j.spec.activeDeadlineSeconds > 0)) fail("client Job", "no activeDeadlineSeconds");
     if (jspec.restartPolicy !== "Never") fail("client Job", "restartPolicy is not Never");
+    checkFailurePolicy("client Job", j);
     const anti = jspec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
     if (!anti.some((t) => t.topologyKey === "kubernetes.io/hostname" &&
       Object.entries(t.labelSelector?.matchLabels ?? {}).every(([k, v]) => sl[k] === v) &&
@@ -162,6 +178,7 @@ if (!ring) {
       fail(w, "the ring pods do not use --oob tcp on both sides");
     if (gpu !== args0(c).includes("--use_cuda")) fail(w, "--use_cuda does not match --gpu");
     if (j.spec.backoffLimit !== 0 || !(j.spec.activeDeadlineSeconds > 0)) fail(w, "backoffLimit 0 and a deadline wanted");
+    checkFailurePolicy(w, j);
   }
 }
 return errors;

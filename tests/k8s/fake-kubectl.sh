@@ -51,7 +51,7 @@ get)
 	pods)
 		sel=$(opt -l "$@")
 		case $path in
-		'{.items[0].metadata.name}') pods_with "$sel" | head -n 1 | tr -d '\n' ;;
+		'{.items[-1:].metadata.name}') pods_with "$sel" | tail -n 1 | tr -d '\n' ;;
 		*'.metadata.name'*) pods_with "$sel" ;;
 		'') echo "NAME READY STATUS"; pods_with "$sel" ;;
 		*) exit 1 ;;

@@ -197,6 +197,8 @@ if [ "$have_kz" = 1 ]; then
 	mut "no anti-affinity" 's/topologyKey: kubernetes.io\/hostname/topologyKey: topology.kubernetes.io\/zone/' a
 	mut "rdma_cm server (no --oob tcp)" '0,/- --oob/s//- --no-oob/' a
 	mut "backoffLimit 1" 's/backoffLimit: 0/backoffLimit: 1/' a
+	mut "a disruption counted" 's/type: DisruptionTarget/type: Ready/' a
+	mut "an exit code counted, not FailJob" 's/- 4$/- 8/' a
 	mut "no RDMA resource" 's/rdma\/rdma_shared_device_a/example.com\/nic/g' a
 	mut "no readiness probe port" 's/port: control$/port: 9999/' a
 	# secure: the policy selects the server, admits the clients on the
