@@ -50,7 +50,7 @@ DOCTOR_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,doctor doctor/live))
 FABRIC_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,fabric fabric/live))
 LDLIBS  := -lrdmacm -libverbs -lnuma -ldl -lm
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
-TESTS_SH := $(patsubst tests/%.sh,%,$(wildcard tests/test_*.sh))
+TESTS_SH := $(basename $(notdir $(wildcard tests/test_*.sh tests/*/test_*.sh)))
 
 all: $(addprefix $(B)/,$(BENCHES))
 

@@ -41,7 +41,9 @@ if [ $n -gt 0 ]; then echo "1..$n" >> "$R/checks.tap"; taps+=("$R/checks.tap")
 else rm -f "$R/checks.tap"; fi
 
 tests=()
-for t in $(cd tests && ls test_*.c test_*.sh 2>/dev/null | sed 's/\.[cs]h*$//'); do
+# the unit tests: tests/test_*.{c,sh}, and the scripts of a folder of tests
+# (tests/k8s/test_*.sh), each selected by its name alone
+for t in $(cd tests && ls test_*.c test_*.sh */test_*.sh 2>/dev/null | sed 's|.*/||; s/\.[cs]h*$//'); do
 	wanted "$t" && tests+=("$t")
 done
 if [ ${#tests[@]} -gt 0 ]; then

@@ -6,7 +6,8 @@ Usage: scripts/k8s/fabric.py --pattern P [OPTIONS] NODE... [-- TEST_FLAGS...]
 
 Prints a headless Service and an Indexed Job with one pod per NODE (node
 affinity + pod anti-affinity, the RDMA resource, IPC_LOCK, Guaranteed QoS:
-the pod spec of scripts/k8s/ring.sh, which renders it), where pod i runs
+the pod spec of scripts/k8s/ring.sh, which renders it from deploy/ with
+"kubectl kustomize", so kubectl must be installed), where pod i runs
     ib_fabric --pattern P --hosts NAME-[0-(N-1)].NAME --out /results ...
 and finds its rank in JOB_COMPLETION_INDEX (docs/fabric.md). The pods
 reach each other by their stable names (NAME-i.NAME); rank 0 holds the

@@ -30,18 +30,32 @@
 # strides 1 and 2 tell a bad node (slow in every link it is in) from a bad
 # link.
 #
+# The manifests come from deploy/ (one source with run-pair.sh): each Job
+# is the overlay's client Job (deploy/base/client-job.yaml) made Indexed,
+# renamed and pointed at its nodes by JSON patches, the Service is its
+# headless Service renamed; "kubectl kustomize" renders them (KUBECTL names
+# another kubectl), so rendering needs kubectl too, not a cluster.
+#
 # Options:
 #   --run                apply, wait, collect, report; exit with collect.py's status
 #   -n, --namespace NS   namespace (default: kubectl's current one)
 #   -t, --tool TOOL      ib_write_bw (default), ib_read_bw, ib_send_bw, ...
-#       --image IMAGE    image (default rdmabench:0.1.0)
+#   -o, --overlay NAME   base (default), gpu, nonroot, ... (deploy/overlays/NAME),
+#                        or a directory holding a kustomization of your own:
+#                        its client Job's pod spec; its other objects (the
+#                        server, the NAD) are not used; not secure (the ring's
+#                        servers take no key)
+#       --image IMAGE    image (default the overlay's: rdmabench:0.1.0;
+#                        nonroot wants a ...-setcap tag)
 #       --network NAME   NetworkAttachmentDefinition the pods attach
 #                        (default rdmabench-net: kubectl apply -f
 #                        deploy/base/network-macvlan.yaml first, or yours)
 #       --netdev IF      the RDMA interface in the pod (default net1)
 #       --rdma-resource NAME   rdma/rdma_shared_device_a (default),
 #                        nvidia.com/sriov_resource, nvidia.com/hostdev, ...
+#                        (in place of the base's rdma/rdma_shared_device_a)
 #       --gpu            one nvidia.com/gpu per pod and --use_cuda
+#                        (deploy/components/gpu)
 #       --cpu N, --memory Q    per pod, requests == limits (default 4, 4Gi)
 #       --stride K       pod i tests pod i+K (default 1)
 #       --name NAME      Job and Service name (default rdmabench-ring)
@@ -52,23 +66,26 @@
 #       --slow-fraction F, --fail-slow   passed on to collect.py
 #   -h, --help
 # Exit status (--run): collect.py's (0 every link passed, 3 a link below
-# expectation, 4 corruption, 1/5 errors); 2 bad usage.
+# expectation, 4 corruption, 1/5 errors); 2 bad usage, or an overlay the
+# ring cannot use (kubectl kustomize's error is shown).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+ROOT=$(cd "$HERE/../.." && pwd -P)
 KUBECTL=${KUBECTL:-kubectl}
 usage() { sed -n '2,/^set -uo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 die() { echo "ring: $*" >&2; exit 2; }
 log() { echo "[ring] $*" >&2; }
 
-RUN=0 NS='' TOOL=ib_write_bw IMAGE=rdmabench:0.1.0 NETWORK=rdmabench-net NETDEV=net1
-RES=rdma/rdma_shared_device_a GPU=0 CPU=4 MEM=4Gi STRIDE=1 NAME=rdmabench-ring
+RUN=0 NS='' TOOL=ib_write_bw IMAGE='' NETWORK=rdmabench-net NETDEV=net1 OVERLAY=base
+RES0=rdma/rdma_shared_device_a RES=rdma/rdma_shared_device_a GPU=0 CPU=4 MEM=4Gi STRIDE=1 NAME=rdmabench-ring
 TIMEOUT=1800 RESULTS='' KEEP=0 NODES=() PAIRS_FILE='' COLLECT_ARGS=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--run) RUN=1; shift ;;
 	-n | --namespace) NS=${2:?}; shift 2 ;;
 	-t | --tool) TOOL=${2:?}; shift 2 ;;
+	-o | --overlay) OVERLAY=${2:?}; shift 2 ;;
 	--image) IMAGE=${2:?}; shift 2 ;;
 	--network) NETWORK=${2:?}; shift 2 ;;
 	--netdev) NETDEV=${2:?}; shift 2 ;;
@@ -106,6 +123,15 @@ TEST_ARGS=("$@")
 for a in "${TEST_ARGS[@]}"; do
 	[[ $a == *[[:space:]]* ]] && die "test flag '$a' has a space (RDMABENCH_ARGS is split on spaces)"
 done
+if [ -d "$ROOT/deploy/overlays/$OVERLAY" ]; then
+	ODIR=$ROOT/deploy/overlays/$OVERLAY
+elif [ "$OVERLAY" = base ]; then
+	ODIR=$ROOT/deploy/base
+elif [ -d "$OVERLAY" ]; then
+	ODIR=$(cd "$OVERLAY" && pwd -P)
+else
+	die "no overlay '$OVERLAY' (deploy/overlays/: $(cd "$ROOT/deploy/overlays" && echo *))"
+fi
 
 # jobs: "JOBNAME NODE NODE..." lines
 JOBS=()
@@ -131,168 +157,177 @@ else
 fi
 
 q() { printf '"%s"' "$(printf %s "$1" | sed 's/[\\"]/\\&/g')"; }
+ptr() { printf %s "$1" | sed 's/~/~0/g; s|/|~1|g'; }   # a JSON pointer token
 
-render_job() { # JOB NODE...
-	local job=$1; shift
-	local size=$# stride=$STRIDE n c
-	[ "$size" = 2 ] && stride=1
-	cat <<EOF
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: $job
-  labels:
-    app.kubernetes.io/name: rdmabench
-    app.kubernetes.io/component: ring
-    rdmabench/ring: $NAME
-spec:
-  completionMode: Indexed
-  completions: $size
-  parallelism: $size
-  backoffLimit: 0
-  activeDeadlineSeconds: $TIMEOUT
-  ttlSecondsAfterFinished: 86400
-  template:
-    metadata:
-      labels:
-        app.kubernetes.io/name: rdmabench
-        app.kubernetes.io/component: ring
-        rdmabench/ring: $NAME
-        rdmabench/group: $job
-      annotations:
-        k8s.v1.cni.cncf.io/networks: $(q "$NETWORK")
-    spec:
-      subdomain: $NAME
-      restartPolicy: Never
-      terminationGracePeriodSeconds: 5
-      affinity:
-        nodeAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-            nodeSelectorTerms:
-              - matchExpressions:
-                  - key: kubernetes.io/hostname
-                    operator: In
-                    values:
-EOF
-	for n; do echo "                      - $(q "$n")"; done
-	cat <<EOF
-        podAntiAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-            - labelSelector:
-                matchLabels:
-                  rdmabench/group: $job
-              topologyKey: kubernetes.io/hostname
-EOF
-	for c in initContainers containers; do
-		echo "      $c:"
-		if [ $c = initContainers ]; then
-			echo "        - name: doctor"
-		else
-			echo "        - name: ring"
-		fi
-		cat <<EOF
-          image: $(q "$IMAGE")
-          imagePullPolicy: IfNotPresent
-          command: ["/usr/local/bin/rdmabench-entrypoint"]
-EOF
-		if [ $c = initContainers ]; then
-			echo '          args: ["doctor"]'
-		else
-			echo "          args:"
-			for a in ring "$TOOL" --oob tcp --netdev "$NETDEV" --connect-timeout 300 --report_gbits; do
-				echo "            - $(q "$a")"
-			done
-			[ "$GPU" = 1 ] && echo '            - "--use_cuda"'
-		fi
-		echo "          env:"
-		if [ $c = containers ]; then
-			cat <<EOF
-            - name: RDMABENCH_ARGS
-              value: $(q "${TEST_ARGS[*]}")
-            - name: RDMABENCH_SERVER_ARGS
-              value: $(q "--oob tcp --netdev $NETDEV --allow-foreign-gid$([ "$GPU" = 1 ] && echo " --use_cuda")")
-            - name: RDMABENCH_RING_SIZE
-              value: "$size"
-            - name: RDMABENCH_RING_STRIDE
-              value: "$stride"
-            - name: RDMABENCH_RING_GROUP
-              value: $job
-            - name: RDMABENCH_PEER_FORMAT
-              value: $job-%d.$NAME
-            - name: RDMABENCH_RING_WAIT
-              value: "$TIMEOUT"
-EOF
-		fi
-		[ "$GPU" = 1 ] && printf '            - name: NVIDIA_DRIVER_CAPABILITIES\n              value: compute,utility\n'
-		cat <<EOF
-            - name: NODE_NAME
-              valueFrom:
-                fieldRef:
-                  fieldPath: spec.nodeName
-            - name: POD_NAME
-              valueFrom:
-                fieldRef:
-                  fieldPath: metadata.name
-          securityContext:
-            capabilities:
-              add: ["IPC_LOCK"]
-          resources:
-EOF
-		for rk in requests limits; do
-			echo "            $rk:"
-			echo "              cpu: \"$CPU\""
-			echo "              memory: $(q "$MEM")"
-			echo "              $RES: \"1\""
-			[ "$GPU" = 1 ] && echo '              nvidia.com/gpu: "1"'
-		done
-		cat <<EOF
-          terminationMessagePath: /dev/termination-log
-          terminationMessagePolicy: FallbackToLogsOnError
-          volumeMounts:
-            - name: podinfo
-              mountPath: /etc/podinfo
-              readOnly: true
-EOF
+# ---------------------------------------------------------------- render
+# Each Job is the overlay's client Job (deploy/base/client-job.yaml: the
+# pod spec, ib_doctor, IPC_LOCK as root, Guaranteed QoS, podFailurePolicy)
+# turned into an Indexed Job by JSON patches; the headless Service is the
+# overlay's Service renamed. kubectl kustomize renders them ($KUBECTL).
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/rdmabench-ring.XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
+
+op() { # OP PATH [VALUE]: one JSON patch operation (VALUE: YAML, indented)
+	printf '      - op: %s\n        path: %s\n' "$1" "$2"
+	[ $# -lt 3 ] || printf '        value:%s\n' "$3"
+}
+labels() { # INDENT [GROUP]: the ring's labels as a YAML map
+	local i=$1
+	printf '\n%sapp.kubernetes.io/name: rdmabench\n%sapp.kubernetes.io/component: ring\n%srdmabench/ring: %s' \
+		"$i" "$i" "$i" "$(q "$NAME")"
+	[ -z "${2:-}" ] || printf '\n%srdmabench/group: %s' "$i" "$(q "$2")"
+}
+job_patch() { # JOB SIZE STRIDE NODE...
+	local job=$1 size=$2 stride=$3 n c k rk res kv v
+	shift 3
+	op replace /metadata/name " $(q "$job")"
+	op replace /metadata/labels "$(labels '          ')"
+	op add /spec/completionMode " Indexed"
+	op add /spec/completions " $size"
+	op add /spec/parallelism " $size"
+	op replace /spec/activeDeadlineSeconds " $TIMEOUT"
+	op replace /spec/template/metadata/labels "$(labels '          ' "$job")"
+	op replace /spec/template/metadata/annotations/k8s.v1.cni.cncf.io~1networks " $(q "$NETWORK")"
+	op add /spec/template/spec/subdomain " $(q "$NAME")"
+	v='
+          nodeAffinity:
+            requiredDuringSchedulingIgnoredDuringExecution:
+              nodeSelectorTerms:
+                - matchExpressions:
+                    - key: kubernetes.io/hostname
+                      operator: In
+                      values:'
+	for n; do v+=$'\n'"                        - $(q "$n")"; done
+	v+="
+          podAntiAffinity:
+            requiredDuringSchedulingIgnoredDuringExecution:
+              - labelSelector:
+                  matchLabels:
+                    rdmabench/group: $(q "$job")
+                topologyKey: kubernetes.io/hostname"
+	op replace /spec/template/spec/affinity "$v"
+	c=/spec/template/spec/containers/0
+	op replace $c/name " ring"
+	# args: client TOOL rdmabench-server --oob tcp --netdev net1
+	# --connect-timeout 120 ... -> ring TOOL --oob tcp --netdev NETDEV
+	# --connect-timeout 300 ... (the overlay's further args stay)
+	op test $c/args/0 " client"
+	op replace $c/args/0 " ring"
+	op replace $c/args/1 " $(q "$TOOL")"
+	op test $c/args/2 " rdmabench-server"
+	op remove $c/args/2
+	op test $c/args/4 " --netdev"
+	op replace $c/args/5 " $(q "$NETDEV")"
+	op test $c/args/6 " --connect-timeout"
+	op replace $c/args/7 ' "300"'
+	op test $c/env/0/name " RDMABENCH_ARGS"
+	op replace $c/env/0/value " $(q "${TEST_ARGS[*]}")"
+	k=1
+	for kv in "RDMABENCH_SERVER_ARGS=--oob tcp --netdev $NETDEV --allow-foreign-gid$([ "$GPU" = 1 ] && echo " --use_cuda")" \
+		"RDMABENCH_RING_SIZE=$size" "RDMABENCH_RING_STRIDE=$stride" "RDMABENCH_RING_GROUP=$job" \
+		"RDMABENCH_PEER_FORMAT=$job-%d.$NAME" "RDMABENCH_RING_WAIT=$TIMEOUT"; do
+		op add $c/env/$k "
+          name: ${kv%%=*}
+          value: $(q "${kv#*=}")"
+		k=$((k + 1))
 	done
-	cat <<EOF
-      volumes:
-        - name: podinfo
-          downwardAPI:
-            items:
-              - path: network-status
-                fieldRef:
-                  fieldPath: metadata.annotations['k8s.v1.cni.cncf.io/network-status']
-EOF
+	for c in /spec/template/spec/initContainers/0 /spec/template/spec/containers/0; do
+		for rk in requests limits; do
+			op replace $c/resources/$rk/cpu " $(q "$CPU")"
+			op replace $c/resources/$rk/memory " $(q "$MEM")"
+			if [ "$RES" != "$RES0" ]; then
+				res=$(ptr "$RES")
+				op remove "$c/resources/$rk/$(ptr "$RES0")"
+				op add "$c/resources/$rk/$res" ' "1"'
+			fi
+		done
+	done
+}
+service_patch() {
+	op replace /metadata/name " $(q "$NAME")"
+	op replace /metadata/labels "$(labels '          ')"
+	op add /spec/publishNotReadyAddresses " true"
+	op replace /spec/selector "
+          rdmabench/ring: $(q "$NAME")"
+	op replace /spec/ports "
+          - name: control
+            port: 18515
+            protocol: TCP"
+}
+image_block() { # the --image override, as run-pair.sh's
+	local name=${IMAGE%@*} digest='' tag=''
+	[ "$name" != "$IMAGE" ] && digest=${IMAGE#*@}
+	if [[ ${name##*/} == *:* ]]; then tag=${name##*:}; name=${name%:*}; fi
+	echo "images:"
+	echo "  - name: rdmabench"
+	echo "    newName: $(q "$name")"
+	[ -n "$tag" ] && echo "    newTag: $(q "$tag")"
+	[ -n "$digest" ] && echo "    digest: $(q "$digest")"
+}
+# docs KIND [NAME] < ALL: the documents of that kind (and name) of a render
+docs() {
+	awk -v kind="$1" -v name="${2:-}" '
+	function flush() { if (doc != "" && k == kind && (name == "" || n == name)) printf "---\n%s", doc; doc = ""; k = ""; n = "" }
+	/^---$/ { flush(); next }
+	/^kind: / { k = $2 }
+	/^  name: / && n == "" { n = $2; gsub(/"/, "", n) }
+	{ doc = doc $0 "\n" }
+	END { flush() }'
+}
+
+render_job() { # JOB NODE...: the Job's documents, the Service's in $WORK/JOB/service.yaml
+	local job=$1; shift
+	local size=$# stride=$STRIDE d=$WORK/$job img
+	[ "$size" = 2 ] && stride=1
+	mkdir -p "$d"
+	{
+		echo "apiVersion: kustomize.config.k8s.io/v1beta1"
+		echo "kind: Kustomization"
+		echo "resources:"
+		echo "  - $(realpath --relative-to="$d" "$ODIR")"
+		if [ "$GPU" = 1 ]; then
+			echo "components:"
+			echo "  - $(realpath --relative-to="$d" "$ROOT/deploy/components/gpu")"
+		fi
+		[ -z "$IMAGE" ] || image_block
+		echo "patches:"
+		printf '  - target:\n      kind: Job\n      name: rdmabench-client\n    patch: |-\n'
+		job_patch "$job" "$size" "$stride" "$@"
+		printf '  - target:\n      kind: Service\n      name: rdmabench-server\n    patch: |-\n'
+		service_patch
+	} > "$d/kustomization.yaml"
+	"$KUBECTL" kustomize "$d" > "$d/all.yaml" 2> "$d/err" ||
+		{ cat "$d/err" >&2; die "kubectl kustomize failed on the overlay $ODIR$([ "$RES" = "$RES0" ] ||
+			echo " (--rdma-resource replaces $RES0: an overlay that sets its own resource, such as sriov, needs none)")"; }
+	docs Service "$NAME" < "$d/all.yaml" > "$d/service.yaml"
+	docs Job "$job" < "$d/all.yaml" > "$d/job.yaml"
+	if [ ! -s "$d/job.yaml" ] || [ ! -s "$d/service.yaml" ]; then
+		die "the overlay $ODIR has no client Job rdmabench-client or no Service rdmabench-server"
+	fi
+	if [ "$(grep -c -- '- --use_cuda$' "$d/job.yaml")" -gt 1 ]; then
+		die "--gpu and an overlay with components/gpu: give one of them"
+	fi
+	if grep -q -- '- --auth-key-file$' "$d/job.yaml"; then
+		die "the overlay gives the client --auth-key-file (secure): a ring's servers take no key; secure is for pairs"
+	fi
+	if grep -q 'runAsNonRoot: true' "$d/job.yaml"; then
+		img=$(sed -n 's/^[ -]*image: *//p' "$d/job.yaml" | tr -d '"' | grep -v '@' | grep -v -- '-setcap$' | head -n 1)
+		[ -z "$img" ] || die "the overlay runs the tools as non-root, which needs the image built with SETCAP=1 and tagged ...-setcap (docs/kubernetes.md); $img is not: --image REGISTRY/rdmabench:TAG-setcap"
+	fi
+	cat "$d/job.yaml"
 }
 
 render() {
-	cat <<EOF
-# rdmabench ring $NAME: ${#JOBS[@]} Indexed Job(s), $TOOL ${TEST_ARGS[*]}
-# (rendered by scripts/k8s/ring.sh)
-apiVersion: v1
-kind: Service
-metadata:
-  name: $NAME
-  labels:
-    app.kubernetes.io/name: rdmabench
-    app.kubernetes.io/component: ring
-    rdmabench/ring: $NAME
-spec:
-  clusterIP: None
-  publishNotReadyAddresses: true
-  selector:
-    rdmabench/ring: $NAME
-  ports:
-    - name: control
-      port: 18515
-      protocol: TCP
-EOF
 	local j
+	echo "# rdmabench ring $NAME: ${#JOBS[@]} Indexed Job(s), $TOOL ${TEST_ARGS[*]}"
+	echo "# (rendered by scripts/k8s/ring.sh from $(realpath --relative-to="$ROOT" "$ODIR"))"
 	for j in "${JOBS[@]}"; do
 		# shellcheck disable=SC2086 # "JOB NODE..." on purpose
-		render_job $j
+		render_job $j > "$WORK/jobs.yaml.part" || exit
+		cat "$WORK/jobs.yaml.part" >> "$WORK/jobs.yaml"
 	done
+	sed '1{/^---$/d}' "$WORK/${JOBS[0]%% *}/service.yaml"
+	cat "$WORK/jobs.yaml"
 }
 
 if [ "$RUN" = 0 ]; then
@@ -315,6 +350,7 @@ cleanup() {
 		k delete -f "$RESULTS/manifests.yaml" --ignore-not-found --wait=false >/dev/null 2>&1 ||
 			log "cleanup failed: kubectl delete -f $RESULTS/manifests.yaml"
 	fi
+	rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT

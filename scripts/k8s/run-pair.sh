@@ -191,6 +191,12 @@ if [ ! -s "$WORK/job.yaml" ] || [ ! -s "$WORK/infra.yaml" ]; then
 	die "the rendered overlay has no client Job or no server"
 fi
 { cat "$WORK/infra.yaml"; echo "---"; cat "$WORK/job.yaml"; } > "$WORK/manifests.yaml"
+# non-root containers (components/nonroot) hold IPC_LOCK only through the
+# file capability of the image built with SETCAP=1, tagged ...-setcap
+if grep -q 'runAsNonRoot: true' "$WORK/manifests.yaml"; then
+	img=$(sed -n 's/^[ -]*image: *//p' "$WORK/manifests.yaml" | tr -d '"' | grep -v '@' | grep -v -- '-setcap$' | head -n 1)
+	[ -z "$img" ] || die "the overlay runs the tools as non-root, which needs the image built with SETCAP=1 and tagged ...-setcap (docs/kubernetes.md); $img is not: --image REGISTRY/rdmabench:TAG-setcap"
+fi
 if [ "$RENDER" = 1 ]; then
 	cat "$WORK/manifests.yaml"
 	exit 0
@@ -248,7 +254,9 @@ log "client Job: $state${conds:+ ($conds)}"
 [ "$state" = deadline ] && k delete job rdmabench-client --wait=false >/dev/null 2>&1
 
 # ---------------------------------------------------------------- collect
-pod=$(k get pods -l job-name=rdmabench-client -o jsonpath='{.items[0].metadata.name}' 2>/dev/null)
+# the newest pod: a disrupted one was replaced (podFailurePolicy)
+pod=$(k get pods -l job-name=rdmabench-client --sort-by=.metadata.creationTimestamp \
+	-o jsonpath='{.items[-1:].metadata.name}' 2>/dev/null)
 k logs deployment/rdmabench-server -c server > "$RESULTS/server.log" 2>&1
 [ -n "$pod" ] || finish 1 "the client Job made no pod ($state)"
 k logs "$pod" -c doctor > "$RESULTS/doctor.log" 2>&1

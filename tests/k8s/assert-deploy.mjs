@@ -1,6 +1,6 @@
 // tests/k8s/assert-deploy.mjs - what the schemas cannot say about a rendered
-// deploy/ bundle (tests/test_k8s_manifests.sh):
-//   node tests/k8s/assert-deploy.mjs [--expect-fail] [FLAGS:]FILE...
+// deploy/ bundle (tests/k8s/test_k8s_manifests.sh):
+//   node tests/k8s/assert-deploy.mjs --dockerfile FILE [--expect-fail] [FLAGS:]FILE...
 // FLAGS: a comma list of gpu and ring (e.g. gpu,ring:bundle.yaml).
 // --expect-fail: every FILE must have a problem (broken copies).
 // Every pod template: each container and initContainer adds IPC_LOCK, has
@@ -13,17 +13,42 @@
 // Pair bundles (default): the headless Service selects the server pod and
 // targets its control port 18515; the server runs --oob tcp and its
 // readiness probe is a TCP connect to that port; the client Job has
-// backoffLimit 0, an activeDeadlineSeconds, restartPolicy Never, a required
+// backoffLimit 0, an activeDeadlineSeconds, restartPolicy Never, a
+// podFailurePolicy (disruptions Ignored, exit codes 1-7 FailJob), a required
 // anti-affinity to the server on kubernetes.io/hostname, and reaches the
 // server through the Service's name with --oob tcp.
 // --ring: Indexed Jobs whose pods use the headless Service as subdomain,
 // one pod per node (anti-affinity to their own group), peers named
 // <job>-%d.<service>.
 // --gpu: every container has nvidia.com/gpu and both tools get --use_cuda.
+// The user story, against the image (--dockerfile FILE, required: its last
+// USER line is the user a container without runAsUser runs as): a root
+// container adds IPC_LOCK; a container that is not root (runAsUser, its
+// own or the pod's, not 0, or unset while the image's USER is not root)
+// holds CAP_IPC_LOCK only through the file capabilities of the SETCAP=1
+// image, so it must run an image tagged ...-setcap, add IPC_LOCK and not
+// forbid privilege escalation.
 import fs from "node:fs";
 import YAML from "yaml";
 
-function check(gpu, ring, file) {
+// the uid of the last USER line of a Dockerfile (a name other than root:
+// not root; no USER line: root)
+function imageUser(dockerfile) {
+  const users = [...fs.readFileSync(dockerfile, "utf8").matchAll(/^\s*USER\s+(\S+)/gim)].map((m) => m[1]);
+  if (!users.length) return 0;
+  const u = users[users.length - 1].split(":")[0];
+  if (/^[0-9]+$/.test(u)) return Number(u);
+  return u === "root" ? 0 : u;
+}
+
+// the image's tag ("" when none, or pinned by digest alone)
+function imageTag(image) {
+  const noDigest = image.split("@")[0];
+  const last = noDigest.split("/").pop();
+  return last.includes(":") ? last.split(":").pop() : "";
+}
+
+function check(gpu, ring, file, imgUser, dockerfile) {
 const docs = YAML.parseAllDocuments(fs.readFileSync(file, "utf8")).map((d) => d.toJS()).filter(Boolean);
 const errors = [];
 const fail = (what, msg) => errors.push(`${what}: ${msg}`);
@@ -46,6 +71,16 @@ function checkPod(what, tpl) {
     const cw = `${what} container ${c.name}`;
     if (!c.securityContext?.capabilities?.add?.includes("IPC_LOCK")) fail(cw, "does not add IPC_LOCK");
     if (c.securityContext?.privileged) fail(cw, "is privileged (RDMA needs IPC_LOCK only)");
+    const uid = c.securityContext?.runAsUser ?? spec.securityContext?.runAsUser ?? imgUser;
+    if (uid !== 0) {
+      const from = c.securityContext?.runAsUser !== undefined ? "its runAsUser"
+        : spec.securityContext?.runAsUser !== undefined ? "the pod's runAsUser" : `${dockerfile}'s USER`;
+      if (!c.image?.includes("@") && !imageTag(c.image ?? "").endsWith("-setcap"))
+        fail(cw, `runs as uid ${uid} (${from}) with image ${c.image}: not root, so IPC_LOCK works only ` +
+          "through the file capability of the SETCAP=1 image (tag ...-setcap); set runAsUser: 0 or use that image");
+      if (c.securityContext?.allowPrivilegeEscalation === false)
+        fail(cw, `runs as uid ${uid} with allowPrivilegeEscalation: false, which ignores the file capability`);
+    }
     const rq = c.resources?.requests ?? {}, lm = c.resources?.limits ?? {};
     if (JSON.stringify(Object.entries(rq).sort()) !== JSON.stringify(Object.entries(lm).sort()))
       fail(cw, `requests ${JSON.stringify(rq)} differ from limits ${JSON.stringify(lm)} (not Guaranteed QoS)`);
@@ -61,6 +96,20 @@ function checkPod(what, tpl) {
     for (const n of ["NODE_NAME", "POD_NAME"]) if (!env[n]?.valueFrom) fail(cw, `no downward-API ${n}`);
   }
   return spec;
+}
+
+// podFailurePolicy: a disruption is retried (Ignore, the first rule), the
+// documented exit codes of the tools and ib_doctor fail the Job at once
+const VERDICTS = [1, 2, 3, 4, 5, 6, 7];
+function checkFailurePolicy(w, j) {
+  const rules = j.spec.podFailurePolicy?.rules ?? [];
+  const r0 = rules[0];
+  if (r0?.action !== "Ignore" || !(r0.onPodConditions ?? []).some((c) => c.type === "DisruptionTarget" && (c.status ?? "True") === "True"))
+    fail(w, "podFailurePolicy's first rule does not Ignore a DisruptionTarget (a preempted or evicted pod would fail the Job)");
+  const fj = rules.find((r) => r.action === "FailJob" && r.onExitCodes?.operator === "In");
+  const missing = VERDICTS.filter((c) => !(fj?.onExitCodes.values ?? []).includes(c));
+  if (missing.length) fail(w, `podFailurePolicy does not FailJob on exit code(s) ${missing} (the tools' and ib_doctor's verdicts)`);
+  if (j.spec.template.spec.restartPolicy !== "Never") fail(w, "podFailurePolicy needs restartPolicy Never");
 }
 
 const args0 = (c) => c.args ?? [];
@@ -89,6 +138,7 @@ if (!ring) {
     if (j.spec.backoffLimit !== 0) fail("client Job", "backoffLimit is not 0");
     if (!(j.spec.activeDeadlineSeconds > 0)) fail("client Job", "no activeDeadlineSeconds");
     if (jspec.restartPolicy !== "Never") fail("client Job", "restartPolicy is not Never");
+    checkFailurePolicy("client Job", j);
     const anti = jspec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
     if (!anti.some((t) => t.topologyKey === "kubernetes.io/hostname" &&
       Object.entries(t.labelSelector?.matchLabels ?? {}).every(([k, v]) => sl[k] === v) &&
@@ -128,6 +178,7 @@ if (!ring) {
       fail(w, "the ring pods do not use --oob tcp on both sides");
     if (gpu !== args0(c).includes("--use_cuda")) fail(w, "--use_cuda does not match --gpu");
     if (j.spec.backoffLimit !== 0 || !(j.spec.activeDeadlineSeconds > 0)) fail(w, "backoffLimit 0 and a deadline wanted");
+    checkFailurePolicy(w, j);
   }
 }
 return errors;
@@ -135,12 +186,20 @@ return errors;
 
 const args = process.argv.slice(2);
 const expectFail = args.includes("--expect-fail");
+const di = args.indexOf("--dockerfile");
+if (di < 0 || !args[di + 1]) {
+  console.error("assert-deploy: --dockerfile FILE is required (its USER is the user of a container without runAsUser)");
+  process.exit(2);
+}
+const dockerfile = args[di + 1];
+const imgUser = imageUser(dockerfile);
+args.splice(di, 2);
 let bad = 0;
 for (const a of args.filter((x) => !x.startsWith("--"))) {
   const m = a.match(/^([a-z,]*):(.*)$/);
   const flags = m ? m[1].split(",") : [];
   const file = m ? m[2] : a;
-  const errors = check(flags.includes("gpu"), flags.includes("ring"), file);
+  const errors = check(flags.includes("gpu"), flags.includes("ring"), file, imgUser, dockerfile);
   if (expectFail) {
     if (!errors.length) { console.log(`${file}: no problem found, but it is broken`); bad++; }
     continue;

@@ -2,7 +2,7 @@
 # tests/k8s/fake-kubectl.sh - "kubectl" for the offline tests of
 # scripts/k8s/run-pair.sh and ring.sh (KUBECTL=this). It answers exactly the
 # calls those scripts make; every call is appended to $FAKE_KUBECTL_DIR/calls.
-#   kustomize DIR          tests/k8s/render.mjs
+#   kustomize DIR          kubectl-kustomize.sh (the real kustomize)
 #   apply -f FILE          records it; its Jobs are run by fake-kubelet.mjs
 #   wait deployment ...    0, or 1 with FAKE_SCENARIO=notready
 #   get job J -o jsonpath  "Complete " / "Failed BackoffLimitExceeded "
@@ -29,7 +29,7 @@ pods_with() { # LABEL=VALUE
 	done
 }
 case $1 in
-kustomize) exec node "$HERE/render.mjs" "$2" ;;
+kustomize) exec "$HERE/kubectl-kustomize.sh" "$@" ;;
 apply)
 	f=$(opt -f "$@")
 	cat "$f" >> "$D/applied.yaml"
@@ -51,7 +51,7 @@ get)
 	pods)
 		sel=$(opt -l "$@")
 		case $path in
-		'{.items[0].metadata.name}') pods_with "$sel" | head -n 1 | tr -d '\n' ;;
+		'{.items[-1:].metadata.name}') pods_with "$sel" | tail -n 1 | tr -d '\n' ;;
 		*'.metadata.name'*) pods_with "$sel" ;;
 		'') echo "NAME READY STATUS"; pods_with "$sel" ;;
 		*) exit 1 ;;

@@ -1,7 +1,7 @@
 // tests/k8s/same-objects.mjs A.yaml B.yaml [A2 B2...] - exit 0 when each pair holds
 // the same Kubernetes objects (compared by kind/name, key order and
 // document order aside), else print the differences and exit 1. Used to
-// hold tests/k8s/render.mjs to "kubectl kustomize" where kubectl exists.
+// hold the pinned kustomize to "kubectl kustomize" where kubectl exists.
 import fs from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import YAML from "yaml";

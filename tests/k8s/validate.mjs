@@ -1,5 +1,5 @@
 // tests/k8s/validate.mjs - offline validation of Kubernetes manifests
-// (tests/test_k8s_manifests.sh). Usage:
+// (tests/k8s/test_k8s_manifests.sh). Usage:
 //   node tests/k8s/validate.mjs [--quiet] FILE...     (FILE "-": stdin)
 // Each YAML document is checked by:
 //   1. the yaml parser (syntax, duplicate keys);

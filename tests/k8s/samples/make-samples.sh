@@ -5,7 +5,7 @@
 # result documents are tests/golden/results_bw.json with other figures; the
 # verdict summaries are written by deploy/entrypoint.sh's ring mode itself
 # (with tests/k8s/fake-tool.sh as ib_write_bw), so they follow its format.
-# tests/test_k8s_manifests.sh runs this into a temporary folder and compares.
+# tests/k8s/test_k8s_manifests.sh runs this into a temporary folder and compares.
 #   tests/k8s/samples/make-samples.sh [OUT_DIR]   (default: tests/k8s/samples/ring)
 set -eu
 cd "$(dirname "$0")/../../.."

