@@ -110,4 +110,9 @@ lab: $(if $(shell command -v dh 2> /dev/null),deb)
 image-size:
 	scripts/image-size.sh "$(B)"
 
-.PHONY: install uninstall deb lint-deb image-size version FORCE
+# the image from deploy/Dockerfile with podman, plain and SETCAP=1
+# (localhost/rdmabench:ci, :ci-setcap), for the lab's k8s-image boot
+image:
+	scripts/image.sh
+
+.PHONY: install uninstall deb lint-deb image-size image version FORCE

@@ -4,8 +4,8 @@
 # deploy/Dockerfile (scripts/image.sh: localhost/rdmabench:ci and
 # :ci-setcap), run by a real container runtime (podman with crun) in two
 # lab guests joined by a link, with what the rendered manifests say
-# (deploy/base and deploy/overlays/nonroot, rendered by
-# tests/k8s/render.mjs; tests/k8s/podman-kubelet.py turns each pod template
+# (deploy/base and deploy/overlays/nonroot, rendered by kustomize:
+# tests/k8s/kubectl-kustomize.sh); tests/k8s/podman-kubelet.py turns each pod template
 # into the runtime's flags, tests/k8s/image-node.sh is one node). The
 # shipped entrypoint runs as shipped: its doctor init container, then the
 # server or the client.
@@ -64,13 +64,10 @@ done
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rdmabench-k8s-image.XXXXXX")
 chmod 755 "$dir"
 K=tests/k8s
-if [ ! -d "$K/node_modules/yaml" ]; then
-	npm ci --prefix "$K" --no-audit --no-fund --loglevel=error > "$dir/npm.log" 2>&1 ||
-		skip_all "cannot render: npm ci --prefix $K failed ($(tail -n 1 "$dir/npm.log"))"
-fi
+why=$("$K/npm-ci.sh" 2>&1) || skip_all "cannot render: $(echo "$why" | tail -n 1)"
 for ov in base overlays/nonroot; do
-	node "$K/render.mjs" "deploy/$ov" > "$dir/${ov##*/}.yaml" ||
-		{ for c in "${CASES[@]}"; do result fail "$c" "render.mjs deploy/$ov failed"; done; finish; }
+	"$K/kubectl-kustomize.sh" kustomize "deploy/$ov" > "$dir/${ov##*/}.yaml" ||
+		{ for c in "${CASES[@]}"; do result fail "$c" "kustomize deploy/$ov failed"; done; finish; }
 done
 # the guests load the SETCAP=1 image from this file (tests/k8s/image-node.sh)
 podman save -q -o "$dir/ci-setcap.tar" localhost/rdmabench:ci-setcap ||
