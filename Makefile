@@ -49,8 +49,9 @@ CORE_OBJS   := $(patsubst %.c,$(B)/%.o,$(call src_of,$(CORE_DIRS)))
 DOCTOR_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,doctor doctor/live))
 FABRIC_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,fabric fabric/live))
 LDLIBS  := -lrdmacm -libverbs -lnuma -ldl -lm
-TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
-TESTS_SH := $(patsubst tests/%.sh,%,$(wildcard tests/test_*.sh))
+# the unit tests, each in the folder of the code it tests (tests/lib/test_fs.c
+# -> $(B)/tests/lib/test_fs); tests/run-checks.sh also finds tests/*/test_*.sh
+TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/*/test_*.c))
 
 all: $(addprefix $(B)/,$(BENCHES))
 
