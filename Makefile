@@ -10,7 +10,9 @@
 #                     REL=DIR: the lab's release cases on that build
 #                     (docs/testing.md)
 #   make hdr-check    every header compiles on its own
-#   make style        clang-format the lines changed since HEAD
+#   make style        clang-format the C lines changed since HEAD
+#                     (git clang-format; STYLE_BASE=REV: since REV);
+#                     make style-check prints what it would change, exit 1
 #   make install      PREFIX=/usr/local DESTDIR=; make uninstall, make deb,
 #                     make lint-deb, make image-size, make version (mk/install.mk)
 # Knobs: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan), B=build dir.
@@ -98,8 +100,22 @@ check: all unit-build tools
 lab: all unit-build tools
 	@ONLY='$(ONLY)' tests/run-lab.sh $(if $(REL),-r $(REL)) $(B)
 
+# git clang-format (Debian's clang-format package): only the lines changed
+# since STYLE_BASE, staged or not (--force: unstaged ones too), never whole
+# old files; a new file once git knows it (git add, or git add -N). Its exit
+# status does not tell whether there was a change (clang 14's is always 0,
+# later ones may give 1; 2 is an error), so style-check reads its output.
+STYLE_BASE ?= HEAD
+GIT_CF = command -v git-clang-format >/dev/null || { echo "make $@: git \
+	clang-format not found (Debian: apt-get install clang-format)" >&2; \
+	exit 2; }; git clang-format --extensions c,h
+
 style:
-	@scripts/style.sh
+	@$(GIT_CF) --force $(STYLE_BASE); [ $$? -le 1 ]
+
+style-check:
+	@out=$$($(GIT_CF) --diff $(STYLE_BASE)); rc=$$?; echo "$$out"; \
+	[ $$rc -le 1 ] || exit 2; case $$out in "diff "*) exit 1; esac
 
 clean:
 	rm -rf $(B)
@@ -110,6 +126,6 @@ include tests/fakecuda/Makefile.inc
 include mk/docs.mk
 
 .PHONY: all unit unit-build check lab layer-check cycle-check hdr-check \
-	style clean print-warn
+	style style-check clean print-warn
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
