@@ -156,13 +156,13 @@ static double pcie_gbps(double gts, long width)
  * the switch. Downstream ports are skipped: their maximum is their own,
  * not the device's below them.
  */
-static bool pcie_upstream_down(const char *root, const char *pci_path,
-			       char *bdf, size_t len, struct pcie_link *l)
+static bool pcie_upstream_down(const char *root, const char *place, char *bdf,
+			       size_t len, struct pcie_link *l)
 {
-	char p[FS_PATH_MAX], *s, *next;
+	char p[FS_PATH_MAX + 16], *s, *next;
 	unsigned int depth = 0;
 
-	fs_copy(p, sizeof(p), pci_path);
+	snprintf(p, sizeof(p), "/sys/devices/%s", place);
 	s = strstr(p, "/pci");
 	s = s ? strchr(s + 1, '/') : NULL;
 	for (; s && (next = strchr(s + 1, '/')); s = next, depth++) {
@@ -205,7 +205,7 @@ static void chk_pcie_verdict(struct chk_ctx *c, const struct inv_dev *d,
 			   "x%ld slot (check riser and BIOS bifurcation); "
 			   "lspci -vv -s %s shows LnkSta/LnkCap", l->max_w,
 			   bdf);
-	} else if (pcie_upstream_down(c->root, d->pci_path, upbdf,
+	} else if (pcie_upstream_down(c->root, d->pci_place, upbdf,
 				      sizeof(upbdf), &up)) {
 		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_WARN,
 			   "the PCIe switch port %s above %s runs %.1f GT/s "
@@ -242,8 +242,9 @@ static void chk_pcie(struct chk_ctx *c, const struct inv_dev *d)
 	}
 	/* an SR-IOV VF has no link of its own: its PF's is the one */
 	if (!l.cur_w || l.cur_gts <= 0) {
-		if (fs_resolve(c->root, path, sizeof(path), "%s/physfn",
-				d->pci_path) || pcie_read(c->root, path, &l)) {
+		if (fs_resolve(c->root, path, sizeof(path),
+			       "/sys/devices/%s/physfn", d->pci_place) ||
+		    pcie_read(c->root, path, &l)) {
 			findings_add(&c->rep, 2, "pcie", d->name, VERDICT_SKIP,
 				   "%s shows no PCIe link attributes", d->bdf);
 			return;

@@ -124,9 +124,9 @@ static void inv_read_dev(const char *root, const char *sysfs,
 		    const struct probe *pr, const char *name,
 		    struct inv_dev *d)
 {
-	char buf[64], **ports;
 	const struct link_facts *l = &d->ports[0].link;
-	const char *base;
+	struct devnode_addr a;
+	char buf[64], **ports;
 	size_t n, i;
 
 	memset(d, 0, sizeof(*d));
@@ -134,10 +134,9 @@ static void inv_read_dev(const char *root, const char *sysfs,
 	if (!fs_read(root, buf, sizeof(buf), IB "/%s/node_type", name))
 		d->is_rnic = !strncmp(buf, "4:", 2);
 	/* software devices (rxe, siw) have no "device" link */
-	if (!fs_resolve(root, d->pci_path, sizeof(d->pci_path),
-			 IB "/%s/device", name)) {
-		base = strrchr(d->pci_path, '/');
-		fs_copy(d->bdf, sizeof(d->bdf), base ? base + 1 : "");
+	if (!devnode_rdma_addr(sysfs, name, &a)) {
+		fs_copy(d->bdf, sizeof(d->bdf), a.bdf);
+		fs_copy(d->pci_place, sizeof(d->pci_place), a.place);
 		fs_link_name(root, d->driver, sizeof(d->driver),
 			      IB "/%s/device/driver", name);
 	}
@@ -180,6 +179,7 @@ static void inv_uverbs(const char *root, struct inv *inv)
 static int inv_gpus(const char *root, struct inv *inv)
 {
 	char **pci, cls[16], vendor[16];
+	struct devnode_addr a;
 	struct inv_gpu *g;
 	size_t n, i;
 
@@ -199,9 +199,8 @@ static int inv_gpus(const char *root, struct inv *inv)
 			continue;
 		g = &inv->gpus[inv->ngpu++];
 		fs_copy(g->bdf, sizeof(g->bdf), pci[i]);
-		if (fs_resolve(root, g->pci_path, sizeof(g->pci_path),
-				"/sys/bus/pci/devices/%s", pci[i]))
-			g->pci_path[0] = '\0';
+		devnode_pci_addr(inv->sysfs, pci[i], &a);
+		fs_copy(g->pci_place, sizeof(g->pci_place), a.place);
 		devnode_pci(inv->sysfs, pci[i], &g->numa_node);
 	}
 	free(pci);

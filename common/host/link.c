@@ -7,7 +7,8 @@
  *                                 infiniband/DEV
  *   DEV/ports/N/rate                "400 Gb/sec (4X NDR)"
  *   DEV/ports/N/gid_attrs/ndevs/I   netdev of GID I (EINVAL when unused)
- *   DEV/device -> ../../../0000:3b:00.0   (absent for rxe and siw)
+ *   DEV/device -> ../../../0000:3b:00.0   (absent for rxe and siw),
+ *                                   resolved by host/devnode.c
  *   DEV/device/{current,max}_link_{speed,width}
  *   DEV/device/numa_node            read by host/devnode.c
  *   ROOT/class/net/IF/{speed,mtu,dev_port}, IF/device/infiniband/DEV
@@ -73,31 +74,13 @@ static void read_netdev(const struct link_ctx *c, struct link_facts *f)
 		f->netdev_mtu = (int)v;
 }
 
-/* DDDD:BB:DD.F (the domain may have more digits, e.g. behind VMD). */
-static bool is_pci_addr(const char *s)
-{
-	size_t n = strspn(s, "0123456789abcdef");
-
-	if (n < 4 || s[n] != ':')
-		return false;
-	s += n + 1;
-	if (strspn(s, "0123456789abcdef") != 2 || s[2] != ':')
-		return false;
-	s += 3;
-	if (strspn(s, "0123456789abcdef") != 2 || s[2] != '.')
-		return false;
-	return s[3] >= '0' && s[3] <= '7' && s[4] == '\0';
-}
-
 static void read_pci_addr(const struct link_ctx *c, struct link_facts *f)
 {
-	char base[64];
+	struct devnode_addr a;
 
 	/* virtual: rxe and siw have no device link */
-	if (!fs_link_name(c->root, base, sizeof(base),
-			  "/class/infiniband/%s/device", c->dev) &&
-	    is_pci_addr(base))
-		fs_copy(f->pci_addr, sizeof(f->pci_addr), base);
+	if (!devnode_rdma_addr(c->root, c->dev, &a))
+		fs_copy(f->pci_addr, sizeof(f->pci_addr), a.bdf);
 }
 
 /* Read DEV/device/<attr> into buf; false when absent or unreadable. */

@@ -8,6 +8,8 @@
 #ifndef RDMABENCH_HOST_LINK_H
 #define RDMABENCH_HOST_LINK_H
 
+#include "host/devnode.h"
+
 #define LINK_FINDING_LEN 160
 
 struct link_facts {
@@ -18,8 +20,8 @@ struct link_facts {
 	char netdev[32];
 	int netdev_speed_mbps;	/* /sys/class/net/IF/speed, -1 unknown */
 	int netdev_mtu;		/* /sys/class/net/IF/mtu, -1 unknown */
-	char pci_addr[16];	/* "0000:3b:00.0" from the device link, ""
-				 * virtual (rxe, siw: no device link) */
+	/* "0000:3b:00.0" (host/devnode.h), "" virtual (rxe, siw) */
+	char pci_addr[DEVNODE_BDF_LEN];
 	/* current_link_speed / max_link_speed ("16.0 GT/s PCIe"), 0 unknown */
 	double pcie_cur_gts, pcie_max_gts;
 	unsigned pcie_cur_width, pcie_max_width;	/* 0 unknown */

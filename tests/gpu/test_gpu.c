@@ -27,6 +27,7 @@
 #include "gpu/cuda_drv.h"
 #include "lib/pattern.h"
 #include "tests/test.h"
+#include "host/devnode.h"
 #include "host/gpupair.h"
 #include "host/topo.h"
 
@@ -75,7 +76,7 @@ static void test_list(struct cuda_ctx *c)
 
 static void test_info(struct cuda_ctx *c)
 {
-	char place[TOPO_PATH_MAX];
+	struct devnode_addr a;
 	struct topo_rel rel;
 
 	printf("gpu: %s, PCI %s, CUDA ordinal %d, driver API %d.%d, NUMA "
@@ -86,8 +87,8 @@ static void test_info(struct cuda_ctx *c)
 	EXPECT_EQ_INT(cuda_drv_index(c), 0);
 	EXPECT_EQ_INT(strlen(cuda_drv_pci_bus_id(c)), 12);
 	EXPECT_TRUE(cuda_drv_driver_version(c) >= 9000);
-	if (!topo_pci_path("/sys", cuda_drv_pci_bus_id(c), place, sizeof(place)))
-		printf("gpu: sysfs place %s\n", place);
+	if (!devnode_pci_addr("/sys", cuda_drv_pci_bus_id(c), &a))
+		printf("gpu: sysfs place %s\n", a.place);
 	if (!topo_gpu_nic("/sys", cuda_drv_pci_bus_id(c), "mlx5_0", &rel))
 		printf("gpu: nearest RDMA device: %s (%s)\n",
 		       rel.best_nic[0] ? rel.best_nic : "none",

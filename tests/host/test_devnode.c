@@ -7,7 +7,10 @@
  * (place_decide), the text header's "NUMA node" and "Memory" fields
  * (report_header over the plan), the results JSON's placement.numa_node
  * (results_set_placement) and ib_doctor's "numa" finding must all agree,
- * and with them the link facts (link_read) and devnode itself.
+ * and with them the link facts (link_read) and devnode itself. The same
+ * for a device's PCI function (devnode_*_addr): its address and place as
+ * the link facts and ib_doctor's inventory take them, and none for a
+ * device that is no PCI function (rxe, a platform device, a USB NIC).
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
@@ -217,6 +220,109 @@ static void test_case(const char *root, const struct node_case *k)
 	EXPECT_EQ_INT(f.numa_node, k->node);
 }
 
+/*
+ * sys/CLS/NAME -> sys/DIR/C/NAME (C: CLS's last part) and, with
+ * device_link, that folder's "device" link up to DIR, as sysfs has them.
+ */
+static void plant_dev(const char *root, const char *cls, const char *name,
+		      const char *dir, bool device_link)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+
+	snprintf(path, sizeof(path), "sys/%s/%s/%s/dev", dir,
+		 strrchr(cls, '/') + 1, name);
+	tree_put(root, path, "\n");
+	snprintf(path, sizeof(path), "%s/sys/%s", root, cls);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/%s/%s", root, cls, name);
+	snprintf(target, sizeof(target), "../../%s/%s/%s", dir,
+		 strrchr(cls, '/') + 1, name);
+	EXPECT_EQ_INT(symlink(target, path), 0);
+	if (!device_link)
+		return;
+	snprintf(path, sizeof(path), "%s/sys/%s/%s/%s/device", root, dir,
+		 strrchr(cls, '/') + 1, name);
+	snprintf(target, sizeof(target), "../../../%s", strrchr(dir, '/') + 1);
+	EXPECT_EQ_INT(symlink(target, path), 0);
+}
+
+/* One device's PCI function by devnode, link_read and ib_doctor. */
+static void expect_addr(const char *root, const struct inv *inv,
+			const char *dev, const char *bdf, const char *place)
+{
+	struct devnode_addr a;
+	struct link_facts f;
+	char sysfs[PATH_MAX];
+	size_t i;
+
+	fprintf(stderr, "PCI function of %s\n", dev);
+	snprintf(sysfs, sizeof(sysfs), "%s/sys", root);
+	EXPECT_EQ_INT(devnode_rdma_addr(sysfs, dev, &a), bdf ? 0 : -ENOENT);
+	EXPECT_STREQ(a.bdf, bdf ? bdf : "");
+	EXPECT_STREQ(a.place, place ? place : "");
+	if (bdf) {
+		EXPECT_EQ_INT(devnode_pci_addr(sysfs, bdf, &a), 0);
+		EXPECT_STREQ(a.bdf, bdf);
+		EXPECT_STREQ(a.place, place);
+	}
+	EXPECT_EQ_INT(link_read(sysfs, dev, 1, &f), 0);
+	EXPECT_STREQ(f.pci_addr, bdf ? bdf : "");
+	for (i = 0; i < inv->ndev && strcmp(inv->devs[i].name, dev); i++)
+		;
+	EXPECT_TRUE(i < inv->ndev);
+	if (i == inv->ndev)
+		return;
+	EXPECT_STREQ(inv->devs[i].bdf, bdf ? bdf : "");
+	EXPECT_STREQ(inv->devs[i].pci_place, place ? place : "");
+}
+
+/*
+ * The PCI function: mlx5_0 and its netdev; rxe0 (no device link), a
+ * platform device's and a USB NIC's (links, but to no PCI function); and
+ * names that would leave the class folder.
+ */
+static void test_addr(const char *root)
+{
+	static const char place[] = "pci0000:00/0000:00:01.0/0000:3b:00.0";
+	static const char usb[] = "devices/pci0000:00/0000:00:14.0/usb2/2-1/"
+				  "2-1:1.0";
+	struct probe none = { 0 };
+	struct devnode_addr a;
+	char sysfs[PATH_MAX];
+	struct inv inv;
+
+	plant_dev(root, "class/net", "ens1np0", NIC_PCI + 4, true);
+	plant_dev(root, "class/infiniband", "rxe0", "devices/virtual", false);
+	plant_dev(root, "class/infiniband", "hns_0",
+		  "devices/platform/HISI00D1:00", true);
+	plant_dev(root, "class/net", "usb0", usb, true);
+	tree_put(root, "sys/devices/virtual/infiniband/rxe0/ports/1/rate",
+		 "10 Gb/sec (4X SDR)\n");
+	tree_put(root,
+		 "sys/devices/platform/HISI00D1:00/infiniband/hns_0/"
+		 "ports/1/rate",
+		 "100 Gb/sec (4X EDR)\n");
+	EXPECT_EQ_INT(inv_read(root, &none, &inv), 0);
+	expect_addr(root, &inv, "mlx5_0", "0000:3b:00.0", place);
+	expect_addr(root, &inv, "rxe0", NULL, NULL);
+	expect_addr(root, &inv, "hns_0", NULL, NULL);
+	inv_free(&inv);
+
+	snprintf(sysfs, sizeof(sysfs), "%s/sys", root);
+	EXPECT_EQ_INT(devnode_net_addr(sysfs, "ens1np0", &a), 0);
+	EXPECT_STREQ(a.bdf, "0000:3b:00.0");
+	EXPECT_STREQ(a.place, place);
+	EXPECT_EQ_INT(devnode_net_addr(sysfs, "usb0", &a), -ENOENT);
+	EXPECT_STREQ(a.place, "");
+	EXPECT_EQ_INT(devnode_net_addr(sysfs, "eth9", &a), -ENOENT);
+	EXPECT_EQ_INT(devnode_pci_addr(sysfs, "0000:ff:00.0", &a), -ENOENT);
+	EXPECT_EQ_INT(devnode_pci_addr(sysfs, "../../..", &a), -ENOENT);
+	EXPECT_EQ_INT(devnode_rdma_addr(sysfs, "../mlx5_0", &a), -ENOENT);
+	EXPECT_EQ_INT(devnode_rdma_addr(sysfs, "..", &a), -ENOENT);
+	EXPECT_EQ_INT(devnode_rdma_addr(sysfs, "", &a), -ENOENT);
+	EXPECT_EQ_INT(devnode_rdma_addr(sysfs, NULL, &a), -ENOENT);
+}
+
 /* No file at all (rxe, siw): -ENOENT, and the placement does not warn. */
 static void test_no_file(const char *root)
 {
@@ -250,6 +356,7 @@ int main(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		test_case(root, &cases[i]);
 	test_no_file(root);
+	test_addr(root);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", root);

@@ -38,21 +38,21 @@ static const struct pair_case pairs[] = {
 	{ "0000:15:00.0", "mlx5_99", TOPO_UNKNOWN },
 };
 
+/* The places topo compares, as host/devnode.c reads them on this tree. */
 static void test_paths(void)
 {
-	char p[TOPO_PATH_MAX];
+	struct devnode_addr a;
 
-	EXPECT_EQ_INT(topo_pci_path(dgx, "0000:15:00.0", p, sizeof(p)), 0);
-	EXPECT_STREQ(p, "pci0000:10/0000:10:01.0/0000:11:00.0/0000:12:00.0/"
-		     "0000:13:00.0/0000:14:00.0/0000:15:00.0");
-	EXPECT_EQ_INT(topo_rdma_path(dgx, "mlx5_8", p, sizeof(p)), 0);
-	EXPECT_STREQ(p, "pci0000:10/0000:10:03.0/0000:1f:00.0");
-	EXPECT_EQ_INT(topo_rdma_path(dgx, "rxe0", p, sizeof(p)), -ENOENT);
-	EXPECT_EQ_INT(topo_pci_path(dgx, "0000:ff:00.0", p, sizeof(p)),
-		      -ENOENT);
-	EXPECT_EQ_INT(topo_pci_path(dgx, "../../..", p, sizeof(p)), -ENOENT);
-	EXPECT_EQ_INT(topo_pci_path(dgx, "0000:15:00.0", p, 10),
-		      -ENAMETOOLONG);
+	EXPECT_EQ_INT(devnode_pci_addr(dgx, "0000:15:00.0", &a), 0);
+	EXPECT_STREQ(a.place,
+		     "pci0000:10/0000:10:01.0/0000:11:00.0/"
+		     "0000:12:00.0/0000:13:00.0/0000:14:00.0/0000:15:00.0");
+	EXPECT_EQ_INT(devnode_rdma_addr(dgx, "mlx5_8", &a), 0);
+	EXPECT_STREQ(a.place, "pci0000:10/0000:10:03.0/0000:1f:00.0");
+	EXPECT_STREQ(a.bdf, "0000:1f:00.0");
+	EXPECT_EQ_INT(devnode_rdma_addr(dgx, "rxe0", &a), -ENOENT);
+	EXPECT_EQ_INT(devnode_pci_addr(dgx, "0000:ff:00.0", &a), -ENOENT);
+	EXPECT_EQ_INT(devnode_pci_addr(dgx, "../../..", &a), -ENOENT);
 }
 
 /* host/devnode.c on the same tree: through the PCI bus and the class. */
