@@ -13,6 +13,7 @@
 #include "host/devnode.h"
 #include "host/netdev.h"
 #include "host/rate.h"
+#include "host/topo.h"
 
 #define IB "/sys/class/infiniband"
 
@@ -175,11 +176,11 @@ static void inv_uverbs(const char *root, struct inv *inv)
 	free(uv);
 }
 
-/* NVIDIA GPUs: PCI class 0x0300xx (VGA) or 0x0302xx (3D), vendor 0x10de. */
+/* NVIDIA GPUs, by host/topo.h's rule. */
 static int inv_gpus(const char *root, struct inv *inv)
 {
-	char **pci, cls[16], vendor[16];
 	struct devnode_addr a;
+	char **pci;
 	struct inv_gpu *g;
 	size_t n, i;
 
@@ -190,12 +191,7 @@ static int inv_gpus(const char *root, struct inv *inv)
 		return -ENOMEM;
 	}
 	for (i = 0; i < n && inv->ngpu < INV_GPUS_MAX; i++) {
-		if (fs_read(root, cls, sizeof(cls),
-			     "/sys/bus/pci/devices/%s/class", pci[i]) ||
-		    fs_read(root, vendor, sizeof(vendor),
-			     "/sys/bus/pci/devices/%s/vendor", pci[i]) ||
-		    strcmp(vendor, "0x10de") ||
-		    (strncmp(cls, "0x0302", 6) && strncmp(cls, "0x0300", 6)))
+		if (!topo_is_gpu(inv->sysfs, pci[i]))
 			continue;
 		g = &inv->gpus[inv->ngpu++];
 		fs_copy(g->bdf, sizeof(g->bdf), pci[i]);

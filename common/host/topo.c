@@ -78,15 +78,17 @@ enum topo_link topo_classify(const char *path_a, int node_a,
 	return below_a <= 1 && below_b <= 1 ? TOPO_PIX : TOPO_PXB;
 }
 
-/* An NVIDIA display or 3D controller (what nvidia-smi lists). */
-static bool topo_is_gpu(const char *sysfs_root, const char *bdf)
+bool topo_is_gpu(const char *sysfs_root, const char *bdf)
 {
 	long vendor, cls;
 
-	return !fs_read_long(sysfs_root, &vendor, "/bus/pci/devices/%s/vendor",
-			     bdf) && vendor == 0x10de &&
-	       !fs_read_long(sysfs_root, &cls, "/bus/pci/devices/%s/class",
-			     bdf) && (cls >> 16) == 0x03;
+	if (!bdf || !bdf[0] || strchr(bdf, '/') ||
+	    fs_read_long(sysfs_root, &vendor, "/bus/pci/devices/%s/vendor",
+			 bdf) ||
+	    vendor != 0x10de ||
+	    fs_read_long(sysfs_root, &cls, "/bus/pci/devices/%s/class", bdf))
+		return false;
+	return cls >> 8 == 0x0300 || cls >> 8 == 0x0302;
 }
 
 /* Is (link, name) nearer than (best, best_name)? Ties: lower name. */

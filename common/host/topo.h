@@ -15,6 +15,7 @@
 #ifndef RDMABENCH_HOST_TOPO_H
 #define RDMABENCH_HOST_TOPO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum topo_link {
@@ -34,6 +35,14 @@ const char *topo_link_name(enum topo_link link);
 
 /* Words for the report: "one PCIe switch", "the CPU sockets' link", ... */
 const char *topo_link_desc(enum topo_link link);
+
+/*
+ * Whether PCI function bdf (ROOT/bus/pci/devices/BDF) is an NVIDIA GPU:
+ * vendor 0x10de, class 0x0300xx (VGA) or 0x0302xx (3D controller), what
+ * nvidia-smi lists. The one rule, for the pairing here and ib_doctor's
+ * inventory.
+ */
+bool topo_is_gpu(const char *sysfs_root, const char *bdf);
 
 /*
  * The link between two devices given their places and NUMA nodes (-1:

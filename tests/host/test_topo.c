@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tests for common/host/topo.c on tests/fixtures/topo/dgx (an 8-GPU, 8-NIC,
- * two-socket server; make-dgx.sh there describes and rebuilds it), found
- * under $TEST_SRCDIR (default ".").
+ * Tests for common/host/topo.c (and ib_doctor's GPUs, by its rule) on
+ * tests/fixtures/topo/dgx (an 8-GPU, 8-NIC, two-socket server;
+ * make-dgx.sh there describes and rebuilds it), found under $TEST_SRCDIR
+ * (default ".").
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "tests/test.h"
+#include "doctor/inv.h"
 #include "host/devnode.h"
 #include "host/topo.h"
 
@@ -72,6 +74,28 @@ static void test_nodes(void)
 	EXPECT_EQ_INT(devnode_rdma(dgx, "rxe0", &node), -ENOENT);
 	EXPECT_EQ_INT(node, -1);
 	EXPECT_EQ_INT(devnode_rdma(dgx, "", &node), -ENOENT);
+}
+
+/* One rule for what is a GPU: topo's, and ib_doctor's inventory by it. */
+static void test_gpus(void)
+{
+	struct probe none = { 0 };
+	char root[PATH_MAX];
+	struct inv inv;
+	size_t i;
+
+	EXPECT_TRUE(topo_is_gpu(dgx, "0000:15:00.0"));
+	EXPECT_TRUE(!topo_is_gpu(dgx, "0000:16:00.0")); /* a NIC */
+	EXPECT_TRUE(!topo_is_gpu(dgx, "0000:14:00.0")); /* a bridge */
+	EXPECT_TRUE(!topo_is_gpu(dgx, "0000:ff:00.0"));
+	EXPECT_TRUE(!topo_is_gpu(dgx, "../devices/0000:15:00.0"));
+	EXPECT_TRUE(!topo_is_gpu(dgx, ""));
+	snprintf(root, sizeof(root), "%.*s", (int)(strlen(dgx) - 4), dgx);
+	EXPECT_EQ_INT(inv_read(root, &none, &inv), 0);
+	EXPECT_EQ_INT(inv.ngpu, 8);
+	for (i = 0; i < inv.ngpu; i++)
+		EXPECT_TRUE(topo_is_gpu(dgx, inv.gpus[i].bdf));
+	inv_free(&inv);
 }
 
 static void test_pairs(void)
@@ -155,6 +179,7 @@ int main(void)
 		 src ? src : ".");
 	test_paths();
 	test_nodes();
+	test_gpus();
 	test_pairs();
 	test_sys_advice();
 	test_classify();
