@@ -151,10 +151,7 @@ static void inv_read_dev(const char *root, const char *sysfs,
 	free(ports);
 	devnode_rdma(sysfs, name, &d->numa_node);
 	/* the device's PCI facts are the same in every port's */
-	d->pcie_cur_gts = l->pcie_cur_gts;
-	d->pcie_max_gts = l->pcie_max_gts;
-	d->pcie_cur_width = l->pcie_cur_width;
-	d->pcie_max_width = l->pcie_max_width;
+	d->pcie = l->pcie;
 }
 
 /* /dev/infiniband/uverbsN of each device, from the uverbs class. */

@@ -50,8 +50,7 @@ struct inv_dev {
 	char driver[32];                /* of the PCI function: "mlx5_core" */
 	int numa_node;                  /* host/devnode.h's; -1: none */
 	/* the PCIe link of the function (link_read of the first port) */
-	double pcie_cur_gts, pcie_max_gts;
-	unsigned int pcie_cur_width, pcie_max_width;
+	struct link_pcie pcie;
 	char uverbs[16];                /* "uverbs0", "" when none */
 	bool is_rnic;                   /* node_type 4: iWARP */
 	unsigned int nports;

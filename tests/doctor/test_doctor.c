@@ -186,6 +186,21 @@ static void test_downtrained(void)
 	EXPECT_EQ_INT(cli("downtrained", NULL, NULL, NULL), 6);
 }
 
+/* The NIC's own link is full; the switch's uplink above it is not. */
+static void test_uplink(void)
+{
+	struct scenario s;
+	const struct findings *r = run(&s, "uplink", NULL, NULL, NULL);
+
+	EXPECT_VERDICT(r, "pcie", "mlx5_0", VERDICT_WARN);
+	EXPECT_TEXT(r, "pcie", "mlx5_0", 0, "the PCIe switch port 0000:16:00.0 "
+		    "above 0000:19:00.0 runs 32.0 GT/s x8 of 32.0 GT/s x16");
+	EXPECT_TEXT(r, "pcie", "mlx5_0", 1, "lspci -vv -s 0000:16:00.0");
+	EXPECT_COUNT(r, VERDICT_WARN, 1);
+	EXPECT_EQ_INT(findings_exit_code(r), FINDINGS_EXIT_WARN);
+	cli_ctx_free(&s.c);
+}
+
 static void test_mtu1024(void)
 {
 	struct scenario s;
@@ -529,6 +544,7 @@ int main(void)
 	test_healthy();
 	test_peer();
 	test_downtrained();
+	test_uplink();
 	test_mtu1024();
 	test_nogid();
 	test_memlock();

@@ -34,10 +34,10 @@ static void test_healthy(void)
 	EXPECT_EQ_INT(f.netdev_speed_mbps, 400000);
 	EXPECT_EQ_INT(f.netdev_mtu, 9000);
 	EXPECT_STREQ(f.pci_addr, "0000:3b:00.0");
-	EXPECT_NEAR(f.pcie_cur_gts, 32.0, 0);
-	EXPECT_NEAR(f.pcie_max_gts, 32.0, 0);
-	EXPECT_EQ_U64(f.pcie_cur_width, 16);
-	EXPECT_EQ_U64(f.pcie_max_width, 16);
+	EXPECT_NEAR(f.pcie.cur_gts, 32.0, 0);
+	EXPECT_NEAR(f.pcie.max_gts, 32.0, 0);
+	EXPECT_EQ_U64(f.pcie.cur_width, 16);
+	EXPECT_EQ_U64(f.pcie.max_width, 16);
 	EXPECT_EQ_INT(f.numa_node, 0);
 	EXPECT_EQ_INT(link_downtrain(&f, RATE_SPEED_NDR, RATE_WIDTH_4X,
 				     RATE_SPEED_NDR, RATE_WIDTH_4X, findings,
@@ -65,8 +65,8 @@ static void test_downtrained(void)
 	EXPECT_EQ_INT(f.netdev_speed_mbps, 200000);
 	EXPECT_EQ_INT(f.netdev_mtu, 4200);
 	EXPECT_STREQ(f.pci_addr, "0000:5e:00.0");
-	EXPECT_EQ_U64(f.pcie_cur_width, 8);
-	EXPECT_EQ_U64(f.pcie_max_width, 16);
+	EXPECT_EQ_U64(f.pcie.cur_width, 8);
+	EXPECT_EQ_U64(f.pcie.max_width, 16);
 	EXPECT_EQ_INT(f.numa_node, 1);
 
 	/* Verbs values and the NIC's maximum as hints. */
@@ -106,8 +106,8 @@ static void test_virtual(void)
 	EXPECT_EQ_INT(f.netdev_speed_mbps, -1);
 	EXPECT_EQ_INT(f.netdev_mtu, 1500);
 	EXPECT_STREQ(f.pci_addr, "");
-	EXPECT_NEAR(f.pcie_cur_gts, 0.0, 0);
-	EXPECT_EQ_U64(f.pcie_cur_width, 0);
+	EXPECT_NEAR(f.pcie.cur_gts, 0.0, 0);
+	EXPECT_EQ_U64(f.pcie.cur_width, 0);
 	EXPECT_EQ_INT(f.numa_node, -1);
 	EXPECT_EQ_INT(link_downtrain(&f, RATE_SPEED_SDR, RATE_WIDTH_1X, 0, 0,
 				     findings, 4), 0);
@@ -145,8 +145,8 @@ static void test_errors(void)
 static void test_downtrain_cases(void)
 {
 	struct link_facts f = {
-		.pcie_cur_gts = 16.0, .pcie_max_gts = 32.0,
-		.pcie_cur_width = 16, .pcie_max_width = 16,
+		.pcie.cur_gts = 16.0, .pcie.max_gts = 32.0,
+		.pcie.cur_width = 16, .pcie.max_width = 16,
 	};
 	char out[4][LINK_FINDING_LEN];
 
@@ -154,21 +154,21 @@ static void test_downtrain_cases(void)
 				     out, 4), 1);
 	EXPECT_STREQ(out[0],
 		     "PCIe link runs 16.0 of 32.0 GT/s (x16): at most 252 Gb/s; check the slot's generation and the BIOS PCIe speed");
-	f.pcie_cur_gts = 8.0;
-	f.pcie_max_gts = 16.0;
-	f.pcie_cur_width = 8;
+	f.pcie.cur_gts = 8.0;
+	f.pcie.max_gts = 16.0;
+	f.pcie.cur_width = 8;
 	EXPECT_EQ_INT(link_downtrain(&f, 0, 0, 0, 0, out, 4), 1);
 	EXPECT_STREQ(out[0],
 		     "PCIe link runs x8 of x16 at 8.0 of 16.0 GT/s: at most 63 Gb/s; reseat the card, check the slot's width and generation");
 	/* Full Gen4 x16 still cannot feed 400 Gb/s. */
-	f.pcie_cur_gts = 16.0;
-	f.pcie_cur_width = 16;
+	f.pcie.cur_gts = 16.0;
+	f.pcie.cur_width = 16;
 	EXPECT_EQ_INT(link_downtrain(&f, RATE_SPEED_NDR, RATE_WIDTH_4X, 0, 0,
 				     out, 4), 1);
 	EXPECT_STREQ(out[0],
 		     "PCIe x16 at 16.0 GT/s carries at most 252 Gb/s, below the port's 400 Gb/s; move the NIC to a faster slot");
 	/* A port at HDR that could do NDR. */
-	f.pcie_cur_gts = f.pcie_max_gts = 32.0;
+	f.pcie.cur_gts = f.pcie.max_gts = 32.0;
 	EXPECT_EQ_INT(link_downtrain(&f, RATE_SPEED_HDR, RATE_WIDTH_4X,
 				     RATE_SPEED_NDR, 0, out, 4), 1);
 	EXPECT_STREQ(out[0],
