@@ -6,7 +6,9 @@
 #                     (root, scripts/lab/setup.sh first; ~20 minutes)
 #   make unit         unit tests only
 #   ONLY=NAME...      check, unit, lab: only these tests (make check
-#                     ONLY=test_netdev, make lab ONLY=address.rxe.hostname);
+#                     ONLY=test_netdev, or its path host/test_netdev, or
+#                     a folder of tests/: ONLY=host; make lab
+#                     ONLY=address.rxe.hostname);
 #                     REL=DIR: the lab's release cases on that build
 #                     (docs/testing.md)
 #   make hdr-check    every header compiles on its own
