@@ -6,11 +6,15 @@
 #                     (root, scripts/lab/setup.sh first; ~20 minutes)
 #   make unit         unit tests only
 #   ONLY=NAME...      check, unit, lab: only these tests (make check
-#                     ONLY=test_netdev, make lab ONLY=address.rxe.hostname);
+#                     ONLY=test_netdev, or its path host/test_netdev, or
+#                     a folder of tests/: ONLY=host; make lab
+#                     ONLY=address.rxe.hostname);
 #                     REL=DIR: the lab's release cases on that build
 #                     (docs/testing.md)
 #   make hdr-check    every header compiles on its own
-#   make style        clang-format the lines changed since HEAD
+#   make style        clang-format the C lines changed since HEAD
+#                     (git clang-format; STYLE_BASE=REV: since REV);
+#                     make style-check prints what it would change, exit 1
 #   make install      PREFIX=/usr/local DESTDIR=; make uninstall, make deb,
 #                     make lint-deb, make image-size, make version (mk/install.mk)
 # Knobs: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan), B=build dir.
@@ -49,8 +53,9 @@ CORE_OBJS   := $(patsubst %.c,$(B)/%.o,$(call src_of,$(CORE_DIRS)))
 DOCTOR_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,doctor doctor/live))
 FABRIC_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,fabric fabric/live))
 LDLIBS  := -lrdmacm -libverbs -lnuma -ldl -lm
-TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
-TESTS_SH := $(basename $(notdir $(wildcard tests/test_*.sh tests/*/test_*.sh)))
+# the unit tests, each in the folder of the code it tests (tests/lib/test_fs.c
+# -> $(B)/tests/lib/test_fs); tests/run-checks.sh also finds tests/*/test_*.sh
+TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/*/test_*.c))
 
 all: $(addprefix $(B)/,$(BENCHES))
 
@@ -97,8 +102,22 @@ check: all unit-build tools
 lab: all unit-build tools
 	@ONLY='$(ONLY)' tests/run-lab.sh $(if $(REL),-r $(REL)) $(B)
 
+# git clang-format (Debian's clang-format package): only the lines changed
+# since STYLE_BASE, staged or not (--force: unstaged ones too), never whole
+# old files; a new file once git knows it (git add, or git add -N). Its exit
+# status does not tell whether there was a change (clang 14's is always 0,
+# later ones may give 1; 2 is an error), so style-check reads its output.
+STYLE_BASE ?= HEAD
+GIT_CF = command -v git-clang-format >/dev/null || { echo "make $@: git \
+	clang-format not found (Debian: apt-get install clang-format)" >&2; \
+	exit 2; }; git clang-format --extensions c,h
+
 style:
-	@scripts/style.sh
+	@$(GIT_CF) --force $(STYLE_BASE); [ $$? -le 1 ]
+
+style-check:
+	@out=$$($(GIT_CF) --diff $(STYLE_BASE)); rc=$$?; echo "$$out"; \
+	[ $$rc -le 1 ] || exit 2; case $$out in "diff "*) exit 1; esac
 
 clean:
 	rm -rf $(B)
@@ -109,6 +128,6 @@ include tests/fakecuda/Makefile.inc
 include mk/docs.mk
 
 .PHONY: all unit unit-build check lab layer-check cycle-check hdr-check \
-	style clean print-warn
+	style style-check clean print-warn
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -13,14 +13,6 @@
 #include "doctor/chk.h"
 #include "host/topo.h"
 
-/* The place topo.h classifies: the path below /sys/devices/. */
-static const char *gpu_place(const char *pci_path)
-{
-	const char *s = strstr(pci_path, "/pci");
-
-	return s ? s + 1 : pci_path;
-}
-
 static int gpu_kernel_ge(const char *root, int major, int minor)
 {
 	char buf[64];
@@ -71,13 +63,13 @@ static void chk_gpu_path(struct chk_ctx *c, const struct inv_gpu *g)
 	enum topo_link r, best_rel = TOPO_UNKNOWN;
 	size_t i;
 
-	for (i = 0; i < c->inv.ndev && g->pci_path[0]; i++) {
+	for (i = 0; i < c->inv.ndev && g->pci_place[0]; i++) {
 		const struct inv_dev *d = &c->inv.devs[i];
 
-		if (chk_skip_dev(c, d) || !d->pci_path[0])
+		if (chk_skip_dev(c, d) || !d->pci_place[0])
 			continue;
-		r = topo_classify(gpu_place(g->pci_path), g->numa_node,
-				  gpu_place(d->pci_path), d->numa_node);
+		r = topo_classify(g->pci_place, g->numa_node, d->pci_place,
+				  d->numa_node);
 		if (r != TOPO_UNKNOWN && (!best || r < best_rel)) {
 			best = d;
 			best_rel = r;

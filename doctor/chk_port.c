@@ -115,37 +115,9 @@ static void chk_link_speed(struct chk_ctx *c, const struct inv_dev *d,
 		chk_speed_eth(c, sub, p);
 }
 
-struct pcie_link {
-	double cur_gts, max_gts;
-	long cur_w, max_w;
-};
-
-/* The link attributes of the PCI function at path (in the tree). */
-static int pcie_read(const char *root, const char *path, struct pcie_link *l)
+static bool pcie_down(const struct link_pcie *l)
 {
-	char buf[32];
-
-	/* "16.0 GT/s PCIe"; a VF or a virtual function says "Unknown" */
-	if (fs_read(root, buf, sizeof(buf), "%s/current_link_speed", path) ||
-	    sscanf(buf, "%lf", &l->cur_gts) != 1 ||
-	    fs_read(root, buf, sizeof(buf), "%s/max_link_speed", path) ||
-	    sscanf(buf, "%lf", &l->max_gts) != 1 ||
-	    fs_read_long(root, &l->cur_w, "%s/current_link_width", path) ||
-	    fs_read_long(root, &l->max_w, "%s/max_link_width", path) ||
-	    l->cur_w <= 0)
-		return -ENOENT;
-	return 0;
-}
-
-static bool pcie_down(const struct pcie_link *l)
-{
-	return l->cur_w < l->max_w || l->cur_gts < l->max_gts;
-}
-
-/* Payload bits a link carries (rate.h: encoding, no TLP overhead). */
-static double pcie_gbps(double gts, long width)
-{
-	return rate_pcie_gbps(gts, (unsigned int)width);
+	return l->cur_width < l->max_width || l->cur_gts < l->max_gts;
 }
 
 /*
@@ -156,20 +128,20 @@ static double pcie_gbps(double gts, long width)
  * the switch. Downstream ports are skipped: their maximum is their own,
  * not the device's below them.
  */
-static bool pcie_upstream_down(const char *root, const char *pci_path,
-			       char *bdf, size_t len, struct pcie_link *l)
+static bool pcie_upstream_down(const char *sysfs, const char *place, char *bdf,
+			       size_t len, struct link_pcie *l)
 {
-	char p[FS_PATH_MAX], *s, *next;
+	char p[FS_PATH_MAX + 16], *s, *next;
 	unsigned int depth = 0;
 
-	fs_copy(p, sizeof(p), pci_path);
+	snprintf(p, sizeof(p), "/devices/%s", place);
 	s = strstr(p, "/pci");
 	s = s ? strchr(s + 1, '/') : NULL;
 	for (; s && (next = strchr(s + 1, '/')); s = next, depth++) {
 		if (depth % 2 == 0)
 			continue;
 		*next = '\0';
-		if (!pcie_read(root, p, l) && pcie_down(l)) {
+		if (!link_pcie_read(sysfs, p, l) && pcie_down(l)) {
 			fs_copy(bdf, len, s + 1);
 			return true;
 		}
@@ -190,48 +162,50 @@ static double dev_rate_gbps(const struct inv_dev *d)
 }
 
 static void chk_pcie_verdict(struct chk_ctx *c, const struct inv_dev *d,
-			     const char *bdf, const struct pcie_link *l)
+			     const char *bdf, const struct link_pcie *l)
 {
-	struct pcie_link up;
+	struct link_pcie up;
 	char upbdf[INV_BDF_LEN];
-	double rate = dev_rate_gbps(d), gbps = pcie_gbps(l->cur_gts, l->cur_w);
+	double rate = dev_rate_gbps(d);
+	/* payload bits the link carries (rate.h: encoding, no TLP overhead) */
+	double gbps = rate_pcie_gbps(l->cur_gts, l->cur_width);
 
 	if (pcie_down(l)) {
 		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_WARN,
-			   "%s runs PCIe %.1f GT/s x%ld of %.1f GT/s x%ld: "
+			   "%s runs PCIe %.1f GT/s x%u of %.1f GT/s x%u: "
 			   "~%.0f Gb/s for a %.0f Gb/s port", bdf, l->cur_gts,
-			   l->cur_w, l->max_gts, l->max_w, gbps, rate);
+			   l->cur_width, l->max_gts, l->max_width, gbps, rate);
 		findings_fix(&c->rep, "reseat the card, or move it to a full "
-			   "x%ld slot (check riser and BIOS bifurcation); "
-			   "lspci -vv -s %s shows LnkSta/LnkCap", l->max_w,
+			   "x%u slot (check riser and BIOS bifurcation); "
+			   "lspci -vv -s %s shows LnkSta/LnkCap", l->max_width,
 			   bdf);
-	} else if (pcie_upstream_down(c->root, d->pci_path, upbdf,
+	} else if (pcie_upstream_down(c->inv.sysfs, d->pci_place, upbdf,
 				      sizeof(upbdf), &up)) {
 		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_WARN,
 			   "the PCIe switch port %s above %s runs %.1f GT/s "
-			   "x%ld of %.1f GT/s x%ld", upbdf, bdf, up.cur_gts,
-			   up.cur_w, up.max_gts, up.max_w);
+			   "x%u of %.1f GT/s x%u", upbdf, bdf, up.cur_gts,
+			   up.cur_width, up.max_gts, up.max_width);
 		findings_fix(&c->rep, "the switch's uplink trained down: reseat "
 			   "the board/riser; lspci -vv -s %s", upbdf);
 	} else if (rate > 0 && gbps < rate) {
 		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_WARN,
-			   "%s PCIe %.1f GT/s x%ld carries ~%.0f Gb/s: less "
-			   "than the %.0f Gb/s port", bdf, l->cur_gts, l->cur_w,
+			   "%s PCIe %.1f GT/s x%u carries ~%.0f Gb/s: less "
+			   "than the %.0f Gb/s port", bdf, l->cur_gts,
+			   l->cur_width,
 			   gbps, rate);
 		findings_fix(&c->rep, "use a slot of the NIC's generation "
 			   "(%.0f Gb/s needs Gen5 x16 for 400G)", rate);
 	} else {
 		findings_add(&c->rep, 2, "pcie", d->name, VERDICT_PASS,
-			   "%s PCIe %.1f GT/s x%ld (its maximum), ~%.0f Gb/s "
-			   "for a %.0f Gb/s port", bdf, l->cur_gts, l->cur_w,
+			   "%s PCIe %.1f GT/s x%u (its maximum), ~%.0f Gb/s "
+			   "for a %.0f Gb/s port", bdf, l->cur_gts, l->cur_width,
 			   gbps, rate);
 	}
 }
 
 static void chk_pcie(struct chk_ctx *c, const struct inv_dev *d)
 {
-	struct pcie_link l = { d->pcie_cur_gts, d->pcie_max_gts,
-			       d->pcie_cur_width, d->pcie_max_width };
+	struct link_pcie l = d->pcie;
 	char path[FS_PATH_MAX];
 	const char *bdf = d->bdf;
 
@@ -241,9 +215,10 @@ static void chk_pcie(struct chk_ctx *c, const struct inv_dev *d)
 		return;
 	}
 	/* an SR-IOV VF has no link of its own: its PF's is the one */
-	if (!l.cur_w || l.cur_gts <= 0) {
-		if (fs_resolve(c->root, path, sizeof(path), "%s/physfn",
-				d->pci_path) || pcie_read(c->root, path, &l)) {
+	if (!l.cur_width || l.cur_gts <= 0) {
+		if (fs_resolve(c->inv.sysfs, path, sizeof(path),
+			       "/devices/%s/physfn", d->pci_place) ||
+		    link_pcie_read(c->inv.sysfs, path, &l)) {
 			findings_add(&c->rep, 2, "pcie", d->name, VERDICT_SKIP,
 				   "%s shows no PCIe link attributes", d->bdf);
 			return;

@@ -13,6 +13,7 @@
 #include "host/devnode.h"
 #include "host/netdev.h"
 #include "host/rate.h"
+#include "host/topo.h"
 
 #define IB "/sys/class/infiniband"
 
@@ -124,9 +125,9 @@ static void inv_read_dev(const char *root, const char *sysfs,
 		    const struct probe *pr, const char *name,
 		    struct inv_dev *d)
 {
-	char buf[64], **ports;
 	const struct link_facts *l = &d->ports[0].link;
-	const char *base;
+	struct devnode_addr a;
+	char buf[64], **ports;
 	size_t n, i;
 
 	memset(d, 0, sizeof(*d));
@@ -134,10 +135,9 @@ static void inv_read_dev(const char *root, const char *sysfs,
 	if (!fs_read(root, buf, sizeof(buf), IB "/%s/node_type", name))
 		d->is_rnic = !strncmp(buf, "4:", 2);
 	/* software devices (rxe, siw) have no "device" link */
-	if (!fs_resolve(root, d->pci_path, sizeof(d->pci_path),
-			 IB "/%s/device", name)) {
-		base = strrchr(d->pci_path, '/');
-		fs_copy(d->bdf, sizeof(d->bdf), base ? base + 1 : "");
+	if (!devnode_rdma_addr(sysfs, name, &a)) {
+		fs_copy(d->bdf, sizeof(d->bdf), a.bdf);
+		fs_copy(d->pci_place, sizeof(d->pci_place), a.place);
 		fs_link_name(root, d->driver, sizeof(d->driver),
 			      IB "/%s/device/driver", name);
 	}
@@ -151,10 +151,7 @@ static void inv_read_dev(const char *root, const char *sysfs,
 	free(ports);
 	devnode_rdma(sysfs, name, &d->numa_node);
 	/* the device's PCI facts are the same in every port's */
-	d->pcie_cur_gts = l->pcie_cur_gts;
-	d->pcie_max_gts = l->pcie_max_gts;
-	d->pcie_cur_width = l->pcie_cur_width;
-	d->pcie_max_width = l->pcie_max_width;
+	d->pcie = l->pcie;
 }
 
 /* /dev/infiniband/uverbsN of each device, from the uverbs class. */
@@ -176,10 +173,11 @@ static void inv_uverbs(const char *root, struct inv *inv)
 	free(uv);
 }
 
-/* NVIDIA GPUs: PCI class 0x0300xx (VGA) or 0x0302xx (3D), vendor 0x10de. */
+/* NVIDIA GPUs, by host/topo.h's rule. */
 static int inv_gpus(const char *root, struct inv *inv)
 {
-	char **pci, cls[16], vendor[16];
+	struct devnode_addr a;
+	char **pci;
 	struct inv_gpu *g;
 	size_t n, i;
 
@@ -190,18 +188,12 @@ static int inv_gpus(const char *root, struct inv *inv)
 		return -ENOMEM;
 	}
 	for (i = 0; i < n && inv->ngpu < INV_GPUS_MAX; i++) {
-		if (fs_read(root, cls, sizeof(cls),
-			     "/sys/bus/pci/devices/%s/class", pci[i]) ||
-		    fs_read(root, vendor, sizeof(vendor),
-			     "/sys/bus/pci/devices/%s/vendor", pci[i]) ||
-		    strcmp(vendor, "0x10de") ||
-		    (strncmp(cls, "0x0302", 6) && strncmp(cls, "0x0300", 6)))
+		if (!topo_is_gpu(inv->sysfs, pci[i]))
 			continue;
 		g = &inv->gpus[inv->ngpu++];
 		fs_copy(g->bdf, sizeof(g->bdf), pci[i]);
-		if (fs_resolve(root, g->pci_path, sizeof(g->pci_path),
-				"/sys/bus/pci/devices/%s", pci[i]))
-			g->pci_path[0] = '\0';
+		devnode_pci_addr(inv->sysfs, pci[i], &a);
+		fs_copy(g->pci_place, sizeof(g->pci_place), a.place);
 		devnode_pci(inv->sysfs, pci[i], &g->numa_node);
 	}
 	free(pci);

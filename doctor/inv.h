@@ -14,12 +14,13 @@
 
 #include "lib/fs.h"
 #include "doctor/probe.h"
+#include "host/devnode.h"
 #include "host/link.h"
 
 #define INV_PORTS_MAX 4
 #define INV_NDEVS_MAX 8
 #define INV_NAME_LEN 64
-#define INV_BDF_LEN 16
+#define INV_BDF_LEN DEVNODE_BDF_LEN
 #define INV_GPUS_MAX 64
 
 enum inv_xport { INV_XPORT_IB, INV_XPORT_ROCE, INV_XPORT_IWARP };
@@ -42,13 +43,14 @@ struct inv_port {
 
 struct inv_dev {
 	char name[INV_NAME_LEN];
-	char bdf[INV_BDF_LEN];       /* "" for software devices (rxe, siw) */
-	char pci_path[FS_PATH_MAX];    /* "/sys/devices/pci0000:00/..." */
+	/* host/devnode.h's PCI function: "" for software devices (rxe, siw) */
+	char bdf[INV_BDF_LEN];
+	char pci_place[DEVNODE_PLACE_LEN]; /* "pci0000:00/...", below
+					     * /sys/devices */
 	char driver[32];                /* of the PCI function: "mlx5_core" */
 	int numa_node;                  /* host/devnode.h's; -1: none */
 	/* the PCIe link of the function (link_read of the first port) */
-	double pcie_cur_gts, pcie_max_gts;
-	unsigned int pcie_cur_width, pcie_max_width;
+	struct link_pcie pcie;
 	char uverbs[16];                /* "uverbs0", "" when none */
 	bool is_rnic;                   /* node_type 4: iWARP */
 	unsigned int nports;
@@ -57,7 +59,7 @@ struct inv_dev {
 
 struct inv_gpu {
 	char bdf[INV_BDF_LEN];
-	char pci_path[FS_PATH_MAX];
+	char pci_place[DEVNODE_PLACE_LEN]; /* as inv_dev's */
 	int numa_node;                  /* host/devnode.h's; -1: none */
 };
 

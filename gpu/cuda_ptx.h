@@ -16,7 +16,7 @@
  *   z     = (z ^ z >> 30) * 0xbf58476d1ce4e5b9
  *   z     = (z ^ z >> 27) * 0x94d049bb133111eb
  *   byte  = (z ^ z >> 31) >> 8 * (off % 8), or the marker at off size - 1
- * If pattern.c changes, change this with it: tests/test_gpu.c compares
+ * If pattern.c changes, change this with it: tests/gpu/test_gpu.c compares
  * the two on a GPU.
  *
  * rdmabench_fill(ptr, len, base, marker): ptr[off] = byte(off), off < len.

@@ -3,7 +3,7 @@
 # with a GPU, with or without an RDMA NIC: is this host ready for
 # --use_cuda? Prints what it sees and runs, in order:
 #   host      kernel, GPUs (nvidia-smi), nvidia_peermem, RDMA devices
-#   test_gpu  tests/test_gpu.c built here (pure modules + gpu/cuda_drv.c, no
+#   test_gpu  tests/gpu/test_gpu.c built here (pure modules + gpu/cuda_drv.c, no
 #             verbs headers needed): driver load, GPU pick by index and bus
 #             id, allocation, dmabuf export, the --validate kernels against
 #             the host's pattern byte for byte, a flipped byte found, the
@@ -33,8 +33,8 @@ done
 echo "RDMA devices: $(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' ')"
 
 echo "== test_gpu"
-make -s B="$B" WERROR=1 "$B/tests/test_gpu" || exit 1
-"$B/tests/test_gpu"
+make -s B="$B" WERROR=1 "$B/tests/gpu/test_gpu" || exit 1
+"$B/tests/gpu/test_gpu"
 rc=$?
 echo "test_gpu exit $rc"
 

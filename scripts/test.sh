@@ -20,10 +20,11 @@
 #            package, valgrind's pairs, flat RSS) on build/
 #
 # --build release: everything on build/ (faster, finds less).
-# NAMEs run only those: unit tests (test_netdev, 'test_fabric*'), the checks
-# (layers, cycles, headers), lab cases or case files (address.rxe.hostname,
-# address, fabric, k8s: tests/run-lab.sh says how they are matched); the
-# package is built only when the lab's package case is among them.
+# NAMEs run only those: unit tests (test_netdev, host/test_netdev,
+# 'test_fabric*'), the checks (layers, cycles, headers), lab cases or case
+# files (address.rxe.hostname, address, fabric, k8s: tests/run-lab.sh says
+# how they are matched); the package is built only when the lab's package
+# case is among them.
 #
 # Each step prints its wall time; results are TAP files in
 # BUILD/test-results/ (prove -e cat reads them). The end: the step times,
@@ -56,7 +57,7 @@ T0=$SECONDS
 unit=() lab=()
 for n in "${names[@]}"; do
 	case $n in
-	test_* | layers | cycles | headers) unit+=("$n") ;;
+	test_* | */test_* | layers | cycles | headers) unit+=("$n") ;;
 	*) lab+=("$n") ;;
 	esac
 done

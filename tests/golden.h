@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * golden - compare a test's output with tests/golden/<name> (TEST_SRCDIR:
- * the source tree, default "."); TEST_UPDATE_GOLDEN=1 rewrites the file.
- * Include after test.h, in one test program each.
+ * tests/golden.h - compare a test's output with tests/golden/<name>
+ * (TEST_SRCDIR: the source tree, default "."); TEST_UPDATE_GOLDEN=1
+ * rewrites the file. Include after tests/test.h, in one test program each.
  */
 #ifndef RDMABENCH_TESTS_GOLDEN_H
 #define RDMABENCH_TESTS_GOLDEN_H

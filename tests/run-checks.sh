@@ -1,9 +1,12 @@
 #!/bin/bash
 # tests/run-checks.sh BUILD_DIR [NAME...] - what `make check` runs, the fast
 # suite (no root, no VM): the layer check, the cycle check, the header
-# check and the unit tests (tests/run-unit.sh). NAMEs (or ONLY, as in
-# "make check ONLY=test_netdev") run just those: unit tests by name
-# (globs allowed: 'test_fabric*') or the checks layers, cycles, headers.
+# check and the unit tests (tests/run-unit.sh): tests/test_*.sh and
+# tests/FOLDER/test_*.{c,sh}, each in the folder of the code it tests.
+# NAMEs (or ONLY, as in "make check ONLY=test_netdev") run just those: unit
+# tests by name or path below tests/ (test_netdev, host/test_netdev; globs
+# allowed: 'test_fabric*', 'host/*'), a folder's tests by its name (host,
+# lib), or the checks layers, cycles, headers.
 # Results: BUILD_DIR/test-results/checks.tap and unit.tap (TAP, one line a
 # test); the end is tests/tap-sum.sh over them, whose last line is
 # "N passed, N failed, N skipped".
@@ -15,13 +18,16 @@ R=$B/test-results
 mkdir -p "$B/tests" "$R" || exit 1
 read -r -a only <<< "${*:-${ONLY:-}}"
 
-# wanted NAME: no names given, or one of them (a glob) matches NAME
+# wanted NAME: no names given, or one of them (a glob) matches NAME, its
+# last part (host/test_netdev: test_netdev) or its folder (host)
+# shellcheck disable=SC2053 # a pattern is a glob on purpose
 wanted() {
 	local p
 	[ ${#only[@]} = 0 ] && return 0
 	for p in "${only[@]}"; do
-		# shellcheck disable=SC2053 # a glob on purpose
-		[[ $1 == $p || test_$1 == $p ]] && return 0
+		[[ $1 == $p || ${1##*/} == $p ]] && return 0
+		if [[ $1 == */* ]]; then [[ ${1%/*} == "$p" ]] && return 0
+		elif [[ test_$1 == $p ]]; then return 0; fi
 	done
 	return 1
 }
@@ -41,9 +47,11 @@ if [ $n -gt 0 ]; then echo "1..$n" >> "$R/checks.tap"; taps+=("$R/checks.tap")
 else rm -f "$R/checks.tap"; fi
 
 tests=()
-# the unit tests: tests/test_*.{c,sh}, and the scripts of a folder of tests
-# (tests/k8s/test_*.sh), each selected by its name alone
-for t in $(cd tests && ls test_*.c test_*.sh */test_*.sh 2>/dev/null | sed 's|.*/||; s/\.[cs]h*$//'); do
+# each test as its path below tests/ without the suffix (host/test_netdev)
+shopt -s nullglob extglob
+for t in tests/test_*.sh tests/*/test_*.@(c|sh); do
+	t=${t#tests/}
+	t=${t%.*}
 	wanted "$t" && tests+=("$t")
 done
 if [ ${#tests[@]} -gt 0 ]; then
@@ -51,7 +59,7 @@ if [ ${#tests[@]} -gt 0 ]; then
 	taps+=("$R/unit.tap")
 fi
 if [ ${#taps[@]} = 0 ]; then
-	echo "run-checks: no test named '${only[*]}': the checks are layers, cycles, headers; the unit tests are tests/test_*" >&2
+	echo "run-checks: no test named '${only[*]}': the checks are layers, cycles, headers; the unit tests are tests/test_*.sh and tests/*/test_*" >&2
 	exit 2
 fi
 tests/tap-sum.sh "${taps[@]}"

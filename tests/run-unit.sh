@@ -1,9 +1,10 @@
 #!/bin/bash
 # tests/run-unit.sh DIR TEST... - run each unit test (one process each,
 # 120 s bound; scripts 300 s), print PASS/FAIL/SKIP lines and write the
-# results as TAP (tests/run-checks.sh sums them). A TEST is the program
-# DIR/TEST, or the script tests/TEST.sh or tests/*/TEST.sh (tests/k8s/)
-# when that exists (run with the build folder's parent as RDMABENCH_BUILD).
+# results as TAP (tests/run-checks.sh sums them). A TEST is a path below
+# tests/ without its suffix (host/test_netdev): the program DIR/TEST, or
+# the script tests/TEST.sh when that exists (run with the build folder's
+# parent as RDMABENCH_BUILD).
 # Exit 77 means skipped. Up to RDMABENCH_UNIT_JOBS tests (default: the CPU
 # count) run at once, so a test must not share fixed paths with another;
 # the results are printed in TEST order whatever order they end in.
@@ -16,20 +17,11 @@ tap=${RDMABENCH_TAP:-${dir%/tests}/test-results/unit.tap}
 mkdir -p "${tap%/*}" && : > "$tap" || exit 1
 fail=0 n=0
 
-# script_of TEST: tests/TEST.sh, or tests/DIR/TEST.sh (tests/k8s/); "" for
-# a program
-script_of() {
-	local f
-	for f in "tests/$1.sh" tests/*/"$1.sh"; do
-		[ -f "$f" ] && { echo "$f"; return; }
-	done
-}
-
 one() { # TEST: run it, its log in DIR/TEST.log, its status and time in .rc
-	local t=$1 t0=${EPOCHREALTIME/[.,]/} rc sh
-	sh=$(script_of "$t")
-	if [ -n "$sh" ]; then
-		RDMABENCH_BUILD=${dir%/tests} timeout 300 bash "$sh" \
+	local t=$1 t0=${EPOCHREALTIME/[.,]/} rc
+	mkdir -p "$(dirname "$dir/$t")" || return
+	if [ -f "tests/$t.sh" ]; then
+		RDMABENCH_BUILD=${dir%/tests} timeout 300 bash "tests/$t.sh" \
 			> "$dir/$t.log" 2>&1
 	else
 		TEST_SRCDIR=${TEST_SRCDIR:-.} timeout 120 "$dir/$t" \

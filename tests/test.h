@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test.h - a minimal check harness, no framework. Each tests/test_*.c is
- * its own program: checks never abort, so one run reports every failure.
- * Counters are static, i.e. private to the one program including this.
+ * tests/test.h - a minimal check harness, no framework. Each unit test
+ * (tests/FOLDER/test_NAME.c) is its own program: checks never abort, so
+ * one run reports every failure. Counters are static, i.e. private to the
+ * one program including this.
  */
 #ifndef RDMABENCH_TESTS_TEST_H
 #define RDMABENCH_TESTS_TEST_H

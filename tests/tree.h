@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * tree.h - planting fake sysfs/proc trees in the unit tests: one file of
- * text at a time, its folders made on the way. Include after test.h.
+ * tests/tree.h - planting fake sysfs/proc trees in the unit tests: one
+ * file of text at a time, its folders made on the way. Include after
+ * tests/test.h.
  */
 #ifndef RDMABENCH_TESTS_TREE_H
 #define RDMABENCH_TESTS_TREE_H

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * devnode - the NUMA node of a device: the one reader of sysfs's
- * numa_node files. The placement (place.c), and through its plan the
- * text header and the results JSON, the device facts (link.c,
+ * devnode - where a device is: its NUMA node, the one reader of sysfs's
+ * numa_node files, and its PCI function (address and place), the one
+ * reader of the links to it. The placement (place.c), and through its
+ * plan the text header and the results JSON, the device facts (link.c,
  * rdma/dev.c), the PCIe pairing (topo.c, gpupair.c, gpu/cuda_drv.c) and
- * ib_doctor all take a device's node from here, so they cannot disagree
- * about one device. Pure: files under a sysfs root ("/sys", or a fake
- * tree in the tests).
+ * ib_doctor all take a device's node and PCI function from here, so they
+ * cannot disagree about one device. Pure: files under a sysfs root
+ * ("/sys", or a fake tree in the tests).
  *
  * The one rule: the node is what the kernel writes there ("%d\n"), a
  * decimal number in [0, DEVNODE_MAX). Anything else is no node, -1:
@@ -34,5 +35,40 @@
  */
 int devnode_rdma(const char *sysfs_root, const char *dev, int *node);
 int devnode_pci(const char *sysfs_root, const char *bdf, int *node);
+
+/* "0000:3b:00.0" and its NUL; a domain may have up to 8 digits (VMD). */
+#define DEVNODE_BDF_LEN 20
+#define DEVNODE_PLACE_LEN 512
+
+/*
+ * A device's PCI function: its address and its place, the path of the
+ * function below ROOT/devices: the host bridge, each bridge on the way
+ * down, then the function ("pci0000:3a/0000:3a:00.0/0000:3b:00.0"), which
+ * host/topo.h compares.
+ */
+struct devnode_addr {
+	char bdf[DEVNODE_BDF_LEN];
+	char place[DEVNODE_PLACE_LEN];
+};
+
+/*
+ * The PCI function of RDMA device dev (ROOT/class/infiniband/DEV/device),
+ * of netdev ifname (ROOT/class/net/IF/device) or of PCI function bdf
+ * (ROOT/bus/pci/devices/BDF) into *out. The one rule: the link resolves
+ * below ROOT/devices/pci* to a folder whose name is a PCI address
+ * (DDDD:BB:DD.F, lower-case hex, as the kernel writes it). Else there is
+ * none, -ENOENT: no such device, a name that is empty or holds '/', or
+ * not a PCI function (rxe and siw have no device link; a platform
+ * device's leads below /devices/platform, a USB NIC's to a USB
+ * interface). Another -errno when the link cannot be followed (-EXDEV:
+ * it leads out of the root; -ENAMETOOLONG: too long a path). *out is all
+ * "" unless it returns 0.
+ */
+int devnode_rdma_addr(const char *sysfs_root, const char *dev,
+		      struct devnode_addr *out);
+int devnode_net_addr(const char *sysfs_root, const char *ifname,
+		     struct devnode_addr *out);
+int devnode_pci_addr(const char *sysfs_root, const char *bdf,
+		     struct devnode_addr *out);
 
 #endif

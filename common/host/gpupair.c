@@ -16,21 +16,12 @@ static int gpupair_link_rank(enum topo_link l)
 	return l == TOPO_UNKNOWN ? TOPO_SYS + 1 : (int)l;
 }
 
-/* A NIC's place: its RDMA device's PCI function, else its netdev's. */
-static int gpupair_nic_path(const char *root, const char *name, char *out,
-			    size_t len)
+/* A NIC's PCI function: its RDMA device's, else its netdev's, else "". */
+static void gpupair_nic_addr(const char *root, const char *name,
+			     struct devnode_addr *out)
 {
-	if (!topo_rdma_path(root, name, out, len))
-		return 0;
-	return topo_netdev_path(root, name, out, len);
-}
-
-/* The last component of a place: the device's own bus id. */
-static const char *gpupair_bdf(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
+	if (devnode_rdma_addr(root, name, out))
+		devnode_net_addr(root, name, out);
 }
 
 /* One candidate's sort key, compared field by field. */
@@ -59,7 +50,7 @@ static void gpupair_one(const char *root, const char (*gpus)[GPUPAIR_BDF_MAX],
 			const unsigned int *taken, struct gpupair *out)
 {
 	struct gpupair_key best = { 0 }, k;
-	char gpu_path[TOPO_PATH_MAX];
+	struct devnode_addr gpu;
 	enum topo_link l;
 	int node;
 	size_t g;
@@ -67,9 +58,8 @@ static void gpupair_one(const char *root, const char (*gpus)[GPUPAIR_BDF_MAX],
 	for (g = 0; g < n_gpus; g++) {
 		devnode_pci(root, gpus[g], &node);
 		l = TOPO_UNKNOWN;
-		if (nic_path[0] &&
-		    !topo_pci_path(root, gpus[g], gpu_path, sizeof(gpu_path)))
-			l = topo_classify(gpu_path, node, nic_path, nic_node);
+		if (nic_path[0] && !devnode_pci_addr(root, gpus[g], &gpu))
+			l = topo_classify(gpu.place, node, nic_path, nic_node);
 		k = (struct gpupair_key){
 			.link = gpupair_link_rank(l),
 			.numa_off = node < 0 || node != nic_node,
@@ -90,7 +80,7 @@ int gpupair_plan(const char *sysfs_root, const char (*gpus)[GPUPAIR_BDF_MAX],
 		 struct gpupair *out)
 {
 	unsigned int taken[GPUPAIR_GPUS_MAX] = { 0 };
-	char path[TOPO_PATH_MAX];
+	struct devnode_addr nic;
 	size_t i;
 
 	if (!n_gpus)
@@ -99,15 +89,12 @@ int gpupair_plan(const char *sysfs_root, const char (*gpus)[GPUPAIR_BDF_MAX],
 		n_gpus = GPUPAIR_GPUS_MAX;
 	for (i = 0; i < n_nics; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
-		if (gpupair_nic_path(sysfs_root, nics[i].name, path,
-				     sizeof(path)))
-			path[0] = '\0';
+		gpupair_nic_addr(sysfs_root, nics[i].name, &nic);
 		out[i].nic_node = nics[i].node >= 0 ? nics[i].node : -1;
-		if (nics[i].node < 0 && path[0])
-			devnode_pci(sysfs_root, gpupair_bdf(path),
-				    &out[i].nic_node);
-		gpupair_one(sysfs_root, gpus, n_gpus, path, out[i].nic_node,
-			    taken, &out[i]);
+		if (nics[i].node < 0 && nic.bdf[0])
+			devnode_pci(sysfs_root, nic.bdf, &out[i].nic_node);
+		gpupair_one(sysfs_root, gpus, n_gpus, nic.place,
+			    out[i].nic_node, taken, &out[i]);
 		taken[out[i].gpu]++;
 	}
 	return 0;

@@ -7,8 +7,9 @@
  *                                 infiniband/DEV
  *   DEV/ports/N/rate                "400 Gb/sec (4X NDR)"
  *   DEV/ports/N/gid_attrs/ndevs/I   netdev of GID I (EINVAL when unused)
- *   DEV/device -> ../../../0000:3b:00.0   (absent for rxe and siw)
- *   DEV/device/{current,max}_link_{speed,width}
+ *   DEV/device -> ../../../0000:3b:00.0   (absent for rxe and siw),
+ *                                   resolved by host/devnode.c
+ *   DEV/device/{current,max}_link_{speed,width}   link_pcie_read()
  *   DEV/device/numa_node            read by host/devnode.c
  *   ROOT/class/net/IF/{speed,mtu,dev_port}, IF/device/infiniband/DEV
  */
@@ -73,41 +74,6 @@ static void read_netdev(const struct link_ctx *c, struct link_facts *f)
 		f->netdev_mtu = (int)v;
 }
 
-/* DDDD:BB:DD.F (the domain may have more digits, e.g. behind VMD). */
-static bool is_pci_addr(const char *s)
-{
-	size_t n = strspn(s, "0123456789abcdef");
-
-	if (n < 4 || s[n] != ':')
-		return false;
-	s += n + 1;
-	if (strspn(s, "0123456789abcdef") != 2 || s[2] != ':')
-		return false;
-	s += 3;
-	if (strspn(s, "0123456789abcdef") != 2 || s[2] != '.')
-		return false;
-	return s[3] >= '0' && s[3] <= '7' && s[4] == '\0';
-}
-
-static void read_pci_addr(const struct link_ctx *c, struct link_facts *f)
-{
-	char base[64];
-
-	/* virtual: rxe and siw have no device link */
-	if (!fs_link_name(c->root, base, sizeof(base),
-			  "/class/infiniband/%s/device", c->dev) &&
-	    is_pci_addr(base))
-		fs_copy(f->pci_addr, sizeof(f->pci_addr), base);
-}
-
-/* Read DEV/device/<attr> into buf; false when absent or unreadable. */
-static bool read_dev_attr(const struct link_ctx *c, const char *attr,
-			  char *buf, size_t len)
-{
-	return !fs_read(c->root, buf, len, "/class/infiniband/%s/device/%s",
-			c->dev, attr) && buf[0];
-}
-
 static unsigned parse_width(const char *text)
 {
 	char *end;
@@ -119,21 +85,39 @@ static unsigned parse_width(const char *text)
 	return *end || v > 64 ? 0 : (unsigned)v;
 }
 
-static void read_pci(const struct link_ctx *c, struct link_facts *f)
+int link_pcie_read(const char *sysfs_root, const char *dir,
+		   struct link_pcie *out)
 {
 	char buf[64];
 
-	read_pci_addr(c, f);
-	if (!f->pci_addr[0])
+	memset(out, 0, sizeof(*out));
+	if (!fs_read(sysfs_root, buf, sizeof(buf), "%s/current_link_speed",
+		     dir))
+		out->cur_gts = parse_gts(buf);
+	if (!fs_read(sysfs_root, buf, sizeof(buf), "%s/max_link_speed", dir))
+		out->max_gts = parse_gts(buf);
+	if (!fs_read(sysfs_root, buf, sizeof(buf), "%s/current_link_width",
+		     dir))
+		out->cur_width = parse_width(buf);
+	if (!fs_read(sysfs_root, buf, sizeof(buf), "%s/max_link_width", dir))
+		out->max_width = parse_width(buf);
+	if (out->cur_gts <= 0 || out->max_gts <= 0 || !out->cur_width ||
+	    !out->max_width)
+		return -ENOENT;
+	return 0;
+}
+
+/* The PCI function (virtual: rxe and siw have none) and its PCIe link. */
+static void read_pci(const struct link_ctx *c, struct link_facts *f)
+{
+	struct devnode_addr a;
+	char dir[FS_PATH_MAX + 16];
+
+	if (devnode_rdma_addr(c->root, c->dev, &a))
 		return;
-	if (read_dev_attr(c, "current_link_speed", buf, sizeof(buf)))
-		f->pcie_cur_gts = parse_gts(buf);
-	if (read_dev_attr(c, "max_link_speed", buf, sizeof(buf)))
-		f->pcie_max_gts = parse_gts(buf);
-	if (read_dev_attr(c, "current_link_width", buf, sizeof(buf)))
-		f->pcie_cur_width = parse_width(buf);
-	if (read_dev_attr(c, "max_link_width", buf, sizeof(buf)))
-		f->pcie_max_width = parse_width(buf);
+	fs_copy(f->pci_addr, sizeof(f->pci_addr), a.bdf);
+	snprintf(dir, sizeof(dir), "/devices/%s", a.place);
+	link_pcie_read(c->root, dir, &f->pcie);
 }
 
 /* Names that would escape ROOT/class/infiniband are refused. */
@@ -226,27 +210,27 @@ static void downtrain_port(struct finding_list *l, const struct rate_link *a,
 /* PCIe: below the device's own capability (slot, riser, bifurcation). */
 static void downtrain_pcie(struct finding_list *l, const struct link_facts *f)
 {
-	bool narrow = f->pcie_max_width && f->pcie_cur_width &&
-		      f->pcie_cur_width < f->pcie_max_width;
-	bool slow = f->pcie_max_gts > 0 && f->pcie_cur_gts > 0 &&
-		    f->pcie_cur_gts < f->pcie_max_gts;
-	double cap = rate_pcie_gbps(f->pcie_cur_gts, f->pcie_cur_width);
+	bool narrow = f->pcie.max_width && f->pcie.cur_width &&
+		      f->pcie.cur_width < f->pcie.max_width;
+	bool slow = f->pcie.max_gts > 0 && f->pcie.cur_gts > 0 &&
+		    f->pcie.cur_gts < f->pcie.max_gts;
+	double cap = rate_pcie_gbps(f->pcie.cur_gts, f->pcie.cur_width);
 
 	if (narrow && slow)
 		finding_add(l,
 			    "PCIe link runs x%u of x%u at %.1f of %.1f GT/s: at most %.0f Gb/s; reseat the card, check the slot's width and generation",
-			    f->pcie_cur_width, f->pcie_max_width,
-			    f->pcie_cur_gts, f->pcie_max_gts, cap);
+			    f->pcie.cur_width, f->pcie.max_width,
+			    f->pcie.cur_gts, f->pcie.max_gts, cap);
 	else if (narrow)
 		finding_add(l,
 			    "PCIe link runs x%u of x%u (%.1f GT/s): at most %.0f Gb/s; reseat the card or move it to a slot wired x%u",
-			    f->pcie_cur_width, f->pcie_max_width,
-			    f->pcie_cur_gts, cap, f->pcie_max_width);
+			    f->pcie.cur_width, f->pcie.max_width,
+			    f->pcie.cur_gts, cap, f->pcie.max_width);
 	else if (slow)
 		finding_add(l,
 			    "PCIe link runs %.1f of %.1f GT/s (x%u): at most %.0f Gb/s; check the slot's generation and the BIOS PCIe speed",
-			    f->pcie_cur_gts, f->pcie_max_gts,
-			    f->pcie_cur_width, cap);
+			    f->pcie.cur_gts, f->pcie.max_gts,
+			    f->pcie.cur_width, cap);
 }
 
 int link_downtrain(const struct link_facts *f, unsigned active_speed,
@@ -271,12 +255,12 @@ int link_downtrain(const struct link_facts *f, unsigned active_speed,
 	downtrain_pcie(&l, f);
 	/* A PCIe link at full capability that still cannot feed the port. */
 	if (has_port && l.used == before &&
-	    rate_pcie_gbps(f->pcie_cur_gts, f->pcie_cur_width) > 0.0 &&
-	    rate_pcie_gbps(f->pcie_cur_gts, f->pcie_cur_width) < a.link_gbps)
+	    rate_pcie_gbps(f->pcie.cur_gts, f->pcie.cur_width) > 0.0 &&
+	    rate_pcie_gbps(f->pcie.cur_gts, f->pcie.cur_width) < a.link_gbps)
 		finding_add(&l,
 			    "PCIe x%u at %.1f GT/s carries at most %.0f Gb/s, below the port's %.0f Gb/s; move the NIC to a faster slot",
-			    f->pcie_cur_width, f->pcie_cur_gts,
-			    rate_pcie_gbps(f->pcie_cur_gts, f->pcie_cur_width),
+			    f->pcie.cur_width, f->pcie.cur_gts,
+			    rate_pcie_gbps(f->pcie.cur_gts, f->pcie.cur_width),
 			    a.link_gbps);
 	return l.used;
 }

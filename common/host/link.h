@@ -8,7 +8,15 @@
 #ifndef RDMABENCH_HOST_LINK_H
 #define RDMABENCH_HOST_LINK_H
 
+#include "host/devnode.h"
+
 #define LINK_FINDING_LEN 160
+
+/* The PCIe link of a PCI function: its {current,max}_link_{speed,width}. */
+struct link_pcie {
+	double cur_gts, max_gts;	/* "16.0 GT/s PCIe": 16.0; 0 unknown */
+	unsigned cur_width, max_width;	/* 0 unknown */
+};
 
 struct link_facts {
 	/* /sys/class/infiniband/DEV/ports/N/rate, "" if absent */
@@ -18,11 +26,9 @@ struct link_facts {
 	char netdev[32];
 	int netdev_speed_mbps;	/* /sys/class/net/IF/speed, -1 unknown */
 	int netdev_mtu;		/* /sys/class/net/IF/mtu, -1 unknown */
-	char pci_addr[16];	/* "0000:3b:00.0" from the device link, ""
-				 * virtual (rxe, siw: no device link) */
-	/* current_link_speed / max_link_speed ("16.0 GT/s PCIe"), 0 unknown */
-	double pcie_cur_gts, pcie_max_gts;
-	unsigned pcie_cur_width, pcie_max_width;	/* 0 unknown */
+	/* "0000:3b:00.0" (host/devnode.h), "" virtual (rxe, siw) */
+	char pci_addr[DEVNODE_BDF_LEN];
+	struct link_pcie pcie;	/* the PCI function's, link_pcie_read() */
 	int numa_node;		/* host/devnode.h's rule, -1 unknown */
 };
 
@@ -36,6 +42,16 @@ struct link_facts {
  */
 int link_read(const char *sysfs_root, const char *dev, unsigned port,
 	      struct link_facts *out);
+
+/*
+ * The one reader of those four files, below the function's folder dir
+ * under sysfs_root ("/devices/" and its host/devnode.h place, or a path
+ * fs_resolve gave). A field whose file is absent or says "Unknown" (a VF
+ * has no link of its own) is 0. Returns 0 when all four are known, else
+ * -ENOENT.
+ */
+int link_pcie_read(const char *sysfs_root, const char *dir,
+		   struct link_pcie *out);
 
 /*
  * Downtrained: active width/speed below the port's maximum, or PCIe below

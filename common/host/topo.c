@@ -35,65 +35,6 @@ const char *topo_link_desc(enum topo_link link)
 	return link <= TOPO_SYS ? topo_descs[link] : topo_descs[0];
 }
 
-/* A name from the user or a directory must stay one path component. */
-static bool topo_name_ok(const char *name)
-{
-	return name && name[0] && !strchr(name, '/') && strcmp(name, "..") &&
-	       strcmp(name, ".");
-}
-
-/*
- * The place of a link's target: its resolved path below ROOT/devices
- * (fs_resolve gives "/devices/pci..."), PCI places only ("pciDDDD:BB/...",
- * not virtual/ or platform/).
- */
-static int topo_place(const char *real, char *out, size_t len)
-{
-	static const char pfx[] = "/devices/pci";
-
-	if (strncmp(real, pfx, sizeof(pfx) - 1))
-		return -ENOENT;
-	return fs_copy(out, len, real + sizeof("/devices/") - 1) ?
-		0 : -ENAMETOOLONG;
-}
-
-int topo_pci_path(const char *sysfs_root, const char *bdf, char *out,
-		  size_t len)
-{
-	char real[FS_PATH_MAX];
-
-	if (!topo_name_ok(bdf) ||
-	    fs_resolve(sysfs_root, real, sizeof(real), "/bus/pci/devices/%s",
-		       bdf))
-		return -ENOENT;
-	return topo_place(real, out, len);
-}
-
-/* The place of /class/CLS/NAME/device. */
-static int topo_class_path(const char *sysfs_root, const char *cls,
-			   const char *name, char *out, size_t len)
-{
-	char real[FS_PATH_MAX];
-
-	if (!topo_name_ok(name) ||
-	    fs_resolve(sysfs_root, real, sizeof(real), "/class/%s/%s/device",
-		       cls, name))
-		return -ENOENT;
-	return topo_place(real, out, len);
-}
-
-int topo_rdma_path(const char *sysfs_root, const char *dev, char *out,
-		   size_t len)
-{
-	return topo_class_path(sysfs_root, "infiniband", dev, out, len);
-}
-
-int topo_netdev_path(const char *sysfs_root, const char *name, char *out,
-		     size_t len)
-{
-	return topo_class_path(sysfs_root, "net", name, out, len);
-}
-
 /* Split a place at '/' into at most TOPO_MAX_DEPTH parts; 0 if too deep. */
 static size_t topo_split(const char *path, char *buf, size_t len,
 			 char **parts)
@@ -137,15 +78,17 @@ enum topo_link topo_classify(const char *path_a, int node_a,
 	return below_a <= 1 && below_b <= 1 ? TOPO_PIX : TOPO_PXB;
 }
 
-/* An NVIDIA display or 3D controller (what nvidia-smi lists). */
-static bool topo_is_gpu(const char *sysfs_root, const char *bdf)
+bool topo_is_gpu(const char *sysfs_root, const char *bdf)
 {
 	long vendor, cls;
 
-	return !fs_read_long(sysfs_root, &vendor, "/bus/pci/devices/%s/vendor",
-			     bdf) && vendor == 0x10de &&
-	       !fs_read_long(sysfs_root, &cls, "/bus/pci/devices/%s/class",
-			     bdf) && (cls >> 16) == 0x03;
+	if (!bdf || !bdf[0] || strchr(bdf, '/') ||
+	    fs_read_long(sysfs_root, &vendor, "/bus/pci/devices/%s/vendor",
+			 bdf) ||
+	    vendor != 0x10de ||
+	    fs_read_long(sysfs_root, &cls, "/bus/pci/devices/%s/class", bdf))
+		return false;
+	return cls >> 8 == 0x0300 || cls >> 8 == 0x0302;
 }
 
 /* Is (link, name) nearer than (best, best_name)? Ties: lower name. */
@@ -159,28 +102,32 @@ static bool topo_better(enum topo_link link, const char *name,
 	return link == best && strcmp(name, best_name) < 0;
 }
 
-/* NVIDIA GPUs only: the place of a PCI function that is one. */
-static int topo_gpu_path(const char *sysfs_root, const char *bdf, char *out,
-			 size_t len)
+/* NVIDIA GPUs only: the PCI function of one. */
+static int topo_gpu_addr(const char *sysfs_root, const char *bdf,
+			 struct devnode_addr *out)
 {
 	if (!topo_is_gpu(sysfs_root, bdf))
 		return -ENOENT;
-	return topo_pci_path(sysfs_root, bdf, out, len);
+	return devnode_pci_addr(sysfs_root, bdf, out);
 }
 
 /* What topo_nearest looks through: GPUs or RDMA devices. */
 struct topo_kind {
 	const char *folder;     /* below the sysfs root */
-	int (*place)(const char *sysfs_root, const char *name, char *out,
-		     size_t len);
+	int (*addr)(const char *sysfs_root, const char *name,
+		    struct devnode_addr *out);
 	int (*node)(const char *sysfs_root, const char *name, int *node);
 };
 
 static const struct topo_kind topo_gpus = {
-	"/bus/pci/devices", topo_gpu_path, devnode_pci,
+	"/bus/pci/devices",
+	topo_gpu_addr,
+	devnode_pci,
 };
 static const struct topo_kind topo_nics = {
-	"/class/infiniband", topo_rdma_path, devnode_rdma,
+	"/class/infiniband",
+	devnode_rdma_addr,
+	devnode_rdma,
 };
 
 /* The device of kind k nearest to the one at path (node): into best. */
@@ -188,18 +135,19 @@ static void topo_nearest(const char *sysfs_root, const struct topo_kind *k,
 			 const char *path, int node, char *best, size_t len,
 			 enum topo_link *best_link)
 {
-	char place[TOPO_PATH_MAX], **names;
+	struct devnode_addr a;
 	enum topo_link l;
+	char **names;
 	size_t n, i;
 	int other;
 
 	fs_list(sysfs_root, &names, &n, "%s", k->folder);
 	for (i = 0; i < n; i++) {
-		if (!topo_name_ok(names[i]) || strlen(names[i]) >= len ||
-		    k->place(sysfs_root, names[i], place, sizeof(place)))
+		if (strlen(names[i]) >= len ||
+		    k->addr(sysfs_root, names[i], &a))
 			continue;
 		k->node(sysfs_root, names[i], &other);
-		l = topo_classify(place, other, path, node);
+		l = topo_classify(a.place, other, path, node);
 		if (topo_better(l, names[i], *best_link, best)) {
 			*best_link = l;
 			strcpy(best, names[i]);
@@ -233,24 +181,22 @@ static void topo_warn(struct topo_rel *r, const char *rdma_dev)
 int topo_gpu_nic(const char *sysfs_root, const char *gpu_bdf,
 		 const char *rdma_dev, struct topo_rel *out)
 {
-	char gpu_path[TOPO_PATH_MAX], nic_path[TOPO_PATH_MAX], *slash;
+	struct devnode_addr gpu, nic;
 	struct topo_rel r = { .link = TOPO_UNKNOWN };
 
-	if (topo_pci_path(sysfs_root, gpu_bdf, gpu_path, sizeof(gpu_path)))
+	if (devnode_pci_addr(sysfs_root, gpu_bdf, &gpu))
 		return -ENOENT;
-	snprintf(r.gpu_bdf, sizeof(r.gpu_bdf), "%s", gpu_bdf);
+	fs_copy(r.gpu_bdf, sizeof(r.gpu_bdf), gpu.bdf);
 	devnode_pci(sysfs_root, gpu_bdf, &r.gpu_node);
 	r.nic_node = -1;
-	topo_nearest(sysfs_root, &topo_nics, gpu_path, r.gpu_node, r.best_nic,
+	topo_nearest(sysfs_root, &topo_nics, gpu.place, r.gpu_node, r.best_nic,
 		     sizeof(r.best_nic), &r.best_nic_link);
-	if (!topo_rdma_path(sysfs_root, rdma_dev, nic_path, sizeof(nic_path))) {
-		slash = strrchr(nic_path, '/');
-		snprintf(r.nic_bdf, sizeof(r.nic_bdf), "%.31s",
-			 slash ? slash + 1 : nic_path);
+	if (!devnode_rdma_addr(sysfs_root, rdma_dev, &nic)) {
+		fs_copy(r.nic_bdf, sizeof(r.nic_bdf), nic.bdf);
 		devnode_rdma(sysfs_root, rdma_dev, &r.nic_node);
-		r.link = topo_classify(gpu_path, r.gpu_node, nic_path,
+		r.link = topo_classify(gpu.place, r.gpu_node, nic.place,
 				       r.nic_node);
-		topo_nearest(sysfs_root, &topo_gpus, nic_path, r.nic_node,
+		topo_nearest(sysfs_root, &topo_gpus, nic.place, r.nic_node,
 			     r.best_gpu, sizeof(r.best_gpu), &r.best_gpu_link);
 	}
 	if (r.link > TOPO_PXB)

@@ -9,11 +9,13 @@
  * Pure: reads files under a sysfs root ("/sys", or a fake tree in tests).
  * A device's place is the path of its directory under ROOT/devices, e.g.
  * "pci0000:10/0000:10:01.0/0000:11:00.0/0000:12:00.0/0000:15:00.0": the
- * host bridge, then each PCI bridge on the way down, then the device.
+ * host bridge, then each PCI bridge on the way down, then the device, as
+ * host/devnode.h reads it (devnode_*_addr).
  */
 #ifndef RDMABENCH_HOST_TOPO_H
 #define RDMABENCH_HOST_TOPO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum topo_link {
@@ -35,17 +37,12 @@ const char *topo_link_name(enum topo_link link);
 const char *topo_link_desc(enum topo_link link);
 
 /*
- * The place of PCI function bdf, or of RDMA device dev's PCI function, as
- * above, in out. Returns 0, -ENOENT (no such device, or not on PCI: rxe),
- * or -ENAMETOOLONG.
+ * Whether PCI function bdf (ROOT/bus/pci/devices/BDF) is an NVIDIA GPU:
+ * vendor 0x10de, class 0x0300xx (VGA) or 0x0302xx (3D controller), what
+ * nvidia-smi lists. The one rule, for the pairing here and ib_doctor's
+ * inventory.
  */
-int topo_pci_path(const char *sysfs_root, const char *bdf, char *out,
-		  size_t len);
-int topo_rdma_path(const char *sysfs_root, const char *dev, char *out,
-		   size_t len);
-/* The same for the PCI function behind netdev name (/class/net/NAME). */
-int topo_netdev_path(const char *sysfs_root, const char *name, char *out,
-		     size_t len);
+bool topo_is_gpu(const char *sysfs_root, const char *bdf);
 
 /*
  * The link between two devices given their places and NUMA nodes (-1:

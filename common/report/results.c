@@ -4,7 +4,7 @@
  * goes into (JUnit: results_junit.c, Prometheus: results_prom.c). See
  * results.h; the JSON layout is specified by
  * results/schema/rdmabench-result-v1.schema.json, keep the two in step
- * (tests/test_results_validate.sh checks the goldens against it).
+ * (tests/report/test_results_validate.sh checks the goldens against it).
  */
 #include "report/results.h"
 #include "lib/afile.h"

@@ -103,8 +103,8 @@ static void record_rate_inputs(const struct bench_ctx *b,
 		.active_width = dev->active_width,
 		.sysfs_rate = f->rate_text,
 		.netdev_speed_mbps = f->netdev_speed_mbps,
-		.pcie_gts = f->pcie_cur_gts,
-		.pcie_width = f->pcie_cur_width,
+		.pcie_gts = f->pcie.cur_gts,
+		.pcie_width = f->pcie.cur_width,
 		/* the QP's path MTU is what packets carry */
 		.mtu_bytes = path->path_mtu_bytes ? path->path_mtu_bytes :
 			dev->active_mtu_bytes,

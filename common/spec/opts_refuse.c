@@ -2,7 +2,7 @@
 /*
  * opts_refuse - perftest's options rdmabench refuses, with why and what to
  * do instead (tests/fixtures/perftest-options.txt lists where they came
- * from; tests/test_perftest_opts.c checks that each gets an answer).
+ * from; tests/spec/test_perftest_opts.c checks that each gets an answer).
  */
 #include "spec/opts_refuse.h"
 

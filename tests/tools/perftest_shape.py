@@ -220,8 +220,8 @@ def report(pairs, bidir=()):
     return 1 if bad else 0
 
 
-# Our unit goldens (rendered by tests/test_report.c, test_perftest_json.c)
-# and the perftest files that show the same layouts.
+# Our unit goldens (rendered by tests/report/test_report.c and
+# test_perftest_json.c) and the perftest files that show the same layouts.
 UNIT_PAIRS = (
     ("report_bw.txt", ("write_bw.default.client.txt",
                        "write_bw.gbits.client.txt")),

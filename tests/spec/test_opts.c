@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Tests for common/spec/opts.c: defaults, parsing, messages and --help. */
+#define _GNU_SOURCE /* open_memstream */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "spec/opts.h"
+#include "spec/opts_doc.h"
+#include "tests/test.h"
+
+static const struct bench_desc bw_desc = {
+	.name = "ib_write_bw",
+	.summary = "RDMA write bandwidth",
+	.verb = BENCH_VERB_WRITE,
+	.measure = BENCH_MEASURE_BW,
+	.default_size = 65536,
+	.default_iters = 5000,
+};
+
+static const struct bench_desc lat_desc = {
+	.name = "ib_write_lat",
+	.summary = "RDMA write latency",
+	.verb = BENCH_VERB_WRITE,
+	.measure = BENCH_MEASURE_LAT,
+	.default_size = 2,
+	.default_iters = 1000,
+};
+
+#define MAX_ARGS 16
+
+static char err[256];
+
+/*
+ * Run opts_parse on a NULL-terminated list of arguments (the program name
+ * is added). getopt permutes argv, so it gets fresh writable copies.
+ */
+static int parse(struct bench_cfg *cfg, const struct bench_desc *desc,
+		 const char *const *args)
+{
+	static char store[MAX_ARGS][OPTS_ADDR_MAX + 16];
+	char *argv[MAX_ARGS + 1];
+	int argc = 0;
+
+	snprintf(store[argc], sizeof(store[argc]), "%s", desc->name);
+	argv[argc] = store[argc];
+	argc++;
+	for (; *args && argc < MAX_ARGS; args++, argc++) {
+		snprintf(store[argc], sizeof(store[argc]), "%s", *args);
+		argv[argc] = store[argc];
+	}
+	argv[argc] = NULL;
+	memset(err, 0, sizeof(err));
+	return opts_parse(cfg, desc, argc, argv, err, sizeof(err));
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define NO_ARGS ((const char *const[]){ NULL })
+
+/* The error message mentions needle; print it when it does not. */
+#define EXPECT_ERR_HAS(needle)						\
+	do {								\
+		bool has_ = strstr(err, (needle)) != NULL;		\
+		if (!has_)						\
+			fprintf(stderr, "  message: \"%s\"\n", err);	\
+		EXPECT_TRUE(has_);					\
+	} while (0)
+
+/* The defaults both kinds share, and those the descriptor sets. */
+static void check_defaults(struct bench_cfg *cfg, const struct bench_desc *d,
+			   uint64_t tx_depth, uint64_t cq_mod)
+{
+	EXPECT_EQ_INT(parse(cfg, d, NO_ARGS), 0);
+	EXPECT_EQ_U64(cfg->size_bytes, d->default_size);
+	EXPECT_EQ_U64(cfg->iters, d->default_iters);
+	EXPECT_EQ_U64(cfg->tx_depth, tx_depth);
+	EXPECT_EQ_U64(cfg->cq_mod, cq_mod);
+	EXPECT_EQ_U64(cfg->tcp_port, 18515);
+	EXPECT_EQ_U64(cfg->ib_port, 1);
+	EXPECT_EQ_U64(cfg->connect_timeout_s, 30);
+	EXPECT_EQ_U64(cfg->io_timeout_s, 30);
+	EXPECT_TRUE(!cfg->has_gid_index);
+	EXPECT_TRUE(opts_is_server(cfg));
+}
+
+static void test_defaults(void)
+{
+	struct bench_cfg cfg;
+
+	check_defaults(&cfg, &lat_desc, 1, 1);
+	check_defaults(&cfg, &bw_desc, 128, 100);
+	EXPECT_EQ_U64(cfg.size_bytes, 65536);
+	EXPECT_EQ_U64(cfg.iters, 5000);
+	EXPECT_EQ_U64(cfg.gid_index, 0);
+	EXPECT_TRUE(!cfg.all_sizes);
+	EXPECT_TRUE(!cfg.report_gbits);
+	EXPECT_TRUE(!cfg.noop_seen);
+	EXPECT_TRUE(!cfg.show_help);
+	EXPECT_TRUE(!cfg.show_version);
+	EXPECT_STREQ(cfg.dev_name, "");
+	EXPECT_STREQ(cfg.server_addr, "");
+}
+
+static void test_values(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-s", "64K")), 0);
+	EXPECT_EQ_U64(cfg.size_bytes, 65536);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--size=1M")), 0);
+	EXPECT_EQ_U64(cfg.size_bytes, 1ULL << 20);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--size", "4096")), 0);
+	EXPECT_EQ_U64(cfg.size_bytes, 4096);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-s2G")), 0);
+	EXPECT_EQ_U64(cfg.size_bytes, 2ULL << 30);
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("-n", "77", "-t", "64", "-Q", "8", "-p",
+				 "20000", "-i", "2", "-d", "mlx5_0",
+				 "--connect-timeout", "5", "--timeout=7")), 0);
+	EXPECT_EQ_U64(cfg.iters, 77);
+	EXPECT_EQ_U64(cfg.tx_depth, 64);
+	EXPECT_EQ_U64(cfg.cq_mod, 8);
+	EXPECT_EQ_U64(cfg.tcp_port, 20000);
+	EXPECT_EQ_U64(cfg.ib_port, 2);
+	EXPECT_STREQ(cfg.dev_name, "mlx5_0");
+	EXPECT_EQ_U64(cfg.connect_timeout_s, 5);
+	EXPECT_EQ_U64(cfg.io_timeout_s, 7);
+	/* Untouched ones keep their defaults. */
+	EXPECT_EQ_U64(cfg.size_bytes, 65536);
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "1")), 0);
+	EXPECT_EQ_U64(cfg.tcp_port, 1);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "65535")), 0);
+	EXPECT_EQ_U64(cfg.tcp_port, 65535);
+}
+
+static void test_flags(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-R", "-F")), 0);
+	EXPECT_TRUE(cfg.noop_seen);
+	EXPECT_TRUE(cfg.noop_seen);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--rdma_cm", "--CPU-freq")),
+		      0);
+	EXPECT_TRUE(cfg.noop_seen);
+	EXPECT_TRUE(cfg.noop_seen);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--report_gbits")), 0);
+	EXPECT_TRUE(cfg.report_gbits);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-a")), 0);
+	EXPECT_TRUE(cfg.all_sizes);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--all")), 0);
+	EXPECT_TRUE(cfg.all_sizes);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-x", "3")), 0);
+	EXPECT_TRUE(cfg.has_gid_index);
+	EXPECT_EQ_U64(cfg.gid_index, 3);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--gid-index=0")), 0);
+	EXPECT_TRUE(cfg.has_gid_index);
+	EXPECT_EQ_U64(cfg.gid_index, 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-h")), 0);
+	EXPECT_TRUE(cfg.show_help);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--help")), 0);
+	EXPECT_TRUE(cfg.show_help);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--version")), 0);
+	EXPECT_TRUE(cfg.show_version);
+	/* Clustered short flags. */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aRF")), 0);
+	EXPECT_TRUE(cfg.all_sizes && cfg.noop_seen && cfg.noop_seen);
+}
+
+static void test_errors(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "0")), -ERANGE);
+	EXPECT_ERR_HAS("-p/--port");
+	EXPECT_ERR_HAS("[1, 65535]");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "70000")), -ERANGE);
+	EXPECT_ERR_HAS("-p/--port");
+	EXPECT_ERR_HAS("70000");
+	EXPECT_ERR_HAS("[1, 65535]");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--port=70000")), -ERANGE);
+	EXPECT_ERR_HAS("-p/--port");
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-n", "12Q")), -EINVAL);
+	EXPECT_ERR_HAS("-n/--iters");
+	EXPECT_ERR_HAS("12Q");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-n", "0")), -ERANGE);
+	EXPECT_ERR_HAS("-n/--iters");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-s", "12Q")), -EINVAL);
+	EXPECT_ERR_HAS("-s/--size");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-s", "0")), -ERANGE);
+	EXPECT_ERR_HAS("-s/--size");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-s", "4G")), -ERANGE);
+	EXPECT_ERR_HAS("-s/--size");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-t", "16385")), -ERANGE);
+	EXPECT_ERR_HAS("-t/--tx-depth");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--connect-timeout", "0")),
+		      -ERANGE);
+	EXPECT_ERR_HAS("--connect-timeout");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-x", "256")), -ERANGE);
+	EXPECT_ERR_HAS("-x/--gid-index");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-d", "")), -EINVAL);
+	EXPECT_ERR_HAS("-d/--ib-dev");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("-d", "0123456789012345678901234567890123456"
+				 "789012345678901234567890123")), -EINVAL);
+	EXPECT_ERR_HAS("-d/--ib-dev");
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--bogus")), -EINVAL);
+	EXPECT_ERR_HAS("--bogus");
+	EXPECT_ERR_HAS("unknown");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-G")), -EINVAL);
+	EXPECT_ERR_HAS("-G");
+	EXPECT_ERR_HAS("unknown");
+	/* A flag given a value is refused, not ignored. */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--report_gbits=1")), -EINVAL);
+	EXPECT_ERR_HAS("--report_gbits");
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-s")), -EINVAL);
+	EXPECT_ERR_HAS("missing value");
+	EXPECT_ERR_HAS("-s");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-a", "--size")), -EINVAL);
+	EXPECT_ERR_HAS("missing value");
+	EXPECT_ERR_HAS("--size");
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("10.0.0.1", "10.0.0.2")),
+		      -EINVAL);
+	EXPECT_ERR_HAS("10.0.0.2");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("")), -EINVAL);
+}
+
+static void test_positional(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("198.18.0.1")), 0);
+	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
+	EXPECT_TRUE(!opts_is_server(&cfg));
+	/* GNU order: options may follow the address. */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("-s", "8K", "198.18.0.1", "-n", "10")), 0);
+	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
+	EXPECT_EQ_U64(cfg.size_bytes, 8192);
+	EXPECT_EQ_U64(cfg.iters, 10);
+	/* "--" ends the options. */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--", "fe80::1")), 0);
+	EXPECT_STREQ(cfg.server_addr, "fe80::1");
+}
+
+/* getopt's state must not leak from one call into the next. */
+static void test_reparse(void)
+{
+	struct bench_cfg cfg;
+
+	/* Stop half way through a cluster of short options. */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aGR")), -EINVAL);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-n", "12Q", "-s", "1K")),
+		      -EINVAL);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-s", "1K", "10.1.1.1")), 0);
+	EXPECT_EQ_U64(cfg.size_bytes, 1024);
+	EXPECT_STREQ(cfg.server_addr, "10.1.1.1");
+	EXPECT_EQ_INT(parse(&cfg, &lat_desc, ARGS("-n", "3")), 0);
+	EXPECT_EQ_U64(cfg.iters, 3);
+	EXPECT_EQ_U64(cfg.size_bytes, 2);
+	/* Nothing from the earlier calls survives. */
+	EXPECT_STREQ(cfg.server_addr, "");
+	EXPECT_TRUE(!cfg.all_sizes);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aF")), 0);
+	EXPECT_TRUE(cfg.all_sizes && cfg.noop_seen);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, NO_ARGS), 0);
+	EXPECT_TRUE(!cfg.all_sizes && !cfg.noop_seen);
+	EXPECT_EQ_U64(cfg.size_bytes, 65536);
+}
+
+/* The message for an unknown option inside a cluster names that option. */
+static void test_cluster_message(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-aG")), -EINVAL);
+	EXPECT_ERR_HAS("G");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-Ga")), -EINVAL);
+	EXPECT_ERR_HAS("'-G'");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-a", "-n")), -EINVAL);
+	EXPECT_ERR_HAS("-n");
+}
+
+/* --help of d, in memory (free it); NULL when it could not be made. */
+static char *usage_text(const struct bench_desc *d, size_t *len)
+{
+	char *text = NULL;
+	FILE *out = open_memstream(&text, len);
+
+	EXPECT_TRUE(out != NULL);
+	if (!out)
+		return NULL;
+	opts_doc_usage(d, out);
+	fclose(out);
+	return text;
+}
+
+static void test_usage(void)
+{
+	static const char *const longs[] = {
+		"--ib-dev", "--ib-port", "--gid-index", "--port", "--size",
+		"--all", "--iters", "--tx-depth", "--cq-mod",
+		"--connect-timeout", "--timeout", "--report_gbits",
+		"--rdma_cm", "--CPU-freq", "--help", "--version",
+	};
+	size_t len = 0, i;
+	char *text = usage_text(&bw_desc, &len);
+
+	if (!text)
+		return;
+	for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		bool has = strstr(text, longs[i]) != NULL;
+
+		if (!has)
+			fprintf(stderr, "  usage lacks %s\n", longs[i]);
+		EXPECT_TRUE(has);
+	}
+	EXPECT_TRUE(strstr(text, "-s, --size BYTES") != NULL);
+	EXPECT_TRUE(strstr(text, "ib_write_bw") != NULL);
+	EXPECT_TRUE(strstr(text, "[65536]") != NULL);
+	EXPECT_TRUE(strstr(text, "[5000]") != NULL);
+	EXPECT_TRUE(strstr(text, "[18515]") != NULL);
+	EXPECT_TRUE(strstr(text, "[128]") != NULL);
+	EXPECT_TRUE(strstr(text, "Exit codes: 0 ok, 1 runtime error, 2 usage")
+		    != NULL);
+	EXPECT_TRUE(strstr(text, "5 peer unreachable") != NULL);
+	EXPECT_TRUE(len > 0 && text[len - 1] == '\n');
+	free(text);
+
+	text = usage_text(&lat_desc, &len);
+	if (!text)
+		return;
+	EXPECT_TRUE(strstr(text, "ib_write_lat") != NULL);
+	EXPECT_TRUE(strstr(text, "[1000]") != NULL);
+	EXPECT_TRUE(strstr(text, "message size (K/M/G suffixes) [2]") != NULL);
+	/* only the options of latency tools */
+	EXPECT_TRUE(strstr(text, "--report_gbits") == NULL);
+	EXPECT_TRUE(strstr(text, "--tx-depth") == NULL);
+	EXPECT_TRUE(strstr(text, "-c, --connection=<RC/UC>") != NULL);
+	free(text);
+}
+
+static const struct bench_desc read_desc = {
+	.name = "ib_read_bw",
+	.summary = "RDMA read bandwidth",
+	.verb = BENCH_VERB_READ,
+	.measure = BENCH_MEASURE_BW,
+	.default_size = 65536,
+	.default_iters = 1000,
+};
+
+/* perftest's optional-argument options take "--opt N" with a space too. */
+static void test_optional_value(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda", "0")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 0);
+	EXPECT_TRUE(opts_is_server(&cfg));
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("--use_cuda", "3", "198.18.0.1")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 3);
+	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("198.18.0.1", "--use_cuda",
+						 "1", "-s", "8")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 1);
+	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
+	EXPECT_EQ_U64(cfg.size_bytes, 8);
+	/* no value: GPU 0; the next word an address, not a value */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("--use_cuda", "198.18.0.1")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 0);
+	EXPECT_STREQ(cfg.server_addr, "198.18.0.1");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda=2")), 0);
+	EXPECT_EQ_U64(cfg.use_cuda, 2);
+	/* auto: the GPU nearest each rail's NIC (run/cuda_auto.c) */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda", "auto",
+						 "--rails", "auto", "h")), 0);
+	EXPECT_EQ_INT((int)cfg.use_cuda, OPTS_CUDA_AUTO);
+	EXPECT_STREQ(cfg.server_addr, "h");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda=auto")), 0);
+	EXPECT_EQ_INT((int)cfg.use_cuda, OPTS_CUDA_AUTO);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda=near")), -EINVAL);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use_cuda", "auto",
+				"--use_cuda_bus_id", "0000:3b:00.0")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("--use_cuda auto picks the GPU itself");
+	EXPECT_EQ_INT(parse(&cfg, &lat_desc, ARGS("--use_cuda=auto", "h")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &lat_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("--use_cuda (latency tests");
+}
+
+/* Options of other tools, and rules between options, refused with why. */
+static void test_refusals(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-A", "CMP_AND_SWAP")),
+		      -EINVAL);
+	EXPECT_ERR_HAS("-A/--atomic_type is for ib_atomic_*");
+	EXPECT_EQ_INT(parse(&cfg, &lat_desc, ARGS("-q", "2")), -EINVAL);
+	EXPECT_ERR_HAS("-q/--qp is for bandwidth tests");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--use-srq")), -EINVAL);
+	EXPECT_ERR_HAS("--use-srq is not supported by rdmabench: SRQ");
+	EXPECT_ERR_HAS("-r");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-e")), -EINVAL);
+	EXPECT_ERR_HAS("-e/--events");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "10.0.0.1")),
+		      0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "-R",
+						 "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("drop -R/--oob cm");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1024", "-S", "3", "-L",
+						 "9", "--oob", "tcp",
+						 "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(cfg.mtu, 1024);
+	EXPECT_EQ_U64(cfg.sl, 3);
+	EXPECT_EQ_U64(cfg.hop_limit, 9);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-m", "1000", "--oob", "tcp",
+						 "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("2048");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-T", "106", "-u", "20",
+						 "--retry_count", "3")), 0);
+	EXPECT_TRUE(cfg.has_tos);
+	EXPECT_EQ_U64(cfg.tos, 106);
+	EXPECT_EQ_U64(cfg.qp_timeout, 20);
+	EXPECT_EQ_U64(cfg.retry_count, 3);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--tclass", "96")), 0);
+	EXPECT_EQ_U64(cfg.tos, 96);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-j", "10.0.0.2", "10.0.0.1")),
+		      0);
+	EXPECT_STREQ(cfg.source_ip, "10.0.0.2");
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--source_ip", "10.0.0.2",
+						 "--oob", "tcp", "h1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("--source_ip");
+}
+
+/* --help: perftest's connection line with this tool's transports. */
+static void test_usage_connection(void)
+{
+	size_t len = 0;
+	char *text = usage_text(&read_desc, &len);
+
+	if (!text)
+		return;
+	EXPECT_TRUE(strstr(text, "-c, --connection=<RC>") != NULL);
+	EXPECT_TRUE(strstr(text, "--outs") != NULL);
+	EXPECT_TRUE(strstr(text, "--inline_size") == NULL);
+	EXPECT_TRUE(strstr(text, "--use-srq") != NULL); /* refused, listed */
+	free(text);
+}
+
+/* The rendezvous in effect: auto by default; -R and --source_ip are cm. */
+static void test_oob(void)
+{
+	struct bench_cfg cfg;
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_AUTO);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-R", "h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_CM);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-j", "10.0.0.2", "h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_CM);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--oob", "tcp", "h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_TCP);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--oob=cm", "h1")), 0);
+	EXPECT_EQ_INT(opts_oob(&cfg), OPTS_OOB_CM);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-c", "UC", "h1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-c", "UC", "-R", "h1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("drop -R/--oob cm for UC");
+}
+
+int main(void)
+{
+	test_oob();
+	test_optional_value();
+	test_refusals();
+	test_usage_connection();
+	test_defaults();
+	test_values();
+	test_flags();
+	test_errors();
+	test_positional();
+	test_reparse();
+	test_cluster_message();
+	test_usage();
+	return test_finish("test_opts");
+}
