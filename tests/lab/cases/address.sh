@@ -120,7 +120,7 @@ else
 		"no route from this host to the server address 203.0.113.1" \
 		2000 203.0.113.1
 
-	# a name that resolves 5 s after its clients start: an --oob auto and
+	# a name that resolves 10 s after its clients start: an --oob auto and
 	# a -R client (the second one told busy meanwhile) against one
 	# --persistent server; each says once that it waits, then measures
 	addr_late() { # PORT CM_PORT
@@ -132,7 +132,7 @@ else
 		"$B/ib_write_bw" -p "$2" -R --connect-timeout 20 -n 20 -s 64 \
 			"$name" > "$LAB_LOGDIR/late.cm" 2>&1 &
 		pc=$!
-		lab_sleep 5
+		lab_sleep 10
 		echo "$LAB_RXE_IP $name" >> /etc/hosts
 		wait "$pa" || rc=1
 		wait "$pc" || rc=1
