@@ -11,10 +11,12 @@
 #
 # What stands in for a node: the guest's cgroup v2 (mounted here), a tmpfs
 # for podman's container storage, the host's image store read-only (an
-# additional image store, over the lab's 9p root) for the plain image; the
-# SETCAP=1 image is loaded into a store of the guest's own (podman load of
-# DIR/ci-setcap.tar): the lab's 9p root does not show a file's
-# security.capability attribute, which is the point of that image.
+# additional image store, over the lab's 9p root); the SETCAP=1 image is
+# loaded into the guest's own store (podman load of DIR/ci-setcap.tar; its
+# other layers are the plain image's, found in the host's store), since the
+# lab's 9p root does not show a file's security.capability attribute, which
+# is the point of that image; lab-image.sh takes it out of the host's
+# store meanwhile, so that its one layer of its own is not found there.
 # Multus's net1: the
 # guest's only link, renamed net1 (its rxe device follows it); the RDMA
 # shared device plugin: /dev/infiniband/uverbs0 and rdma_cm; cluster DNS:
@@ -32,21 +34,14 @@ runroot = "/run/k8s-lab/run"
 [storage.options]
 additionalimagestores = ["${RDMABENCH_IMAGE_STORE:-/var/lib/containers/storage}"]
 EOF
-cat > /run/k8s-lab/storage-own.conf <<EOF
-[storage]
-driver = "overlay"
-graphroot = "/run/k8s-lab/own"
-runroot = "/run/k8s-lab/own-run"
-EOF
 export CONTAINERS_STORAGE_CONF=/run/k8s-lab/storage.conf
 ip link set eth0 down && ip link set eth0 name net1 && ip link set net1 up || exit 125
 
 # kubelet OVERLAY KIND/NAME TAG POD NODE OUT [ARGS...]
 kubelet() {
-	local ov=$1 what=$2 tag=$3 pod=$4 node=$5 out=$6 conf=/run/k8s-lab/storage.conf
+	local ov=$1 what=$2 tag=$3 pod=$4 node=$5 out=$6
 	shift 6
-	[ "$tag" = ci-setcap ] && conf=/run/k8s-lab/storage-own.conf
-	CONTAINERS_STORAGE_CONF=$conf python3 "$here/podman-kubelet.py" "$dir/$ov.yaml" "$what" \
+	python3 "$here/podman-kubelet.py" "$dir/$ov.yaml" "$what" \
 		--image "rdmabench=localhost/rdmabench:$tag" \
 		--device-plugin rdma/rdma_shared_device_a=/dev/infiniband/uverbs0,/dev/infiniband/rdma_cm \
 		--add-host "rdmabench-server:$LAB_SERVER_IP" \
@@ -59,7 +54,7 @@ load_setcap() {
 	local t=$SECONDS
 	[ -e /run/k8s-lab/own-loaded ] && return
 	touch /run/k8s-lab/own-loaded
-	CONTAINERS_STORAGE_CONF=/run/k8s-lab/storage-own.conf podman load -q -i "$dir/ci-setcap.tar" < /dev/null > /dev/null ||
+	podman load -q -i "$dir/ci-setcap.tar" < /dev/null > /dev/null ||
 		echo "podman load $dir/ci-setcap.tar failed"
 	echo "$role: loaded the SETCAP=1 image in $((SECONDS - t)) s"
 }

@@ -69,9 +69,14 @@ for ov in base overlays/nonroot; do
 	"$K/kubectl-kustomize.sh" kustomize "deploy/$ov" > "$dir/${ov##*/}.yaml" ||
 		{ for c in "${CASES[@]}"; do result fail "$c" "kustomize deploy/$ov failed"; done; finish; }
 done
-# the guests load the SETCAP=1 image from this file (tests/k8s/image-node.sh)
-podman save -q -o "$dir/ci-setcap.tar" localhost/rdmabench:ci-setcap ||
-	{ for c in "${CASES[@]}"; do result fail "$c" "podman save localhost/rdmabench:ci-setcap failed"; done; finish; }
+# the guests load the SETCAP=1 image from this file (tests/k8s/image-node.sh);
+# it leaves the host's store meanwhile (its own layer must not be found
+# there: the guests would take it without its file capability) and comes
+# back at the end
+podman save -q -o "$dir/ci-setcap.tar" localhost/rdmabench:ci-setcap &&
+	podman rmi -f localhost/rdmabench:ci-setcap > /dev/null ||
+	{ for c in "${CASES[@]}"; do result fail "$c" "podman save/rmi localhost/rdmabench:ci-setcap failed"; done; finish; }
+restore() { podman load -q -i "$dir/ci-setcap.tar" > /dev/null || echo "podman load $dir/ci-setcap.tar failed"; }
 # -u 19: an ACK timeout of 2.1 s (a TCG guest may wait that long for the
 # host's CPUs); --expect-gbps: the gate
 G="-u 19 --report_gbits --expect-gbps 0.001"
@@ -87,6 +92,7 @@ RDMABENCH_LAB_OUT=$dir RDMABENCH_LAB_PAIR_GRACE=${RDMABENCH_LAB_PAIR_GRACE:-3} \
 	scripts/lab/run-pair.sh bash "$K/image-node.sh" server "$dir" -- \
 	bash "$K/image-node.sh" client "$dir" > "$dir/pair.out" 2> "$dir/pair.err"
 prc=$?
+restore
 cat "$dir/pair.out"
 if [ "$prc" = 77 ]; then
 	skip_all "the lab cannot run here: $(tail -n 1 "$dir/pair.err")"
