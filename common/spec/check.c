@@ -10,6 +10,7 @@
 
 #include "spec/bench.h"
 #include "spec/check.h"
+#include "spec/opts.h"
 #include "spec/plan.h"
 #include "lib/units.h"
 
@@ -55,7 +56,12 @@ int check_test(const struct test *t, const struct bench_cfg *caps,
 		snprintf(why, len, "invalid test parameters");
 		return -EINVAL;
 	}
-	if (t->max_size_bytes > caps->max_size_bytes)
+	/* UC is never acknowledged: a server that took it from anyone could
+	 * be made to send to any address; it is served only when asked for */
+	if (t->uc && caps->conn_type != OPTS_CONN_UC)
+		snprintf(why, len, "UC (-c UC): this server takes RC only; "
+			 "start it with -c UC to serve UC clients");
+	else if (t->max_size_bytes > caps->max_size_bytes)
 		snprintf(why, len, "messages of %llu bytes: this server allows "
 			 "%llu (--max-size)", (unsigned long long)t->max_size_bytes,
 			 (unsigned long long)caps->max_size_bytes);

@@ -13,7 +13,8 @@
 #include "spec/test.h"
 
 /*
- * Is t a test this server can run, within its caps (caps->max_size_bytes,
+ * Is t a test this server can run, within its caps (UC only when
+ * caps->conn_type is UC: -c UC on the server; caps->max_size_bytes,
  * max_qps, max_duration_s: --max-*; max_mem_bytes against plan_test()'s
  * total of buffers and rings, the refusal naming caps->max_mem_from when
  * set)? Returns 0, or -EINVAL with the reason (for the client and the

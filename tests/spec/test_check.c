@@ -146,9 +146,26 @@ static void test_mem(void)
 		     "(memory.max))");
 }
 
+/* UC only from a server started with -c UC (UC is never acknowledged) */
+static void test_uc(void)
+{
+	struct bench_cfg uc_caps = caps;
+	struct test t = ok_test();
+
+	t.uc = true;
+	expect_refused(&t, "UC (-c UC): this server takes RC only; start it "
+		       "with -c UC to serve UC clients");
+	uc_caps.conn_type = OPTS_CONN_UC;
+	why[0] = '\0';
+	EXPECT_EQ_INT(check_test(&t, &uc_caps, why, sizeof(why)), 0);
+	t.uc = false; /* an RC client of a -c UC server */
+	EXPECT_EQ_INT(check_test(&t, &uc_caps, why, sizeof(why)), 0);
+}
+
 int main(void)
 {
 	test_accepted();
+	test_uc();
 	test_unknown();
 	test_refusals();
 	test_mem();

@@ -80,18 +80,25 @@ if lab_have rxe; then
 		"$B/ib_send_bw" --use-srq "$LAB_RXE_IP"
 	lab_pair histogram -t 60 -e '# +lower_us' "$B/ib_write_lat" -- \
 		"$B/ib_write_lat" "$LAB_RXE_IP" -n 300 -H
-	# UC: write and send, through --oob tcp (rdma_cm connects RC only)
+	# UC: write and send, through --oob tcp (rdma_cm connects RC only);
+	# the server serves UC only when started with -c UC, as perftest's
 	for t in write_bw send_bw write_lat send_lat; do
 		lab_pair "ib_$t.uc" -t 60 -e "$ROW" -e 'Connection type' \
-			"$B/ib_$t" --oob tcp -p 18611 -- \
+			"$B/ib_$t" --oob tcp -p 18611 -c UC -- \
 			"$B/ib_$t" --oob tcp -p 18611 -c UC localhost -n 100
 	done
 	lab_case uc_needs_oob -r 2 -e '-c UC: rdma_cm connects RC QPs only' \
 		"$B/ib_write_bw" -c UC -R "$LAB_RXE_IP"
 	# the default (--oob auto) takes UC over TCP, to any address
 	lab_pair ib_write_bw.uc.auto -t 60 -e "$ROW" -e 'Connection type +: UC' \
-		"$B/ib_write_bw" -p 18614 -- \
+		"$B/ib_write_bw" -p 18614 -c UC -- \
 		"$B/ib_write_bw" -p 18614 -c UC -d "$LAB_RXE_DEV" localhost -n 100
+	# an RC server refuses a UC client: UC is never acknowledged, so a
+	# server that took it from anyone could be made to send anywhere
+	lab_pair uc_refused_by_rc_server -t 30 -r 2 \
+		-e 'UC \(-c UC\): this server takes RC only; start it with -c UC' \
+		"$B/ib_write_bw" -p 18615 -- \
+		"$B/ib_write_bw" -p 18615 -c UC -d "$LAB_RXE_DEV" localhost -n 100
 	lab_have siw && lab_case uc_siw_refused -r 2 \
 		-e '-c UC: siw0 is iWARP, whose QPs connect through rdma_cm' \
 		"$B/ib_write_bw" -c UC -d "$LAB_SIW_DEV" localhost
