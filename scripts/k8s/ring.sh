@@ -73,6 +73,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 ROOT=$(cd "$HERE/../.." && pwd -P)
 KUBECTL=${KUBECTL:-kubectl}
+# shellcheck source=scripts/k8s/lib.sh
+. "$HERE/lib.sh"
 usage() { sed -n '2,/^set -uo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 die() { echo "ring: $*" >&2; exit 2; }
 log() { echo "[ring] $*" >&2; }
@@ -123,15 +125,7 @@ TEST_ARGS=("$@")
 for a in "${TEST_ARGS[@]}"; do
 	[[ $a == *[[:space:]]* ]] && die "test flag '$a' has a space (RDMABENCH_ARGS is split on spaces)"
 done
-if [ -d "$ROOT/deploy/overlays/$OVERLAY" ]; then
-	ODIR=$ROOT/deploy/overlays/$OVERLAY
-elif [ "$OVERLAY" = base ]; then
-	ODIR=$ROOT/deploy/base
-elif [ -d "$OVERLAY" ]; then
-	ODIR=$(cd "$OVERLAY" && pwd -P)
-else
-	die "no overlay '$OVERLAY' (deploy/overlays/: $(cd "$ROOT/deploy/overlays" && echo *))"
-fi
+ODIR=$(k8s_overlay "$OVERLAY") || exit 2
 
 # jobs: "JOBNAME NODE NODE..." lines
 JOBS=()
@@ -156,7 +150,6 @@ else
 	JOBS=("$NAME ${NODES[*]}")
 fi
 
-q() { printf '"%s"' "$(printf %s "$1" | sed 's/[\\"]/\\&/g')"; }
 ptr() { printf %s "$1" | sed 's/~/~0/g; s|/|~1|g'; }   # a JSON pointer token
 
 # ---------------------------------------------------------------- render
@@ -174,21 +167,21 @@ op() { # OP PATH [VALUE]: one JSON patch operation (VALUE: YAML, indented)
 labels() { # INDENT [GROUP]: the ring's labels as a YAML map
 	local i=$1
 	printf '\n%sapp.kubernetes.io/name: rdmabench\n%sapp.kubernetes.io/component: ring\n%srdmabench/ring: %s' \
-		"$i" "$i" "$i" "$(q "$NAME")"
-	[ -z "${2:-}" ] || printf '\n%srdmabench/group: %s' "$i" "$(q "$2")"
+		"$i" "$i" "$i" "$(k8s_q "$NAME")"
+	[ -z "${2:-}" ] || printf '\n%srdmabench/group: %s' "$i" "$(k8s_q "$2")"
 }
 job_patch() { # JOB SIZE STRIDE NODE...
 	local job=$1 size=$2 stride=$3 n c k rk res kv v
 	shift 3
-	op replace /metadata/name " $(q "$job")"
+	op replace /metadata/name " $(k8s_q "$job")"
 	op replace /metadata/labels "$(labels '          ')"
 	op add /spec/completionMode " Indexed"
 	op add /spec/completions " $size"
 	op add /spec/parallelism " $size"
 	op replace /spec/activeDeadlineSeconds " $TIMEOUT"
 	op replace /spec/template/metadata/labels "$(labels '          ' "$job")"
-	op replace /spec/template/metadata/annotations/k8s.v1.cni.cncf.io~1networks " $(q "$NETWORK")"
-	op add /spec/template/spec/subdomain " $(q "$NAME")"
+	op replace /spec/template/metadata/annotations/k8s.v1.cni.cncf.io~1networks " $(k8s_q "$NETWORK")"
+	op add /spec/template/spec/subdomain " $(k8s_q "$NAME")"
 	v='
           nodeAffinity:
             requiredDuringSchedulingIgnoredDuringExecution:
@@ -197,13 +190,13 @@ job_patch() { # JOB SIZE STRIDE NODE...
                     - key: kubernetes.io/hostname
                       operator: In
                       values:'
-	for n; do v+=$'\n'"                        - $(q "$n")"; done
+	for n; do v+=$'\n'"                        - $(k8s_q "$n")"; done
 	v+="
           podAntiAffinity:
             requiredDuringSchedulingIgnoredDuringExecution:
               - labelSelector:
                   matchLabels:
-                    rdmabench/group: $(q "$job")
+                    rdmabench/group: $(k8s_q "$job")
                 topologyKey: kubernetes.io/hostname"
 	op replace /spec/template/spec/affinity "$v"
 	c=/spec/template/spec/containers/0
@@ -213,28 +206,28 @@ job_patch() { # JOB SIZE STRIDE NODE...
 	# --connect-timeout 300 ... (the overlay's further args stay)
 	op test $c/args/0 " client"
 	op replace $c/args/0 " ring"
-	op replace $c/args/1 " $(q "$TOOL")"
+	op replace $c/args/1 " $(k8s_q "$TOOL")"
 	op test $c/args/2 " rdmabench-server"
 	op remove $c/args/2
 	op test $c/args/4 " --netdev"
-	op replace $c/args/5 " $(q "$NETDEV")"
+	op replace $c/args/5 " $(k8s_q "$NETDEV")"
 	op test $c/args/6 " --connect-timeout"
 	op replace $c/args/7 ' "300"'
 	op test $c/env/0/name " RDMABENCH_ARGS"
-	op replace $c/env/0/value " $(q "${TEST_ARGS[*]}")"
+	op replace $c/env/0/value " $(k8s_q "${TEST_ARGS[*]}")"
 	k=1
 	for kv in "RDMABENCH_SERVER_ARGS=--oob tcp --netdev $NETDEV --allow-foreign-gid$([ "$GPU" = 1 ] && echo " --use_cuda")" \
 		"RDMABENCH_RING_SIZE=$size" "RDMABENCH_RING_STRIDE=$stride" "RDMABENCH_RING_GROUP=$job" \
 		"RDMABENCH_PEER_FORMAT=$job-%d.$NAME" "RDMABENCH_RING_WAIT=$TIMEOUT"; do
 		op add $c/env/$k "
           name: ${kv%%=*}
-          value: $(q "${kv#*=}")"
+          value: $(k8s_q "${kv#*=}")"
 		k=$((k + 1))
 	done
 	for c in /spec/template/spec/initContainers/0 /spec/template/spec/containers/0; do
 		for rk in requests limits; do
-			op replace $c/resources/$rk/cpu " $(q "$CPU")"
-			op replace $c/resources/$rk/memory " $(q "$MEM")"
+			op replace $c/resources/$rk/cpu " $(k8s_q "$CPU")"
+			op replace $c/resources/$rk/memory " $(k8s_q "$MEM")"
 			if [ "$RES" != "$RES0" ]; then
 				res=$(ptr "$RES")
 				op remove "$c/resources/$rk/$(ptr "$RES0")"
@@ -244,25 +237,15 @@ job_patch() { # JOB SIZE STRIDE NODE...
 	done
 }
 service_patch() {
-	op replace /metadata/name " $(q "$NAME")"
+	op replace /metadata/name " $(k8s_q "$NAME")"
 	op replace /metadata/labels "$(labels '          ')"
 	op add /spec/publishNotReadyAddresses " true"
 	op replace /spec/selector "
-          rdmabench/ring: $(q "$NAME")"
+          rdmabench/ring: $(k8s_q "$NAME")"
 	op replace /spec/ports "
           - name: control
             port: 18515
             protocol: TCP"
-}
-image_block() { # the --image override, as run-pair.sh's
-	local name=${IMAGE%@*} digest='' tag=''
-	[ "$name" != "$IMAGE" ] && digest=${IMAGE#*@}
-	if [[ ${name##*/} == *:* ]]; then tag=${name##*:}; name=${name%:*}; fi
-	echo "images:"
-	echo "  - name: rdmabench"
-	echo "    newName: $(q "$name")"
-	[ -n "$tag" ] && echo "    newTag: $(q "$tag")"
-	[ -n "$digest" ] && echo "    digest: $(q "$digest")"
 }
 # docs KIND [NAME] < ALL: the documents of that kind (and name) of a render
 docs() {
@@ -277,7 +260,7 @@ docs() {
 
 render_job() { # JOB NODE...: the Job's documents, the Service's in $WORK/JOB/service.yaml
 	local job=$1; shift
-	local size=$# stride=$STRIDE d=$WORK/$job img
+	local size=$# stride=$STRIDE d=$WORK/$job
 	[ "$size" = 2 ] && stride=1
 	mkdir -p "$d"
 	{
@@ -289,7 +272,7 @@ render_job() { # JOB NODE...: the Job's documents, the Service's in $WORK/JOB/se
 			echo "components:"
 			echo "  - $(realpath --relative-to="$d" "$ROOT/deploy/components/gpu")"
 		fi
-		[ -z "$IMAGE" ] || image_block
+		[ -z "$IMAGE" ] || k8s_images "$IMAGE"
 		echo "patches:"
 		printf '  - target:\n      kind: Job\n      name: rdmabench-client\n    patch: |-\n'
 		job_patch "$job" "$size" "$stride" "$@"
@@ -310,10 +293,7 @@ render_job() { # JOB NODE...: the Job's documents, the Service's in $WORK/JOB/se
 	if grep -q -- '- --auth-key-file$' "$d/job.yaml"; then
 		die "the overlay gives the client --auth-key-file (secure): a ring's servers take no key; secure is for pairs"
 	fi
-	if grep -q 'runAsNonRoot: true' "$d/job.yaml"; then
-		img=$(sed -n 's/^[ -]*image: *//p' "$d/job.yaml" | tr -d '"' | grep -v '@' | grep -v -- '-setcap$' | head -n 1)
-		[ -z "$img" ] || die "the overlay runs the tools as non-root, which needs the image built with SETCAP=1 and tagged ...-setcap (docs/kubernetes.md); $img is not: --image REGISTRY/rdmabench:TAG-setcap"
-	fi
+	k8s_check_setcap "$d/job.yaml"
 	cat "$d/job.yaml"
 }
 

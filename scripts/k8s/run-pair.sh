@@ -19,6 +19,7 @@
 #   -t, --tool TOOL        ib_write_bw (default), ib_read_bw, ib_send_bw,
 #                          ib_atomic_bw, ib_*_lat
 #       --image IMAGE      the image, e.g. registry.example.com/rdmabench:0.1.0
+#                          (nonroot: the SETCAP=1 image, a tag ...-setcap)
 #       --network NAME     use this existing NetworkAttachmentDefinition
 #                          (e.g. made by the Network Operator) instead of
 #                          deploy/'s rdmabench-net, which is then not applied
@@ -47,6 +48,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 ROOT=$(cd "$HERE/../.." && pwd -P)
 ENTRY=$ROOT/deploy/entrypoint.sh
 KUBECTL=${KUBECTL:-kubectl}
+# shellcheck source=scripts/k8s/lib.sh
+. "$HERE/lib.sh"
 
 usage() { sed -n '2,/^set -uo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 die() { echo "run-pair: $*" >&2; exit 2; }
@@ -86,15 +89,7 @@ for a in "${TEST_ARGS[@]}"; do
 	--json | --out_json* | --junit | --prom) die "$a: the entrypoint writes the result JSON itself" ;;
 	esac
 done
-if [ -d "$ROOT/deploy/overlays/$OVERLAY" ]; then
-	ODIR=$ROOT/deploy/overlays/$OVERLAY
-elif [ "$OVERLAY" = base ]; then
-	ODIR=$ROOT/deploy/base
-elif [ -d "$OVERLAY" ]; then
-	ODIR=$(cd "$OVERLAY" && pwd -P)
-else
-	die "no overlay '$OVERLAY' (deploy/overlays/: $(cd "$ROOT/deploy/overlays" && echo *))"
-fi
+ODIR=$(k8s_overlay "$OVERLAY") || exit 2
 KNS=()
 [ -n "$NS" ] && KNS=(-n "$NS")
 k() { "$KUBECTL" "${KNS[@]}" "$@"; }
@@ -117,23 +112,12 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # ---------------------------------------------------------------- render
-yq_str() { printf '"%s"' "$(printf %s "$1" | sed 's/[\\"]/\\&/g')"; }
 {
 	echo "apiVersion: kustomize.config.k8s.io/v1beta1"
 	echo "kind: Kustomization"
 	echo "resources:"
 	echo "  - $(realpath --relative-to="$WORK" "$ODIR")"
-	if [ -n "$IMAGE" ]; then
-		name=${IMAGE%@*} digest=
-		[ "$name" != "$IMAGE" ] && digest=${IMAGE#*@}
-		tag=
-		if [[ ${name##*/} == *:* ]]; then tag=${name##*:}; name=${name%:*}; fi
-		echo "images:"
-		echo "  - name: rdmabench"
-		echo "    newName: $(yq_str "$name")"
-		[ -n "$tag" ] && echo "    newTag: $(yq_str "$tag")"
-		[ -n "$digest" ] && echo "    digest: $(yq_str "$digest")"
-	fi
+	[ -z "$IMAGE" ] || k8s_images "$IMAGE"
 	echo "patches:"
 	for w in "Deployment rdmabench-server $NODE_A server" "Job rdmabench-client $NODE_B client"; do
 		read -r kind name node arg0 <<<"$w"
@@ -144,7 +128,7 @@ yq_str() { printf '"%s"' "$(printf %s "$1" | sed 's/[\\"]/\\&/g')"; }
 		echo "      - op: add"
 		echo "        path: /spec/template/spec/nodeSelector"
 		echo "        value:"
-		echo "          kubernetes.io/hostname: $(yq_str "$node")"
+		echo "          kubernetes.io/hostname: $(k8s_q "$node")"
 		echo "      - op: test"
 		echo "        path: /spec/template/spec/containers/0/args/0"
 		echo "        value: $arg0"
@@ -154,7 +138,7 @@ yq_str() { printf '"%s"' "$(printf %s "$1" | sed 's/[\\"]/\\&/g')"; }
 		if [ -n "$NETWORK" ]; then
 			echo "      - op: replace"
 			echo "        path: /spec/template/metadata/annotations/k8s.v1.cni.cncf.io~1networks"
-			echo "        value: $(yq_str "$NETWORK")"
+			echo "        value: $(k8s_q "$NETWORK")"
 		fi
 		if [ "$kind" = Job ]; then
 			echo "      - op: replace"
@@ -166,7 +150,7 @@ yq_str() { printf '"%s"' "$(printf %s "$1" | sed 's/[\\"]/\\&/g')"; }
 				echo "        value: RDMABENCH_ARGS"
 				echo "      - op: replace"
 				echo "        path: /spec/template/spec/containers/0/env/0/value"
-				echo "        value: $(yq_str "${TEST_ARGS[*]}")"
+				echo "        value: $(k8s_q "${TEST_ARGS[*]}")"
 			fi
 		fi
 	done
@@ -191,12 +175,7 @@ if [ ! -s "$WORK/job.yaml" ] || [ ! -s "$WORK/infra.yaml" ]; then
 	die "the rendered overlay has no client Job or no server"
 fi
 { cat "$WORK/infra.yaml"; echo "---"; cat "$WORK/job.yaml"; } > "$WORK/manifests.yaml"
-# non-root containers (components/nonroot) hold IPC_LOCK only through the
-# file capability of the image built with SETCAP=1, tagged ...-setcap
-if grep -q 'runAsNonRoot: true' "$WORK/manifests.yaml"; then
-	img=$(sed -n 's/^[ -]*image: *//p' "$WORK/manifests.yaml" | tr -d '"' | grep -v '@' | grep -v -- '-setcap$' | head -n 1)
-	[ -z "$img" ] || die "the overlay runs the tools as non-root, which needs the image built with SETCAP=1 and tagged ...-setcap (docs/kubernetes.md); $img is not: --image REGISTRY/rdmabench:TAG-setcap"
-fi
+k8s_check_setcap "$WORK/manifests.yaml"
 if [ "$RENDER" = 1 ]; then
 	cat "$WORK/manifests.yaml"
 	exit 0
@@ -217,7 +196,7 @@ json_get() { # FILE PATH
 finish() { # RC WHY: write a verdict of our own when the client left none
 	if [ ! -s "$RESULTS/verdict.json" ]; then
 		printf '{"rdmabench_summary":1,"verdict":"error","exit_code":%d,"error":%s}\n' \
-			"$1" "$(yq_str "$2")" > "$RESULTS/verdict.json"
+			"$1" "$(k8s_q "$2")" > "$RESULTS/verdict.json"
 	fi
 	k get pods -l app.kubernetes.io/name=rdmabench -o wide > "$RESULTS/pods.txt" 2>&1
 	k get events --sort-by=.lastTimestamp > "$RESULTS/events.txt" 2>&1

@@ -201,6 +201,7 @@ if [ "$have_kz" = 1 ]; then
 	mut "a bad imagePullPolicy" '0,/imagePullPolicy: IfNotPresent/s//imagePullPolicy: Sometimes/'
 	mut "a NAD config that is an object" 's/^  config: |-$/  config:\n    cniVersion: 0.3.1\n  x: |-/'
 	mut "a NAD without spec" 's/^spec:$/spex:/'
+	mut "a podFailurePolicy operator the API does not know" 's/operator: In$/operator: Within/'
 	mut "a CNI config that is not JSON" 's/"cniVersion": "0.3.1",/"cniVersion": 0.3.1,,/'
 	mut "macvlan without master" 's/"master": "[^"]*",//'
 	mut "whereabouts without a CIDR" 's|"range": "198.18.100.0/24"|"range": "198.18.100.0"|'
