@@ -17,6 +17,7 @@ cd "$(dirname "$0")/.." || exit 1
 R=$B/test-results
 mkdir -p "$B/tests" "$R" || exit 1
 read -r -a only <<< "${*:-${ONLY:-}}"
+unset ONLY # read: the tests must not take it for theirs (run-lab.sh does)
 shopt -s nullglob extglob
 # a C test in tests/ itself would never be built: say so rather than skip it
 for t in tests/test_*.c; do
