@@ -17,6 +17,13 @@ cd "$(dirname "$0")/.." || exit 1
 R=$B/test-results
 mkdir -p "$B/tests" "$R" || exit 1
 read -r -a only <<< "${*:-${ONLY:-}}"
+unset ONLY # read: the tests must not take it for theirs (run-lab.sh does)
+shopt -s nullglob extglob
+# a C test in tests/ itself would never be built: say so rather than skip it
+for t in tests/test_*.c; do
+	echo "run-checks: $t: a C unit test lives in the folder of the code it tests (tests/lib/, tests/host/, ...: docs/testing.md), where make builds it" >&2
+	exit 2
+done
 
 # wanted NAME: no names given, or one of them (a glob) matches NAME, its
 # last part (host/test_netdev: test_netdev) or its folder (host)
@@ -48,7 +55,6 @@ else rm -f "$R/checks.tap"; fi
 
 tests=()
 # each test as its path below tests/ without the suffix (host/test_netdev)
-shopt -s nullglob extglob
 for t in tests/test_*.sh tests/*/test_*.@(c|sh); do
 	t=${t#tests/}
 	t=${t%.*}
