@@ -9,7 +9,7 @@
 #include <netdb.h>
 
 #include "lib/resolve.h"
-#include "test.h"
+#include "tests/test.h"
 
 static const struct {
 	const char *host;
