@@ -95,7 +95,7 @@ if lab_have rxe; then
 		"$B/ib_write_bw" -p 18614 -c UC -d "$LAB_RXE_DEV" localhost -n 100
 	# an RC server refuses a UC client: UC is never acknowledged, so a
 	# server that took it from anyone could be made to send anywhere
-	lab_pair uc_refused_by_rc_server -t 30 -r 2 \
+	lab_pair uc_refused_by_rc_server -t 30 -r 2 -R 2 \
 		-e 'UC \(-c UC\): this server takes RC only; start it with -c UC' \
 		"$B/ib_write_bw" -p 18615 -- \
 		"$B/ib_write_bw" -p 18615 -c UC -d "$LAB_RXE_DEV" localhost -n 100
