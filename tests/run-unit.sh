@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/run-unit.sh DIR TEST... - run each unit test (one process each,
-# 120 s bound; scripts 300 s), print PASS/FAIL/SKIP lines and write the
+# 120 s bound; scripts 480 s: the k8s tests run ~35 kustomize builds), print PASS/FAIL/SKIP lines and write the
 # results as TAP (tests/run-checks.sh sums them). A TEST is a path below
 # tests/ without its suffix (host/test_netdev): the program DIR/TEST, or
 # the script tests/TEST.sh when that exists (run with the build folder's
@@ -21,7 +21,7 @@ one() { # TEST: run it, its log in DIR/TEST.log, its status and time in .rc
 	local t=$1 t0=${EPOCHREALTIME/[.,]/} rc
 	mkdir -p "$(dirname "$dir/$t")" || return
 	if [ -f "tests/$t.sh" ]; then
-		RDMABENCH_BUILD=${dir%/tests} timeout 300 bash "tests/$t.sh" \
+		RDMABENCH_BUILD=${dir%/tests} timeout 480 bash "tests/$t.sh" \
 			> "$dir/$t.log" 2>&1
 	else
 		TEST_SRCDIR=${TEST_SRCDIR:-.} timeout 120 "$dir/$t" \
