@@ -13,7 +13,11 @@
 #                   another key are refused (exit 2) before any allocation
 #                   (the server never owns an MR for them: `rdma res show
 #                   mr` sampled throughout), a client with the key (from
-#                   RDMABENCH_AUTH_KEY_FILE) is served; TCP and rdma_cm
+#                   RDMABENCH_AUTH_KEY_FILE) is served; TCP and rdma_cm.
+#                   Over TCP also: a weak key (16 x 'a') is refused at
+#                   start (exit 2, why), and a client that proves the key
+#                   and names a third host's data GID is refused (the
+#                   key is no licence to aim the server's traffic)
 #   trust.bind*     --bind: an address not of this host, or not an address,
 #                   is refused at start (exit 2, why); bound to the RDMA
 #                   address the server is not on localhost (exit 5) and
@@ -174,6 +178,15 @@ trust_auth_clients() { # PORT ADDR ARGS...
 	mrs="$mrs $(cat /tmp/trust-mr)"
 	echo "trust: the server's MRs while refusing: $mrs"
 	[ "$mrs" = "0 0" ] || { echo "trust: the server allocated for a refused client"; rc=1; }
+	if [ "$addr" = localhost ]; then # TCP: a weak key; an insider's GID
+		"$B/ib_write_bw" -p "$port" "$@" "$addr" -n 100 \
+			--auth-key-file /tmp/trust.weak
+		[ $? = 2 ] || { echo "trust: a weak key was taken"; rc=1; }
+		"$TRUST_INJ" -p "$port" --oob tcp --auth-key-file /tmp/trust.key \
+			--gid ::ffff:$TRUST_THIRD qpinfo 127.0.0.1 &&
+			echo "trust: an authenticated client's foreign GID was refused" ||
+			{ echo "trust: an authenticated client's foreign GID was not refused"; rc=1; }
+	fi
 	RDMABENCH_AUTH_KEY_FILE=/tmp/trust.key trust_mrs_during "$port" \
 		"$B/ib_write_bw" -p "$port" "$@" "$addr" -D 2 || rc=1
 	echo "trust: the server's MRs while serving: $(cat /tmp/trust-mr)"
@@ -232,22 +245,29 @@ else
 
 	head -c 32 /dev/urandom | base64 > /tmp/trust.key
 	head -c 32 /dev/urandom | base64 > /tmp/trust.other
-	chmod 600 /tmp/trust.key /tmp/trust.other
+	echo aaaaaaaaaaaaaaaa > /tmp/trust.weak
+	chmod 600 /tmp/trust.key /tmp/trust.other /tmp/trust.weak
 	for oob in tcp cm; do
 		port=$((18745 + ${#oob} % 2))
 		addr=$LAB_RXE_IP
 		[ $oob = tcp ] && addr=localhost
+		tcp_only=()
+		[ $oob = tcp ] && tcp_only=(-e 'too weak.*16 bytes of key, fewer than 32'
+			-e "authenticated client's foreign GID was refused"
+			-E "data GID ::ffff:$TRUST_THIRD is not the control connection.s address")
 		lab_pair "trust.auth.$oob" -t 150 -R 0 -g 30 --ready "$W" \
 			-e 'this server requires authentication' \
-			-e 'the server did not prove the key' \
+			-e "this client.s key is not the server.s" \
 			-e "the server's MRs while refusing: 0 0" \
+			"${tcp_only[@]}" \
 			-E 'did not authenticate.*refused before any allocation' \
+			-E 'did not prove the key of --auth-key-file' \
 			-E 'clients must prove the key' \
 			-E 'BW average' \
 			serve_until_done "$port" --oob "$oob" --auth-key-file /tmp/trust.key -- \
 			trust_auth_clients "$port" "$addr" --oob "$oob"
 	done
-	rm -f /tmp/trust.key /tmp/trust.other
+	rm -f /tmp/trust.key /tmp/trust.other /tmp/trust.weak
 
 	# --bind: not an address of this host, or not an address: exit 2, why
 	lab_case trust.bind.foreign -t 20 -r 2 \
