@@ -270,7 +270,8 @@ static int tcp_check_peer_qp(struct bench_ctx *b, struct tcp_peer *p,
 	}
 	if (!ret)
 		return 0;
-	bench_err("client %s: %s", b->peer, why);
+	bench_err("%s %s: %s", b->is_server ? "client" : "server", b->peer,
+		  why);
 	ctrl_send_error(&b->ctrl, ret, why);
 	return ret;
 }

@@ -6,6 +6,8 @@
 #                   and not one RoCEv2 frame (UDP 4791) on that host's
 #                   link (tcpdump there; a probe frame proves it counts);
 #                   --oob tcp and the default (auto) server
+#   trust.server_gid  a client (in the third host's namespace) refuses a
+#                   server's data GID that is not the address it reached
 #   trust.stranger  rdma_cm data connection requests with no token and a
 #                   wrong one, fired while a 16-QP session connects and
 #                   runs: refused, the session completes
@@ -165,6 +167,18 @@ trust_mrs_during() { # PORT CMD...: the server's most MRs while CMD runs
 	return $rc
 }
 
+# A client on the third host (its namespace) reaches the server at
+# 10.77.0.1; the server (--allow-foreign-gid, -d rxe0) names its data GID
+# on another address: the client refuses it (exit 1, why).
+trust_server_gid_client() { # PORT
+	local port=$1 rc=0
+	ip netns exec $TRUST_NS "$B/ib_write_bw" -p "$port" --oob tcp \
+		-d $TRUST_DEV 10.77.0.1 -n 100
+	[ $? = 1 ] || { echo "trust: the client took the server's foreign GID"; rc=1; }
+	touch "/tmp/clients-done.$port"
+	return $rc
+}
+
 # No key, another key (refused, exit 2, no MR), the key (served, MRs).
 trust_auth_clients() { # PORT ADDR ARGS...
 	local port=$1 addr=$2 rc=0 mrs
@@ -232,6 +246,12 @@ else
 			serve_until_done 18743 --oob tcp --allow-foreign-gid \
 			-d $TRUST_DEV -- \
 			trust_gid_clients 18743 reflect --oob tcp -d $TRUST_DEV
+		# the client's side: a server's data GID not the address reached
+		lab_pair trust.server_gid -t 60 -R 0 -g 30 --ready "$W" \
+			-e "server 10.77.0.1:18749 .*: the server.s data GID ::ffff:$LAB_RXE_IP is not the address this client reached, ::ffff:10.77.0.1" \
+			-n 'BW average' \
+			serve_until_done 18749 --oob tcp --allow-foreign-gid \
+			-d rxe0 -- trust_server_gid_client 18749
 	else
 		lab_skip trust.gid "no network namespace with a veth in this guest"
 	fi
