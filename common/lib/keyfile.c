@@ -46,6 +46,48 @@ static size_t keyfile_trim(const uint8_t *key, size_t len)
 	return len;
 }
 
+const char *keyfile_weak(const uint8_t *key, size_t len, char *why,
+			 size_t why_len)
+{
+	size_t count[256] = { 0 }, distinct = 0, most = 0, i;
+
+	for (i = 0; i < len; i++) {
+		distinct += !count[key[i]]++;
+		if (count[key[i]] > most)
+			most = count[key[i]];
+	}
+	if (len < KEYFILE_MIN)
+		snprintf(why, why_len, "%zu bytes of key, fewer than %d", len,
+			 KEYFILE_MIN);
+	else if (distinct < KEYFILE_DISTINCT)
+		snprintf(why, why_len, "%zu distinct byte values, fewer than "
+			 "%d (a repeated or typed key)", distinct,
+			 KEYFILE_DISTINCT);
+	else if (most * 4 > len)
+		snprintf(why, why_len, "one byte value is %zu of its %zu bytes, "
+			 "more than a quarter", most, len);
+	else
+		return NULL;
+	return why;
+}
+
+/* Refuse a key below the floor or above KEYFILE_MAX: -EINVAL (logged). */
+static int keyfile_check(const char *path, const struct keyfile *k)
+{
+	char why[96];
+
+	if (k->len > KEYFILE_MAX)
+		snprintf(why, sizeof(why), "more than %d bytes of key",
+			 KEYFILE_MAX);
+	else if (!keyfile_weak(k->key, k->len, why, sizeof(why)))
+		return 0;
+	bench_err("--auth-key-file %s: too weak or too long a key: %s; give "
+		  "%d to %d bytes of random key (e.g. head -c 32 /dev/urandom "
+		  "| base64 > %s; chmod 600 %s)", path, why, KEYFILE_MIN,
+		  KEYFILE_MAX, path, path);
+	return -EINVAL;
+}
+
 int keyfile_load(const char *path, struct keyfile *k)
 {
 	uint8_t buf[KEYFILE_MAX + 3];
@@ -65,16 +107,12 @@ int keyfile_load(const char *path, struct keyfile *k)
 		return -EIO;
 	}
 	k->len = keyfile_trim(buf, (size_t)n);
-	if (k->len < KEYFILE_MIN || k->len > KEYFILE_MAX) {
-		bench_err("--auth-key-file %s: %zu bytes of key; give %d to %d "
-			  "(e.g. head -c 32 /dev/urandom | base64 > %s)", path,
-			  k->len, KEYFILE_MIN, KEYFILE_MAX, path);
+	memcpy(k->key, buf, k->len < KEYFILE_MAX ? k->len : KEYFILE_MAX);
+	memset(buf, 0, sizeof(buf));
+	if (keyfile_check(path, k)) {
 		keyfile_clear(k);
-		memset(buf, 0, sizeof(buf));
 		return -EINVAL;
 	}
-	memcpy(k->key, buf, k->len);
-	memset(buf, 0, sizeof(buf));
 	if (mode & (S_IRWXG | S_IRWXO))
 		bench_warn("--auth-key-file %s: its group or others may read it "
 			   "(mode %04o): chmod 600 %s (Kubernetes: defaultMode "

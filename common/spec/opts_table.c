@@ -301,7 +301,8 @@ const struct opt_def opts_table_rows[] = {
 	{ .name = "allow-foreign-gid", .code = LONG_ALLOW_FOREIGN_GID,
 	  .kind = OPT_FLAG, .off = CFG(allow_foreign_gid),
 	  .help = "server: connect TCP clients' QPs to a GID not of their own "
-	  "address (else refused: a reflector)",
+	  "address (else refused: a reflector); client: take a server data "
+	  "GID not the address reached",
 	  .group = OPT_G_SERVER },
 	{ .name = "bind", .code = LONG_BIND, .kind = OPT_STR,
 	  .off = CFG(bind_addr), .max = OPTS_ADDR_MAX, .arg = "ADDR",
@@ -309,8 +310,9 @@ const struct opt_def opts_table_rows[] = {
 	  .group = OPT_G_SERVER },
 	{ .name = "auth-key-file", .code = LONG_AUTH_KEY_FILE, .kind = OPT_STR,
 	  .off = CFG(auth_key_file), .max = OPTS_PATH_MAX, .arg = "FILE",
-	  .help = "a shared key (>= 16 bytes): mutual HMAC-SHA256 challenge "
-	  "before any test; env RDMABENCH_AUTH_KEY_FILE",
+	  .help = "a shared key (>= 32 random bytes): mutual HMAC-SHA256 "
+	  "challenge, the client proving first, before any test; env "
+	  "RDMABENCH_AUTH_KEY_FILE",
 	  .group = OPT_G_CONN },
 	{ .name = "rdma_cm", .code = 'R', .kind = OPT_FLAG, .off = CFG(rdma_cm),
 	  .help = "connect the QPs with rdma_cm (--oob cm)",

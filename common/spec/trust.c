@@ -41,23 +41,49 @@ const char *trust_gid_str(const uint8_t gid[TRUST_GID_BYTES], char *buf,
 	return buf;
 }
 
+/* Is gid the address sa? 0; else -EPERM, both as text in named, own. */
+static int trust_gid_is(const struct sockaddr *sa,
+			const uint8_t gid[TRUST_GID_BYTES],
+			char named[TRUST_GID_STR], char own[TRUST_GID_STR])
+{
+	uint8_t mine[TRUST_GID_BYTES];
+
+	if (!trust_gid_of_addr(sa, mine) && !memcmp(mine, gid, TRUST_GID_BYTES))
+		return 0;
+	if (trust_gid_of_addr(sa, mine))
+		snprintf(own, TRUST_GID_STR, "(not an IP address)");
+	else
+		trust_gid_str(mine, own, TRUST_GID_STR);
+	trust_gid_str(gid, named, TRUST_GID_STR);
+	return -EPERM;
+}
+
 int trust_check_gid(const struct sockaddr *ctrl_peer,
 		    const uint8_t gid[TRUST_GID_BYTES], char *why, size_t len)
 {
 	char named[TRUST_GID_STR], own[TRUST_GID_STR];
-	uint8_t mine[TRUST_GID_BYTES];
 
-	if (!trust_gid_of_addr(ctrl_peer, mine) &&
-	    !memcmp(mine, gid, TRUST_GID_BYTES))
+	if (!trust_gid_is(ctrl_peer, gid, named, own))
 		return 0;
-	if (trust_gid_of_addr(ctrl_peer, mine))
-		snprintf(own, sizeof(own), "(not an IP address)");
-	else
-		trust_gid_str(mine, own, sizeof(own));
 	snprintf(why, len, "data GID %s is not the control connection's "
 		 "address %s: the server would send to a host that did not "
 		 "ask (a server with --allow-foreign-gid accepts it)",
-		 trust_gid_str(gid, named, sizeof(named)), own);
+		 named, own);
+	return -EPERM;
+}
+
+int trust_check_server_gid(const struct sockaddr *reached,
+			   const uint8_t gid[TRUST_GID_BYTES], char *why,
+			   size_t len)
+{
+	char named[TRUST_GID_STR], own[TRUST_GID_STR];
+
+	if (!trust_gid_is(reached, gid, named, own))
+		return 0;
+	snprintf(why, len, "the server's data GID %s is not the address "
+		 "this client reached, %s: this client would send to another "
+		 "host; refused (a client with --allow-foreign-gid accepts it)",
+		 named, own);
 	return -EPERM;
 }
 

@@ -9,7 +9,10 @@
  * (IPv4 as ::ffff:a.b.c.d), so the rule is that the GID must be the
  * control connection's own source address. An InfiniBand GID (subnet
  * prefix and port GUID) and a RoCEv1 GID (from the MAC) name no IP: they
- * cannot be checked this way, and the caller says so instead.
+ * cannot be checked this way, and the caller says so instead. The rule
+ * holds for a client that proved --auth-key-file's key too (a key holder
+ * could aim traffic as well as a stranger), and the client holds the
+ * server's data GID to the address it reached in the same way.
  */
 #ifndef RDMABENCH_SPEC_TRUST_H
 #define RDMABENCH_SPEC_TRUST_H
@@ -37,6 +40,16 @@ const char *trust_gid_str(const uint8_t gid[TRUST_GID_BYTES], char *buf,
  */
 int trust_check_gid(const struct sockaddr *ctrl_peer,
 		    const uint8_t gid[TRUST_GID_BYTES], char *why, size_t len);
+
+/*
+ * The client's side: is gid, the data GID the server named, the address
+ * reached (the control connection's peer)? 0; else -EPERM with why: the
+ * GID, the address and --allow-foreign-gid (a server whose data network
+ * is not its control one, or --rails, needs it).
+ */
+int trust_check_server_gid(const struct sockaddr *reached,
+			   const uint8_t gid[TRUST_GID_BYTES], char *why,
+			   size_t len);
 
 /*
  * A QP number a client may name: 24 bits, and neither QP0 (SMI) nor QP1

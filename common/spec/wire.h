@@ -9,7 +9,7 @@
  * Doubles travel as their IEEE-754 bits in a u64.
  *
  * The sequence (client -> server unless marked <-):
- *   CONNECT(ctrl) [AUTH <-AUTH AUTH] HELLO  <-HELLO_ACK  CONNECT(data)
+ *   CONNECT(ctrl) [AUTH <-AUTH AUTH <-AUTH] HELLO  <-HELLO_ACK  CONNECT(data)
  *   BUF  <-BUF
  *   per size: SYNC  <-READY  (traffic)  <-RESULT  [RESULT: -b]
  *   BYE
@@ -24,7 +24,8 @@
 #include "spec/test.h"
 
 #define WIRE_MAGIC 0x52444d42u /* "RDMB" */
-#define WIRE_VERSION 2 /* 2: CONNECT and HELLO_ACK carry a token, AUTH */
+#define WIRE_VERSION 3 /* 2: CONNECT and HELLO_ACK carry a token, AUTH;
+			* 3: AUTH in 4 steps, the client proves first */
 #define WIRE_HEADER_BYTES 12
 #define WIRE_MSG_MAX 512
 #define WIRE_TEXT_MAX 200
@@ -165,10 +166,11 @@ struct wire_locate_ack {
 };
 
 /*
- * --auth-key-file, before LOCATE or HELLO (run/session/session_auth.c): the
- * client sends its nonce (mac zero), the server its nonce and its proof,
- * the client its proof (nonce zero). A proof is an HMAC-SHA256 over both
- * nonces and the direction, so neither side's answer can be replayed.
+ * --auth-key-file, before LOCATE or HELLO (spec/wire_auth.h): the client
+ * sends its nonce (mac zero), the server its nonce (mac zero), the client
+ * its proof (nonce zero), and only then the server its proof. A proof is
+ * an HMAC-SHA256 over both nonces and the direction, so neither side's
+ * answer can be replayed.
  */
 #define WIRE_NONCE_BYTES 32
 #define WIRE_MAC_BYTES 32

@@ -4,9 +4,10 @@
 # Open MPI: runs on node-1 of scripts/lab/run-group.sh (tests/run-lab.sh):
 #   scripts/lab/run-group.sh tests/lab/fabric-group.sh [PATTERN...]
 # Every pattern (default: all six, ring also with --streams 2, fan-out also
-# with --rails auto over both rails and --auth-key-file: a rail's data
-# GID is not its control connection's address, so the server wants the
-# key, or --allow-foreign-gid) runs as
+# with --rails auto over both rails, --auth-key-file and
+# --allow-foreign-gid: a rail's data GID is not its control connection's
+# address, so both sides want the flag, the key keeping strangers out)
+# runs as
 #   mpirun --map-by node -np N --host node-1,...,node-N ib_fabric ...
 # then scripts/fabric_report.py, and tests/lab/fabric_check.py compares the
 # report with the planner's plan (ib_fabric --dry-run=json): the same links,
@@ -73,7 +74,7 @@ for w in "${want[@]}"; do
 	ring-streams) lab_case "fabric.$w" -t 300 -e 'fabric-check: .*: ok' fabric "$w" ring --streams 2 ;;
 	fan-out-rails) mkdir -p "$F" && head -c 32 /dev/urandom | base64 > "$F/rails.key" &&
 		chmod 600 "$F/rails.key"
-		FABRIC_TOOL_ARGS="--rails auto --auth-key-file $F/rails.key" FABRIC_RAILS=2 lab_case "fabric.$w" -t 300 \
+		FABRIC_TOOL_ARGS="--rails auto --auth-key-file $F/rails.key --allow-foreign-gid" FABRIC_RAILS=2 lab_case "fabric.$w" -t 300 \
 		-e 'fabric-check: .*: ok' fabric "$w" fan-out ;;
 	planted)
 		plant "$LAST" || { lab_fail "fabric.$w" "tc on $LAST failed"; continue; }

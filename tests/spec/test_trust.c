@@ -2,7 +2,8 @@
 /*
  * Tests for common/spec/trust.c: a client's data GID must be its control
  * connection's address (IPv4 as ::ffff:a.b.c.d, IPv6 as itself), the
- * refusal names both and the flag, and QP0/QP1 are never a client's.
+ * refusal names both and the flag, and QP0/QP1 are never a client's;
+ * the client holds the server's data GID to the address it reached.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -37,6 +38,27 @@ static void test_v4(void)
 	gid_of("fe80::5054:ff:fe12:3456", gid);
 	EXPECT_EQ_INT(trust_check_gid((struct sockaddr *)&in, gid, why,
 				      sizeof(why)), -EPERM);
+}
+
+/* The client's side: the server's data GID against the address reached;
+ * the refusal names both and the client's flag. */
+static void test_server_gid(void)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET };
+	uint8_t gid[TRUST_GID_BYTES];
+	char why[300];
+
+	inet_pton(AF_INET, "10.0.0.1", &in.sin_addr);
+	gid_of("::ffff:10.0.0.1", gid);
+	EXPECT_EQ_INT(trust_check_server_gid((struct sockaddr *)&in, gid, why,
+					     sizeof(why)), 0);
+	gid_of("::ffff:10.77.0.2", gid);
+	EXPECT_EQ_INT(trust_check_server_gid((struct sockaddr *)&in, gid, why,
+					     sizeof(why)), -EPERM);
+	EXPECT_TRUE(strstr(why, "the server's data GID ::ffff:10.77.0.2 is "
+			   "not the address this client reached, "
+			   "::ffff:10.0.0.1") != NULL);
+	EXPECT_TRUE(strstr(why, "a client with --allow-foreign-gid") != NULL);
 }
 
 static void test_v6(void)
@@ -109,6 +131,7 @@ int main(void)
 	test_bind();
 	test_v4();
 	test_v6();
+	test_server_gid();
 	test_other_family();
 	test_qpn();
 	return test_finish("trust");

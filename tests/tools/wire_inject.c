@@ -29,7 +29,9 @@
  *        --seed S (random bytes), --hold SEC (stay connected and silent
  *        after the last step, and report whether the server let go, and
  *        when), --beat SEC (while holding, a heartbeat every SEC),
- *        --tool TEXT (the HELLO's tool name: any bytes, for log injection)
+ *        --tool TEXT (the HELLO's tool name: any bytes, for log injection),
+ *        --auth-key-file F (hello, qpinfo, reflect: prove F's key first,
+ *        as a client that holds it: an insider's attack)
  *
  * Exit status (what the server did with the last step):
  *   0 refused it (REJECTED, HELLO_ACK with an error, ERROR, TCP connection
@@ -55,6 +57,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "spec/wire.h"
+#include "spec/wire_auth.h"
 
 #define INJ_PREFIX "wire_inject: "
 #define inj_say(fmt, ...) printf(INJ_PREFIX fmt "\n", ##__VA_ARGS__)
@@ -84,6 +87,7 @@ struct inj_cfg {
 	const char *gid;    /* qpinfo: the GID named */
 	uint32_t qpn;       /* qpinfo: the QP number named */
 	struct wire_hello hello;
+	struct keyfile key; /* --auth-key-file (len 0: none) */
 };
 
 /*
@@ -557,6 +561,61 @@ static int inj_ctrl(const struct inj_cfg *c, struct inj_ep *ep)
 	return 0;
 }
 
+/* --auth-key-file: read F's key (less one trailing newline). 0 or -1. */
+static int inj_key(struct inj_cfg *c, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, INJ_PREFIX "--auth-key-file %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	n = fread(c->key.key, 1, sizeof(c->key.key), f);
+	fclose(f);
+	if (n && c->key.key[n - 1] == '\n')
+		n--;
+	c->key.len = n;
+	return n ? 0 : -1;
+}
+
+/* With a key: the AUTH exchange, the client proving first. 0 when the
+ * server proved the key too; else -1 with the outcome in *outcome. */
+static int inj_auth(const struct inj_cfg *c, struct inj_ep *ep, int *outcome)
+{
+	uint8_t nonce_c[WIRE_NONCE_BYTES];
+	struct wire_msg hi, ch, msg;
+	size_t i;
+
+	if (!c->key.len)
+		return 0;
+	for (i = 0; i < sizeof(nonce_c); i++)
+		nonce_c[i] = (uint8_t)rand();
+	wire_auth_hello(nonce_c, &hi);
+	*outcome = INJ_DROPPED;
+	if (inj_send_msg(c, ep, &hi, WIRE_VERSION))
+		return -1;
+	*outcome = inj_answer(c, ep, WIRE_AUTH, &ch);
+	if (*outcome != INJ_ACCEPTED)
+		return -1;
+	wire_auth_proof(&c->key, "client", nonce_c, ch.u.auth.nonce, &msg);
+	*outcome = INJ_DROPPED;
+	if (inj_send_msg(c, ep, &msg, WIRE_VERSION))
+		return -1;
+	*outcome = inj_answer(c, ep, WIRE_AUTH, &msg);
+	if (*outcome != INJ_ACCEPTED)
+		return -1;
+	if (!wire_auth_check(&c->key, "server", nonce_c, ch.u.auth.nonce,
+			     &msg)) {
+		inj_say("the server did not prove the key");
+		*outcome = INJ_FAILED;
+		return -1;
+	}
+	inj_say("authenticated: the server took our proof and proved the key");
+	return 0;
+}
+
 static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 			  int version)
 {
@@ -566,6 +625,8 @@ static int inj_mode_hello(const struct inj_cfg *c, struct inj_ep *ep,
 	ret = inj_ctrl(c, ep);
 	if (ret)
 		return ret;
+	if (inj_auth(c, ep, &ret))
+		return ret == INJ_REFUSED ? INJ_FAILED : ret;
 	/* a server quick to refuse may answer and leave before our send
 	 * completes: read what it said either way */
 	if (inj_send_msg(c, ep, &msg, version))
@@ -837,6 +898,7 @@ static int inj_usage(void)
 		"[--version V] [--random N] [--seed S] [--set F=V,...] "
 		"[--sync-size BYTES] [--hold SEC] [--oob cm|tcp] [--tool T] "
 		"[--token N] [--gid G] [--qpn N] [--beat SEC] "
+		"[--auth-key-file F] "
 		"connect|hello|sync|tcp|data|qpinfo|reflect|idle SERVER_IP\n");
 	return INJ_USAGE;
 }
@@ -850,7 +912,8 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		{ "hold", 1, NULL, 'H' }, { "oob", 1, NULL, 'O' },
 		{ "tool", 1, NULL, 'T' }, { "token", 1, NULL, 'k' },
 		{ "gid", 1, NULL, 'g' }, { "qpn", 1, NULL, 'q' },
-		{ "beat", 1, NULL, 'b' }, { NULL, 0, NULL, 0 },
+		{ "beat", 1, NULL, 'b' }, { "auth-key-file", 1, NULL, 'K' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int o;
 
@@ -868,6 +931,10 @@ static int inj_parse(struct inj_cfg *c, int argc, char **argv)
 		case 'g': c->gid = optarg; break;
 		case 'q': c->qpn = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'O': c->oob_tcp = !strcmp(optarg, "tcp"); break;
+		case 'K':
+			if (inj_key(c, optarg))
+				return -EINVAL;
+			break;
 		case 'T':
 			snprintf(c->hello.tool, sizeof(c->hello.tool), "%s",
 				 optarg);

@@ -7,31 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/hmac.h"
 #include "lib/log.h"
 #include "lib/nonce.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
 #include "run/session/session_auth.h"
 #include "run/session/session_ctx.h"
-
-static const char auth_label[] = "rdmabench-auth-v1";
-
-/* HMAC(key, label || dir || nonce_c || nonce_s). */
-static void auth_mac(const struct keyfile *k, const char *dir,
-		     const uint8_t *nonce_c, const uint8_t *nonce_s,
-		     uint8_t out[WIRE_MAC_BYTES])
-{
-	const struct hmac_part parts[] = {
-		{ auth_label, sizeof(auth_label) - 1 },
-		{ dir, strlen(dir) },
-		{ nonce_c, WIRE_NONCE_BYTES },
-		{ nonce_s, WIRE_NONCE_BYTES },
-	};
-
-	hmac_sha256(k->key, k->len, parts, sizeof(parts) / sizeof(parts[0]),
-		    out);
-}
+#include "spec/wire_auth.h"
 
 int session_auth_load(struct session *s, struct keyfile *k)
 {
@@ -75,55 +57,53 @@ int session_auth_first(struct session *s, struct wire_msg *msg)
 	}
 }
 
-/* Server: the client's proof, answering a repeated first AUTH again. */
-static int auth_server_proof(struct session *s, const uint8_t *nonce_c,
-			     const struct wire_msg *ours, struct wire_msg *in)
+/* Server: the client's next message; its ERROR is a refusal. */
+static int auth_server_next(struct session *s, struct wire_msg *in)
 {
-	int ret;
+	int ret = session_auth_first(s, in);
 
-	for (;;) {
-		ret = session_auth_first(s, in);
-		if (ret)
-			return ret;
-		if (in->type != WIRE_AUTH ||
-		    memcmp(in->u.auth.nonce, nonce_c, WIRE_NONCE_BYTES))
-			return 0;
-		ret = ctrl_send(&s->b->ctrl, ours); /* it missed our answer */
-		if (ret)
-			return ret;
-	}
+	if (ret || in->type != WIRE_ERROR)
+		return ret;
+	bench_err("client %s: %s; refused before any allocation", s->b->peer,
+		  in->u.error.text);
+	return -EKEYREJECTED;
 }
 
-/* Server: answer the client's AUTH (hi), check its proof. */
+/*
+ * Server: the exchange from the client's AUTH (hi) on: a challenge (a
+ * nonce, no proof) until the client proves the key, then our proof
+ * (spec/wire_auth.h).
+ */
 static int auth_server_exchange(struct session *s, const struct wire_msg *hi)
 {
-	struct wire_msg out = { .type = WIRE_AUTH }, in;
-	uint8_t want[WIRE_MAC_BYTES];
-	int ret;
+	uint8_t nonce_s[WIRE_NONCE_BYTES];
+	struct wire_auth_server st;
+	struct wire_msg in = *hi, out;
+	int ret, step;
 
-	ret = nonce_fill(out.u.auth.nonce, sizeof(out.u.auth.nonce));
+	ret = nonce_fill(nonce_s, sizeof(nonce_s));
 	if (ret)
 		return ret;
-	auth_mac(s->key, "server", hi->u.auth.nonce, out.u.auth.nonce,
-		 out.u.auth.mac);
-	ret = ctrl_send(&s->b->ctrl, &out);
-	if (!ret)
-		ret = auth_server_proof(s, hi->u.auth.nonce, &out, &in);
-	if (ret)
-		return ret;
-	if (in.type == WIRE_ERROR) {
-		bench_err("client %s: %s; refused before any allocation",
-			  s->b->peer, in.u.error.text);
-		return -EKEYREJECTED;
+	wire_auth_server_init(&st, nonce_s);
+	for (;;) {
+		step = wire_auth_server_step(&st, s->key, &in, &out);
+		if (step == -EKEYREJECTED)
+			return auth_refuse(s, "it did not prove the key of "
+					   "--auth-key-file (another key)",
+					   "authentication failed: this "
+					   "client's key is not the server's "
+					   "(--auth-key-file)");
+		if (step < 0)
+			return auth_refuse(s, "it sent its first AUTH too often",
+					   "authentication failed: the first "
+					   "AUTH was repeated too often");
+		ret = ctrl_send(&s->b->ctrl, &out);
+		if (ret || step == WIRE_AUTH_PROVED)
+			return ret;
+		ret = auth_server_next(s, &in);
+		if (ret)
+			return ret;
 	}
-	auth_mac(s->key, "client", hi->u.auth.nonce, out.u.auth.nonce, want);
-	if (in.type != WIRE_AUTH ||
-	    !hmac_equal(want, in.u.auth.mac, sizeof(want)))
-		return auth_refuse(s, "its proof does not match the key of "
-				   "--auth-key-file (another key)",
-				   "authentication failed: this client's key "
-				   "is not the server's (--auth-key-file)");
-	return 0;
 }
 
 int session_auth_server(struct session *s, struct wire_msg *first)
@@ -153,14 +133,28 @@ int session_auth_server(struct session *s, struct wire_msg *first)
 	return ret;
 }
 
-/* Client: the server's proof of the key, against our nonce. */
-static int auth_check_server(struct session *s, const uint8_t *nonce_c,
-			     const struct wire_auth *a)
+/* Client: the server's proof, skipping repeats of its challenge (ch),
+ * which a repeated first AUTH of ours may have drawn. */
+static int auth_client_recv_proof(struct session *s, const struct wire_msg *ch,
+				  struct wire_msg *msg)
 {
-	uint8_t want[WIRE_MAC_BYTES];
+	unsigned int skips;
+	int ret = 0;
 
-	auth_mac(s->key, "server", nonce_c, a->nonce, want);
-	if (hmac_equal(want, a->mac, sizeof(want)))
+	for (skips = 0; skips < 8 && !ret; skips++) {
+		ret = ctrl_recv(&s->b->ctrl, WIRE_AUTH, msg);
+		if (!ret && memcmp(msg->u.auth.nonce, ch->u.auth.nonce,
+				   WIRE_NONCE_BYTES))
+			return 0;
+	}
+	return ret ? ret : -EPROTO;
+}
+
+/* Client: the server's proof of the key, against both nonces. */
+static int auth_check_server(struct session *s, const uint8_t *nonce_c,
+			     const uint8_t *nonce_s, const struct wire_msg *in)
+{
+	if (wire_auth_check(s->key, "server", nonce_c, nonce_s, in))
 		return 0;
 	bench_err("the server did not prove the key of --auth-key-file %s: "
 		  "its key differs (or it is not the server you meant)",
@@ -171,25 +165,33 @@ static int auth_check_server(struct session *s, const uint8_t *nonce_c,
 	return -EKEYREJECTED;
 }
 
+/*
+ * Client: our nonce, the server's challenge, our proof first, then the
+ * server's. A server that refuses our proof says so in an ERROR, which
+ * ctrl_recv returns as -EKEYREJECTED.
+ */
 int session_auth_client(struct session *s)
 {
-	struct wire_msg hi = { .type = WIRE_AUTH }, msg;
-	struct wire_msg proof = { .type = WIRE_AUTH };
+	uint8_t nonce_c[WIRE_NONCE_BYTES];
+	struct wire_msg hi, ch, msg;
 	int ret;
 
 	s->authed = false;
 	if (!s->key)
 		return 0;
-	ret = nonce_fill(hi.u.auth.nonce, sizeof(hi.u.auth.nonce));
-	if (!ret)
-		ret = ctrl_ask(&s->b->ctrl, &hi, WIRE_AUTH, &msg, 2000);
-	if (!ret)
-		ret = auth_check_server(s, hi.u.auth.nonce, &msg.u.auth);
+	ret = nonce_fill(nonce_c, sizeof(nonce_c));
 	if (ret)
 		return ret;
-	auth_mac(s->key, "client", hi.u.auth.nonce, msg.u.auth.nonce,
-		 proof.u.auth.mac);
-	ret = ctrl_send(&s->b->ctrl, &proof);
+	wire_auth_hello(nonce_c, &hi);
+	ret = ctrl_ask(&s->b->ctrl, &hi, WIRE_AUTH, &ch, 2000);
+	if (ret)
+		return ret;
+	wire_auth_proof(s->key, "client", nonce_c, ch.u.auth.nonce, &msg);
+	ret = ctrl_send(&s->b->ctrl, &msg);
+	if (!ret)
+		ret = auth_client_recv_proof(s, &ch, &msg);
+	if (!ret)
+		ret = auth_check_server(s, nonce_c, ch.u.auth.nonce, &msg);
 	s->authed = !ret;
 	return ret;
 }

@@ -211,9 +211,10 @@ static bool tcp_gid_is_local(const uint8_t *gid)
 }
 
 /*
- * Server: what the check of a client's QPs needs, found once a session:
- * whether their GIDs are checked at all, the control connection's peer,
- * and the last GID that passed (a client's QPs share one).
+ * Either side: what the check of the peer's QPs needs, found once a
+ * session: whether their GIDs are checked at all, the control
+ * connection's peer, and the last GID that passed (a peer's QPs share
+ * one).
  */
 struct tcp_peer {
 	bool check_gid;
@@ -223,9 +224,10 @@ struct tcp_peer {
 };
 
 /*
- * The GID is checked unless --allow-foreign-gid or the client proved
- * --auth-key-file's key; an InfiniBand port's GIDs name no IP: not
- * checked there (README, Trust model).
+ * The GID is checked unless --allow-foreign-gid (a client that proved
+ * --auth-key-file's key too: the key is no licence to aim traffic); an
+ * InfiniBand port's GIDs name no IP: not checked there (README, Trust
+ * model).
  */
 static void tcp_peer_init(const struct session *s, struct tcp_peer *p)
 {
@@ -235,7 +237,7 @@ static void tcp_peer_init(const struct session *s, struct tcp_peer *p)
 
 	memset(p, 0, sizeof(*p));
 	ibv_query_port(b->ctrl.verbs, b->port, &pa);
-	p->check_gid = !b->cfg.allow_foreign_gid && !s->authed &&
+	p->check_gid = !b->cfg.allow_foreign_gid &&
 		       pa.link_layer != IBV_LINK_LAYER_INFINIBAND;
 	if (p->check_gid &&
 	    getpeername(b->ctrl.fd, (struct sockaddr *)&p->sa, &len))
@@ -243,21 +245,22 @@ static void tcp_peer_init(const struct session *s, struct tcp_peer *p)
 }
 
 /*
- * Server: the client's QP must be its own (spec/trust.h): a GID of the
- * control connection's address (or of this host: a local client) where
- * p says GIDs are checked; its QP number a client's.
+ * The peer's QP must be its own (spec/trust.h): a GID of the control
+ * connection's address (or of this host: a peer on this host) where p
+ * says GIDs are checked; on the server, its QP number a client's.
  */
 static int tcp_check_peer_qp(struct bench_ctx *b, struct tcp_peer *p,
 			     const struct qp_raw_addr *a)
 {
 	char why[WIRE_TEXT_MAX];
-	int ret;
+	int ret = 0;
 
-	ret = trust_check_qpn(a->qpn, why, sizeof(why));
+	if (b->is_server)
+		ret = trust_check_qpn(a->qpn, why, sizeof(why));
 	if (!ret && p->check_gid &&
 	    !(p->have_ok && !memcmp(p->ok_gid, a->gid, sizeof(p->ok_gid)))) {
-		ret = trust_check_gid((struct sockaddr *)&p->sa, a->gid, why,
-				      sizeof(why));
+		ret = (b->is_server ? trust_check_gid : trust_check_server_gid)
+			((struct sockaddr *)&p->sa, a->gid, why, sizeof(why));
 		if (ret && tcp_gid_is_local(a->gid))
 			ret = 0;
 		if (!ret) {
@@ -267,7 +270,8 @@ static int tcp_check_peer_qp(struct bench_ctx *b, struct tcp_peer *p,
 	}
 	if (!ret)
 		return 0;
-	bench_err("client %s: %s", b->peer, why);
+	bench_err("%s %s: %s", b->is_server ? "client" : "server", b->peer,
+		  why);
 	ctrl_send_error(&b->ctrl, ret, why);
 	return ret;
 }
@@ -289,8 +293,7 @@ static int tcp_connect_qps(struct session_be *be)
 	ret = tcp_check_mtu(b);
 	if (ret)
 		return ret;
-	if (b->is_server)
-		tcp_peer_init(be->s, &peer);
+	tcp_peer_init(be->s, &peer);
 	tcp_path(b, 0, &path); /* path.mtu: what this side offers */
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		uint32_t inl = setup_inline_bytes(b);
@@ -310,11 +313,9 @@ static int tcp_connect_qps(struct session_be *be)
 		if (ret)
 			break;
 		tcp_info_unpack(&msg, &theirs);
-		if (b->is_server) {
-			ret = tcp_check_peer_qp(b, &peer, &theirs);
-			if (ret)
-				break;
-		}
+		ret = tcp_check_peer_qp(b, &peer, &theirs);
+		if (ret)
+			break;
 		tcp_path(b, (enum ibv_mtu)msg.u.qp_info.mtu, &path);
 		ret = qp_raw_connect(&b->data, i, &path, &theirs);
 		if (!ret && b->is_server) {

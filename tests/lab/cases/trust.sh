@@ -6,6 +6,8 @@
 #                   and not one RoCEv2 frame (UDP 4791) on that host's
 #                   link (tcpdump there; a probe frame proves it counts);
 #                   --oob tcp and the default (auto) server
+#   trust.server_gid  a client (in the third host's namespace) refuses a
+#                   server's data GID that is not the address it reached
 #   trust.stranger  rdma_cm data connection requests with no token and a
 #                   wrong one, fired while a 16-QP session connects and
 #                   runs: refused, the session completes
@@ -13,7 +15,11 @@
 #                   another key are refused (exit 2) before any allocation
 #                   (the server never owns an MR for them: `rdma res show
 #                   mr` sampled throughout), a client with the key (from
-#                   RDMABENCH_AUTH_KEY_FILE) is served; TCP and rdma_cm
+#                   RDMABENCH_AUTH_KEY_FILE) is served; TCP and rdma_cm.
+#                   Over TCP also: a weak key (16 x 'a') is refused at
+#                   start (exit 2, why), and a client that proves the key
+#                   and names a third host's data GID is refused (the
+#                   key is no licence to aim the server's traffic)
 #   trust.bind*     --bind: an address not of this host, or not an address,
 #                   is refused at start (exit 2, why); bound to the RDMA
 #                   address the server is not on localhost (exit 5) and
@@ -161,6 +167,18 @@ trust_mrs_during() { # PORT CMD...: the server's most MRs while CMD runs
 	return $rc
 }
 
+# A client on the third host (its namespace) reaches the server at
+# 10.77.0.1; the server (--allow-foreign-gid, -d rxe0) names its data GID
+# on another address: the client refuses it (exit 1, why).
+trust_server_gid_client() { # PORT
+	local port=$1 rc=0
+	ip netns exec $TRUST_NS "$B/ib_write_bw" -p "$port" --oob tcp \
+		-d $TRUST_DEV 10.77.0.1 -n 100
+	[ $? = 1 ] || { echo "trust: the client took the server's foreign GID"; rc=1; }
+	touch "/tmp/clients-done.$port"
+	return $rc
+}
+
 # No key, another key (refused, exit 2, no MR), the key (served, MRs).
 trust_auth_clients() { # PORT ADDR ARGS...
 	local port=$1 addr=$2 rc=0 mrs
@@ -174,6 +192,15 @@ trust_auth_clients() { # PORT ADDR ARGS...
 	mrs="$mrs $(cat /tmp/trust-mr)"
 	echo "trust: the server's MRs while refusing: $mrs"
 	[ "$mrs" = "0 0" ] || { echo "trust: the server allocated for a refused client"; rc=1; }
+	if [ "$addr" = localhost ]; then # TCP: a weak key; an insider's GID
+		"$B/ib_write_bw" -p "$port" "$@" "$addr" -n 100 \
+			--auth-key-file /tmp/trust.weak
+		[ $? = 2 ] || { echo "trust: a weak key was taken"; rc=1; }
+		"$TRUST_INJ" -p "$port" --oob tcp --auth-key-file /tmp/trust.key \
+			--gid ::ffff:$TRUST_THIRD qpinfo 127.0.0.1 &&
+			echo "trust: an authenticated client's foreign GID was refused" ||
+			{ echo "trust: an authenticated client's foreign GID was not refused"; rc=1; }
+	fi
 	RDMABENCH_AUTH_KEY_FILE=/tmp/trust.key trust_mrs_during "$port" \
 		"$B/ib_write_bw" -p "$port" "$@" "$addr" -D 2 || rc=1
 	echo "trust: the server's MRs while serving: $(cat /tmp/trust-mr)"
@@ -219,6 +246,12 @@ else
 			serve_until_done 18743 --oob tcp --allow-foreign-gid \
 			-d $TRUST_DEV -- \
 			trust_gid_clients 18743 reflect --oob tcp -d $TRUST_DEV
+		# the client's side: a server's data GID not the address reached
+		lab_pair trust.server_gid -t 60 -R 0 -g 30 --ready "$W" \
+			-e "server 10.77.0.1:18749 .*: the server.s data GID ::ffff:$LAB_RXE_IP is not the address this client reached, ::ffff:10.77.0.1" \
+			-n 'BW average' \
+			serve_until_done 18749 --oob tcp --allow-foreign-gid \
+			-d rxe0 -- trust_server_gid_client 18749
 	else
 		lab_skip trust.gid "no network namespace with a veth in this guest"
 	fi
@@ -232,22 +265,29 @@ else
 
 	head -c 32 /dev/urandom | base64 > /tmp/trust.key
 	head -c 32 /dev/urandom | base64 > /tmp/trust.other
-	chmod 600 /tmp/trust.key /tmp/trust.other
+	echo aaaaaaaaaaaaaaaa > /tmp/trust.weak
+	chmod 600 /tmp/trust.key /tmp/trust.other /tmp/trust.weak
 	for oob in tcp cm; do
 		port=$((18745 + ${#oob} % 2))
 		addr=$LAB_RXE_IP
 		[ $oob = tcp ] && addr=localhost
+		tcp_only=()
+		[ $oob = tcp ] && tcp_only=(-e 'too weak.*16 bytes of key, fewer than 32'
+			-e "authenticated client's foreign GID was refused"
+			-E "data GID ::ffff:$TRUST_THIRD is not the control connection.s address")
 		lab_pair "trust.auth.$oob" -t 150 -R 0 -g 30 --ready "$W" \
 			-e 'this server requires authentication' \
-			-e 'the server did not prove the key' \
+			-e "this client.s key is not the server.s" \
 			-e "the server's MRs while refusing: 0 0" \
+			"${tcp_only[@]}" \
 			-E 'did not authenticate.*refused before any allocation' \
+			-E 'did not prove the key of --auth-key-file' \
 			-E 'clients must prove the key' \
 			-E 'BW average' \
 			serve_until_done "$port" --oob "$oob" --auth-key-file /tmp/trust.key -- \
 			trust_auth_clients "$port" "$addr" --oob "$oob"
 	done
-	rm -f /tmp/trust.key /tmp/trust.other
+	rm -f /tmp/trust.key /tmp/trust.other /tmp/trust.weak
 
 	# --bind: not an address of this host, or not an address: exit 2, why
 	lab_case trust.bind.foreign -t 20 -r 2 \
