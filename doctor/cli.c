@@ -56,8 +56,9 @@ static const struct opt_def cli_rows[] = {
 	  .group = CLI_G_CHECKS },
 	{ .name = "json", .code = CLI_JSON, .kind = OPT_STR,
 	  .off = CLI(json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
-	  .help = "also write the findings as JSON (atomically); -: on "
-		  "stdout, the table then on stderr",
+	  .help = "also write the findings as JSON (a file atomically, a "
+		  "device or FIFO in place); - or /dev/stdout: on stdout, "
+		  "the table then on stderr",
 	  .group = CLI_G_OUTPUTS },
 	OPT_ROWS_HELP(CLI(help), CLI(version), CLI_G_HELP),
 };
@@ -109,9 +110,11 @@ const struct opt_prog doctor_cli_prog = {
 	.operand_hint = "the peer is --peer IP",
 };
 
-/* What the rows cannot say: --peer is an address, --root a folder. */
+/* What the rows cannot say: --peer is an address, --root a folder,
+ * --json no folder. */
 static int cli_check(const struct cli_opts *o, char *err, size_t len)
 {
+	const struct afile_opt outs[] = { { "--json", o->json_path } };
 	struct probe_addr a;
 	struct stat st;
 
@@ -124,7 +127,7 @@ static int cli_check(const struct cli_opts *o, char *err, size_t len)
 		opts_err(err, len, "--root '%s': not a folder", o->root);
 		return -EINVAL;
 	}
-	return 0;
+	return afile_check_set(outs, sizeof(outs) / sizeof(outs[0]), err, len);
 }
 
 /* An option's value, NULL when not given. */

@@ -87,28 +87,20 @@ static const char *record_path(const struct bench_cfg *c,
 }
 
 /*
- * "--json -": the document takes stdout, a copy of fd 1 made now; fd 1
- * then points at stderr, so the header, rows and verdict printed on
- * stdout go to stderr and the pipe gets one clean document. Only one
- * document fits in a pipe: a second "-" is refused (exit 2).
+ * "--json -" (or /dev/stdout): the document takes stdout, a copy of fd 1
+ * made now; fd 1 then points at stderr, so the header, rows and verdict
+ * printed on stdout go to stderr and the pipe gets one clean document.
+ * Only one document fits in a pipe: opts_check_outputs() refused a
+ * second one (exit 2).
  */
 static int record_claim_stdout(struct record *r, const struct bench_cfg *c)
 {
 	int fd;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(record_files); i++) {
+	for (i = 0; i < ARRAY_SIZE(record_files) && !r->std_opt; i++) {
 		if (!results_is_stdout(record_path(c, &record_files[i])))
 			continue;
-		if (r->std_opt) {
-			snprintf(r->doc.error, sizeof(r->doc.error),
-				 "%s - and "
-				 "%s - both ask for standard output: give one "
-				 "of them a file name",
-				 r->std_opt, record_files[i].opt);
-			bench_err("%s", r->doc.error);
-			return -EINVAL;
-		}
 		fflush(stdout);
 		fd = dup(STDOUT_FILENO);
 		r->std_out = fd < 0 ? NULL : fdopen(fd, "w");
@@ -402,8 +394,11 @@ void record_refused(struct bench_ctx *b, const char *why)
 {
 	const struct bench_cfg *c = &b->cfg;
 	struct record *r;
+	char bad[256];
 
-	if (!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0])
+	/* outputs that cannot be written (the refusal itself?): none */
+	if ((!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0]) ||
+	    opts_check_outputs(c, bad, sizeof(bad)))
 		return;
 	r = record_new(b);
 	if (!r)
