@@ -379,9 +379,9 @@ json.dump(d, open('$tmp/two/corrupt.json', 'w'))"
 	grep -q 'slow: 26% of the median' "$tmp/out" && ok "collect: the slow link is named" || { cat "$tmp/out"; fail "collect: slow link not flagged"; }
 	expect_rc "collect: --fail-slow fails it" 3 $PY $C --fail-slow "$tmp/two"
 	$PY -c "
-import json; d = json.load(open('$G/results_bw.json')); d['schema_version'] = 4
-json.dump(d, open('$tmp/v4.json', 'w'))"
-	expect_rc "collect: refuses schema_version 4" 2 $PY $C "$tmp/v4.json"
+import json; d = json.load(open('$G/results_bw.json')); d['schema_version'] = 5
+json.dump(d, open('$tmp/v5.json', 'w'))"
+	expect_rc "collect: refuses schema_version 5" 2 $PY $C "$tmp/v5.json"
 	expect_rc "collect: refuses a missing input" 2 $PY $C "$tmp/nothing-here"
 	mkdir "$tmp/empty"
 	expect_rc "collect: all pods missing is an error, not a crash" 1 $PY $C --expect j=3 "$tmp/empty"

@@ -269,9 +269,9 @@ int afile_save(const char *path, afile_render_fn render, const void *arg,
 {
 	int ret;
 
-	if (!afile_is_stdout(path) || !std)
+	if (!afile_is_stdout(path))
 		return afile_write(path, render, arg);
-	if (!render)
+	if (!render || !std)
 		return -EINVAL;
 	ret = render(arg, std);
 	if (!ret && (fflush(std) || ferror(std)))

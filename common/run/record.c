@@ -286,9 +286,11 @@ int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 /*
  * The verdict (report/verdict.c decides) and the document's error text:
  * record_begin() may have said more about an error (a gate that cannot
- * apply).
+ * apply); else the sentence the error was logged with (why: lib/log.h),
+ * else the errno's text. The errno itself is kept apart.
  */
-static void record_verdict(struct record *r, int err, int exit_code)
+static void record_verdict(struct record *r, int err, int exit_code,
+			   const struct log_why *why)
 {
 	struct results_doc *d = &r->doc;
 	bool gate_failed = gate_run_verdict(&r->run) == GATE_FAIL;
@@ -296,12 +298,16 @@ static void record_verdict(struct record *r, int err, int exit_code)
 
 	d->verdict = v.verdict;
 	d->exit_code = v.exit_code;
+	d->error_errno = v.verdict == RESULTS_ERROR && err < 0 ? -err : 0;
 	switch (v.verdict) {
 	case RESULTS_CORRUPT:
 		results_copy(d->error, sizeof(d->error), VERDICT_CORRUPT_TEXT);
 		break;
 	case RESULTS_ERROR:
-		if (!d->error[0])
+		/* a signal is the reason, whatever it interrupted said */
+		if (!d->error[0] && why->text[0] && err != -EINTR)
+			results_copy(d->error, sizeof(d->error), why->text);
+		else if (!d->error[0])
 			verdict_error_text(err ? err : -EIO, v.exit_code,
 					   d->error, sizeof(d->error));
 		break;
@@ -373,7 +379,7 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 		return exit_code;
 	r->doc.end_unix_ns = record_now_unix_ns();
 	record_dev_counters_end(b);
-	record_verdict(r, err, exit_code);
+	record_verdict(r, err, exit_code, &b->why);
 	exit_code = r->doc.exit_code;
 	ret = record_save_files(&b->cfg, &r->doc, r->std_opt, r->std_out);
 	record_print_verdict(r);
