@@ -223,6 +223,9 @@ struct results_doc {
 	char error[RESULTS_TEXT_LEN];       /* why a run stopped; "": none */
 	int error_errno;                    /* its errno (EHOSTUNREACH...),
 					     * kept apart; 0: none */
+	char server[RESULTS_NAME_LEN];      /* the server as the client named
+					     * it: --summary's, not in the
+					     * JSON; "": a server's document */
 };
 
 /*

@@ -2,7 +2,8 @@
 /*
  * record - the run's results document: each size's figures from both
  * sides, checked against the gates as they come, the verdict and exit
- * code at the end, and the files asked for (--json, --junit, --prom;
+ * code at the end, and the files asked for (--json, --junit, --prom,
+ * --summary;
  * perftest's --out_json is perftest_out.c's). The device, the line rate and the port counters are filled in
  * by record_dev.c, the test section and the gates by record_doc.c; which
  * verdict wins is report/verdict.c's rule. Every file is written at the
@@ -20,6 +21,7 @@
 #include "lib/log.h"
 #include "report/results_junit.h"
 #include "report/results_prom.h"
+#include "report/summary.h"
 #include "report/verdict.h"
 #include "run/record.h"
 #include "run/record_int.h"
@@ -78,6 +80,8 @@ static const struct record_file record_files[] = {
 	{ "--junit", offsetof(struct bench_cfg, junit_path),
 	  results_junit_write },
 	{ "--prom", offsetof(struct bench_cfg, prom_path), results_prom_write },
+	{ "--summary", offsetof(struct bench_cfg, summary_path),
+	  results_summary_write },
 };
 
 static const char *record_path(const struct bench_cfg *c,
@@ -141,6 +145,7 @@ static struct record *record_new(const struct bench_ctx *b)
 	 * that never connects still names its peer (Prometheus' label) */
 	results_copy(d->device.peer_addr, sizeof(d->device.peer_addr),
 		     b->cfg.server_addr);
+	results_copy(d->server, sizeof(d->server), b->cfg.server_addr);
 	return r;
 }
 
@@ -403,7 +408,8 @@ void record_refused(struct bench_ctx *b, const char *why)
 	char bad[256];
 
 	/* outputs that cannot be written (the refusal itself?): none */
-	if ((!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0]) ||
+	if ((!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0] &&
+	     !c->summary_path[0]) ||
 	    opts_check_outputs(c, bad, sizeof(bad)))
 		return;
 	r = record_new(b);

@@ -116,7 +116,8 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		  "--rails names the devices: drop -d/--netdev" },
 		{ cfg->rails[0] && (afile_is_stdout(cfg->json_path) ||
 				    afile_is_stdout(cfg->junit_path) ||
-				    afile_is_stdout(cfg->prom_path)),
+				    afile_is_stdout(cfg->prom_path) ||
+				    afile_is_stdout(cfg->summary_path)),
 		  "--rails writes the node's document to files only: name a "
 		  "file instead of -" },
 		{ cfg->expect_node_gbps > 0 && !cfg->rails[0],
@@ -155,6 +156,7 @@ int opts_check_outputs(const struct bench_cfg *cfg, char *err,
 		{ "--json", cfg->json_path },
 		{ "--junit", cfg->junit_path },
 		{ "--prom", cfg->prom_path },
+		{ "--summary", cfg->summary_path },
 		{ "--out_json_file", cfg->out_json_path },
 	};
 
