@@ -221,10 +221,14 @@ static void test_write_own_fd(void)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd[1]);
 	EXPECT_EQ_INT(afile_write(path, render_doc, "two"), 0);
 	EXPECT_TRUE(fcntl(pfd[1], F_GETFD) >= 0);
+	/* a symlink to it: /proc's magic link is no path; judged by stat */
+	EXPECT_EQ_INT(symlink(path, at("to_fd")), 0);
+	EXPECT_EQ_INT(afile_write(at("to_fd"), render_doc, " three"), 0);
+	EXPECT_EQ_U64(type_of(at("to_fd")), S_IFLNK);
 	close(pfd[1]);
 	slurp(pfd[0], got, sizeof(got));
 	close(pfd[0]);
-	EXPECT_STREQ(got, "one two");
+	EXPECT_STREQ(got, "one two three");
 	EXPECT_EQ_INT(afile_write("/dev/fd/999", render_doc, "x"), -EBADF);
 }
 

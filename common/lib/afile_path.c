@@ -2,10 +2,11 @@
 /*
  * afile_path - what an output path names, before anything is written
  * (see afile.h): a file to make or replace atomically, this process's
- * own stream, a node to write in place, or a folder to refuse. Symlinks
- * are followed by hand so that a dangling one still names the file it
- * will create, and the atomic write lands next to the target, keeping
- * the link.
+ * own stream, a node to write in place, or a folder to refuse. What
+ * exists is judged through the links (stat); a regular file is replaced
+ * at its real path, so the atomic write lands next to the target and the
+ * link stays; a dangling link is followed by hand to the file it will
+ * create.
  */
 #include <errno.h>
 #include <limits.h>
@@ -115,7 +116,7 @@ static enum afile_kind afile_kind_of(mode_t mode)
 
 int afile_classify(const char *path, struct afile_target *t)
 {
-	struct stat st;
+	struct stat st, lst;
 	bool exists = false;
 	int ret;
 
@@ -128,6 +129,23 @@ int afile_classify(const char *path, struct afile_target *t)
 		snprintf(t->path, sizeof(t->path), "%s", path);
 		return 0;
 	}
+	/*
+	 * Something there: the kernel follows the links (/proc's magic ones
+	 * too, whose text is no path); a regular file is replaced at its
+	 * real path, anything else is opened as named.
+	 */
+	if (!stat(path, &st)) {
+		t->kind = afile_kind_of(st.st_mode);
+		t->via_link = !lstat(path, &lst) && S_ISLNK(lst.st_mode);
+		if (t->kind != AFILE_REPLACE) {
+			snprintf(t->path, sizeof(t->path), "%s", path);
+			return 0;
+		}
+		return realpath(path, t->path) ? 0 : -errno;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	/* nothing there (or a dangling link): the file it will create */
 	ret = afile_follow(path, t, &st, &exists);
 	if (ret)
 		return ret;
