@@ -1,17 +1,20 @@
 #!/bin/sh
 # deploy/entrypoint.sh - the container entrypoint of the rdmabench image
 # (installed as /usr/local/bin/rdmabench-entrypoint). POSIX sh: the runtime
-# image has sh, awk, sed and coreutils, no jq and no python: every JSON
-# string goes through one awk writer (AWK_JSON), which escapes every
-# control and non-ASCII byte, and documents shrink by whole items.
+# image has sh, awk, sed and coreutils, no jq and no python. The JSON it
+# reports is the tools' own (--summary: common/report/summary.c and
+# doctor/findings_summary.c); the few strings it adds itself go through
+# json_str, which keeps printable ASCII only. (flatten, for
+# scripts/k8s/run-pair.sh, is the one JSON reader left here.)
 #
 # Usage:
 #   rdmabench-entrypoint server TOOL [SERVER_ARGS...]
 #       exec TOOL --persistent SERVER_ARGS (e.g. --oob tcp --netdev net1)
 #   rdmabench-entrypoint client TOOL SERVER [ARGS...]
-#       run TOOL SERVER ARGS $RDMABENCH_ARGS --json - (the document from
-#       its stdout, its text from stderr), then report
-#       (below) and exit with TOOL's exit status
+#       run TOOL SERVER ARGS $RDMABENCH_ARGS --json - --summary FILE (the
+#       document from its stdout, its text from stderr, its verdict
+#       summary in FILE), then report (below) and exit with TOOL's exit
+#       status
 #   rdmabench-entrypoint ring TOOL [ARGS...]
 #       one pod of an Indexed Job (scripts/k8s/ring.sh): start a one-shot
 #       server (TOOL $RDMABENCH_SERVER_ARGS) in the background, run the client
@@ -24,17 +27,21 @@
 #       run ib_doctor (an initContainer): report; exit 0 when it passed or
 #       found warnings only (6; RDMABENCH_DOCTOR_STRICT=1 makes 6 fail), its
 #       own status otherwise (7: a failure)
-#   rdmabench-entrypoint summarize RESULT.json [RC]
-#       print the verdict summary of a result file (tests, collectors)
 #   rdmabench-entrypoint flatten < JSON
 #       one "path<TAB>value" line per scalar (scripts/k8s/run-pair.sh)
 #
 # Report (client, ring): the verdict summary, one line of JSON of at most
 # 4000 bytes (verdict, exit_code, tool, pod, node, server, device, each
-# size's Gb/s or latency, the failing gates, the error), is written to
-# RDMABENCH_TERMINATION_LOG (default /dev/termination-log: Kubernetes shows
-# it as the container's termination message); the full result JSON is
-# printed on stdout between the lines
+# size's Gb/s or latency, the failing gates, the error: the sentence the
+# tool printed), is written by the tool itself (--summary, common/report/
+# summary.c); this script only adds the pod's own keys (pod, node, and a
+# ring's group, index, peer_index, ring_size) after its first key, and
+# writes one itself, from the exit status and the last line of the
+# tool's output, when the tool wrote none (it could not start, or died).
+# The summary goes to RDMABENCH_TERMINATION_LOG (default
+# /dev/termination-log: Kubernetes shows it as the container's
+# termination message); the full result JSON is printed on stdout
+# between the lines
 #   ===== rdmabench result json begin =====
 #   ===== rdmabench result json end =====
 # and, when RDMABENCH_RESULTS_DIR is set (a volume), copied there with the
@@ -69,41 +76,12 @@ me=rdmabench-entrypoint
 POD=${POD_NAME:-$(uname -n)}
 say() { echo "[$me] $*" >&2; }
 
-# The one JSON string writer of this script, awk functions put in front of
-# every awk program that writes JSON (run with LC_ALL=C: bytes, not
-# characters). jstr(s): s as a JSON string token, every byte below 0x20 or
-# above 0x7e escaped (\n, \t, \r, \uXXXX; bytes above 0x7e as
-# U+0080..U+00FF, so the token is valid JSON whatever the bytes);
-# clip(token): a token cut to about 300 bytes on an escape boundary.
-# A document is made smaller by dropping whole items, never cut.
-AWK_JSON='
-function jinit(   i) { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
-function jstr(s,   o, i, c) {
-	o = ""
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c == "\\") c = "\\\\"
-		else if (c == "\"") c = "\\\""
-		else if (c == "\n") c = "\\n"
-		else if (c == "\t") c = "\\t"
-		else if (c == "\r") c = "\\r"
-		else if (c < " " || c > "~") c = sprintf("\\u%04x", ord[c])
-		o = o c
-	}
-	return "\"" o "\""
-}
-function clip(v,   m) {
-	if (length(v) <= 300) return v
-	v = substr(v, 1, 296)
-	sub(/\\u[0-9a-fA-F]*$/, "", v)
-	m = match(v, /\\+$/)
-	if (m && RLENGTH % 2) v = substr(v, 1, length(v) - 1)
-	return v "...\""
-}
-'
-# json_str TEXT: TEXT as a JSON string token, clipped (AWK_JSON)
+# json_str TEXT: TEXT as a JSON string token: printable ASCII kept (any
+# other byte becomes ?), \ and " escaped, cut at 200 bytes. Pod, node and
+# Job names are DNS names: they pass unchanged.
 json_str() {
-	S=$1 LC_ALL=C awk "$AWK_JSON"' BEGIN { jinit(); print clip(jstr(ENVIRON["S"])) }'
+	printf '"%s"' "$(printf %s "$1" | LC_ALL=C tr -c ' -~' '?' |
+		cut -c 1-200 | sed 's/[\\"]/\\&/g')"
 }
 
 on_signal() {
@@ -156,123 +134,56 @@ json_flatten() {
 	}'
 }
 
-# summarize_flat RC [EXTRA [LOG]] < FLAT > summary (one line, <= 4000 bytes)
-# FLAT: json_flatten output of the result (empty: no result file); RC: the
-# tool's exit status; EXTRA: ',"key":value...' to add; LOG: the tool's
-# output, whose last line explains a run that wrote no result.
-summarize_flat() {
-	# values through the environment: awk -v would expand the backslashes
-	S_RC=$1 S_EXTRA=${2:-} S_POD=$POD S_NODE=${NODE_NAME:-} S_LOG=${3:-} \
-		LC_ALL=C awk -F '\t' "$AWK_JSON"'
-	function num(v,   s) {        # 2 decimals, trailing zeros dropped
-		if (v == "" || v == "null") return "null"
-		s = sprintf("%.2f", v)
-		sub(/0+$/, "", s); sub(/\.$/, "", s)
-		return s
-	}
-	BEGIN {
-		jinit()
-		rc = ENVIRON["S_RC"]; extra = ENVIRON["S_EXTRA"]; pod = ENVIRON["S_POD"]
-		node = ENVIRON["S_NODE"]; tail_file = ENVIRON["S_LOG"]
-	}
-	{ f[$1] = $2 }
-	$1 ~ /^results\.[0-9]+\.size_bytes$/ { split($1, p, "."); if (p[2] + 1 > nrows) nrows = p[2] + 1 }
-	$1 ~ /^gates\.[0-9]+\.name$/ { split($1, p, "."); if (p[2] + 1 > ngates) ngates = p[2] + 1 }
-	END {
-		verdict = f["verdict"]; gsub(/"/, "", verdict)
-		code = (f["exit_code"] != "") ? f["exit_code"] + 0 : rc + 0
-		err = (f["error"] != "") ? clip(f["error"]) : "null"
-		if (verdict == "") {
-			# no result document: the exit status says what it can
-			verdict = (rc == 3) ? "fail" : (rc == 4) ? "corrupt" : "error"
-			if (rc == 0) code = 1
-			why = "no result JSON written (exit " rc ")"
-			if (tail_file != "") {
-				last = ""
-				while ((getline line < tail_file) > 0)
-					if (line != "") last = line
-				if (last != "") why = why ": " last
-			}
-			err = clip(jstr(why))
-		}
-		lat = (f["test.measure"] == "\"lat\"")
-		for (r = 0; r < nrows; r++) {
-			b = "results." r "."
-			if (lat)
-				row[r] = "{\"size\":" f[b "size_bytes"] ",\"p50_us\":" num(f[b "client.latency.p50_us"]) \
-					",\"p99_us\":" num(f[b "client.latency.p99_us"]) "}"
-			else
-				row[r] = "{\"size\":" f[b "size_bytes"] ",\"gbps\":" num(f[b "client.bw_gbps"]) \
-					",\"server_gbps\":" num(f[b "server.bw_gbps"]) "}"
-		}
-		ng = 0
-		for (g = 0; g < ngates; g++) {
-			b = "gates." g "."
-			if (f[b "verdict"] != "\"fail\"") continue
-			r = f[b "reason"]
-			if (r == "" || r == "null")
-				r = jstr(substr(f[b "name"], 2, length(f[b "name"]) - 2) " at size " f[b "size_bytes"] \
-					": " f[b "figure"] " vs expected " f[b "expected"])
-			gate[ng++] = clip(r)
-		}
-		head = "{\"rdmabench_summary\":1,\"verdict\":" jstr(verdict) ",\"exit_code\":" code
-		head = head ",\"tool\":" (f["tool"] != "" ? f["tool"] : "null")
-		head = head ",\"pod\":" clip(jstr(pod)) ",\"node\":" clip(jstr(node)) extra
-		head = head ",\"host\":" (f["host"] != "" ? f["host"] : "null")
-		head = head ",\"device\":" (f["device.name"] != "" ? f["device.name"] : "null")
-		head = head ",\"peer_addr\":" (f["device.peer_addr"] != "" ? f["device.peer_addr"] : "null")
-		head = head ",\"memory\":" (f["memory.type"] != "" ? f["memory.type"] : "null")
-		head = head ",\"measure\":" (f["test.measure"] != "" ? f["test.measure"] : "null")
-		first = 0; trunc = 0
-		for (;;) {
-			s = head ",\"rows\":["
-			for (r = first; r < nrows; r++) s = s (r > first ? "," : "") row[r]
-			s = s "],\"failed_gates\":["
-			for (g = 0; g < ng; g++) s = s (g ? "," : "") gate[g]
-			s = s "],\"truncated\":" (trunc ? "true" : "false") ",\"error\":" err "}"
-			if (length(s) <= 4000) break
-			trunc = 1
-			if (ng > 1) ng--
-			else if (first < nrows) first++
-			else if (err != "null") err = "null"
-			else break
-		}
-		print s
-	}'
+# summary_keys EXTRA: the pod's own keys, each followed by a comma (EXTRA:
+# '"key":value,...' to add after pod and node)
+summary_keys() {
+	printf '"pod":%s,"node":%s,%s' "$(json_str "$POD")" \
+		"$(json_str "${NODE_NAME:-}")" "$1"
 }
 
-# doctor_summary VERDICT RC < IB_DOCTOR_REPORT > summary: one line of JSON
-# of at most 4000 bytes; its findings are the report's first 20 WARN/FAIL
-# lines (160 bytes each), the last ones dropped whole while it is too long.
+# spliced HEAD FILE EXTRA: FILE (a tool's summary, which starts with
+# HEAD, its first key) with the pod's keys after HEAD; 1 when FILE is
+# empty or no such summary
+spliced() {
+	[ -s "$2" ] && [ "$(head -c ${#1} "$2")" = "$1" ] || return 1
+	printf '%s%s' "$1" "$(summary_keys "$3")"
+	tail -c +$((${#1} + 1)) "$2"
+}
+
+# last_line LOG: the last line of a tool's output that is not blank
+last_line() {
+	grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 1
+}
+
+# summarize SUMMARY RC EXTRA SERVER LOG: the summary the tool wrote
+# (SUMMARY), the pod's keys added after its first; or, when it wrote none,
+# one made from its exit status RC, the SERVER it was given and the last
+# line of its output LOG
+summarize() {
+	spliced '{"rdmabench_summary":1,' "$1" "$3" && return
+	case $2 in 3) v=fail ;; 4) v=corrupt ;; *) v=error ;; esac
+	code=$2; [ "$code" = 0 ] && code=1
+	last=$(last_line "$5")
+	printf '{"rdmabench_summary":1,%s"verdict":"%s","exit_code":%d,"tool":null,"server":%s,"rows":[],"failed_gates":[],"truncated":false,"error":%s}\n' \
+		"$(summary_keys "$3")" "$v" "$code" "$(json_str "$4")" \
+		"$(json_str "no result JSON written (exit $2)${last:+: $last}")"
+}
+
+# doctor_summary RC LOG: ib_doctor's summary, the pod's keys added; or one
+# made from its exit status and its output's last line
 doctor_summary() {
-	S_V=$1 S_RC=$2 S_POD=$POD S_NODE=${NODE_NAME:-} LC_ALL=C awk "$AWK_JSON"'
-	BEGIN { jinit() }
-	/^ *(WARN|FAIL) / && n < 20 {
-		l = $0; gsub(/\t/, " ", l); sub(/^ */, "", l); gsub(/   */, "  ", l)
-		f[n++] = jstr(substr(l, 1, 160))
-	}
-	END {
-		head = "{\"rdmabench_doctor\":1,\"verdict\":" jstr(ENVIRON["S_V"]) \
-			",\"exit_code\":" (ENVIRON["S_RC"] + 0) ",\"pod\":" clip(jstr(ENVIRON["S_POD"])) \
-			",\"node\":" clip(jstr(ENVIRON["S_NODE"]))
-		for (k = n; ; k--) {
-			s = head ",\"findings\":["
-			for (i = 0; i < k; i++) s = s (i ? "," : "") f[i]
-			s = s "],\"truncated\":" (k < n ? "true" : "false") "}"
-			if (length(s) <= 4000 || k == 0) break
-		}
-		print s
-	}'
+	spliced '{"rdmabench_doctor":1,' "$WORK/tool-summary" "" && return
+	case $1 in 0) v=pass ;; 6) v=warn ;; 7) v=fail ;; *) v=error ;; esac
+	last=$(last_line "$2")
+	printf '{"rdmabench_doctor":1,%s"verdict":"%s","exit_code":%d,"findings":[],"truncated":false,"error":%s}\n' \
+		"$(summary_keys "")" "$v" "$1" \
+		"$(json_str "no summary written (exit $1)${last:+: $last}")"
 }
 
-# report RESULT RC EXTRA OUTPUT_LOG: write the summary and show the JSON
+# report RESULT RC EXTRA SERVER OUTPUT_LOG: write the summary and show
+# the JSON
 report() {
-	if [ -s "$1" ]; then
-		json_flatten < "$1" > "$WORK/flat"
-	else
-		: > "$WORK/flat"
-	fi
-	summarize_flat "$2" "$3" "$4" < "$WORK/flat" > "$WORK/summary"
+	summarize "$WORK/tool-summary" "$2" "$3" "$4" "$5" > "$WORK/summary"
 	if ! cat "$WORK/summary" > "$TERMLOG" 2>/dev/null; then
 		say "cannot write the verdict to $TERMLOG"
 	fi
@@ -324,9 +235,10 @@ run_client() {
 	json=$WORK/result.json
 	tries=$(( ${RDMABENCH_CLIENT_RETRIES:-0} + 1 ))
 	while :; do
-		rm -f "$json"
+		rm -f "$json" "$WORK/tool-summary"
 		# shellcheck disable=SC2086 # RDMABENCH_ARGS is a word list
-		run_logged "$WORK/client.log" "$json" "$tool" "$server" "$@" ${RDMABENCH_ARGS:-} --json -
+		run_logged "$WORK/client.log" "$json" "$tool" "$server" "$@" ${RDMABENCH_ARGS:-} \
+			--json - --summary "$WORK/tool-summary"
 		tries=$((tries - 1))
 		if [ "$RC" != 5 ] || [ "$tries" -le 0 ] || [ -n "$SIGNALLED" ]; then
 			break
@@ -348,7 +260,7 @@ server)
 client)
 	[ $# -ge 2 ] || { say "usage: $me client TOOL SERVER [ARGS...]"; exit 2; }
 	run_client "$@"
-	report "$WORK/result.json" "$RC" ",\"server\":$(json_str "$2")" "$WORK/client.log"
+	report "$WORK/result.json" "$RC" "" "$2" "$WORK/client.log"
 	# exit 0 without a result is no pass (the summary says error, exit 1)
 	[ "$RC" = 0 ] && [ ! -s "$WORK/result.json" ] && exit 1
 	exit "$RC"
@@ -377,7 +289,7 @@ ring)
 	spid=$!
 	say "ring: pod $idx of $size: server pid $spid; testing the link to pod $peer_idx ($peer)"
 	run_client "$tool" "$peer" "$@"
-	report "$WORK/result.json" "$RC" ",\"server\":$(json_str "$peer"),\"group\":$(json_str "${RDMABENCH_RING_GROUP:-}"),\"index\":$idx,\"peer_index\":$peer_idx,\"ring_size\":$size" "$WORK/client.log"
+	report "$WORK/result.json" "$RC" "\"group\":$(json_str "${RDMABENCH_RING_GROUP:-}"),\"index\":$idx,\"peer_index\":$peer_idx,\"ring_size\":$size," "$peer" "$WORK/client.log"
 	wait_s=${RDMABENCH_RING_WAIT:-300}
 	n=0
 	while kill -0 "$spid" 2>/dev/null && [ "$n" -lt "$wait_s" ] && [ -z "$SIGNALLED" ]; do
@@ -395,11 +307,9 @@ ring)
 	;;
 doctor)
 	json=$WORK/doctor.json
-	run_logged "$WORK/doctor.log" "" ib_doctor "$@" --json "$json"
-	case $RC in
-	0) verdict=pass ;; 6) verdict=warn ;; 7) verdict=fail ;; *) verdict=error ;;
-	esac
-	doctor_summary "$verdict" "$RC" < "$WORK/doctor.log" > "$WORK/summary"
+	run_logged "$WORK/doctor.log" "" ib_doctor "$@" --json "$json" \
+		--summary "$WORK/tool-summary"
+	doctor_summary "$RC" "$WORK/doctor.log" > "$WORK/summary"
 	cat "$WORK/summary" > "$TERMLOG" 2>/dev/null || say "cannot write the verdict to $TERMLOG"
 	echo "rdmabench doctor: $(cat "$WORK/summary")"
 	[ "$RC" = 6 ] && [ "${RDMABENCH_DOCTOR_STRICT:-0}" != 1 ] && exit 0
@@ -408,13 +318,8 @@ doctor)
 flatten)
 	json_flatten
 	;;
-summarize)
-	[ $# -ge 1 ] || { say "usage: $me summarize RESULT.json [RC]"; exit 2; }
-	json_flatten < "$1" > "$WORK/flat" || exit 1
-	summarize_flat "${2:-0}" < "$WORK/flat"
-	;;
 *)
-	say "usage: $me server|client|ring|doctor|summarize|flatten ... (read the header of deploy/entrypoint.sh)"
+	say "usage: $me server|client|ring|doctor|flatten ... (read the header of deploy/entrypoint.sh)"
 	exit 2
 	;;
 esac

@@ -20,6 +20,7 @@
 
 struct cli_opts {
 	char json_path[OPTS_PATH_MAX];
+	char summary_path[OPTS_PATH_MAX];
 	char peer[OPTS_ADDR_MAX];
 	char dev[OPTS_NAME_MAX];
 	char root[OPTS_PATH_MAX];
@@ -29,7 +30,7 @@ struct cli_opts {
 };
 
 /* Long-only options get codes above any char. */
-enum { CLI_JSON = 256, CLI_PEER, CLI_NETSTATUS, CLI_ROOT };
+enum { CLI_JSON = 256, CLI_PEER, CLI_NETSTATUS, CLI_ROOT, CLI_SUMMARY };
 
 /* Where --help and the man page list an option, in this order. */
 enum { CLI_G_NONE, CLI_G_CHECKS, CLI_G_OUTPUTS, CLI_G_HELP, CLI_G_COUNT };
@@ -56,8 +57,14 @@ static const struct opt_def cli_rows[] = {
 	  .group = CLI_G_CHECKS },
 	{ .name = "json", .code = CLI_JSON, .kind = OPT_STR,
 	  .off = CLI(json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
-	  .help = "also write the findings as JSON (atomically); -: on "
-		  "stdout, the table then on stderr",
+	  .help = "also write the findings as JSON (a file atomically, a "
+		  "device or FIFO in place); - or /dev/stdout: on stdout, "
+		  "the table then on stderr",
+	  .group = CLI_G_OUTPUTS },
+	{ .name = "summary", .code = CLI_SUMMARY, .kind = OPT_STR,
+	  .off = CLI(summary_path), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "also write the verdict and the WARN and FAIL findings as "
+		  "one line of JSON under 4 KiB (a pod's termination message)",
 	  .group = CLI_G_OUTPUTS },
 	OPT_ROWS_HELP(CLI(help), CLI(version), CLI_G_HELP),
 };
@@ -109,9 +116,12 @@ const struct opt_prog doctor_cli_prog = {
 	.operand_hint = "the peer is --peer IP",
 };
 
-/* What the rows cannot say: --peer is an address, --root a folder. */
+/* What the rows cannot say: --peer is an address, --root a folder,
+ * --json no folder. */
 static int cli_check(const struct cli_opts *o, char *err, size_t len)
 {
+	const struct afile_opt outs[] = { { "--json", o->json_path },
+					  { "--summary", o->summary_path } };
 	struct probe_addr a;
 	struct stat st;
 
@@ -124,7 +134,7 @@ static int cli_check(const struct cli_opts *o, char *err, size_t len)
 		opts_err(err, len, "--root '%s': not a folder", o->root);
 		return -EINVAL;
 	}
-	return 0;
+	return afile_check_set(outs, sizeof(outs) / sizeof(outs[0]), err, len);
 }
 
 /* An option's value, NULL when not given. */
@@ -144,7 +154,8 @@ static int cli_go(const struct cli_opts *o, char *const *envp,
 		.netstatus = cli_given(o->netstatus), .envp = envp,
 		.probe = probe,
 	};
-	FILE *text = afile_is_stdout(o->json_path) ? stderr : out;
+	FILE *text = afile_is_stdout(o->json_path) ||
+		     afile_is_stdout(o->summary_path) ? stderr : out;
 	char host[128] = "";
 	int code;
 
@@ -159,6 +170,10 @@ static int cli_go(const struct cli_opts *o, char *const *envp,
 	/* findings_write_json said why, naming the file */
 	if (o->json_path[0] && findings_write_json(&c.rep, host, c.peer,
 						   o->json_path, out))
+		code = FINDINGS_EXIT_RUNTIME;
+	/* last: its verdict is the run's, the --json file's fate included */
+	if (o->summary_path[0] &&
+	    findings_write_summary(&c.rep, code, o->summary_path, out))
 		code = FINDINGS_EXIT_RUNTIME;
 	cli_ctx_free(&c);
 	return code;

@@ -91,4 +91,29 @@ int findings_print_json(const struct findings *rep, const char *host,
 int findings_write_json(const struct findings *rep, const char *host,
 		      const char *peer, const char *path, FILE *std);
 
+/*
+ * --summary: one line of JSON for a pod's termination message (the
+ * kubelet keeps 4096 bytes; the entrypoint adds the pod's name and node):
+ *   {"rdmabench_doctor":1,"verdict":"warn","exit_code":6,
+ *    "findings":["WARN 3 mtu mlx5_0/1: RoCE MTU 1024 ..."],
+ *    "truncated":false}
+ * verdict: pass, warn, fail or error from exit_code (the run's, after the
+ * --json file); findings: the first FINDINGS_SUMMARY_MAX WARN and FAIL
+ * findings, FINDINGS_SUMMARY_LINE bytes each at most, the last ones
+ * dropped whole while it is longer than FINDINGS_SUMMARY_BYTES
+ * (truncated: some were). 0, -ENOMEM or -EIO.
+ */
+#define FINDINGS_SUMMARY_MAX 20
+#define FINDINGS_SUMMARY_LINE 160
+#define FINDINGS_SUMMARY_BYTES 3300
+int findings_print_summary(const struct findings *rep, int exit_code,
+			   FILE *out);
+
+/* "pass", "warn", "fail", "error": the verdict of an exit code. */
+const char *findings_verdict_word(int exit_code);
+
+/* The summary into path (lib/afile), or std when path is "-". */
+int findings_write_summary(const struct findings *rep, int exit_code,
+			   const char *path, FILE *std);
+
 #endif

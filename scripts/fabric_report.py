@@ -6,7 +6,7 @@ Usage: scripts/fabric_report.py [OPTIONS] DIR [DIR...]
 
 DIR is ib_fabric's --out folder: plan.json (the links that should have
 run, each with its result_file) and the per-link result documents
-(schema_version 1, 2 or 3: results/schema/rdmabench-result-v1.schema.json).
+(schema_version 1 to 4: results/schema/rdmabench-result-v1.schema.json).
 When each node wrote its own folder, give them all: the plan comes from the
 first that has one, each result from whichever folder holds it. A result
 not found as a file is looked for in the folders' *.log files: the pod

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
+#include "lib/log.h"
 #include "spec/wire.h"
 
 struct dev_info {
@@ -72,10 +73,11 @@ int dev_qp_path(struct ibv_qp *qp, const struct dev_info *dev,
  * and macvlans lead to the port below them), else the first one. With
  * netdev and no dev, *port (when not NULL) becomes the port that carries
  * netdev; otherwise it is left as given. Returns 0 or -errno (logged,
- * naming what was looked for and what exists).
+ * naming what was looked for and what exists; the sentence also kept in
+ * why, which may be NULL: lib/log.h).
  */
 int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
-	     uint8_t *port);
+	     uint8_t *port, struct log_why *why);
 
 /*
  * --oob tcp: the GID index to use on port. want >= 0 is taken as given;

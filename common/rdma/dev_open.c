@@ -19,14 +19,14 @@
 
 /* --netdev: the device and port that carry it (host/netdev.h's rule). */
 static int dev_of_netdev(const char *netdev, char *want, size_t len,
-			 uint8_t *port)
+			 uint8_t *port, struct log_why *why)
 {
 	unsigned int num;
 
 	if (netdev_find_port(DEV_SYSFS, netdev, want, len, &num) ||
 	    num > UINT8_MAX) {
-		bench_err("--netdev %s: no RDMA device carries this interface "
-			  "(see ib_doctor, or use -d)", netdev);
+		bench_err_why(why, "--netdev %s: no RDMA device carries this "
+			      "interface (see ib_doctor, or use -d)", netdev);
 		return -EINVAL;
 	}
 	if (port)
@@ -35,7 +35,7 @@ static int dev_of_netdev(const char *netdev, char *want, size_t len,
 }
 
 int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
-	     uint8_t *port)
+	     uint8_t *port, struct log_why *why)
 {
 	struct ibv_device **list;
 	char want[64] = "";
@@ -44,12 +44,13 @@ int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
 	if (dev && dev[0])
 		snprintf(want, sizeof(want), "%s", dev);
 	else if (netdev && netdev[0] &&
-		 dev_of_netdev(netdev, want, sizeof(want), port))
+		 dev_of_netdev(netdev, want, sizeof(want), port, why))
 		return -EINVAL;
 	list = ibv_get_device_list(&n);
 	if (!list || !n) {
-		bench_err("no RDMA device on this host (ibv_get_device_list "
-			  "found none): check ib_doctor");
+		bench_err_why(why, "no RDMA device on this host "
+			      "(ibv_get_device_list found none): check "
+			      "ib_doctor");
 		if (list)
 			ibv_free_device_list(list);
 		return -ENODEV;
@@ -60,13 +61,15 @@ int dev_open(const char *dev, const char *netdev, struct ibv_context **out,
 		*out = ibv_open_device(list[i]);
 		ret = *out ? 0 : -errno;
 		if (ret)
-			bench_err("ibv_open_device(%s): %s",
-				  ibv_get_device_name(list[i]), strerror(-ret));
+			bench_err_why(why, "ibv_open_device(%s): %s",
+				      ibv_get_device_name(list[i]),
+				      strerror(-ret));
 	}
 	if (ret == -ENODEV)
-		bench_err("-d %s: no such RDMA device (this host has %s%s)",
-			  want, ibv_get_device_name(list[0]),
-			  n > 1 ? " and others: ibv_devices lists them" : "");
+		bench_err_why(why, "-d %s: no such RDMA device (this host has "
+			      "%s%s)", want, ibv_get_device_name(list[0]),
+			      n > 1 ? " and others: ibv_devices lists them" :
+			      "");
 	ibv_free_device_list(list);
 	return ret == -ENODEV ? -EINVAL : ret;
 }

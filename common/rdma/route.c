@@ -111,7 +111,7 @@ static int route_resolve(const char *host, struct addrinfo **res)
 	return resolve_addr(host, "9", &hints, res);
 }
 
-int route_lookup(const char *host, struct route *out)
+int route_lookup(const char *host, struct route *out, struct log_why *why)
 {
 	struct sockaddr_storage src;
 	struct addrinfo *res;
@@ -120,20 +120,22 @@ int route_lookup(const char *host, struct route *out)
 	memset(out, 0, sizeof(*out));
 	ret = route_resolve(host, &res);
 	if (ret) {
-		bench_err("cannot resolve the server address '%s': %s%s: check "
-			  "the name (/etc/hosts, DNS), or give the server's IP",
-			  host, gai_strerror(ret), ret == EAI_AGAIN ?
-			  " (no answer within " RESOLVE_TEXT ")" : "");
+		bench_err_why(why, "cannot resolve the server address '%s': "
+			      "%s%s: check the name (/etc/hosts, DNS), or give "
+			      "the server's IP", host, gai_strerror(ret),
+			      ret == EAI_AGAIN ? " (no answer within "
+			      RESOLVE_TEXT ")" : "");
 		return -EHOSTUNREACH;
 	}
 	route_ip_str(res->ai_addr, out->dst, sizeof(out->dst));
 	ret = route_src(res, &src);
 	freeaddrinfo(res);
 	if (ret == -ENETUNREACH || ret == -EHOSTUNREACH) {
-		bench_err("no route from this host to the server address %s "
-			  "(%s): %s: give an address of the server on a network "
-			  "this host reaches ('ip route get %s' shows the route)",
-			  host, out->dst, strerror(-ret), out->dst);
+		bench_err_why(why, "no route from this host to the server "
+			      "address %s (%s): %s: give an address of the "
+			      "server on a network this host reaches ('ip "
+			      "route get %s' shows the route)", host, out->dst,
+			      strerror(-ret), out->dst);
 		return -ENETUNREACH;
 	}
 	if (ret) {

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "lib/log.h"
+
 #define ROUTE_IP_LEN 48 /* INET6_ADDRSTRLEN, rounded up */
 #define ROUTE_DEV_LEN 64
 
@@ -32,9 +34,10 @@ struct route {
  * Resolve host (a name or an IP; the first address getaddrinfo gives)
  * and find its route. Returns 0; -EHOSTUNREACH when the name does not
  * resolve, -ENETUNREACH when no route leads there (both logged, naming
- * host and what to do).
+ * host and what to do; the sentence also kept in why, which may be NULL:
+ * lib/log.h).
  */
-int route_lookup(const char *host, struct route *out);
+int route_lookup(const char *host, struct route *out, struct log_why *why);
 
 /*
  * The RDMA device and port that own the local address sa (an rdma_cm

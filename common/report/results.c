@@ -6,6 +6,7 @@
  * results/schema/rdmabench-result-v1.schema.json, keep the two in step
  * (tests/report/test_results_validate.sh checks the goldens against it).
  */
+#define _GNU_SOURCE /* strerrorname_np */
 #include "report/results.h"
 #include "lib/afile.h"
 #include "lib/json.h"
@@ -590,6 +591,19 @@ static void rj_rails(struct json_writer *w, const struct results_doc *d)
 	json_array_end(w);
 }
 
+/* The error's errno and its name ("EHOSTUNREACH"); null when none, or
+ * a code of our own that no errno names. */
+static void rj_errno(struct json_writer *w, int err)
+{
+	const char *name = err > 0 ? strerrorname_np(err) : NULL;
+
+	if (name)
+		json_kv_i64(w, "errno", err);
+	else
+		json_kv_null(w, "errno");
+	json_kv_string(w, "errno_name", name);
+}
+
 int results_write_json(const struct results_doc *d, FILE *out)
 {
 	struct json_writer w;
@@ -618,6 +632,7 @@ int results_write_json(const struct results_doc *d, FILE *out)
 	json_kv_string(&w, "verdict", results_verdict_name(d->verdict));
 	json_kv_i64(&w, "exit_code", d->exit_code);
 	rj_text(&w, "error", d->error);
+	rj_errno(&w, d->error_errno);
 	json_object_end(&w);
 	/* -EINVAL here would be our bug (the writer's state), never input */
 	return json_finish(&w);

@@ -31,10 +31,11 @@
 
 /*
  * 2: + results[].{client,server}.histogram (-H); 3: + rails[] (--rails),
- * each rail with its gpu (--use_cuda auto's pairing). 1 and 2 still
- * validate.
+ * each rail with its gpu (--use_cuda auto's pairing); 4: + errno and
+ * errno_name (the run's error as errno, apart from "error", which is now
+ * the sentence the tool printed). 1, 2 and 3 still validate.
  */
-#define RESULTS_SCHEMA_VERSION 3
+#define RESULTS_SCHEMA_VERSION 4
 
 #define RESULTS_MAX_SIZES 32       /* -a sweeps 2 B .. 8 MiB: 23 sizes */
 #define RESULTS_MAX_GATES 64
@@ -220,6 +221,11 @@ struct results_doc {
 	enum results_verdict verdict;
 	int exit_code;                      /* enum bench_exit */
 	char error[RESULTS_TEXT_LEN];       /* why a run stopped; "": none */
+	int error_errno;                    /* its errno (EHOSTUNREACH...),
+					     * kept apart; 0: none */
+	char server[RESULTS_NAME_LEN];      /* the server as the client named
+					     * it: --summary's, not in the
+					     * JSON; "": a server's document */
 };
 
 /*

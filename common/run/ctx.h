@@ -19,6 +19,7 @@
 #include "spec/opts.h"
 #include "spec/test.h"
 #include "host/place.h"
+#include "lib/log.h"
 #include "lib/stats.h"
 #include "xfer/xfer.h"
 
@@ -76,6 +77,10 @@ struct bench_ctx {
 	struct place_allowed allowed; /* what taskset and cgroups allow */
 	struct place_plan place;    /* where this side runs and allocates */
 	struct record *rec;         /* results document and gates */
+	/* the sentence the run's error was logged with (lib/log.h): whoever
+	 * logs an error of this run keeps it here (bench_err_why); record.c
+	 * makes it the documents' "error" */
+	struct log_why why;
 };
 
 #endif

@@ -73,14 +73,15 @@ static int bench_usage_error(const struct bench_desc *desc, const char *why)
 }
 
 /* -d naming no device fails at once on either side, not after connecting. */
-static int bench_check_dev_name(const struct bench_cfg *c)
+static int bench_check_dev_name(struct bench_ctx *b)
 {
+	const struct bench_cfg *c = &b->cfg;
 	struct ibv_context *ctx;
 	int ret;
 
 	if (!c->dev_name[0])
 		return 0;
-	ret = dev_open(c->dev_name, NULL, &ctx, NULL);
+	ret = dev_open(c->dev_name, NULL, &ctx, NULL, &b->why);
 	if (!ret)
 		ibv_close_device(ctx);
 	return ret;
@@ -130,7 +131,7 @@ static int bench_run_link(struct bench_ctx *b)
 	bench_build_test(b);
 	ret = record_begin(b);
 	if (!ret)
-		ret = bench_check_dev_name(&b->cfg);
+		ret = bench_check_dev_name(b);
 	if (!ret)
 		ret = place_glue_preflight(b);
 	if (!ret)

@@ -51,7 +51,8 @@ static int measure_recv_result(struct bench_ctx *b, struct wire_result *r)
 		return ret;
 	*r = msg.u.result;
 	if (r->status) {
-		bench_err("the server failed this size: %s", strerror(-r->status));
+		bench_err_why(&b->why, "the server failed this size: %s",
+			      strerror(-r->status));
 		return r->status;
 	}
 	return 0;
@@ -212,10 +213,11 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	if (ret)
 		return ret;
 	if (r.msgs != out.total_msgs) {
-		bench_err("size %llu: the server counted %llu messages, we "
-			  "sent %llu", (unsigned long long)size,
-			  (unsigned long long)r.msgs,
-			  (unsigned long long)out.total_msgs);
+		bench_err_why(&b->why, "size %llu: the server counted %llu "
+			      "messages, we sent %llu",
+			      (unsigned long long)size,
+			      (unsigned long long)r.msgs,
+			      (unsigned long long)out.total_msgs);
 		return -EPROTO;
 	}
 	stats_bw_compute(out.bytes, out.msgs, out.elapsed_ns, &bw);

@@ -69,7 +69,7 @@ int place_glue_preflight(struct bench_ctx *b)
 		ret = place_decide("/sys", NULL, -1, &req, &b->allowed,
 				   &b->place);
 	if (ret) {
-		bench_err("%s", b->place.err);
+		bench_err_why(&b->why, "%s", b->place.err);
 		return -EINVAL;
 	}
 	ret = bench_gpu_auto(&b->cfg);
@@ -91,7 +91,7 @@ int place_glue_apply(struct bench_ctx *b)
 	ret = place_decide("/sys", b->dev.name, -1, &req, &b->allowed,
 			   &b->place);
 	if (ret) {
-		bench_err("%s", b->place.err);
+		bench_err_why(&b->why, "%s", b->place.err);
 		return -EINVAL;
 	}
 	place_log(&b->place);

@@ -26,7 +26,8 @@ static bool progress_live_wanted(const struct bench_ctx *b)
 	       isatty(STDERR_FILENO) &&
 	       !results_is_stdout(c->json_path) &&
 	       !results_is_stdout(c->junit_path) &&
-	       !results_is_stdout(c->prom_path);
+	       !results_is_stdout(c->prom_path) &&
+	       !results_is_stdout(c->summary_path);
 }
 
 static void progress_erase(struct progress *p)

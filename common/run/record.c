@@ -2,7 +2,8 @@
 /*
  * record - the run's results document: each size's figures from both
  * sides, checked against the gates as they come, the verdict and exit
- * code at the end, and the files asked for (--json, --junit, --prom;
+ * code at the end, and the files asked for (--json, --junit, --prom,
+ * --summary;
  * perftest's --out_json is perftest_out.c's). The device, the line rate and the port counters are filled in
  * by record_dev.c, the test section and the gates by record_doc.c; which
  * verdict wins is report/verdict.c's rule. Every file is written at the
@@ -20,6 +21,7 @@
 #include "lib/log.h"
 #include "report/results_junit.h"
 #include "report/results_prom.h"
+#include "report/summary.h"
 #include "report/verdict.h"
 #include "run/record.h"
 #include "run/record_int.h"
@@ -78,6 +80,8 @@ static const struct record_file record_files[] = {
 	{ "--junit", offsetof(struct bench_cfg, junit_path),
 	  results_junit_write },
 	{ "--prom", offsetof(struct bench_cfg, prom_path), results_prom_write },
+	{ "--summary", offsetof(struct bench_cfg, summary_path),
+	  results_summary_write },
 };
 
 static const char *record_path(const struct bench_cfg *c,
@@ -87,28 +91,20 @@ static const char *record_path(const struct bench_cfg *c,
 }
 
 /*
- * "--json -": the document takes stdout, a copy of fd 1 made now; fd 1
- * then points at stderr, so the header, rows and verdict printed on
- * stdout go to stderr and the pipe gets one clean document. Only one
- * document fits in a pipe: a second "-" is refused (exit 2).
+ * "--json -" (or /dev/stdout): the document takes stdout, a copy of fd 1
+ * made now; fd 1 then points at stderr, so the header, rows and verdict
+ * printed on stdout go to stderr and the pipe gets one clean document.
+ * Only one document fits in a pipe: opts_check_outputs() refused a
+ * second one (exit 2).
  */
 static int record_claim_stdout(struct record *r, const struct bench_cfg *c)
 {
 	int fd;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(record_files); i++) {
+	for (i = 0; i < ARRAY_SIZE(record_files) && !r->std_opt; i++) {
 		if (!results_is_stdout(record_path(c, &record_files[i])))
 			continue;
-		if (r->std_opt) {
-			snprintf(r->doc.error, sizeof(r->doc.error),
-				 "%s - and "
-				 "%s - both ask for standard output: give one "
-				 "of them a file name",
-				 r->std_opt, record_files[i].opt);
-			bench_err("%s", r->doc.error);
-			return -EINVAL;
-		}
 		fflush(stdout);
 		fd = dup(STDOUT_FILENO);
 		r->std_out = fd < 0 ? NULL : fdopen(fd, "w");
@@ -149,6 +145,7 @@ static struct record *record_new(const struct bench_ctx *b)
 	 * that never connects still names its peer (Prometheus' label) */
 	results_copy(d->device.peer_addr, sizeof(d->device.peer_addr),
 		     b->cfg.server_addr);
+	results_copy(d->server, sizeof(d->server), b->cfg.server_addr);
 	return r;
 }
 
@@ -294,9 +291,11 @@ int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 /*
  * The verdict (report/verdict.c decides) and the document's error text:
  * record_begin() may have said more about an error (a gate that cannot
- * apply).
+ * apply); else the sentence the error was logged with (why: lib/log.h),
+ * else the errno's text. The errno itself is kept apart.
  */
-static void record_verdict(struct record *r, int err, int exit_code)
+static void record_verdict(struct record *r, int err, int exit_code,
+			   const struct log_why *why)
 {
 	struct results_doc *d = &r->doc;
 	bool gate_failed = gate_run_verdict(&r->run) == GATE_FAIL;
@@ -304,12 +303,16 @@ static void record_verdict(struct record *r, int err, int exit_code)
 
 	d->verdict = v.verdict;
 	d->exit_code = v.exit_code;
+	d->error_errno = v.verdict == RESULTS_ERROR && err < 0 ? -err : 0;
 	switch (v.verdict) {
 	case RESULTS_CORRUPT:
 		results_copy(d->error, sizeof(d->error), VERDICT_CORRUPT_TEXT);
 		break;
 	case RESULTS_ERROR:
-		if (!d->error[0])
+		/* a signal is the reason, whatever it interrupted said */
+		if (!d->error[0] && why->text[0] && err != -EINTR)
+			results_copy(d->error, sizeof(d->error), why->text);
+		else if (!d->error[0])
 			verdict_error_text(err ? err : -EIO, v.exit_code,
 					   d->error, sizeof(d->error));
 		break;
@@ -381,7 +384,7 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 		return exit_code;
 	r->doc.end_unix_ns = record_now_unix_ns();
 	record_dev_counters_end(b);
-	record_verdict(r, err, exit_code);
+	record_verdict(r, err, exit_code, &b->why);
 	exit_code = r->doc.exit_code;
 	ret = record_save_files(&b->cfg, &r->doc, r->std_opt, r->std_out);
 	record_print_verdict(r);
@@ -402,8 +405,12 @@ void record_refused(struct bench_ctx *b, const char *why)
 {
 	const struct bench_cfg *c = &b->cfg;
 	struct record *r;
+	char bad[256];
 
-	if (!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0])
+	/* outputs that cannot be written (the refusal itself?): none */
+	if ((!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0] &&
+	     !c->summary_path[0]) ||
+	    opts_check_outputs(c, bad, sizeof(bad)))
 		return;
 	r = record_new(b);
 	if (!r)

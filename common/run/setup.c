@@ -66,9 +66,9 @@ int setup_data_init(struct bench_ctx *b)
 	p.recv_depth = setup_recv_depth(&b->test, &b->dev);
 	/* what the device cannot do is said before any traffic */
 	if (bench_verb(b->test.verb)->fixed_size && !b->dev.has_atomics) {
-		bench_err("%s (%s) has no atomic operations: run %s on a device "
-			  "that has them", b->dev.name, b->dev.transport,
-			  b->test.tool);
+		bench_err_why(&b->why, "%s (%s) has no atomic operations: run "
+			      "%s on a device that has them", b->dev.name,
+			      b->dev.transport, b->test.tool);
 		return -EOPNOTSUPP;
 	}
 	ret = place_glue_apply(b);
@@ -84,8 +84,9 @@ int setup_data_init(struct bench_ctx *b)
 		.cuda_bus_id = b->cfg.cuda_bus_id[0] ? b->cfg.cuda_bus_id : NULL,
 	};
 	if (p.mem.kind != MEM_HOST && bench_verb(b->test.verb)->fixed_size) {
-		bench_err("atomics on GPU memory are not supported: run %s "
-			  "without --use_cuda", b->test.tool);
+		bench_err_why(&b->why, "atomics on GPU memory are not "
+			      "supported: run %s without --use_cuda",
+			      b->test.tool);
 		return -EOPNOTSUPP;
 	}
 	p.region_bytes = slots * b->test.max_size_bytes;

@@ -28,23 +28,38 @@ void opts_err(char *err, size_t err_len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The choice value names (any case), else -EINVAL and err lists them. */
-static int opt_enum(const struct opt_def *o, const char *value,
-		    const char *label, uint64_t *index_out, char *err,
-		    size_t err_len)
+/*
+ * The values option o accepts, ", "-separated, into list: every choice
+ * bench tool d can take (NULL: every choice), as its --help lists them.
+ */
+static void opt_choices(const struct opt_def *o, const struct bench_desc *d,
+			char *list, size_t len)
 {
 	size_t i, n = 0;
-	char list[256] = "";
+
+	list[0] = '\0';
+	for (i = 0; o->choices[i] && n < len; i++)
+		if (opts_table_choice_ok(o, i, d))
+			n += snprintf(list + n, len - n, "%s%s",
+				      n ? ", " : "", o->choices[i]);
+}
+
+/* The choice value names (any case), else -EINVAL and err lists them. */
+static int opt_enum(const struct opt_def *o, const struct bench_desc *d,
+		    const char *value, const char *label, uint64_t *index_out,
+		    char *err, size_t err_len)
+{
+	char list[256];
+	size_t i;
 
 	for (i = 0; o->choices[i]; i++) {
+		/* a choice this tool cannot take is opts_check's to word */
 		if (!strcasecmp(value, o->choices[i])) {
 			*index_out = i;
 			return 0;
 		}
-		if (n < sizeof(list))
-			n += snprintf(list + n, sizeof(list) - n, "%s%s",
-				      i ? ", " : "", o->choices[i]);
 	}
+	opt_choices(o, d, list, sizeof(list));
 	opts_err(err, err_len, "%s '%s': must be one of %s", label, value,
 		 list);
 	return -EINVAL;
@@ -64,7 +79,8 @@ static int opt_double(const char *value, double *out)
 }
 
 /* Numbers, sizes, enums, doubles: parse and range-check value. */
-static int opt_parse_value(const struct opt_def *o, const char *value,
+static int opt_parse_value(const struct opt_def *o,
+			   const struct bench_desc *d, const char *value,
 			   char *base, const char *label, char *err,
 			   size_t err_len)
 {
@@ -79,7 +95,7 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 				 label, value);
 		return ret;
 	case OPT_ENUM:
-		ret = opt_enum(o, value, label, &num, err, err_len);
+		ret = opt_enum(o, d, value, label, &num, err, err_len);
 		break;
 	case OPT_U64:
 	case OPT_OPT_INT:
@@ -107,8 +123,8 @@ static int opt_parse_value(const struct opt_def *o, const char *value,
 
 /* Store one value; value is NULL for flags, .bare stands in for an
  * optional argument not given. */
-static int opt_store(const struct opt_def *o, void *cfg, const char *value,
-		     char *err, size_t err_len)
+static int opt_store(const struct opt_def *o, const struct bench_desc *d,
+		     void *cfg, const char *value, char *err, size_t err_len)
 {
 	char *base = cfg;
 	char label[64];
@@ -147,7 +163,7 @@ static int opt_store(const struct opt_def *o, void *cfg, const char *value,
 		}
 		/* fall through */
 	default:
-		ret = opt_parse_value(o, value, base, label, err, err_len);
+		ret = opt_parse_value(o, d, value, base, label, err, err_len);
 		break;
 	}
 	if (!ret && o->has_off)
@@ -170,7 +186,7 @@ static int opts_defaults(const struct opt_prog *p,
 
 		if (!def)
 			continue;
-		ret = opt_store(o, cfg, def, err, err_len);
+		ret = opt_store(o, d, cfg, def, err, err_len);
 		if (ret)
 			return ret;
 		if (o->has_off) /* a default does not count as given */
@@ -329,19 +345,31 @@ static int opts_no_operands(const struct opt_prog *p, int argc, char **argv,
 	return -EINVAL;
 }
 
-/* getopt's error codes into a message naming the option. */
-static int opt_getopt_error(int code, char **argv, char *err, size_t err_len)
+/*
+ * getopt's error codes into a message naming the option; a missing value
+ * of an enumerated option also lists the values it takes.
+ */
+static int opt_getopt_error(const struct opt_prog *p,
+			    const struct bench_desc *d, int code, char **argv,
+			    char *err, size_t err_len)
 {
+	const struct opt_def *o = code == ':' ? opt_find(p, optopt) : NULL;
+	char list[256] = "";
+
 	/* an unknown short option inside a cluster ("-Za"): getopt has
 	 * not advanced optind yet, so name the character itself */
-	if (code == '?' && optopt > 0 && optopt < 256)
+	if (code == '?' && optopt > 0 && optopt < 256) {
 		opts_err(err, err_len,
 			 "unknown option '-%c' (--help lists them)", optopt);
-	else
-		opts_err(err, err_len, "%s option '%s'%s",
-			 code == '?' ? "unknown" : "missing value for",
-			 argv[optind - 1],
-			 code == '?' ? " (--help lists them)" : "");
+		return -EINVAL;
+	}
+	if (o && o->kind == OPT_ENUM)
+		opt_choices(o, d, list, sizeof(list));
+	opts_err(err, err_len, "%s option '%s'%s%s",
+		 code == '?' ? "unknown" : "missing value for",
+		 argv[optind - 1],
+		 code == '?' ? " (--help lists them)" : list[0] ? ": one of " :
+		 "", list);
 	return -EINVAL;
 }
 
@@ -359,13 +387,15 @@ static int opts_getopt(const struct opt_prog *p, const struct bench_desc *d,
 		const struct opt_def *o = opt_find(p, code);
 
 		if (code == '?' || code == ':')
-			return opt_getopt_error(code, argv, err, err_len);
+			return opt_getopt_error(p, d, code, argv, err,
+						 err_len);
 		if (!o)
 			return opt_refuse(refusal_find(p, code), err, err_len);
 		ret = opt_applies(o, d, err, err_len);
 		if (!ret)
-			ret = opt_store(o, cfg, opt_next_value(o, argc, argv),
-					err, err_len);
+			ret = opt_store(o, d, cfg,
+					opt_next_value(o, argc, argv), err,
+					err_len);
 		if (ret)
 			return ret;
 	}

@@ -97,6 +97,7 @@ struct bench_cfg {
 	char out_json_path[OPTS_PATH_MAX]; /* --out_json_file: its name */
 	char junit_path[OPTS_PATH_MAX];  /* --junit */
 	char prom_path[OPTS_PATH_MAX];   /* --prom */
+	char summary_path[OPTS_PATH_MAX]; /* --summary: verdict summary */
 	/* gates */
 	double expect_gbps;              /* --expect-gbps, 0 = none */
 	double expect_node_gbps;         /* --expect-node-gbps: rails' sum */
@@ -163,6 +164,14 @@ int opts_parse(struct bench_cfg *cfg, const struct bench_desc *desc,
  */
 int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	       char *err, size_t err_len);
+
+/*
+ * Part of opts_check(): the output files (--json, --junit, --prom,
+ * --summary, --out_json_file) can be written: none a directory, no two
+ * naming the same output (lib/afile.h). 0, or -EINVAL with why in err.
+ */
+int opts_check_outputs(const struct bench_cfg *cfg, char *err,
+		       size_t err_len);
 
 /* True when the buffers go on a GPU (--use_cuda N or --use_cuda_bus_id;
  * --use_cuda auto once it has picked one). */

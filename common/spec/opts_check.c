@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spec/opts.h"
+#include "lib/afile.h"
 #include "lib/units.h"
+#include "spec/opts.h"
 
 /* Placement options into one spelling: --numa auto|off|N. */
 static int opts_check_numa(struct bench_cfg *cfg, char *err, size_t err_len)
@@ -113,9 +114,10 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		  "control channel: drop -R/--oob cm/--source_ip" },
 		{ cfg->rails[0] && (cfg->dev_name[0] || cfg->netdev[0]),
 		  "--rails names the devices: drop -d/--netdev" },
-		{ cfg->rails[0] && (!strcmp(cfg->json_path, "-") ||
-				    !strcmp(cfg->junit_path, "-") ||
-				    !strcmp(cfg->prom_path, "-")),
+		{ cfg->rails[0] && (afile_is_stdout(cfg->json_path) ||
+				    afile_is_stdout(cfg->junit_path) ||
+				    afile_is_stdout(cfg->prom_path) ||
+				    afile_is_stdout(cfg->summary_path)),
 		  "--rails writes the node's document to files only: name a "
 		  "file instead of -" },
 		{ cfg->expect_node_gbps > 0 && !cfg->rails[0],
@@ -140,6 +142,26 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		}
 	}
 	return 0;
+}
+
+/*
+ * The files asked for: none a directory, no two the same (issue #24: the
+ * last write won, or two documents shared one stream). perftest's
+ * --out_json_file only when named: its default is run/'s.
+ */
+int opts_check_outputs(const struct bench_cfg *cfg, char *err,
+		       size_t err_len)
+{
+	const struct afile_opt outs[] = {
+		{ "--json", cfg->json_path },
+		{ "--junit", cfg->junit_path },
+		{ "--prom", cfg->prom_path },
+		{ "--summary", cfg->summary_path },
+		{ "--out_json_file", cfg->out_json_path },
+	};
+
+	return afile_check_set(outs, sizeof(outs) / sizeof(outs[0]), err,
+			       err_len);
 }
 
 /* Duration modes: -D, -f, --run_infinitely. */
@@ -181,6 +203,8 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_duration(cfg, err, err_len);
 	if (!ret)
 		ret = opts_check_needs(cfg, err, err_len);
+	if (!ret)
+		ret = opts_check_outputs(cfg, err, err_len);
 	if (ret)
 		return ret;
 	if (cfg->conn_type == OPTS_CONN_UC && opts_oob(cfg) == OPTS_OOB_CM &&

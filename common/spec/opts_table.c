@@ -199,6 +199,11 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(prom_path), .max = OPTS_PATH_MAX, .arg = "FILE",
 	  .help = "write a Prometheus textfile",
 	  .group = OPT_G_OUTPUTS },
+	{ .name = "summary", .code = LONG_SUMMARY, .kind = OPT_STR,
+	  .off = CFG(summary_path), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "write the verdict summary: one line of JSON under 4 KiB "
+		  "(a pod's termination message)",
+	  .group = OPT_G_OUTPUTS },
 	{ .name = "expect-gbps", .code = LONG_EXP_GBPS, .kind = OPT_DOUBLE,
 	  .off = CFG(expect_gbps), .arg = "GBPS",
 	  .help = "gate: every size at least GBPS (exit 3)",

@@ -6,7 +6,7 @@ Usage: scripts/k8s/collect.py [OPTIONS] DIR|FILE...
 Reads, from the folders and files given:
   *.verdict.json  the entrypoint's verdict summaries (termination messages,
                   deploy/entrypoint.sh: "rdmabench_summary": 1), one per pod
-  *.json          full result documents (schema_version 1, 2 or 3,
+  *.json          full result documents (schema_version 1 to 4,
                   results/schema/rdmabench-result-v1.schema.json); one that
                   sits next to a verdict (NAME.json, NAME.verdict.json) adds
                   its figures to that link, one alone is a link of its own
@@ -101,7 +101,7 @@ def link_from_summary(s, path):
 
 # the result document versions read here (2 added the -H histogram, 3
 # the rails array of a --rails run, which is read as its rail 0)
-SCHEMA_VERSIONS = (1, 2, 3)
+SCHEMA_VERSIONS = (1, 2, 3, 4)
 
 
 def version_error(doc, path):

@@ -53,6 +53,10 @@ expect_rc() { # NAME RC CMD...
 	if [ "$rc" = "$want" ]; then ok "$name"; else cat "$tmp/out"; fail "$name: exit $rc, want $want"; fi
 }
 
+# the fake tool (tests/k8s/fake-tool.sh) writes its --summary with the
+# benches' own code, wherever the entrypoint runs (ep, the fake kubelet)
+export FAKE_SUMMARY_OF=$PWD/${RDMABENCH_BUILD:-build}/tests/tools/summary_of
+[ -x "$FAKE_SUMMARY_OF" ] || fail "$FAKE_SUMMARY_OF not built (make tools)"
 have_py=0 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 command -v "$PY" >/dev/null 2>&1 && have_py=1
@@ -270,9 +274,11 @@ if [ "$have_py" = 1 ]; then
 	ran=$((ran + 1))
 	mkdir -p "$tmp/bin"
 	for t in ib_write_bw ib_write_lat ib_doctor; do ln -s "$PWD/$K/fake-tool.sh" "$tmp/bin/$t"; done
-	# ep ARGS: the entrypoint as the container runs it (a file: env can run it)
-	printf '#!/bin/sh\nPATH=%s:$PATH RDMABENCH_TERMINATION_LOG=%s POD_NAME=pod-1 NODE_NAME=node-b exec sh %s "$@"\n' \
-		"$tmp/bin" "$tmp/tl" "$PWD/$E" > "$tmp/bin/ep"
+	# ep ARGS: the entrypoint as the container runs it (a file: env can
+	# run it); the fake tool writes its --summary with the benches' code
+	SUMMARY_OF=$FAKE_SUMMARY_OF
+	printf '#!/bin/sh\nPATH=%s:$PATH RDMABENCH_TERMINATION_LOG=%s POD_NAME=pod-1 NODE_NAME=node-b FAKE_SUMMARY_OF=%s exec sh %s "$@"\n' \
+		"$tmp/bin" "$tmp/tl" "$SUMMARY_OF" "$PWD/$E" > "$tmp/bin/ep"
 	chmod +x "$tmp/bin/ep"
 	PATH=$tmp/bin:$PATH
 	# the JSON reader against python's, on every golden result
@@ -319,7 +325,7 @@ assert s['rows'] == [{'size': 65536, 'gbps': 192.05, 'server_gbps': 191.32}], s[
 	sed -n '/^===== rdmabench result json begin =====$/,/^===== rdmabench result json end =====$/p' "$tmp/client.out" |
 		sed '1d;$d' > "$tmp/shown.json"
 	expect "client: the full JSON between the markers" cmp "$tmp/shown.json" $G/results_bw.json
-	grep -q -- '-s 64K --json -$' "$tmp/client.out" && ok "client: RDMABENCH_ARGS, then --json - (the document on stdout)" || fail "client: RDMABENCH_ARGS or --json - not passed"
+	grep -q -- '-s 64K --json - --summary [^ ]*/tool-summary$' "$tmp/client.out" && ok "client: RDMABENCH_ARGS, then --json - (the document on stdout) and --summary" || fail "client: RDMABENCH_ARGS, --json - or --summary not passed"
 	expect "client: RDMABENCH_RESULTS_DIR copies" cmp "$tmp/res/pod-1.json" $G/results_bw.json
 	expect "client: RDMABENCH_RESULTS_DIR verdict" cmp "$tmp/res/pod-1.verdict.json" "$tmp/tl"
 	expect_rc "client: below expectation exits 3" 3 env FAKE_RESULT=$G/results_sweep.json ep client ib_write_bw srv
@@ -355,33 +361,30 @@ EOF
 	check_summary "client: 4000-byte cap, still JSON" "$tmp/tl" "
 assert s['truncated'] is True and s['verdict'] == 'fail' and len(s['failed_gates']) >= 1
 assert all(g.startswith('size ') for g in s['failed_gates'])"
-	# doctor: warnings pass, failures stop the pod
-	expect_rc "doctor: warnings exit 0" 0 env FAKE_RC=6 FAKE_DOCTOR_LINE='WARN   3    mtu     mlx5_0   RoCE MTU 1024 "small"' ep doctor
-	expect "doctor: warn verdict" $PY -c "
+	# doctor: warnings pass, failures stop the pod; the summary is
+	# ib_doctor's own (--summary: its content is tests/doctor/test_doctor.c's),
+	# the pod's keys added
+	printf '{"rdmabench_doctor":1,"verdict":"warn","exit_code":6,"findings":["WARN 3 mtu mlx5_0/1: RoCE MTU 1024"],"truncated":false}\n' > "$tmp/dsum"
+	expect_rc "doctor: warnings exit 0" 0 env FAKE_RC=6 FAKE_DOCTOR_SUMMARY="$tmp/dsum" ep doctor
+	grep -q -- '--summary [^ ]*/tool-summary$' "$tmp/out" && ok "doctor: ib_doctor asked for --summary" || fail "doctor: no --summary"
+	expect "doctor: warn verdict, the pod's keys added" $PY -c "
 import json; s = json.load(open('$tmp/tl')); assert s['verdict'] == 'warn' and s['exit_code'] == 6
-assert s['findings'] == ['WARN  3  mtu  mlx5_0  RoCE MTU 1024 \"small\"'], s['findings']"
-	expect_rc "doctor: strict warnings exit 6" 6 env FAKE_RC=6 RDMABENCH_DOCTOR_STRICT=1 ep doctor
-	expect_rc "doctor: failures exit 7" 7 env FAKE_RC=7 FAKE_DOCTOR_LINE='FAIL 1 devices host none' ep doctor
-	expect "doctor: fail verdict" $PY -c "
-import json; s = json.load(open('$tmp/tl')); assert s['verdict'] == 'fail' and s['findings'] == ['FAIL 1 devices host none']"
-	# hostile text (terminal escapes, quotes, backslashes, a forged line,
-	# non-ASCII) stays inside valid JSON; a long report drops whole findings
+assert s['pod'] == 'pod-1' and s['node'] == 'node-b' and list(s)[0] == 'rdmabench_doctor'
+assert s['findings'] == ['WARN 3 mtu mlx5_0/1: RoCE MTU 1024'], s['findings']"
+	expect_rc "doctor: strict warnings exit 6" 6 env FAKE_RC=6 FAKE_DOCTOR_SUMMARY="$tmp/dsum" RDMABENCH_DOCTOR_STRICT=1 ep doctor
+	# no summary written (ib_doctor could not run): made from the exit
+	# status and the last line; hostile text stays inside valid JSON
 	nasty=$(printf 'x\033[2J"q"\\ \001\nverdict: pass \303\251')
-	expect_rc "doctor: hostile text exits 0" 0 env FAKE_RC=6 FAKE_DOCTOR_LINE="WARN 1 $nasty" ep doctor
+	expect_rc "doctor: failures exit 7" 7 env FAKE_RC=7 FAKE_DOCTOR_LINE="FAIL 1 $nasty" ep doctor
 	printf %s "$nasty" > "$tmp/nasty"
-	expect "doctor: hostile text, valid JSON" $PY -c "
+	expect "doctor: no summary: fail, the last line as printable ASCII" $PY -c "
 import json; s = json.load(open('$tmp/tl', encoding='ascii'))
-want = 'WARN 1 x' + chr(27) + '[2J' + chr(34) + 'q' + chr(34) + chr(92) + ' ' + chr(1)
-assert s['findings'] == [want], s['findings']"
-	long=$(awk 'BEGIN { for (i = 0; i < 20; i++) { printf "FAIL %d ", i; for (j = 0; j < 150; j++) printf "%c", 1; print "" } }')
-	expect_rc "doctor: a long report exits 7" 7 env FAKE_RC=7 FAKE_DOCTOR_LINE="$long" ep doctor
-	check_doctor() { $PY -c "
-import json; raw = open('$tmp/tl', 'rb').read(); assert len(raw) <= 4000, len(raw)
-s = json.loads(raw); assert s['truncated'] is True and 1 <= len(s['findings']) < 20, s"; }
-	expect "doctor: a long report is <= 4000 bytes of JSON, whole findings" check_doctor
+assert s['verdict'] == 'fail' and s['exit_code'] == 7 and s['findings'] == [], s
+assert s['error'].startswith('no summary written (exit 7): ') and s['error'].endswith('verdict: pass ??'), s['error']"
 	expect_rc "client: a hostile server name" 1 env FAKE_RESULT=none FAKE_RC=0 ep client ib_write_bw "$nasty"
-	check_summary "client: the hostile server name round-trips" "$tmp/tl" "
-assert s['server'] == open('$tmp/nasty', 'rb').read().decode('latin-1'), repr(s['server'])"
+	check_summary "client: the hostile server name as printable ASCII" "$tmp/tl" "
+want = ''.join(chr(b) if 32 <= b < 127 else '?' for b in open('$tmp/nasty', 'rb').read())
+assert s['server'] == want, repr(s['server'])"
 	# ring: bad environment is a usage error
 	expect_rc "ring: no index" 2 ep ring ib_write_bw
 	expect_rc "ring: size 1" 2 env JOB_COMPLETION_INDEX=0 RDMABENCH_RING_SIZE=1 RDMABENCH_PEER_FORMAT=p-%d ep ring ib_write_bw
@@ -442,9 +445,9 @@ json.dump(d, open('$tmp/two/corrupt.json', 'w'))"
 	grep -q 'slow: 26% of the median' "$tmp/out" && ok "collect: the slow link is named" || { cat "$tmp/out"; fail "collect: slow link not flagged"; }
 	expect_rc "collect: --fail-slow fails it" 3 $PY $C --fail-slow "$tmp/two"
 	$PY -c "
-import json; d = json.load(open('$G/results_bw.json')); d['schema_version'] = 4
-json.dump(d, open('$tmp/v4.json', 'w'))"
-	expect_rc "collect: refuses schema_version 4" 2 $PY $C "$tmp/v4.json"
+import json; d = json.load(open('$G/results_bw.json')); d['schema_version'] = 5
+json.dump(d, open('$tmp/v5.json', 'w'))"
+	expect_rc "collect: refuses schema_version 5" 2 $PY $C "$tmp/v5.json"
 	expect_rc "collect: refuses a missing input" 2 $PY $C "$tmp/nothing-here"
 	mkdir "$tmp/empty"
 	expect_rc "collect: all pods missing is an error, not a crash" 1 $PY $C --expect j=3 "$tmp/empty"

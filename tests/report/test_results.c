@@ -265,6 +265,7 @@ static void sample_error(struct results_doc *d)
 	results_copy(d->error, sizeof(d->error), "size 4: peer "
 		     "\"198.18.0.2:18515\" lost <no progress for 30 s> & "
 		     "closed\n\tcm event: RDMA_CM_EVENT_DISCONNECTED");
+	d->error_errno = ECONNRESET; /* apart from the sentence: "errno" */
 }
 
 /* -a: 2 B .. 8 MiB, a gate at 64 KiB (pass) and at 8 MiB (fail). */

@@ -4,7 +4,7 @@
 # checked by the tools CI users will point at them:
 #   json    python3 -m json + python3-jsonschema against
 #           results/schema/rdmabench-result-v1.schema.json (draft 2020-12;
-#           it holds versions 1, 2 and 3: older documents, built from the
+#           it holds versions 1 to 4: older documents, built from the
 #           goldens, still validate), and results_json_escape.json decoded
 #           back to the strings meant
 #   junit   xmllint --schema results/schema/junit.xsd     (libxml2-utils)
@@ -77,6 +77,8 @@ mutants["histogram without counts"] = lambda d: d["results"][0]["client"].update
 # a version 1 document (no histogram key) still validates
 old = copy.deepcopy(lat)
 old["schema_version"] = 1
+old.pop("errno")
+old.pop("errno_name")
 for r in old["results"]:
     for side in ("client", "server"):
         if r[side]:
@@ -89,12 +91,40 @@ rails = json.load(open(gold + "/results_rails.json"))
 old2 = copy.deepcopy(rails)
 old2["schema_version"] = 2
 old2.pop("rails")
+old2.pop("errno")
+old2.pop("errno_name")
 for e in v.iter_errors(old2):
     print(f"version 2 document: {'/'.join(map(str, e.path))}: {e.message}")
     bad += 1
-if rails["schema_version"] != 3 or rails["rails"][0]["gpu"]["pcie"] != "PIX":
-    print("results_rails.json: not version 3, or rail 0 without its GPU")
+if rails["schema_version"] != 4 or rails["rails"][0]["gpu"]["pcie"] != "PIX":
+    print("results_rails.json: not version 4, or rail 0 without its GPU")
     bad += 1
+# a version 3 document (no errno keys) still validates; errno is version 4
+err = json.load(open(gold + "/results_error.json"))
+old3 = copy.deepcopy(err)
+old3["schema_version"] = 3
+old3.pop("errno")
+old3.pop("errno_name")
+for e in v.iter_errors(old3):
+    print(f"version 3 document: {'/'.join(map(str, e.path))}: {e.message}")
+    bad += 1
+if (err["errno"], err["errno_name"]) != (104, "ECONNRESET"):
+    print("results_error.json: the errno is not kept apart from the error")
+    bad += 1
+def err_mutant(f):
+    def m(d):
+        d.clear()
+        d.update(copy.deepcopy(err))
+        f(d)
+    return m
+mutants["a version 4 document without errno"] = err_mutant(
+    lambda d: d.pop("errno"))
+mutants["errno in a version 3 document"] = err_mutant(
+    lambda d: d.update(schema_version=3))
+mutants["errno as its text"] = err_mutant(
+    lambda d: d.update(errno="Connection reset by peer"))
+mutants["errno_name not a name"] = err_mutant(
+    lambda d: d.update(errno_name="connection reset"))
 def rails_mutant(f):
     def m(d):
         d.clear()
@@ -130,7 +160,7 @@ for k in sorted(set(want) | set(got)):
     if got.get(k) != want.get(k):
         print(f"escape {k}: got {got.get(k)!r}, want {want.get(k)!r}")
         bad += 1
-print(f"json: {len(files)} documents and a version 1 and 2 one valid, "
+print(f"json: {len(files)} documents and a version 1, 2 and 3 one valid, "
       f"{len(mutants)} mutants refused, "
       f"{len(want)} escapes read back" if not bad else f"json: {bad} errors")
 sys.exit(1 if bad else 0)

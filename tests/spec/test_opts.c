@@ -6,6 +6,7 @@
 
 #include "spec/opts.h"
 #include "spec/opts_doc.h"
+#include "spec/opts_table.h"
 #include "tests/test.h"
 
 static const struct bench_desc bw_desc = {
@@ -483,8 +484,56 @@ static void test_oob(void)
 	EXPECT_ERR_HAS("drop -R/--oob cm for UC");
 }
 
+/*
+ * Every enumerated option of every tool, given a value it does not take
+ * or none: the message names each value the tool takes (issue #24: "must
+ * be one of WHAT" named the argument, not the values).
+ */
+static void test_enum_values(void)
+{
+	const struct opt_prog *p = &opts_table_prog;
+	struct bench_cfg cfg;
+	char opt[80];
+	size_t i, c;
+	int t;
+
+	for (t = 0; t < BENCH_TOOL_COUNT; t++) {
+		const struct bench_desc *d = bench_tool((enum bench_tool)t);
+
+		for (i = 0; i < p->count; i++) {
+			const struct opt_def *o = &p->rows[i];
+
+			if (o->kind != OPT_ENUM || !opts_table_applies(o, d))
+				continue;
+			snprintf(opt, sizeof(opt), "--%s=bogus", o->name);
+			EXPECT_EQ_INT(parse(&cfg, d, ARGS(opt)), -EINVAL);
+			EXPECT_ERR_HAS("must be one of");
+			for (c = 0; o->choices[c]; c++)
+				if (opts_table_choice_ok(o, c, d))
+					EXPECT_ERR_HAS(o->choices[c]);
+			snprintf(opt, sizeof(opt), "--%s", o->name);
+			EXPECT_EQ_INT(parse(&cfg, d, ARGS(opt)), -EINVAL);
+			EXPECT_ERR_HAS("missing value");
+			EXPECT_ERR_HAS(o->choices[0]);
+		}
+	}
+	/* the exact words of the two the issue named */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--output=bogus")), -EINVAL);
+	EXPECT_STREQ(err, "--output 'bogus': must be one of table, bandwidth, "
+		     "message_rate, latency");
+	EXPECT_EQ_INT(parse(&cfg, bench_tool(BENCH_TOOL_ATOMIC_BW),
+			    ARGS("-A", "bogus")), -EINVAL);
+	EXPECT_STREQ(err, "-A/--atomic_type 'bogus': must be one of "
+		     "FETCH_AND_ADD, CMP_AND_SWAP");
+	/* a value this tool cannot take is not offered (read has no UC) */
+	EXPECT_EQ_INT(parse(&cfg, bench_tool(BENCH_TOOL_READ_BW),
+			    ARGS("-c", "bogus")), -EINVAL);
+	EXPECT_STREQ(err, "-c/--connection 'bogus': must be one of RC");
+}
+
 int main(void)
 {
+	test_enum_values();
 	test_oob();
 	test_optional_value();
 	test_refusals();

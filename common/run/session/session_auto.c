@@ -88,12 +88,13 @@ struct auto_pick {
 	char why[120];
 };
 
-/* The kind of device dev (or netdev's) at *port (netdev: its own). */
+/* The kind of device dev (or netdev's) at *port (netdev: its own);
+ * why: the run's reason (lib/log.h), NULL while only probing. */
 static int auto_kind(const char *dev, const char *netdev, uint8_t *port,
-		     enum wire_data_kind *kind)
+		     enum wire_data_kind *kind, struct log_why *why)
 {
 	struct ibv_context *verbs;
-	int ret = dev_open(dev, netdev, &verbs, port);
+	int ret = dev_open(dev, netdev, &verbs, port, why);
 
 	if (ret)
 		return ret;
@@ -121,7 +122,7 @@ static int pick_owner(const struct bench_ctx *b, struct auto_pick *p)
 
 	(void)b;
 	if (!p->owner || !p->owner[0] ||
-	    auto_kind(p->owner, NULL, &port, &kind) ||
+	    auto_kind(p->owner, NULL, &port, &kind, NULL) ||
 	    (p->want != WIRE_DATA_ANY && kind != p->want))
 		return -ENOENT;
 	snprintf(p->dev, sizeof(p->dev), "%s", p->owner);
@@ -225,12 +226,13 @@ static int auto_client_open(struct auto_be *a)
 	p.owner = route->dev;
 	p.owner_port = route->port;
 	if (auto_pick(b, &p)) {
-		bench_err("no active RDMA device on this host for a data path "
-			  "to %s: see ib_doctor (is an RDMA link up?), or name "
-			  "one with -d", b->cfg.server_addr);
+		bench_err_why(&b->why, "no active RDMA device on this host "
+			      "for a data path to %s: see ib_doctor (is an "
+			      "RDMA link up?), or name one with -d",
+			      b->cfg.server_addr);
 		return -ENODEV;
 	}
-	ret = auto_kind(p.dev, p.netdev, &p.port, &a->data_kind);
+	ret = auto_kind(p.dev, p.netdev, &p.port, &a->data_kind, &b->why);
 	if (ret)
 		return ret;
 	snprintf(b->dev_note, sizeof(b->dev_note), "%s", p.why);
@@ -311,14 +313,15 @@ static int auto_client_attempt(struct session_be *be, uint64_t deadline_ns)
 }
 
 /* Server: -d/--netdev must name a device before any client comes. */
-static int auto_check_flag(const struct bench_ctx *b)
+static int auto_check_flag(struct bench_ctx *b)
 {
 	enum wire_data_kind kind;
 	uint8_t port = (uint8_t)b->cfg.ib_port;
 
 	if (!b->cfg.dev_name[0] && !b->cfg.netdev[0])
 		return 0;
-	return auto_kind(b->cfg.dev_name, b->cfg.netdev, &port, &kind);
+	return auto_kind(b->cfg.dev_name, b->cfg.netdev, &port, &kind,
+			 &b->why);
 }
 
 /*
@@ -335,7 +338,7 @@ static int auto_listen(struct session_be *be)
 	uint8_t port;
 	int ret;
 
-	ret = auto_check_flag(b);
+	ret = auto_check_flag(be->s->b);
 	if (!ret)
 		ret = a->tcp->ops.listen(a->tcp);
 	if (ret)

@@ -50,7 +50,7 @@ int session_tcp_open(struct bench_ctx *b, const char *dev,
 	struct ibv_context *verbs;
 	int ret;
 
-	ret = dev_open(dev, netdev, &verbs, &b->port);
+	ret = dev_open(dev, netdev, &verbs, &b->port, &b->why);
 	if (ret)
 		return ret;
 	return ctrl_setup_tcp(&b->ctrl, verbs); /* the ctrl owns verbs now */
@@ -77,7 +77,8 @@ int session_tcp_route(struct session_be *tcp, const struct route **out)
 	int ret;
 
 	if (!t->route.dst[0]) {
-		ret = route_lookup(tcp->s->b->cfg.server_addr, &t->route);
+		ret = route_lookup(tcp->s->b->cfg.server_addr, &t->route,
+				   &tcp->s->b->why);
 		if (ret)
 			return ret;
 	}

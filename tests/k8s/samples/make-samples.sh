@@ -4,11 +4,14 @@
 # link 1 (node-b -> node-c) is below its gate and pod 3 never reported. The
 # result documents are tests/golden/results_bw.json with other figures; the
 # verdict summaries are written by deploy/entrypoint.sh's ring mode itself
-# (with tests/k8s/fake-tool.sh as ib_write_bw), so they follow its format.
+# (with tests/k8s/fake-tool.sh as ib_write_bw, whose --summary is the
+# benches' own code: FAKE_SUMMARY_OF, default
+# build/tests/tools/summary_of), so they follow its format.
 # tests/k8s/test_k8s_manifests.sh runs this into a temporary folder and compares.
 #   tests/k8s/samples/make-samples.sh [OUT_DIR]   (default: tests/k8s/samples/ring)
 set -eu
 cd "$(dirname "$0")/../../.."
+export FAKE_SUMMARY_OF=${FAKE_SUMMARY_OF:-$PWD/${RDMABENCH_BUILD:-build}/tests/tools/summary_of}
 out=${1:-tests/k8s/samples/ring}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

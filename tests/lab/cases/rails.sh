@@ -112,8 +112,8 @@ if doc["verdict"] != want:
     errs.append(f"verdict {doc['verdict']}, want {want}")
 if len(rails) != n:
     errs.append(f"{len(rails)} rails, want {n}")
-if doc["schema_version"] != 3:
-    errs.append(f"schema_version {doc['schema_version']}, want 3")
+if doc["schema_version"] != 4:
+    errs.append(f"schema_version {doc['schema_version']}, want 4")
 for i, r in enumerate(rails):
     g = r.get("gpu")
     if gpu and (not g or g["ordinal"] != i or not g["bus_id"]):
