@@ -26,7 +26,7 @@ extern char *program_invocation_short_name;
  * message say what stderr said, not the errno's text. A run owns one
  * (struct bench_ctx) and hands it to the code that logs its errors.
  */
-#define LOG_WHY_LEN 256
+#define LOG_WHY_LEN 512
 
 struct log_why {
 	char text[LOG_WHY_LEN];     /* the first sentence kept; "": none */

@@ -45,6 +45,7 @@
 
 #define RESULTS_NAME_LEN 64
 #define RESULTS_TEXT_LEN 256       /* reasons, formulas, warnings */
+#define RESULTS_ERROR_LEN 512      /* the sentence an error was printed with */
 
 enum results_role { RESULTS_ROLE_CLIENT, RESULTS_ROLE_SERVER };
 
@@ -186,7 +187,7 @@ struct results_rail {
 	double bw_gbps;                     /* last size's; NaN: none */
 	enum results_verdict verdict;
 	int exit_code;
-	char error[RESULTS_TEXT_LEN];
+	char error[RESULTS_ERROR_LEN];
 	bool has_gpu;                       /* false: host memory */
 	int gpu;                            /* CUDA ordinal; -1: not known */
 	char gpu_bus_id[RESULTS_NAME_LEN];  /* "": not known */
@@ -220,7 +221,7 @@ struct results_doc {
 	unsigned int n_rails;               /* 0: no "rails" key */
 	enum results_verdict verdict;
 	int exit_code;                      /* enum bench_exit */
-	char error[RESULTS_TEXT_LEN];       /* why a run stopped; "": none */
+	char error[RESULTS_ERROR_LEN];      /* why a run stopped; "": none */
 	int error_errno;                    /* its errno (EHOSTUNREACH...),
 					     * kept apart; 0: none */
 	char server[RESULTS_NAME_LEN];      /* the server as the client named

@@ -20,6 +20,7 @@
 #include "report/summary.h"
 
 #define SUM_TEXT 300 /* a text longer than this is cut, "..." added */
+#define SUM_ERROR 512 /* the error: the whole printed sentence (log.h) */
 
 struct sum_row {
 	uint64_t size;
@@ -37,7 +38,7 @@ struct sum {
 	unsigned int n_rows;
 	char gates[RESULTS_MAX_GATES][SUM_TEXT + 4];
 	unsigned int n_gates;
-	char error[SUM_TEXT + 4];
+	char error[SUM_ERROR + 4];
 	char errno_name[32];
 };
 

@@ -172,9 +172,10 @@ static void test_bench_clip(void)
 	FILE *m;
 	int n;
 
-	/* 299 digits, then a 2-byte character across the cut */
+	/* 511 digits (the error's cut: the printed sentence, up to 512
+	 * bytes), then a 2-byte character across the cut */
 	n = snprintf(js, sizeof(js), "{\"verdict\":\"error\",\"exit_code\":1,"
-		     "\"error\":\"%0299d\xc3\xa9tail\",\"results\":[],"
+		     "\"error\":\"%0511d\xc3\xa9tail\",\"results\":[],"
 		     "\"gates\":[]}", 0);
 	m = open_memstream(&out, &len);
 	EXPECT_EQ_INT(summary_write(js, (size_t)n, NULL, m), 0);

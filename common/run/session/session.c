@@ -81,7 +81,7 @@ static int session_connect(struct session_be *be)
 		return -EINTR;
 	if (ret && ret != -EKEYREJECTED && ret != -EBUSY && /* said */
 	    (ops->log_any || session_retryable(ret)))
-		bench_err("could not reach an rdmabench server at %s %s %llu "
+		bench_err_why(&be->s->b->why, "could not reach an rdmabench server at %s %s %llu "
 			  "within %llu s: %s (%s)", b->cfg.server_addr,
 			  ops->port_what,
 			  (unsigned long long)b->cfg.tcp_port,
@@ -92,7 +92,7 @@ static int session_connect(struct session_be *be)
 
 /* Client: why the server's name never resolved, with the fix: the run's
  * error (exit 5). */
-static void session_name_error(const struct bench_ctx *b, int eai, bool waited)
+static void session_name_error(struct bench_ctx *b, int eai, bool waited)
 {
 	const char *host = b->cfg.server_addr;
 	char waited_text[64] = "";
@@ -102,11 +102,11 @@ static void session_name_error(const struct bench_ctx *b, int eai, bool waited)
 			 "%llu s: --connect-timeout)",
 			 (unsigned long long)b->cfg.connect_timeout_s);
 	if (!resolve_retryable(host, eai))
-		bench_err("cannot resolve the server address '%s': %s: check "
+		bench_err_why(&b->why, "cannot resolve the server address '%s': %s: check "
 			  "the name or IP, or give the server's IP", host,
 			  gai_strerror(eai));
 	else
-		bench_err("cannot resolve the server address '%s'%s: %s%s: "
+		bench_err_why(&b->why, "cannot resolve the server address '%s'%s: %s%s: "
 			  "check the name for a typo; a server still starting "
 			  "(a Kubernetes Service's name resolves once its pod "
 			  "is ready) needs a longer --connect-timeout; else add "
@@ -127,7 +127,7 @@ static void session_name_error(const struct bench_ctx *b, int eai, bool waited)
  */
 static int session_await_name(struct session *s)
 {
-	const struct bench_ctx *b = s->b;
+	struct bench_ctx *b = s->b;
 	const char *host = b->cfg.server_addr;
 	struct addrinfo hints = { .ai_family = AF_UNSPEC,
 				  .ai_socktype = SOCK_STREAM }, *res;
