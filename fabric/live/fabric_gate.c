@@ -121,6 +121,8 @@ static void gate_accept(struct gate *g, int lfd)
 	if (getnameinfo((struct sockaddr *)&ss, len, p->peer, sizeof(p->peer),
 			NULL, 0, NI_NUMERICHOST))
 		snprintf(p->peer, sizeof(p->peer), "?");
+	if (!strncmp(p->peer, "::ffff:", 7) && strchr(p->peer, '.'))
+		memmove(p->peer, p->peer + 7, strlen(p->peer + 7) + 1);
 	if (nonce_fill(p->nonce0, sizeof(p->nonce0)) ||
 	    send(fd, p->nonce0, sizeof(p->nonce0), MSG_NOSIGNAL) !=
 		    (ssize_t)sizeof(p->nonce0))
