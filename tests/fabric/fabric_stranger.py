@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""tests/fabric/fabric_stranger.py PORT MODE [RANK [SRC]] - a stranger at
-ib_fabric's barrier (rank 0's PORT on 127.0.0.1), for
-tests/fabric/test_fabric_strangers.sh:
+"""tests/fabric/fabric_stranger.py [HOST:]PORT MODE [RANK [SRC]] - a
+stranger at ib_fabric's barrier (rank 0's PORT, on HOST, default
+127.0.0.1), for tests/fabric/test_fabric_strangers.sh and the lab's
+fabric.strangers:
   silent      connects and sends nothing
   claim       reads the challenge and sends a JOIN for RANK (address
               127.0.0.1, a MAC of zeros: it has no key), from SRC
-              (default 127.0.0.1; 127.0.0.2 is another node here)
+              (default 127.0.0.1 for HOST 127.0.0.1, else any; 127.0.0.2
+              is another node on loopback)
   byte        connects (from SRC) and sends one byte
 Prints "bytes N seconds S": what came back and when the connection
 ended (rank 0 dropped it, or a 30 s cap)."""
@@ -15,14 +17,15 @@ import struct
 import sys
 import time
 
-port, mode = int(sys.argv[1]), sys.argv[2]
+host, _, port = sys.argv[1].rpartition(":")
+host, port, mode = host or "127.0.0.1", int(port), sys.argv[2]
 rank = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-src = sys.argv[4] if len(sys.argv) > 4 else "127.0.0.1"
+src = sys.argv[4] if len(sys.argv) > 4 else ("127.0.0.1" if host == "127.0.0.1" else "")
 s = socket.socket()
 s.bind((src, 0))
-for _ in range(100):
+for _ in range(600):  # rank 0 may come up late (mpirun in the lab)
     try:
-        s.connect(("127.0.0.1", port))
+        s.connect((host, port))
         break
     except OSError:
         time.sleep(0.1)
