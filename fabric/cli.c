@@ -12,7 +12,8 @@
 #include "fabric/plan.h"
 
 /* Long-only options get codes above any char. */
-enum { CLI_BARRIER_PORT = 256, CLI_TIMEOUT, CLI_CONNECT_TIMEOUT };
+enum { CLI_BARRIER_PORT = 256, CLI_TIMEOUT, CLI_CONNECT_TIMEOUT,
+       CLI_AUTH_KEY_FILE };
 
 /* Where --help and the man page list an option, in this order. */
 enum { CLI_G_NONE, CLI_G_NODES, CLI_G_LINKS, CLI_G_OUTPUTS, CLI_G_HELP,
@@ -57,6 +58,11 @@ static const struct opt_def cli_rows[] = {
 	{ .name = "barrier-port", .code = CLI_BARRIER_PORT, .kind = OPT_U64,
 	  .off = CFG(barrier_port), .min = 1, .max = 65535, .arg = "PORT",
 	  .help = "rank 0's barrier port [--port - 1]",
+	  .group = CLI_G_LINKS },
+	{ .name = "auth-key-file", .code = CLI_AUTH_KEY_FILE, .kind = OPT_STR,
+	  .off = CFG(key_file), .max = PATH_MAX, .arg = "FILE",
+	  .help = "the job's key: ranks prove it to join the barrier "
+		  "[$RDMABENCH_FABRIC_TOKEN]",
 	  .group = CLI_G_LINKS },
 	{ .name = "timeout", .code = CLI_TIMEOUT, .kind = OPT_U64,
 	  .off = CFG(timeout_s), .min = 1, .max = 86400, .def = "600",

@@ -32,6 +32,7 @@ struct fabric_cfg {
 	char rank[FABRIC_RANK_MAX];
 	char tool[PATH_MAX];
 	char out[FABRIC_OUT_MAX];
+	char key_file[PATH_MAX];         /* --auth-key-file; "": none */
 	uint64_t streams, port, barrier_port, timeout_s, connect_timeout_s;
 	bool dry;                        /* --dry-run: print the plan */
 	uint64_t dry_as;                 /* enum fabric_dry */

@@ -40,6 +40,7 @@ value), 3 A B: B regressed at one size or more.
 """
 
 import argparse
+import io
 import json
 import os
 import statistics
@@ -48,6 +49,8 @@ import sys
 # the result document versions read here: the one list, k8s/collect.py's
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "k8s"))
 from collect import SCHEMA_VERSIONS  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import afile  # noqa: E402  (the safe writer: a temporary file never followed)
 EXIT_PLOT, EXIT_INPUT, EXIT_REGRESSION = 1, 2, 3
 SIDES = ("client", "server")
 
@@ -349,8 +352,10 @@ def save(plt, fig_, out_dir, stem):
     paths = []
     for ext in ("png", "svg"):
         p = os.path.join(out_dir, f"{stem}.{ext}")
-        fig_.savefig(p, dpi=120, bbox_inches="tight",
+        buf = io.BytesIO()
+        fig_.savefig(buf, format=ext, dpi=120, bbox_inches="tight",
                      metadata={"Date": None} if ext == "svg" else None)
+        afile.write(p, buf.getvalue())
         paths.append(p)
     plt.close(fig_)
     return paths

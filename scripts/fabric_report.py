@@ -25,6 +25,10 @@ Writes, into --out-dir (default: the first DIR):
   fabric.prom   Prometheus text: one series per link, client/server labels
   fabric.png, fabric.svg   the matrix as a heat map (matplotlib; skipped
                 with a note when it is not installed)
+Each file is written as common/lib/afile.c writes (scripts/afile.py): a
+temporary file of an unpredictable name in the same folder, renamed over
+a regular file; a device, FIFO or symlink is written in place; a folder
+in a file's place is refused (exit 2).
 
 A link's verdict is its document's (its gates); a link without a
 document is an error. A link is slow below --slow-fraction x the median
@@ -45,6 +49,7 @@ Exit status: 0 every link passed; 3 a link below a gate (or slow with
 result; 2 bad usage or an unreadable plan.
 """
 import argparse
+import io
 import json
 import os
 import re
@@ -57,6 +62,8 @@ from xml.sax.saxutils import quoteattr
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "k8s"))
 import collect  # noqa: E402
 from collect import SEVERITY, headline, load as load_json  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import afile  # noqa: E402  (the safe writer: a temporary file never followed)
 
 
 def die(msg):
@@ -354,7 +361,9 @@ def render_heatmap(rep, stem, title):
                  + "\n".join(textwrap.wrap(f"bad links outlined; {sub}", 60)), fontsize=10)
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(f"{stem}.{ext}", dpi=100)
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext, dpi=100)
+        afile.write(f"{stem}.{ext}", buf.getvalue())
     plt.close(fig)
     return None
 
@@ -403,13 +412,13 @@ def main():
     text = render_text(rep)
     files = {"fabric.txt": text, "fabric.json": json.dumps(rep, indent=2) + "\n",
              "fabric.xml": render_junit(rep), "fabric.prom": render_prom(rep)}
-    for name, body in files.items():
-        tmp = os.path.join(out, f".{name}.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(body)
-        os.replace(tmp, os.path.join(out, name))
-    sys.stdout.write(text)
-    note = render_heatmap(rep, os.path.join(out, "fabric"), a.title)
+    try:
+        for name, body in files.items():
+            afile.write(os.path.join(out, name), body)
+        sys.stdout.write(text)
+        note = render_heatmap(rep, os.path.join(out, "fabric"), a.title)
+    except (OSError, afile.AfileError) as e:
+        die(f"cannot write the report: {e}")
     if note:
         print(f"fabric_report: {note}", file=sys.stderr)
     return rep["exit_code"]

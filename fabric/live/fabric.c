@@ -24,6 +24,7 @@
 #include "fabric/plan_json.h"
 #include "fabric/role.h"
 #include "lib/afile.h"
+#include "lib/keyfile.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "lib/timer.h"
@@ -209,10 +210,67 @@ static void fabric_use_addrs(struct fabric *f, const struct fabric_barrier *b)
 			 b->addrs[i]);
 }
 
+/*
+ * The job's key for the barrier: --auth-key-file's, else the launcher's
+ * RDMABENCH_FABRIC_TOKEN (as long as a key file's), else none (a warning:
+ * the ranks are then checked by their source address only).
+ */
+static int load_key(const struct fabric *f, struct keyfile *kf,
+		    struct join_key *k)
+{
+	const char *tok = getenv(JOIN_TOKEN_ENV);
+	int err;
+
+	*k = (struct join_key){ 0 };
+	if (f->cfg.key_file[0]) {
+		err = keyfile_load(f->cfg.key_file, kf);
+		if (err)
+			return err;
+		*k = (struct join_key){ kf->key, kf->len };
+	} else if (tok && *tok) {
+		if (strlen(tok) < KEYFILE_MIN || strlen(tok) > KEYFILE_MAX) {
+			bench_err("%s has %zu bytes: give %d to %d (say, head -c 32 /dev/urandom | base64)",
+				  JOIN_TOKEN_ENV, strlen(tok), KEYFILE_MIN,
+				  KEYFILE_MAX);
+			return -EINVAL;
+		}
+		*k = (struct join_key){ (const uint8_t *)tok, strlen(tok) };
+	} else if (!f->role.rank) {
+		bench_warn("barrier: no job key (--auth-key-file, or %s from the launcher): a rank is trusted by its source address alone",
+			   JOIN_TOKEN_ENV);
+	}
+	return 0;
+}
+
+/* Join the barrier with the job's key; false: exit with *code. */
+static bool join(struct fabric *f, struct fabric_barrier *b, const char *mine,
+		 int *code)
+{
+	struct keyfile kf;
+	struct fabric_join_cfg c = {
+		.rank = f->role.rank,
+		.hl = &f->hl,
+		.port = (uint16_t)f->cfg.barrier_port,
+		.mine = mine,
+		.deadline_ns = timer_deadline_ns(f->cfg.timeout_s * 1000ULL),
+	};
+	int err = load_key(f, &kf, &c.key);
+
+	if (err) {
+		*code = BENCH_EXIT_USAGE;
+		return false;
+	}
+	err = fabric_barrier_open(b, &c);
+	keyfile_clear(&kf);
+	if (err)
+		*code = stop_flag ? BENCH_EXIT_STOPPED : BENCH_EXIT_PEER;
+	return !err;
+}
+
 static int run(struct fabric *f)
 {
 	struct plan_doc doc = { f };
-	struct fabric_barrier b;
+	struct fabric_barrier b = { 0 };
 	struct fabric_exec e = { &f->pl, &f->x, f->role.rank,
 				 (unsigned int)f->cfg.timeout_s };
 	char path[PATH_MAX], mine[FABRIC_ADDR_LEN];
@@ -227,12 +285,9 @@ static int run(struct fabric *f)
 	snprintf(path, sizeof(path), "%s/plan.json", f->cfg.out);
 	if (afile_write(path, render_plan, &doc))
 		return BENCH_EXIT_RUNTIME;
-	if (fabric_barrier_open(
-		    &b, f->role.rank, f->hl.n, hostlist_addr(&f->hl, 0),
-		    (uint16_t)f->cfg.barrier_port, mine,
-		    timer_deadline_ns(f->cfg.timeout_s * 1000ULL))) {
+	if (!join(f, &b, mine, &code)) {
 		fabric_barrier_close(&b);
-		return stop_flag ? BENCH_EXIT_STOPPED : BENCH_EXIT_PEER;
+		return code;
 	}
 	fabric_use_addrs(f, &b);
 	code = fabric_exec_run(&e, &b);

@@ -19,6 +19,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import afile  # noqa: E402  (the safe writer: a temporary file never followed)
+
 NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 
 
@@ -530,11 +533,9 @@ def main():
            ", ".join("%s: %d" % (k, n) for k, n in res["summary"].items()), ""]
 
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, a.name + ".json"), "w") as f:
-        json.dump(res, f, indent=1, sort_keys=False)
-        f.write("\n")
-    with open(os.path.join(a.out, a.name + ".md"), "w") as f:
-        f.write("\n".join(md))
+    afile.write(os.path.join(a.out, a.name + ".json"),
+                json.dumps(res, indent=1, sort_keys=False) + "\n")
+    afile.write(os.path.join(a.out, a.name + ".md"), "\n".join(md))
     print("\n".join(md))
     print("wrote %s.json and %s.md in %s" % (a.name, a.name, a.out), file=sys.stderr)
 

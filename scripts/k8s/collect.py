@@ -39,6 +39,9 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import afile  # noqa: E402  (the safe writer: a temporary file never followed)
+
 SEVERITY = {"corrupt": 3, "error": 2, "fail": 1, "pass": 0}
 
 
@@ -260,13 +263,11 @@ def main():
     report = "\n".join(lines) + "\n"
     sys.stdout.write(report)
     if a.out:
-        with open(a.out, "w", encoding="utf-8") as f:
-            f.write(report)
+        afile.write(a.out, report)
     if a.json:
-        with open(a.json, "w", encoding="utf-8") as f:
-            json.dump({"verdict": worst, "exit_code": code, "median_gbps": median,
-                       "suspect_nodes": suspects, "silent_nodes": silent, "links": links}, f, indent=2)
-            f.write("\n")
+        afile.write(a.json, json.dumps(
+            {"verdict": worst, "exit_code": code, "median_gbps": median,
+             "suspect_nodes": suspects, "silent_nodes": silent, "links": links}, indent=2) + "\n")
     return code
 
 

@@ -63,12 +63,45 @@ plant() {
 	EOF
 }
 
+# strangers: a ring among strangers (issue 25), by hand only
+# (RDMABENCH_FABRIC_STRANGERS=1; not in CI): from node-1, before and during
+# the run, a silent connection and a claim of the last node's rank at rank
+# 0's barrier (no key: the source decides), and a byte every 0.3 s to
+# every node's link server port. Every link must still be measured against
+# its genuine peer (fabric_check.py), the claiming stranger sent nothing
+# but the challenge (never the table: rank 0 drops its claim, or the
+# barrier closes first when the ranks join at once, as they do here), and
+# a link server must have served on after a stranger's byte.
+strangers() {
+	local d=$F/strangers bport=$((18515 - 1)) pids=() h i n rc=0
+	for i in $(seq 100); do
+		for h in $(echo "$HOSTLIST" | tr , ' '); do
+			(printf x > "/dev/tcp/$h/18515") 2> /dev/null
+		done
+		sleep 0.3
+	done &
+	pids+=($!)
+	/usr/bin/python3 tests/fabric/fabric_stranger.py "node-1:$bport" silent > "$F/silent.txt" 2>&1 &
+	pids+=($!)
+	/usr/bin/python3 tests/fabric/fabric_stranger.py "node-1:$bport" claim "$((LAB_NODES - 1))" > "$F/claim.txt" 2>&1 &
+	pids+=($!)
+	fabric strangers ring || rc=1
+	kill "${pids[@]}" 2> /dev/null
+	wait "${pids[@]}" 2> /dev/null
+	echo "silent stranger: $(cat "$F/silent.txt"); claiming stranger: $(cat "$F/claim.txt")"
+	n=$(grep -l 'serving the next one' "$d"/*.server.log 2> /dev/null | wc -l)
+	echo "link servers that served on after a stranger: $n"
+	[ "$n" -gt 0 ] || rc=1
+	return $rc
+}
+
 if [ -z "${LAB_NODES:-}" ] || [ ! -x "$B/ib_fabric" ] || ! command -v mpirun > /dev/null; then
 	lab_skip fabric "needs scripts/lab/run-group.sh, $B/ib_fabric and mpirun (openmpi-bin)"
 	lab_summary
 fi
 want=("$@")
 [ ${#want[@]} -gt 0 ] || want=(pairs ring ring-streams all-to-all bisection incast fan-out fan-out-rails planted)
+[ "${RDMABENCH_FABRIC_STRANGERS:-0}" = 1 ] && want+=(strangers)
 for w in "${want[@]}"; do
 	case "$w" in
 	ring-streams) lab_case "fabric.$w" -t 300 -e 'fabric-check: .*: ok' fabric "$w" ring --streams 2 ;;
@@ -76,6 +109,9 @@ for w in "${want[@]}"; do
 		chmod 600 "$F/rails.key"
 		FABRIC_TOOL_ARGS="--rails auto --auth-key-file $F/rails.key --allow-foreign-gid" FABRIC_RAILS=2 lab_case "fabric.$w" -t 300 \
 		-e 'fabric-check: .*: ok' fabric "$w" fan-out ;;
+	strangers) lab_case "fabric.$w" -t 300 -e 'fabric-check: .*: ok' \
+		-e 'claiming stranger: bytes 16 ' \
+		-e 'link servers that served on after a stranger: [1-9]' strangers ;;
 	planted)
 		plant "$LAST" || { lab_fail "fabric.$w" "tc on $LAST failed"; continue; }
 		FABRIC_SLOW=$LAST lab_case "fabric.$w" -t 300 \

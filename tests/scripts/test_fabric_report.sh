@@ -12,7 +12,8 @@
 # results/schema/fabric-report-v1.schema.json (and mutants refused), every
 # pattern's plan (ib_fabric --dry-run=json) against fabric-plan-v1, JUnit
 # (xmllint, results/schema/junit.xsd: one testcase per link), Prometheus
-# (promtool: one series per link), the heat map (PNG and SVG).
+# (promtool: one series per link), the heat map (PNG and SVG); the files
+# written by scripts/afile.py's rule, among planted symlinks.
 # shellcheck disable=SC2015 # ok() never fails: "A && ok || fail" is an if
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -68,6 +69,28 @@ rm "$tmp/gone/link_r000_c_a_s0.json"
 report 1 "$tmp/gone"
 has "c      -> a           0         -  error: no result: link_r000_c_a_s0.json is in none of the folders" "$tmp/out"
 report 2 "$tmp/nowhere"
+
+# the files are written by scripts/afile.py's rule (issue 25: temporary
+# files once went through whatever symlink sat at their fixed names): a
+# planted .fabric.*.tmp symlink is never followed, a symlink at a file's
+# name is written through (in place), a regular file replaced whole, a
+# folder refused (exit 2), and no temporary file stays behind
+plant "$tmp/safe" ring 'node-[01-03]' '190'
+echo victim > "$tmp/victim"
+for n in txt json xml prom; do ln -s "$tmp/victim" "$tmp/safe/.fabric.$n.tmp"; done
+echo old > "$tmp/linked.txt"
+ln -s "$tmp/linked.txt" "$tmp/safe/fabric.txt"
+report 0 "$tmp/safe"
+[ "$(cat "$tmp/victim")" = victim ] && ok || fail "a planted temp symlink was followed"
+[ -L "$tmp/safe/fabric.txt" ] && grep -q '^overall: pass' "$tmp/linked.txt" && ok ||
+	fail "fabric.txt, a symlink: not written in place"
+[ "$(stat -c %a "$tmp/safe/fabric.json")" = 644 ] && ok || fail "fabric.json: mode $(stat -c %a "$tmp/safe/fabric.json")"
+left=$(find "$tmp/safe" -name '.fabric.*.tmp.*' -o -name '*.tmp' ! -type l)
+[ -z "$left" ] && ok || fail "temporary files left: $left"
+mkdir "$tmp/dirout" && mkdir "$tmp/dirout/fabric.json"
+report 2 "$tmp/safe" --out-dir "$tmp/dirout"
+has "fabric.json: a folder; give a file's name, or remove the folder" "$tmp/out"
+rm -rf "$tmp/dirout"
 
 # --rails links: the link is the rails' sum, a matrix per rail; node-03's
 # rail 1 is the slow one

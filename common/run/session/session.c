@@ -247,6 +247,7 @@ static int session_server_hello(struct session *s)
 	ret = ctrl_recv(&b->ctrl, WIRE_HELLO, &msg);
 	if (ret)
 		return ret;
+	s->hello_in = true; /* a client, not a stranger: it counts */
 	wire_hello_decode(&msg.u.hello, &b->test);
 	/* the client's --timeout, never longer than ours (nor 0): a client
 	 * must not hold this server longer than its operator allows */
@@ -344,7 +345,20 @@ static void session_client_done(struct session *s, int err)
 	setup_release(b);
 	b->peer[0] = '\0';
 	s->end_ns = 0;
-	bench_info("waiting for the next client (--persistent)");
+	s->hello_in = false;
+	bench_info("waiting for the next client%s",
+		   b->cfg.persistent ? " (--persistent)" : "");
+}
+
+/*
+ * Served its one client? Without --persistent a server ends after the
+ * first connection that sent a well-formed HELLO (and proved the key of
+ * --auth-key-file); a stranger's bytes, garbage or silence do not count:
+ * ib_fabric's one-shot link servers keep serving their real client.
+ */
+static bool session_served(const struct session *s)
+{
+	return s->b->cfg.persistent ? false : s->hello_in;
 }
 
 /* What differs between the two sides of the one flow. */
@@ -501,7 +515,7 @@ static int session_serve(struct session_be *be)
 		b->rendezvous = ops->name;
 		ret = session_flow(be);
 		busy_end(s);
-		if (!b->cfg.persistent || stop_flag)
+		if (session_served(s) || stop_flag)
 			break;
 		session_client_done(s, ret);
 		ret = ops->open(be);

@@ -25,6 +25,7 @@ struct session {
 	uint64_t connect_by_ns; /* client: --connect-timeout's end */
 	struct busy *busy;          /* server: answers other clients */
 	uint64_t end_ns;            /* server: the session's hard end */
+	bool hello_in;              /* server: a well-formed HELLO came */
 	char hard_text[96];         /* server: b->ctrl.hard_what's text */
 };
 

@@ -2,7 +2,8 @@
 # the persistent server (--persistent) serves clients one after another,
 # survives a failed and a hostile client, refuses what exceeds its caps
 # with the reason on the client, and stops cleanly on SIGTERM (exit 130 for
-# a single-run server, 0 for a persistent one).
+# a single-run server, 0 for a persistent one); a single-run server serves
+# its real client after a stranger's byte (oneshot.stranger).
 # shellcheck shell=bash
 
 if lab_have rxe; then
@@ -38,6 +39,17 @@ if lab_have rxe; then
 			 $B/ib_write_bw -p 18621 --oob tcp localhost -n 50 &&
 			 $B/ib_write_lat -p 18621 --oob tcp localhost -n 50;
 			 rc=\$?; touch /tmp/clients-done.18621; exit \$rc"
+
+	# a one-shot server (no --persistent: ib_fabric's link servers, the ring
+	# pods'): a stranger's single byte, then 11 header bytes and a close,
+	# are not its client; it keeps serving, and its run is its real
+	# client's (exit 0 on both sides)
+	lab_pair oneshot.stranger -t 60 -R 0 -g 30 \
+		-E 'waiting for the next client' -E 'client .* runs ib_write_bw' \
+		"$B/ib_write_bw" -p 18623 -- \
+		bash -c "sleep 1; printf x > /dev/tcp/$ip/18623 || exit 1
+			 printf 'RDMABENCH01' > /dev/tcp/$ip/18623 || exit 1
+			 exec $B/ib_write_bw -p 18623 $ip -n 50"
 
 	# SIGTERM mid-run (once it runs): the client stops within 5 s (TCG) with
 	# exit 130, and the server, told so, ends with exit 5 (peer lost)
