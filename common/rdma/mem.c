@@ -109,6 +109,7 @@ int mem_alloc(const struct mem_spec *s, size_t len, struct mem_buf *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->kind = s->kind;
+	out->why = s->why;
 	out->numa_node = -1;
 	out->dmabuf_fd = -1;
 	if (s->kind == MEM_HOST)
@@ -153,7 +154,7 @@ static int mem_reg_host(struct mem_buf *m, struct ibv_pd *pd, int access)
 	/* fail with the numbers instead of a bare ENOMEM from the driver */
 	if (!place_memlock_read(MEM_PROC_ROOT, &ml) &&
 	    place_memlock_check(&ml, pinned, why, sizeof(why))) {
-		bench_err("%s", why);
+		bench_err_why(m->why, "%s", why);
 		return -ENOMEM;
 	}
 	m->mr = ibv_reg_mr(pd, m->addr, m->len, access);
@@ -162,7 +163,7 @@ static int mem_reg_host(struct mem_buf *m, struct ibv_pd *pd, int access)
 	ret = -errno;
 	if (ret == -ENOMEM || ret == -EFAULT)
 		mem_memlock_why(pinned, why, sizeof(why));
-	bench_err("ibv_reg_mr(%zu bytes of host memory) on %s: %s: %s",
+	bench_err_why(m->why, "ibv_reg_mr(%zu bytes of host memory) on %s: %s: %s",
 		  m->len, mem_dev_name(pd), strerror(-ret), why[0] ? why :
 		  "check the kernel log (dmesg) for the driver's reason");
 	return ret;
@@ -181,7 +182,7 @@ static bool mem_peermem_missing(void)
 }
 
 /* ibv_reg_mr of GPU memory failed with ret: say why, and what to do. */
-static void mem_peermem_err(const struct mem_buf *m, struct ibv_pd *pd,
+static void mem_peermem_err(struct mem_buf *m, struct ibv_pd *pd,
 			    int ret)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -193,13 +194,13 @@ static void mem_peermem_err(const struct mem_buf *m, struct ibv_pd *pd,
 		mem_memlock_why((m->len + page - 1) / page * page, why,
 				sizeof(why));
 	if (why[0])
-		bench_err("ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
+		bench_err_why(m->why, "ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
 			  "GPU memory registered through nvidia-peermem counts "
 			  "as locked memory too; %s", m->len,
 			  cuda_drv_index(m->cuda), mem_dev_name(pd),
 			  strerror(-ret), why);
 	else
-		bench_err("ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
+		bench_err_why(m->why, "ibv_reg_mr(%zu bytes of GPU %d memory) on %s: %s: "
 			  "GPUDirect RDMA through nvidia-peermem failed: check "
 			  "that nvidia_peermem is loaded and matches the driver "
 			  "(dmesg), or use --use_cuda_dmabuf", m->len,
@@ -212,7 +213,7 @@ static int mem_reg_peermem(struct mem_buf *m, struct ibv_pd *pd, int access)
 	int ret;
 
 	if (mem_peermem_missing()) {
-		bench_err("cannot register GPU %d memory on %s: "
+		bench_err_why(m->why, "cannot register GPU %d memory on %s: "
 			  "nvidia_peermem is not loaded: modprobe "
 			  "nvidia_peermem (on the host, not in the pod), or "
 			  "use --use_cuda_dmabuf",
@@ -247,14 +248,14 @@ static int mem_reg_dmabuf(struct mem_buf *m, struct ibv_pd *pd, int access)
 	 * ioctl path); EOPNOTSUPP: the provider or driver does */
 	if (ret == -EOPNOTSUPP || ret == -EPROTONOSUPPORT || ret == -ENOTTY ||
 	    ret == -ENOSYS)
-		bench_err("RDMA device %s cannot register dmabuf memory "
+		bench_err_why(m->why, "RDMA device %s cannot register dmabuf memory "
 			  "(ibv_reg_dmabuf_mr: %s): its kernel driver or "
 			  "rdma-core lacks dmabuf support (it needs Linux >= "
 			  "5.12, rdma-core >= 34 and a driver with it, e.g. "
 			  "mlx5): drop --use_cuda_dmabuf to register through "
 			  "nvidia-peermem", mem_dev_name(pd), strerror(-ret));
 	else
-		bench_err("ibv_reg_dmabuf_mr(%zu bytes of GPU %d memory, "
+		bench_err_why(m->why, "ibv_reg_dmabuf_mr(%zu bytes of GPU %d memory, "
 			  "offset %llu) on %s: %s: check the kernel log "
 			  "(dmesg), or drop --use_cuda_dmabuf to try "
 			  "nvidia-peermem", m->len, cuda_drv_index(m->cuda),

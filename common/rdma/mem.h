@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
+#include "lib/log.h"
 #include "lib/pattern.h"
 
 enum mem_kind {
@@ -31,6 +32,8 @@ struct mem_spec {
 	int numa_node;           /* MEM_HOST: node of the pages, -1: any */
 	int cuda_index;              /* GPU kinds: CUDA ordinal (--use_cuda=N) */
 	const char *cuda_bus_id; /* or its PCI address ("0000:3b:00.0") */
+	struct log_why *why;     /* a registration error's sentence is kept
+				  * here (the run's reason); NULL: none */
 };
 
 struct cuda_ctx;
@@ -47,6 +50,7 @@ struct mem_buf {
 	uint64_t dptr;         /* GPU kinds: == (uintptr_t)addr */
 	int dmabuf_fd;         /* MEM_CUDA_DMABUF once registered */
 	bool has_dmabuf_fd;
+	struct log_why *why;   /* the spec's: where mem_register's error goes */
 };
 
 /*

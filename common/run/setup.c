@@ -82,6 +82,7 @@ int setup_data_init(struct bench_ctx *b)
 		.numa_node = b->place.mem_node,
 		.cuda_index = b->cfg.use_cuda > 0 ? (int)b->cfg.use_cuda : 0,
 		.cuda_bus_id = b->cfg.cuda_bus_id[0] ? b->cfg.cuda_bus_id : NULL,
+		.why = &b->why,
 	};
 	if (p.mem.kind != MEM_HOST && bench_verb(b->test.verb)->fixed_size) {
 		bench_err_why(&b->why, "atomics on GPU memory are not "
