@@ -252,7 +252,9 @@ static int tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
 	if (!deadline_ns) { /* poll: only when something is there */
 		if (poll(&pfd, 1, 0) <= 0)
 			return -EAGAIN;
-		deadline_ns = timer_deadline_ns(c->timeout_ms);
+		/* the rest of it within the phase's hard limit too: one byte
+		 * of a first message must not stretch the HELLO's 5 s */
+		deadline_ns = ctrl_deadline_ns(c);
 	}
 	ret = tcp_io_all(c, buf, WIRE_HEADER_BYTES, deadline_ns, false);
 	if (ret)
