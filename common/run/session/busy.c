@@ -218,6 +218,18 @@ void busy_cm(struct session *s, bool on)
 	pthread_mutex_unlock(&z->cm_lock);
 }
 
+/* The rdma_cm listener's channel to watch; -1 while the session owns it
+ * (its events are the session's to take: polling them would spin). */
+static int busy_cm_fd(struct busy *z)
+{
+	bool off;
+
+	pthread_mutex_lock(&z->cm_lock);
+	off = z->cm_off;
+	pthread_mutex_unlock(&z->cm_lock);
+	return !off && z->cm && z->cm->ch ? z->cm->ch->fd : -1;
+}
+
 static void *busy_main(void *arg)
 {
 	struct busy *z = arg;
@@ -227,8 +239,7 @@ static void *busy_main(void *arg)
 
 	while (!__atomic_load_n(&z->quit, __ATOMIC_ACQUIRE) && !stop_flag) {
 		fds[0] = (struct pollfd){ .fd = z->tcp_fd, .events = POLLIN };
-		fds[1] = (struct pollfd){ .fd = z->cm && z->cm->ch ?
-					  z->cm->ch->fd : -1,
+		fds[1] = (struct pollfd){ .fd = busy_cm_fd(z),
 					  .events = POLLIN };
 		for (i = 0; i < BUSY_LINGER_MAX; i++)
 			fds[2 + i] = (struct pollfd){ .fd = z->linger[i].fd,
