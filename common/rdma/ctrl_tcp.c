@@ -135,6 +135,32 @@ int ctrl_tcp_first_byte(int fd, uint64_t deadline_ns)
 	return n == 0 || errno == ECONNRESET ? -ENOTCONN : -errno;
 }
 
+int ctrl_tcp_first_whole(int fd, bool hup, bool *partial)
+{
+	uint8_t buf[WIRE_MSG_MAX];
+	uint32_t body_be;
+	ssize_t n;
+
+	*partial = false;
+	n = recv(fd, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return hup ? -ENOTCONN : 0;
+	if (n <= 0)
+		return -ENOTCONN;
+	if ((size_t)n >= WIRE_HEADER_BYTES &&
+	    wire_peer_kind(buf, (size_t)n) != WIRE_PEER_RDMABENCH)
+		return 1; /* not ours: reading it says who it is */
+	if ((size_t)n >= WIRE_HEADER_BYTES) {
+		memcpy(&body_be, buf + 8, sizeof(body_be));
+		/* longer than a message: refused once read, as any other */
+		if (be32toh(body_be) <= (size_t)n - WIRE_HEADER_BYTES ||
+		    be32toh(body_be) > WIRE_MSG_MAX - WIRE_HEADER_BYTES)
+			return 1;
+	}
+	*partial = true;
+	return hup ? -ENOTCONN : 0;
+}
+
 bool ctrl_tcp_peer_closed(int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };

@@ -34,6 +34,15 @@ int ctrl_tcp_accept(int listen_fd, uint64_t deadline_ns, int *fd_out,
  */
 int ctrl_tcp_first_byte(int fd, uint64_t deadline_ns);
 
+/*
+ * Server, without waiting: is the first message on fd whole (peeked, not
+ * read)? 1: yes (or not ours: reading it says who it is), 0: not yet
+ * (*partial: a part of it is there: fd stays readable, so poll it for
+ * the hang-up only and look again), -ENOTCONN: it closed (or hung up,
+ * hup) before sending it whole.
+ */
+int ctrl_tcp_first_whole(int fd, bool hup, bool *partial);
+
 /* Has the peer closed fd (nothing left to read but the end)? */
 bool ctrl_tcp_peer_closed(int fd);
 

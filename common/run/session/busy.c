@@ -136,17 +136,14 @@ static void busy_linger_add(struct busy *z, int fd)
 	slot->close_ns = timer_deadline_ns(BUSY_LINGER_MS);
 }
 
-/* A TCP client (--oob tcp, --oob auto): an ERROR -EBUSY with the text. */
-static void busy_tcp(struct busy *z)
+/* A TCP client (--oob tcp, --oob auto) on fd: an ERROR -EBUSY with the
+ * text; fd is z's to close. */
+static void busy_tell(struct busy *z, int fd, const char *peer)
 {
-	char peer[80], text[WIRE_TEXT_MAX];
+	char text[WIRE_TEXT_MAX];
 	struct wire_connect answer;
 	struct ctrl c;
-	int fd;
 
-	if (ctrl_tcp_accept(z->tcp_fd, timer_deadline_ns(1), &fd, peer,
-			    sizeof(peer)))
-		return;
 	busy_answer(z->s, peer, &answer);
 	wire_busy_text(&answer, text, sizeof(text));
 	ctrl_init(&c);
@@ -158,6 +155,45 @@ static void busy_tcp(struct busy *z)
 	ctrl_destroy(&c);
 	shutdown(fd, SHUT_WR);
 	busy_linger_add(z, fd);
+}
+
+static void busy_tcp(struct busy *z)
+{
+	char peer[80];
+	int fd;
+
+	if (!ctrl_tcp_accept(z->tcp_fd, timer_deadline_ns(1), &fd, peer,
+			     sizeof(peer)))
+		busy_tell(z, fd, peer);
+}
+
+void busy_turn_away(struct session *s, int fd, const char *peer)
+{
+	if (s->busy && !s->busy->running)
+		busy_tell(s->busy, fd, peer);
+	else
+		close(fd);
+}
+
+uint64_t busy_since(struct session *s, const char *addr)
+{
+	struct busy *z = s->busy;
+	uint64_t first_ns = 0, now_ns = timer_now_ns();
+	char host[64];
+
+	if (!z)
+		return 0;
+	busy_host(addr, host, sizeof(host));
+	pthread_mutex_lock(&z->lock);
+	for (unsigned int i = 0; i < BUSY_LINE_MAX; i++) {
+		const struct busy_waiter *w = &z->line[i];
+
+		if (w->addr[0] && !strcmp(w->addr, host) &&
+		    now_ns - w->last_ns <= BUSY_FORGET_NS)
+			first_ns = w->first_ns;
+	}
+	pthread_mutex_unlock(&z->lock);
+	return first_ns;
 }
 
 /* cm_turn_away's answer: ours; a data request (a stranger's: the

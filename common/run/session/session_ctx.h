@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "run/ctx.h"
+#include "spec/turns.h"
 
 struct busy;
 struct keyfile;
@@ -26,6 +27,8 @@ struct session {
 	struct busy *busy;          /* server: answers other clients */
 	uint64_t end_ns;            /* server: the session's hard end */
 	char hard_text[96];         /* server: b->ctrl.hard_what's text */
+	bool helloed;               /* server: this client's HELLO was valid */
+	struct turns turns;         /* server: its line, sources slowed */
 };
 
 #endif
