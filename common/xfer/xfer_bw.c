@@ -427,7 +427,7 @@ static int fin_take(const struct xfer *x, const struct ibv_wc *wc,
 
 /*
  * How the passive side waits for the FINs, waited_ns into the run: the
- * bulk of a -D run sleeps 10 ms a turn (its FIN comes at the end: a
+ * bulk of a -D run sleeps 50 ms a turn (its FIN comes at the end: a
  * client that holds the server moving no data costs no CPU); around the
  * expected end it yields (a fast wake-up, docs/performance-notes.md,
  * finding 3); past it, 1 ms naps. 0: yield.
@@ -437,7 +437,7 @@ static unsigned int fin_nap_ms(const struct xfer *x, uint64_t waited_ns)
 	if (waited_ns >= x->spin_ns)
 		return 1;
 	if (x->spin_ns > FIN_WAKE_NS && waited_ns < x->spin_ns - FIN_WAKE_NS)
-		return 10;
+		return 50;
 	return 0;
 }
 
