@@ -279,8 +279,11 @@ static int tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
 		if (poll(&pfd, 1, 0) <= 0)
 			return -EAGAIN;
 		/* the rest of it within the phase's hard limit too: one byte
-		 * of a first message must not stretch the HELLO's 5 s */
-		deadline_ns = ctrl_deadline_ns(c);
+		 * of a first message must not stretch the HELLO's 5 s (as
+		 * ctrl_deadline_ns: ctrl.c calls this file, not back) */
+		deadline_ns = timer_deadline_ns(c->timeout_ms);
+		if (c->hard_ns && c->hard_ns < deadline_ns)
+			deadline_ns = c->hard_ns;
 	}
 	ret = tcp_io_all(c, buf, WIRE_HEADER_BYTES, deadline_ns, false);
 	if (ret)
