@@ -51,8 +51,11 @@ int turns_add(struct turns *t, const char *host, uint64_t now_ns,
 	*evict = -1;
 	for (i = 0; i < TURNS_WAIT_MAX && t->wait[i].used; i++)
 		;
-	if (i == TURNS_WAIT_MAX)
+	if (i == TURNS_WAIT_MAX) {
 		i = *evict = turns_victim(t, now_ns);
+		if (!t->wait[i].ready) /* it wasted its place */
+			turns_strike(t, t->wait[i].host, now_ns);
+	}
 	t->wait[i] = (struct turns_wait){ .used = true, .since_ns = now_ns,
 		.queued_ns = queued_ns && queued_ns < now_ns ? queued_ns : 0 };
 	snprintf(t->wait[i].host, sizeof(t->wait[i].host), "%s", host);

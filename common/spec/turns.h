@@ -46,9 +46,9 @@ void turns_init(struct turns *t);
 /*
  * A connection from host joins the line (queued_ns: when its source was
  * told busy first, if before now; else 0). Its slot; *evict: a slot the
- * caller must close and free first (the line was full: a connection
- * that has not sent a whole message, from a slowed source first, then
- * the oldest), or -1.
+ * caller must close first (the line was full: a connection that has
+ * not sent a whole message, from a slowed source first, then the
+ * oldest; its source is slowed), or -1.
  */
 int turns_add(struct turns *t, const char *host, uint64_t now_ns,
 	      uint64_t queued_ns, int *evict);

@@ -91,6 +91,9 @@ static void test_full(void)
 	quiet = turns_add(&t, "10.0.0.2", 21 * S, 0, &ev);
 	EXPECT_EQ_INT(ev, 1); /* the oldest silent one: slot 0 spoke */
 	EXPECT_EQ_INT(quiet, 1);
+	/* the one given up wasted its place: its source is slowed */
+	EXPECT_TRUE(turns_slowed(&t, "10.0.0.1", 21 * S));
+	EXPECT_TRUE(!turns_slowed(&t, "10.0.0.2", 21 * S));
 }
 
 /* Each waiting connection's hard limit, from its own connect. */

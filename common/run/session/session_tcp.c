@@ -437,10 +437,8 @@ static void tcp_line_join(struct tcp_be *t)
 	tcp_host(peer, host, sizeof(host));
 	slot = turns_add(&s->turns, host, timer_now_ns(), busy_since(s, peer),
 			 &evict);
-	if (evict >= 0) {
+	if (evict >= 0)
 		close(t->wait_fd[evict]); /* its slot is the newcomer's */
-		turns_strike(&s->turns, host, timer_now_ns());
-	}
 	t->wait_fd[slot] = fd;
 	t->wait_part[slot] = false;
 	snprintf(t->wait_peer[slot], sizeof(t->wait_peer[slot]), "%s", peer);
