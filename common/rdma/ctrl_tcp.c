@@ -120,21 +120,6 @@ int ctrl_tcp_accept(int listen_fd, uint64_t deadline_ns, int *fd_out,
 	return 0;
 }
 
-int ctrl_tcp_first_byte(int fd, uint64_t deadline_ns)
-{
-	char byte;
-	ssize_t n;
-	int ret;
-
-	ret = timer_poll_until(fd, POLLIN, deadline_ns);
-	if (ret)
-		return ret;
-	n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-	if (n > 0)
-		return 0;
-	return n == 0 || errno == ECONNRESET ? -ENOTCONN : -errno;
-}
-
 int ctrl_tcp_first_whole(int fd, bool hup, bool *partial)
 {
 	uint8_t buf[WIRE_MSG_MAX];

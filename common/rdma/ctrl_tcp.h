@@ -28,13 +28,6 @@ int ctrl_tcp_accept(int listen_fd, uint64_t deadline_ns, int *fd_out,
 		    char *peer, size_t peer_len);
 
 /*
- * Server: wait until deadline_ns for the client's first byte. Returns 0,
- * or -ENOTCONN (not logged) when it closed without sending one: a TCP
- * probe (a Kubernetes readiness probe), not a client.
- */
-int ctrl_tcp_first_byte(int fd, uint64_t deadline_ns);
-
-/*
  * Server, without waiting: is the first message on fd whole (peeked, not
  * read)? 1: yes (or not ours: reading it says who it is), 0: not yet
  * (*partial: a part of it is there: fd stays readable, so poll it for
