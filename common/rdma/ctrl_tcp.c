@@ -120,19 +120,30 @@ int ctrl_tcp_accept(int listen_fd, uint64_t deadline_ns, int *fd_out,
 	return 0;
 }
 
-int ctrl_tcp_first_byte(int fd, uint64_t deadline_ns)
+int ctrl_tcp_first_whole(int fd, bool hup, bool *partial)
 {
-	char byte;
+	uint8_t buf[WIRE_MSG_MAX];
+	uint32_t body_be;
 	ssize_t n;
-	int ret;
 
-	ret = timer_poll_until(fd, POLLIN, deadline_ns);
-	if (ret)
-		return ret;
-	n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-	if (n > 0)
-		return 0;
-	return n == 0 || errno == ECONNRESET ? -ENOTCONN : -errno;
+	*partial = false;
+	n = recv(fd, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return hup ? -ENOTCONN : 0;
+	if (n <= 0)
+		return -ENOTCONN;
+	if ((size_t)n >= WIRE_HEADER_BYTES &&
+	    wire_peer_kind(buf, (size_t)n) != WIRE_PEER_RDMABENCH)
+		return 1; /* not ours: reading it says who it is */
+	if ((size_t)n >= WIRE_HEADER_BYTES) {
+		memcpy(&body_be, buf + 8, sizeof(body_be));
+		/* longer than a message: refused once read, as any other */
+		if (be32toh(body_be) <= (size_t)n - WIRE_HEADER_BYTES ||
+		    be32toh(body_be) > WIRE_MSG_MAX - WIRE_HEADER_BYTES)
+			return 1;
+	}
+	*partial = true;
+	return hup ? -ENOTCONN : 0;
 }
 
 bool ctrl_tcp_peer_closed(int fd)
@@ -252,7 +263,12 @@ static int tcp_recv(struct ctrl *c, uint8_t *buf, size_t *len,
 	if (!deadline_ns) { /* poll: only when something is there */
 		if (poll(&pfd, 1, 0) <= 0)
 			return -EAGAIN;
+		/* the rest of it within the phase's hard limit too: one byte
+		 * of a first message must not stretch the HELLO's 5 s (as
+		 * ctrl_deadline_ns: ctrl.c calls this file, not back) */
 		deadline_ns = timer_deadline_ns(c->timeout_ms);
+		if (c->hard_ns && c->hard_ns < deadline_ns)
+			deadline_ns = c->hard_ns;
 	}
 	ret = tcp_io_all(c, buf, WIRE_HEADER_BYTES, deadline_ns, false);
 	if (ret)

@@ -28,11 +28,13 @@ int ctrl_tcp_accept(int listen_fd, uint64_t deadline_ns, int *fd_out,
 		    char *peer, size_t peer_len);
 
 /*
- * Server: wait until deadline_ns for the client's first byte. Returns 0,
- * or -ENOTCONN (not logged) when it closed without sending one: a TCP
- * probe (a Kubernetes readiness probe), not a client.
+ * Server, without waiting: is the first message on fd whole (peeked, not
+ * read)? 1: yes (or not ours: reading it says who it is), 0: not yet
+ * (*partial: a part of it is there: fd stays readable, so poll it for
+ * the hang-up only and look again), -ENOTCONN: it closed (or hung up,
+ * hup) before sending it whole.
  */
-int ctrl_tcp_first_byte(int fd, uint64_t deadline_ns);
+int ctrl_tcp_first_whole(int fd, bool hup, bool *partial);
 
 /* Has the peer closed fd (nothing left to read but the end)? */
 bool ctrl_tcp_peer_closed(int fd);

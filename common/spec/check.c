@@ -72,6 +72,10 @@ int check_test(const struct test *t, const struct bench_cfg *caps,
 		snprintf(why, len, "-D %u: this server allows %llu s "
 			 "(--max-duration)", t->duration_s,
 			 (unsigned long long)caps->max_duration_s);
+	else if (t->margin_s && 2ULL * t->margin_s >= t->duration_s)
+		snprintf(why, len, "-f %u with -D %u: the margin must be less "
+			 "than half of -D (each end of the run has one)",
+			 t->margin_s, t->duration_s);
 	else
 		return check_mem(t, caps, why, len);
 	return -EINVAL;

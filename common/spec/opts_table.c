@@ -293,7 +293,7 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "server: most QPs a client may ask for",
 	  .group = OPT_G_SERVER },
 	{ .name = "max-duration", .code = LONG_MAX_DURATION, .kind = OPT_U64,
-	  .off = CFG(max_duration_s), .min = 1, .max = 31536000, .def = "86400",
+	  .off = CFG(max_duration_s), .min = 1, .max = 31536000, .def = "600",
 	  .arg = "SEC",
 	  .help = "server: longest -D a client may ask for",
 	  .group = OPT_G_SERVER },

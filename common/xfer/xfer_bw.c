@@ -422,12 +422,30 @@ static int fin_take(const struct xfer *x, const struct ibv_wc *wc,
 	return fin_check(x, qp, size, msg.u.fin.msgs);
 }
 
+/* Yield (wake fast) only this close before the run's expected end. */
+#define FIN_WAKE_NS (2500ULL * 1000000ULL)
+
+/*
+ * How the passive side waits for the FINs, waited_ns into the run: the
+ * bulk of a -D run sleeps 50 ms a turn (its FIN comes at the end: a
+ * client that holds the server moving no data costs no CPU); around the
+ * expected end it yields (a fast wake-up, docs/performance-notes.md,
+ * finding 3); past it, 1 ms naps. 0: yield.
+ */
+static unsigned int fin_nap_ms(const struct xfer *x, uint64_t waited_ns)
+{
+	if (waited_ns >= x->spin_ns)
+		return 1;
+	if (x->spin_ns > FIN_WAKE_NS && waited_ns < x->spin_ns - FIN_WAKE_NS)
+		return 50;
+	return 0;
+}
+
 int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 {
 	struct xfer_watch w;
 	uint64_t start_ns;
-	bool nap = false;
-	unsigned int got = 0;
+	unsigned int nap_ms, got = 0;
 	uint64_t beats = 0;
 	struct ibv_wc wc;
 	int n, ret;
@@ -435,6 +453,7 @@ int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 	*msgs_out = 0;
 	xfer_watch_init(&w);
 	start_ns = w.progress_ns;
+	nap_ms = fin_nap_ms(x, 0);
 	while (got < x->conn->nqps) {
 		n = ibv_poll_cq(x->conn->recv_cq, 1, &wc);
 		if (n < 0)
@@ -447,20 +466,17 @@ int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 			continue;
 		}
 		/* the passive side has nothing to do but wait: leave the CPU
-		 * to whoever moves the data (a software provider's kernel
-		 * work, the client on a small host), keep the wake-up fast
-		 * (docs/performance-notes.md, finding 3); past the run's
-		 * expected end, sleep: a peer that holds us costs no CPU
-		 * (decided at the watch's clock checks: no clock read more) */
-		if (nap)
-			timer_sleep_ms(1);
+		 * to whoever moves the data (fin_nap_ms; decided at the
+		 * watch's clock checks: no clock read more) */
+		if (nap_ms)
+			timer_sleep_ms(nap_ms);
 		else
 			sched_yield();
 		/* a heartbeat is progress: counted apart from w.seen, which
 		 * xfer_watch compares the count with */
 		ret = xfer_watch(x, &w, beats, false);
 		if (!ret && w.due) {
-			nap = w.now_ns - start_ns >= x->spin_ns;
+			nap_ms = fin_nap_ms(x, w.now_ns - start_ns);
 			ret = xfer_poll_ctrl(x, NULL, &beats);
 		}
 		if (ret)

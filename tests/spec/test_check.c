@@ -57,6 +57,24 @@ static void test_accepted(void)
 	t.duration_s = 60;
 	t.size_bytes = t.max_size_bytes = 1ULL << 20;
 	EXPECT_EQ_INT(check(&t), 0); /* every cap met exactly */
+	t.margin_s = 29; /* the most a -D 60 run may keep for margins */
+	EXPECT_EQ_INT(check(&t), 0);
+}
+
+/* -D 1 with a huge margin (-f): refused, whatever -D's cap. */
+static void test_margin(void)
+{
+	struct test t = ok_test();
+
+	t.duration_s = 1;
+	t.margin_s = 86400;
+	expect_refused(&t, "-f 86400 with -D 1: the margin must be less than "
+		       "half of -D (each end of the run has one)");
+	t.margin_s = 1;
+	expect_refused(&t, "-f 1 with -D 1: the margin must be less than "
+		       "half of -D (each end of the run has one)");
+	t.margin_s = 0;
+	EXPECT_EQ_INT(check(&t), 0);
 }
 
 static void test_unknown(void)
@@ -102,6 +120,10 @@ static const struct {
 	{ FIELD(qps), 5, "5 QPs: this server allows 4 (--max-qps)" },
 	{ FIELD(duration_s), 61, "-D 61: this server allows 60 s "
 	  "(--max-duration)" },
+	/* a margin from the wire: never longer than the run it is part of */
+	{ FIELD(margin_s), 4000000000ULL, "-f 4000000000 with -D 0: the "
+	  "margin must be less than half of -D (each end of the run has "
+	  "one)" },
 };
 
 static void test_refusals(void)
@@ -166,6 +188,7 @@ int main(void)
 {
 	test_accepted();
 	test_uc();
+	test_margin();
 	test_unknown();
 	test_refusals();
 	test_mem();

@@ -136,17 +136,14 @@ static void busy_linger_add(struct busy *z, int fd)
 	slot->close_ns = timer_deadline_ns(BUSY_LINGER_MS);
 }
 
-/* A TCP client (--oob tcp, --oob auto): an ERROR -EBUSY with the text. */
-static void busy_tcp(struct busy *z)
+/* A TCP client (--oob tcp, --oob auto) on fd: an ERROR -EBUSY with the
+ * text; fd is z's to close. */
+static void busy_tell(struct busy *z, int fd, const char *peer)
 {
-	char peer[80], text[WIRE_TEXT_MAX];
+	char text[WIRE_TEXT_MAX];
 	struct wire_connect answer;
 	struct ctrl c;
-	int fd;
 
-	if (ctrl_tcp_accept(z->tcp_fd, timer_deadline_ns(1), &fd, peer,
-			    sizeof(peer)))
-		return;
 	busy_answer(z->s, peer, &answer);
 	wire_busy_text(&answer, text, sizeof(text));
 	ctrl_init(&c);
@@ -158,6 +155,45 @@ static void busy_tcp(struct busy *z)
 	ctrl_destroy(&c);
 	shutdown(fd, SHUT_WR);
 	busy_linger_add(z, fd);
+}
+
+static void busy_tcp(struct busy *z)
+{
+	char peer[80];
+	int fd;
+
+	if (!ctrl_tcp_accept(z->tcp_fd, timer_deadline_ns(1), &fd, peer,
+			     sizeof(peer)))
+		busy_tell(z, fd, peer);
+}
+
+void busy_turn_away(struct session *s, int fd, const char *peer)
+{
+	if (s->busy && !s->busy->running)
+		busy_tell(s->busy, fd, peer);
+	else
+		close(fd);
+}
+
+uint64_t busy_since(struct session *s, const char *addr)
+{
+	struct busy *z = s->busy;
+	uint64_t first_ns = 0, now_ns = timer_now_ns();
+	char host[64];
+
+	if (!z)
+		return 0;
+	busy_host(addr, host, sizeof(host));
+	pthread_mutex_lock(&z->lock);
+	for (unsigned int i = 0; i < BUSY_LINE_MAX; i++) {
+		const struct busy_waiter *w = &z->line[i];
+
+		if (w->addr[0] && !strcmp(w->addr, host) &&
+		    now_ns - w->last_ns <= BUSY_FORGET_NS)
+			first_ns = w->first_ns;
+	}
+	pthread_mutex_unlock(&z->lock);
+	return first_ns;
 }
 
 /* cm_turn_away's answer: ours; a data request (a stranger's: the
@@ -218,6 +254,18 @@ void busy_cm(struct session *s, bool on)
 	pthread_mutex_unlock(&z->cm_lock);
 }
 
+/* The rdma_cm listener's channel to watch; -1 while the session owns it
+ * (its events are the session's to take: polling them would spin). */
+static int busy_cm_fd(struct busy *z)
+{
+	bool off;
+
+	pthread_mutex_lock(&z->cm_lock);
+	off = z->cm_off;
+	pthread_mutex_unlock(&z->cm_lock);
+	return !off && z->cm && z->cm->ch ? z->cm->ch->fd : -1;
+}
+
 static void *busy_main(void *arg)
 {
 	struct busy *z = arg;
@@ -227,8 +275,7 @@ static void *busy_main(void *arg)
 
 	while (!__atomic_load_n(&z->quit, __ATOMIC_ACQUIRE) && !stop_flag) {
 		fds[0] = (struct pollfd){ .fd = z->tcp_fd, .events = POLLIN };
-		fds[1] = (struct pollfd){ .fd = z->cm && z->cm->ch ?
-					  z->cm->ch->fd : -1,
+		fds[1] = (struct pollfd){ .fd = busy_cm_fd(z),
 					  .events = POLLIN };
 		for (i = 0; i < BUSY_LINGER_MAX; i++)
 			fds[2 + i] = (struct pollfd){ .fd = z->linger[i].fd,

@@ -82,6 +82,14 @@ void busy_cm(struct session *s, bool on);
 void busy_answer(struct session *s, const char *addr,
 		 struct wire_connect *answer);
 
+/* Between sessions (the thread paused): tell a client waiting in the
+ * server's line (spec/turns.h) busy on fd, which this then owns. */
+void busy_turn_away(struct session *s, int fd, const char *peer);
+
+/* When addr's host ("ADDR:PORT") was first told busy, if it still asks;
+ * 0: not in line. Its place in the server's line. */
+uint64_t busy_since(struct session *s, const char *addr);
+
 /* The session is over: stop answering; say how many were told. */
 void busy_end(struct session *s);
 

@@ -26,6 +26,7 @@
 #include "spec/check.h"
 #include "spec/limit.h"
 #include "spec/test.h"
+#include "spec/turns.h"
 
 /* The rendezvous backends, by --oob (opts_oob: -R is cm). */
 static const struct session_ops *const session_backends[] = {
@@ -270,6 +271,7 @@ static int session_server_hello(struct session *s)
 		return ack.u.hello_ack.status;
 	}
 	b->ctrl.timeout_ms = b->test.io_timeout_ms;
+	s->helloed = true;
 	server_session_limits(s);
 	b->cfg.report_gbits = b->test.gbits;
 	bench_info("client %s runs %s", b->peer, b->test.tool);
@@ -491,6 +493,23 @@ int session_client(struct bench_ctx *b)
 	return session_run(&s, session_client_tries);
 }
 
+/* Server: a client's turn is over: a source whose connection ended
+ * without a valid HELLO (or the key's proof) is slowed in the line;
+ * one that sent one is not (spec/turns.h). */
+static void session_turn_over(struct session *s)
+{
+	const char *peer = s->b->peer, *colon = strrchr(peer, ':');
+	char host[TURNS_HOST_MAX];
+
+	snprintf(host, sizeof(host), "%.*s", (int)(colon ?
+		 (size_t)(colon - peer) : strlen(peer)), peer);
+	if (s->helloed)
+		turns_pardon(&s->turns, host);
+	else if (host[0])
+		turns_strike(&s->turns, host, timer_now_ns());
+	s->helloed = false;
+}
+
 /* Server: the loop over clients (one unless --persistent). */
 static int session_serve(struct session_be *be)
 {
@@ -514,6 +533,7 @@ static int session_serve(struct session_be *be)
 	for (;;) {
 		b->rendezvous = ops->name;
 		ret = session_flow(be);
+		session_turn_over(s);
 		busy_end(s);
 		if (session_served(s) || stop_flag)
 			break;
@@ -531,6 +551,7 @@ int session_server(struct bench_ctx *b)
 	struct session s = { .b = b };
 	struct busy busy;
 
+	turns_init(&s.turns);
 	busy_init(&busy, &s); /* before it listens: the listeners join it */
 	return session_run(&s, session_serve);
 }

@@ -496,6 +496,7 @@ static int auto_accept_ctrl(struct session_be *be, uint64_t deadline_ns)
 		{ .fd = session_tcp_listen_fd(a->tcp), .events = POLLIN },
 		{ .fd = session_cm_listen_fd(a->cm), .events = POLLIN },
 	};
+	bool waiting;
 	int ret;
 
 	a->via = NULL;
@@ -504,10 +505,12 @@ static int auto_accept_ctrl(struct session_be *be, uint64_t deadline_ns)
 			return -EINTR;
 		if (deadline_ns && timer_expired(deadline_ns))
 			return -ETIMEDOUT;
-		if (poll(fds, 2, 200) < 0 && errno != EINTR)
+		/* the TCP line's connections: its accept waits on them */
+		waiting = session_tcp_waiting(a->tcp);
+		if (poll(fds, 2, waiting ? 0 : 200) < 0 && errno != EINTR)
 			return -errno;
 		ret = fds[1].revents ? auto_accept_cm(a) :
-		      fds[0].revents ? auto_accept_tcp(a) : -EAGAIN;
+		      fds[0].revents || waiting ? auto_accept_tcp(a) : -EAGAIN;
 		if (ret != -EAGAIN)
 			return ret;
 	}

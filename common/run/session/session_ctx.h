@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "run/ctx.h"
+#include "spec/turns.h"
 
 struct busy;
 struct keyfile;
@@ -27,6 +28,8 @@ struct session {
 	uint64_t end_ns;            /* server: the session's hard end */
 	bool hello_in;              /* server: a well-formed HELLO came */
 	char hard_text[96];         /* server: b->ctrl.hard_what's text */
+	bool helloed;               /* server: this client's HELLO was valid */
+	struct turns turns;         /* server: its line, sources slowed */
 };
 
 #endif

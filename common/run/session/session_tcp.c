@@ -6,10 +6,12 @@
  * the best RoCEv2 GID, and the QPs are connected by hand with the numbers
  * exchanged over the socket. iWARP QPs connect only through rdma_cm.
  */
+#define _GNU_SOURCE /* POLLRDHUP: a client that sent part and hung up */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ifaddrs.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -24,13 +26,19 @@
 #include "run/session/session_ctx.h"
 #include "run/session/session_tcp.h"
 #include "run/setup.h"
+#include "spec/limit.h"
 #include "spec/trust.h"
+#include "spec/turns.h"
 
 /* The backend's state: its handle, the listener, the route. */
 struct tcp_be {
 	struct session_be be;
 	int listen_fd;              /* server: the socket; -1: none */
 	struct route route;         /* client: to the server, once found */
+	/* server: the connections in its line (s->turns' slots) */
+	int wait_fd[TURNS_WAIT_MAX];
+	bool wait_part[TURNS_WAIT_MAX]; /* a part of its message is in */
+	char wait_peer[TURNS_WAIT_MAX][80];
 };
 
 static struct tcp_be *tcp_of(struct session_be *be)
@@ -40,7 +48,11 @@ static struct tcp_be *tcp_of(struct session_be *be)
 
 static int tcp_init(struct session_be *be)
 {
-	tcp_of(be)->listen_fd = -1;
+	struct tcp_be *t = tcp_of(be);
+
+	t->listen_fd = -1;
+	for (unsigned int i = 0; i < TURNS_WAIT_MAX; i++)
+		t->wait_fd[i] = -1;
 	return 0;
 }
 
@@ -365,10 +377,26 @@ static int tcp_listen(struct session_be *be)
 	return session_bind_err(b, ret);
 }
 
+/* Server: a connection leaves the line, closed; strike: it wasted its
+ * place (its source is slowed). */
+static void tcp_line_drop(struct tcp_be *t, int slot, bool strike)
+{
+	struct turns *turns = &t->be.s->turns;
+
+	if (strike)
+		turns_strike(turns, turns->wait[slot].host, timer_now_ns());
+	close(t->wait_fd[slot]);
+	t->wait_fd[slot] = -1;
+	turns_free(turns, slot);
+}
+
 static void tcp_unlisten(struct session_be *be)
 {
 	struct tcp_be *t = tcp_of(be);
 
+	for (int i = 0; i < TURNS_WAIT_MAX; i++)
+		if (t->wait_fd[i] >= 0)
+			tcp_line_drop(t, i, false);
 	if (t->listen_fd < 0)
 		return;
 	busy_watch_tcp(be->s, -1);
@@ -381,34 +409,154 @@ int session_tcp_listen_fd(struct session_be *tcp)
 	return tcp_of(tcp)->listen_fd;
 }
 
+bool session_tcp_waiting(struct session_be *tcp)
+{
+	for (unsigned int i = 0; i < TURNS_WAIT_MAX; i++)
+		if (tcp_of(tcp)->wait_fd[i] >= 0)
+			return true;
+	return false;
+}
+
+/* "ADDR:PORT" without the port: a source of the line. */
+static void tcp_host(const char *peer, char *host, size_t len)
+{
+	const char *colon = strrchr(peer, ':');
+
+	snprintf(host, len, "%.*s", (int)(colon ? (size_t)(colon - peer) :
+					  strlen(peer)), peer);
+}
+
+/* Server: a new connection joins the line (a full line gives one up). */
+static void tcp_line_join(struct tcp_be *t)
+{
+	struct session *s = t->be.s;
+	char peer[80], host[TURNS_HOST_MAX];
+	int fd, slot, evict;
+
+	if (ctrl_tcp_accept(t->listen_fd, timer_deadline_ns(1), &fd, peer,
+			    sizeof(peer)))
+		return;
+	tcp_host(peer, host, sizeof(host));
+	slot = turns_add(&s->turns, host, timer_now_ns(), busy_since(s, peer),
+			 &evict);
+	if (evict >= 0)
+		close(t->wait_fd[evict]); /* its slot is the newcomer's */
+	t->wait_fd[slot] = fd;
+	t->wait_part[slot] = false;
+	snprintf(t->wait_peer[slot], sizeof(t->wait_peer[slot]), "%s", peer);
+}
+
+/* Server: whose first message is whole now, who left, who is past the
+ * HELLO's hard limit (dropped, slowed: the line goes on without them). */
+static void tcp_line_check(struct tcp_be *t, const struct pollfd *fds)
+{
+	struct turns *turns = &t->be.s->turns;
+	int i, whole;
+
+	for (i = 0; i < TURNS_WAIT_MAX; i++) {
+		if (t->wait_fd[i] < 0 || (!fds[i].revents && !t->wait_part[i]))
+			continue;
+		whole = ctrl_tcp_first_whole(t->wait_fd[i], fds[i].revents &
+					     (POLLHUP | POLLRDHUP | POLLERR),
+					     &t->wait_part[i]);
+		if (whole < 0) /* a probe, or a part and then gone */
+			tcp_line_drop(t, i, true);
+		else
+			turns->wait[i].ready = whole;
+	}
+	while ((i = turns_expired(turns, timer_now_ns(), LIMIT_HELLO_MS)) >= 0) {
+		bench_warn("client %s sent no whole first message within this "
+			   "server's hard limit (%llu s): dropped, the next in "
+			   "line goes first", t->wait_peer[i],
+			   LIMIT_HELLO_MS / 1000);
+		tcp_line_drop(t, i, true);
+	}
+}
+
+/* Server: wait on the listener and the line until deadline_ns (0: no
+ * end), at most 200 ms (a stop is noticed) or the line's next limit. */
+static int tcp_line_wait(struct tcp_be *t, uint64_t deadline_ns)
+{
+	struct pollfd fds[TURNS_WAIT_MAX + 1];
+	uint64_t now_ns = timer_now_ns(), until_ns = now_ns + 200 * NS_PER_MS;
+	uint64_t next_ns = turns_next_ns(&t->be.s->turns, LIMIT_HELLO_MS);
+	int i, ms;
+
+	if (deadline_ns && deadline_ns < until_ns)
+		until_ns = deadline_ns;
+	if (next_ns && next_ns < until_ns)
+		until_ns = next_ns;
+	for (i = 0; i < TURNS_WAIT_MAX; i++) {
+		/* a part in: readable until it is read, so looked at again
+		 * every 20 ms rather than polled for (no spin) */
+		fds[i] = (struct pollfd){ .fd = t->wait_fd[i],
+			.events = t->wait_part[i] ? POLLRDHUP :
+						    POLLIN | POLLRDHUP };
+		if (t->wait_part[i] && now_ns + 20 * NS_PER_MS < until_ns)
+			until_ns = now_ns + 20 * NS_PER_MS;
+	}
+	fds[i] = (struct pollfd){ .fd = t->listen_fd, .events = POLLIN };
+	ms = until_ns > now_ns ? (int)((until_ns - now_ns + NS_PER_MS - 1) /
+				       NS_PER_MS) : 0;
+	if (poll(fds, TURNS_WAIT_MAX + 1, ms) < 0)
+		return errno == EINTR ? 0 : -errno;
+	tcp_line_check(t, fds);
+	if (fds[TURNS_WAIT_MAX].revents & POLLIN)
+		tcp_line_join(t);
+	return 0;
+}
+
+/* Server: everyone else in the line is told busy (the session is one
+ * client's from now on; a client keeps its place by asking again). */
+static void tcp_line_turn_away(struct tcp_be *t)
+{
+	for (int i = 0; i < TURNS_WAIT_MAX; i++) {
+		if (t->wait_fd[i] < 0)
+			continue;
+		busy_turn_away(t->be.s, t->wait_fd[i], t->wait_peer[i]);
+		t->wait_fd[i] = -1;
+		turns_free(&t->be.s->turns, i);
+	}
+}
+
 /*
- * Server: the next client's socket; its session starts there (busy.c:
- * others are told busy, the HELLO's hard limit runs). TCP probes are
- * skipped, not news.
+ * Server: the next client's socket: the first in the server's line whose
+ * first message is whole (spec/turns.h; each within the HELLO's hard
+ * limit of its own connect); its session starts there (busy.c: others
+ * are told busy, the HELLO's hard limit runs on). A connection that
+ * leaves or idles without one loses its place, its source slowed.
  */
 static int tcp_accept_sock(struct session_be *be, uint64_t deadline_ns)
 {
-	struct bench_ctx *b = be->s->b;
-	int ret;
+	struct tcp_be *t = tcp_of(be);
+	struct session *s = be->s;
+	struct bench_ctx *b = s->b;
+	uint64_t since_ns;
+	int slot, ret;
 
 	for (;;) {
-		ret = ctrl_tcp_accept(tcp_of(be)->listen_fd, deadline_ns,
-				      &b->ctrl.fd, b->peer, sizeof(b->peer));
+		slot = turns_pick(&s->turns, timer_now_ns());
+		if (slot >= 0)
+			break;
+		if (stop_flag)
+			return -EINTR;
+		if (deadline_ns && timer_expired(deadline_ns))
+			return -ETIMEDOUT;
+		ret = tcp_line_wait(t, deadline_ns);
 		if (ret)
 			return ret;
-		busy_begin(be->s);
-		ret = ctrl_tcp_first_byte(b->ctrl.fd,
-					  ctrl_deadline_ns(&b->ctrl));
-		if (ret == -ETIMEDOUT)
-			bench_err("client %s sent nothing within this server's "
-				  "hard limit for %s", b->peer,
-				  b->ctrl.hard_what);
-		if (ret != -ENOTCONN || stop_flag)
-			return ret == -ETIMEDOUT ? -ECONNABORTED : ret;
-		busy_end(be->s);
-		close(b->ctrl.fd);
-		b->ctrl.fd = -1;
 	}
+	b->ctrl.fd = t->wait_fd[slot];
+	snprintf(b->peer, sizeof(b->peer), "%s", t->wait_peer[slot]);
+	since_ns = s->turns.wait[slot].since_ns;
+	t->wait_fd[slot] = -1;
+	turns_free(&s->turns, slot);
+	busy_expect(s, since_ns + LIMIT_HELLO_MS * NS_PER_MS);
+	tcp_line_turn_away(t);
+	busy_begin(s);
+	/* the HELLO's hard limit runs from its connect, not its turn */
+	b->ctrl.hard_ns = since_ns + LIMIT_HELLO_MS * NS_PER_MS;
+	return 0;
 }
 
 int session_tcp_accept(struct session_be *tcp, uint64_t deadline_ns,

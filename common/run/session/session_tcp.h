@@ -36,6 +36,10 @@ int session_tcp_route(struct session_be *tcp, const struct route **out);
 /* Server, on tcp's state: its listening socket (-1: not listening). */
 int session_tcp_listen_fd(struct session_be *tcp);
 
+/* Server: are connections waiting in its line (their first message
+ * still coming)? The accept must then be called without a new one. */
+bool session_tcp_waiting(struct session_be *tcp);
+
 /*
  * Server, on tcp's state: the next TCP client until deadline_ns (probes
  * skipped) and its first message: a LOCATE (--oob auto: *located, its
