@@ -108,7 +108,7 @@ done
 
 # ---- a launcher's token: a claim without the key is dropped
 out=$tmp/token; mkdir -p "$out"
-export RDMABENCH_FABRIC_TOKEN=job-4711-0123456789abcdef
+export RDMABENCH_FABRIC_TOKEN=job-4711-0123456789abcdef-ghijklmnopq
 rank 0 "$out"
 rank 1 "$out"
 stranger nokey claim 2 127.0.0.1
@@ -124,7 +124,7 @@ RDMABENCH_FABRIC_TOKEN=short "$BIN" -P ring -f "$tmp/hosts" --rank 1 -p "$port" 
 	-o "$tmp/short" -t "$tmp/fake" --timeout 5 > "$tmp/short.log" 2>&1
 rc=$?
 [ "$rc" = 2 ] && ok || fail "short token: exit $rc, want 2"
-has "$tmp/short.log" "RDMABENCH_FABRIC_TOKEN has 5 bytes: give 16 to 1024"
+has "$tmp/short.log" "RDMABENCH_FABRIC_TOKEN has 5 bytes: give 32 to 1024"
 
 echo "test_fabric_strangers: $checks checks, $failed failed"
 [ "$failed" -eq 0 ]
