@@ -584,6 +584,8 @@ int session_tcp_accept(struct session_be *tcp, uint64_t deadline_ns,
 		bench_err("client %s asked for data kind %u", b->peer, *want);
 		return -EPROTO;
 	}
+	if (*located) /* a well-formed LOCATE: a client, not a stranger */
+		tcp->s->hello_in = true;
 	if (!*located)
 		ctrl_unread(&b->ctrl, &msg);
 	return 0;

@@ -235,15 +235,23 @@ else
 				-e 'frames on the third host.s link: 1 ' \
 				-E "data GID ::ffff:$TRUST_THIRD is not the control connection.s address" \
 				-E 'allow-foreign-gid' -E 'BW average' \
-				serve_until_done "$port" --oob "$oob" -d $TRUST_DEV -- \
+				serve_until_done "$port" --oob "$oob" -c UC -d $TRUST_DEV -- \
 				trust_gid_clients "$port" qpinfo --oob "$oob" \
 				-d $TRUST_DEV
 		done
+		# deploy/base's server arguments (--allow-foreign-gid, RC
+		# only): the same UC reflection is refused as UC, no frame
+		lab_pair trust.gid.base -t 120 -R 0 -g 30 --ready "$W" \
+			-e 'frames on the third host.s link: 1 ' \
+			-E 'this server takes RC only' -E 'BW average' \
+			serve_until_done 18745 --oob tcp --netdev trust-h \
+			--allow-foreign-gid -- \
+			trust_gid_clients 18745 qpinfo --oob tcp -d $TRUST_DEV
 		# the control: the same attack against a server that allows it
 		# reaches the third host (so the zero above is not the lab's)
 		lab_pair trust.gid.allowed -t 120 -R 0 -g 30 --ready "$W" \
 			-e 'BW average' -n 'frames on the third host.s link: [01] ' \
-			serve_until_done 18743 --oob tcp --allow-foreign-gid \
+			serve_until_done 18743 --oob tcp --allow-foreign-gid -c UC \
 			-d $TRUST_DEV -- \
 			trust_gid_clients 18743 reflect --oob tcp -d $TRUST_DEV
 		# the client's side: a server's data GID not the address reached
