@@ -83,6 +83,10 @@ trust_gid_clients() { # PORT MODE OOB...
 		"$TRUST_INJ" -p "$port" --oob tcp --set flags=0x14 --gid \
 			"::ffff:$TRUST_THIRD" qpinfo 127.0.0.1 ||
 			{ echo "trust: the reflected GID was not refused"; rc=1; }
+	elif [ "$mode" = uc ]; then # refused earlier: at the HELLO, as UC
+		"$TRUST_INJ" -p "$port" --oob tcp --set flags=0x14 --gid \
+			"::ffff:$TRUST_THIRD" qpinfo 127.0.0.1 &&
+			{ echo "trust: the UC HELLO was not refused"; rc=1; }
 	else
 		"$TRUST_INJ" -p "$port" --oob tcp --set flags=0x14,iters=200 \
 			--gid "::ffff:$TRUST_THIRD" --hold 3 reflect 127.0.0.1
@@ -96,7 +100,7 @@ trust_gid_clients() { # PORT MODE OOB...
 	n=$(cat /tmp/trust-count 2>/dev/null)
 	[ -n "$n" ] || cat /tmp/trust-count.err
 	echo "trust: RoCEv2 frames on the third host's link: ${n:-?} (1 is the probe)"
-	if [ "$mode" = qpinfo ]; then
+	if [ "$mode" != reflect ]; then
 		[ "$n" = 1 ] || { echo "trust: frames reached the third host"; rc=1; }
 	else
 		[ "${n:-0}" -gt 1 ] || { echo "trust: the attack sent nothing"; rc=1; }
@@ -246,7 +250,7 @@ else
 			-E 'this server takes RC only' -E 'BW average' \
 			serve_until_done 18745 --oob tcp --netdev trust-h \
 			--allow-foreign-gid -- \
-			trust_gid_clients 18745 qpinfo --oob tcp -d $TRUST_DEV
+			trust_gid_clients 18745 uc --oob tcp -d $TRUST_DEV
 		# the control: the same attack against a server that allows it
 		# reaches the third host (so the zero above is not the lab's)
 		lab_pair trust.gid.allowed -t 120 -R 0 -g 30 --ready "$W" \
