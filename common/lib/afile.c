@@ -40,11 +40,12 @@ static int afile_sync_dir(const char *path)
 }
 
 /*
- * Render into the open temporary file and make it durable. Closes fd.
- * Messages name the destination: that is the name the user gave.
+ * Render into fd, which this takes (closed on return), and flush it (and,
+ * durable, fsync it: a temporary file about to be renamed). Messages name
+ * the destination: that is the name the user gave.
  */
-static int afile_fill(int fd, const char *path, afile_render_fn render,
-		      const void *arg)
+static int afile_render_fd(int fd, const char *path, afile_render_fn render,
+			   const void *arg, bool durable)
 {
 	FILE *f = fdopen(fd, "w");
 	int ret;
@@ -62,18 +63,14 @@ static int afile_fill(int fd, const char *path, afile_render_fn render,
 		return ret;
 	}
 	/* ENOSPC and EIO often surface only at flush or fsync */
-	if (fflush(f) || fsync(fileno(f))) {
-		ret = -errno;
-		fclose(f);
+	errno = 0;
+	if (fflush(f) || ferror(f) || (durable && fsync(fileno(f))))
+		ret = errno ? -errno : -EIO;
+	if (fclose(f) && !ret)
+		ret = errno ? -errno : -EIO;
+	if (ret)
 		bench_err("%s: writing: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (fclose(f)) {
-		ret = -errno;
-		bench_err("%s: closing: %s", path, strerror(-ret));
-		return ret;
-	}
-	return 0;
+	return ret;
 }
 
 /*
@@ -117,7 +114,7 @@ static int afile_atomic(const char *path, const struct afile_target *t,
 	fd = afile_temp(t->path, path, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
-	ret = afile_fill(fd, path, render, arg);
+	ret = afile_render_fd(fd, path, render, arg, true);
 	if (!ret && rename(tmp, t->path)) {
 		ret = -errno;
 		bench_err("%s: rename(%s): %s", path, tmp, strerror(-ret));
@@ -131,35 +128,6 @@ static int afile_atomic(const char *path, const struct afile_target *t,
 		bench_warn("fsync of the folder of %s: %s", path,
 			   strerror(-ret));
 	return 0;
-}
-
-/* Render into fd, which this takes (closed on return), and flush. */
-static int afile_stream(int fd, const char *path, afile_render_fn render,
-			const void *arg)
-{
-	FILE *f = fdopen(fd, "w");
-	int ret;
-
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		bench_err("%s: fdopen: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = render(arg, f);
-	if (ret) {
-		bench_err("%s: rendering: %s", path, strerror(-ret));
-		fclose(f);
-		return ret;
-	}
-	errno = 0;
-	if (fflush(f) || ferror(f))
-		ret = errno ? -errno : -EIO;
-	if (fclose(f) && !ret)
-		ret = errno ? -errno : -EIO;
-	if (ret)
-		bench_err("%s: writing: %s", path, strerror(-ret));
-	return ret;
 }
 
 /*
@@ -261,7 +229,7 @@ int afile_write(const char *path, afile_render_fn render, const void *arg)
 		fd = afile_open_node(path, &t);
 		break;
 	}
-	return fd < 0 ? fd : afile_stream(fd, path, render, arg);
+	return fd < 0 ? fd : afile_render_fd(fd, path, render, arg, false);
 }
 
 int afile_save(const char *path, afile_render_fn render, const void *arg,
