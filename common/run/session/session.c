@@ -355,12 +355,16 @@ static void session_client_done(struct session *s, int err)
 /*
  * Served its one client? Without --persistent a server ends after the
  * first connection that sent a well-formed HELLO (and proved the key of
- * --auth-key-file); a stranger's bytes, garbage or silence do not count:
+ * --auth-key-file) or LOCATE, or was perftest's client (ret); a
+ * stranger's bytes, garbage or silence do not count:
  * ib_fabric's one-shot link servers keep serving their real client.
  */
-static bool session_served(const struct session *s)
+static bool session_served(const struct session *s, int ret)
 {
-	return s->b->cfg.persistent ? false : s->hello_in;
+	/* perftest's client is a client (of the wrong tool): the user's to
+	 * fix, so a one-shot server ends, exit 2 */
+	return !s->b->cfg.persistent &&
+	       (s->hello_in || ret == -WIRE_EPERFTEST);
 }
 
 /* What differs between the two sides of the one flow. */
@@ -535,7 +539,7 @@ static int session_serve(struct session_be *be)
 		ret = session_flow(be);
 		session_turn_over(s);
 		busy_end(s);
-		if (session_served(s) || stop_flag)
+		if (session_served(s, ret) || stop_flag)
 			break;
 		session_client_done(s, ret);
 		ret = ops->open(be);
