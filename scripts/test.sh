@@ -11,12 +11,13 @@
 #            (ASan+UBSan, WERROR=1)
 #   check    make check on the chosen build: layer, cycle and header
 #            checks, the unit tests; each fuzzer runs RDMABENCH_FUZZ_SECONDS
-#            (60 here), once
+#            (30 here), once
 #   image    scripts/image.sh: the image from deploy/Dockerfile (podman;
 #            its Debian base made by mmdebstrap), for the lab's k8s-image
 #            boot
 #   lab      make lab on the chosen build: every lab boot once
-#            (tests/run-lab.sh), and what only a release build shows (the
+#            (tests/run-lab.sh), three at a time (RDMABENCH_LAB_JOBS,
+#            default 3 here: a boot mostly waits), and what only a release build shows (the
 #            package, valgrind's pairs, flat RSS) on build/
 #
 # --build release: everything on build/ (faster, finds less).
@@ -71,7 +72,7 @@ if [ ${#names[@]} -gt 0 ]; then
 		[[ $n == k8s-image* ]] && want_image=1
 	done
 else
-	export RDMABENCH_FUZZ_SECONDS=${RDMABENCH_FUZZ_SECONDS:-60}
+	export RDMABENCH_FUZZ_SECONDS=${RDMABENCH_FUZZ_SECONDS:-30}
 fi
 
 steps=() nstep=0
@@ -115,6 +116,7 @@ fi
 if [ "$built" = 1 ]; then
 	mk=(make -s --no-print-directory B="$B" "${san[@]}" WERROR=1)
 	[ "$want_check" = 1 ] && step --cases "check ($B)" "${mk[@]}" check ONLY="${unit[*]}"
+	export RDMABENCH_LAB_JOBS=${RDMABENCH_LAB_JOBS:-3}
 	[ "$want_lab" = 1 ] && step --cases "lab ($B; release cases on $REL)" \
 		"${mk[@]}" lab REL="$REL" ONLY="${lab[*]}"
 fi

@@ -10,6 +10,10 @@
 #   RDMABENCH_BUILD        the build folder (default build)
 #   RDMABENCH_LAB_EXCLUDE  case files to leave out (e.g. those another
 #                          boot runs)
+#   RDMABENCH_LAB_CLAIM    a folder that two guests share (inside both
+#                          LAB_OUTs): a file runs in the guest that makes
+#                          CLAIM/FILE first, so two guests given the same
+#                          files share them out (run-lab.sh's main shards)
 #   RDMABENCH_LAB_ONLY     patterns: only these cases. A pattern FILE runs
 #                          that file whole; FILE/CASE or a name whose first
 #                          part is a file (address.rxe.hostname) runs only
@@ -60,6 +64,10 @@ lab_select() {
 
 for c in "${cases[@]}"; do
 	if [[ " ${RDMABENCH_LAB_EXCLUDE:-} " == *" $c "* ]] || ! lab_select "$c"; then
+		continue
+	fi
+	# shared out: the guest whose mkdir makes the claim runs the file
+	if [ -n "${RDMABENCH_LAB_CLAIM:-}" ] && ! mkdir "$RDMABENCH_LAB_CLAIM/$c" 2> /dev/null; then
 		continue
 	fi
 	echo "=== lab cases: $c${_LAB_ONLY:+ (only $_LAB_ONLY)} ==="
