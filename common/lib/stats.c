@@ -12,11 +12,12 @@
 int stats_bw_compute(uint64_t bytes, uint64_t msgs, uint64_t elapsed_ns,
 		     struct stats_bw *out)
 {
-	if (!out || !elapsed_ns)
+	if (!out)
 		return -EINVAL;
-	out->bytes = bytes;
-	out->msgs = msgs;
-	out->elapsed_ns = elapsed_ns;
+	*out = (struct stats_bw){ .bytes = bytes, .msgs = msgs,
+				  .elapsed_ns = elapsed_ns };
+	if (!elapsed_ns) /* no time: no rate (0), never an unset one */
+		return -EINVAL;
 	out->gbps = units_gbps(bytes, elapsed_ns);
 	out->mibps = units_mibps(bytes, elapsed_ns);
 	out->mpps = units_mpps(msgs, elapsed_ns);

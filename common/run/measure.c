@@ -180,6 +180,13 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 	if (sends || plan.receives)
 		ret = xfer_bw_run(&b->xfer, &plan, out);
 	progress_end(&prog, b);
+	if (!ret && out->whole_run)
+		bench_warn("size %llu: -D %u s was shorter than one round of "
+			   "posts (%u s margins), so no measuring window "
+			   "formed: the figures are the whole run's; use a "
+			   "longer -D or smaller messages",
+			   (unsigned long long)size, b->test.duration_s,
+			   b->test.margin_s);
 	if (!ret && sends && v->bw_end == BENCH_END_FIN)
 		ret = xfer_fin_send(&b->xfer);
 	if (!ret && peer_sends && v->bw_end == BENCH_END_FIN)

@@ -86,6 +86,9 @@ struct xfer_bw_out {
 	uint64_t total_msgs;     /* everything posted, margins included */
 	uint64_t recv_msgs;      /* receives counted (send verb) */
 	uint64_t recv_elapsed_ns;
+	bool whole_run;          /* -D: no tick fell inside the window (one
+				  * turn's posts outlasted it): the figures
+				  * are the whole run's, margins included */
 };
 
 /* Run a bandwidth plan (either or both directions). */

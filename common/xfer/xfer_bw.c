@@ -246,6 +246,11 @@ static int bw_clock(struct bw_run *r, uint64_t now_ns)
 		r->out->msgs = r->done_all + r->recv_all - r->win_done;
 		r->out->elapsed_ns = now_ns - r->win_ns;
 	}
+	if (r->window == 2 && !r->out->msgs) { /* opened and closed at once */
+		r->out->whole_run = true;
+		r->out->msgs = r->done_all + r->recv_all;
+		r->out->elapsed_ns = now_ns - p->start_ns;
+	}
 	if (r->posting && now_ns >= p->end_ns) {
 		r->posting = false;
 		return bw_flush(r);

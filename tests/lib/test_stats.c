@@ -138,6 +138,8 @@ static void test_bw(void)
 	EXPECT_TRUE(bw.mibps == 524288.0);
 
 	EXPECT_EQ_INT(stats_bw_compute(tib, 1, 0, &bw), -EINVAL);
+	EXPECT_EQ_U64(bw.msgs, 1); /* filled all the same, rates 0 */
+	EXPECT_TRUE(bw.gbps == 0.0 && bw.mibps == 0.0 && bw.mpps == 0.0);
 	EXPECT_EQ_INT(stats_bw_compute(tib, 1, sec_ns, NULL), -EINVAL);
 }
 
