@@ -15,7 +15,8 @@
 # (the last CPU list seen, the largest "bind:1" mapping with pages on node
 # 1 only) and return CMD's status. Bash builtins only (TCG forks are slow).
 numa_watch() {
-	local pid rc line cpus='' pages=0 n
+	local pid rc line cpus='' pages=0 n maps IFS=$'\n'
+	local -; set -f # the lines split on newlines only, never globbed
 	"$@" &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
@@ -23,12 +24,18 @@ numa_watch() {
 			[[ $line == Cpus_allowed_list:* ]] &&
 				cpus=${line#Cpus_allowed_list:}
 		done 2>/dev/null < "/proc/$pid/status" # gone: nothing
-		while read -r line; do
+		# numa_maps read in one pass: line by line, read seeks back
+		# and the kernel walks the mappings again for every line
+		# (seconds a sample for an ASan process on a loaded host)
+		maps=''
+		IFS= read -r -d '' maps 2>/dev/null < "/proc/$pid/numa_maps"
+		n=0 # all of one sample's node-1-only bound mappings
+		for line in $maps; do
 			[[ $line == *bind:1* && $line != *N0=* &&
 			   $line =~ N1=([0-9]+) ]] || continue
-			n=${BASH_REMATCH[1]}
-			[ "$n" -gt "$pages" ] && pages=$n
-		done 2>/dev/null < "/proc/$pid/numa_maps"
+			n=$((n + BASH_REMATCH[1]))
+		done
+		[ "$n" -gt "$pages" ] && pages=$n
 		lab_sleep 0.1
 	done
 	wait "$pid"
@@ -64,9 +71,10 @@ else
 	read -r node1_cpus < /sys/devices/system/node/node1/cpulist
 	read -r all_cpus < /sys/devices/system/cpu/online
 	# 1 MiB messages: the two 1 MiB regions span 512 pages of 4 KiB; a 2 s
-	# run (-D 2) keeps them mapped long enough to be watched every 0.1 s
-	# (-n 50 was over in 0.3-0.5 s on an idle host: the watch missed it)
-	big=(-s 1M -D 2)
+	# run (-D 3) keeps them mapped long enough to be watched every 0.1 s
+	# (-n 50 was over in 0.3-0.5 s on an idle host: the watch missed it;
+	# -D 2 was missed twice in a row with three boots on two cores)
+	big=(-s 1M -D 3)
 
 	# --numa 1: CPUs of node 1 only, buffers bound to node 1
 	lab_pair numa.node1 --retries 1 -t 180 -e "NUMA node +: 1, CPUs $node1_cpus" \
