@@ -77,8 +77,11 @@ else
 	big=(-s 1M -D 3)
 
 	# --numa 1: CPUs of node 1 only, buffers bound to node 1
+	# and -D shorter than one round of 1 MiB posts on rxe: a real row
+	# (it was 0.00 with an unset count), the whole run's
 	lab_pair numa.node1 --retries 1 -t 180 -e "NUMA node +: 1, CPUs $node1_cpus" \
 		-e "numa-watch: cpus=$node1_cpus $NUMA_512" \
+		-n '1048576 +([0-9]+ +0\.00 +0\.00|[0-9]{13,})' \
 		"$B/ib_write_bw" -- numa_watch "$B/ib_write_bw" --numa 1 \
 		"${big[@]}" "$ip" &&
 		numa_pages_at_least numa.node1.buffer 512
