@@ -168,8 +168,13 @@ def security(pod_sc, c, cfg):
     drop = {x.upper().removeprefix("CAP_") for x in caps.get("drop", [])}
     keep = [] if "ALL" in drop else [x for x in CONTAINERD_CAPS if x not in drop]
     add = [x.upper().removeprefix("CAP_") for x in caps.get("add", [])]
+    caps = list(dict.fromkeys(keep + add))
+    if wrap:  # setpriv needs these to drop to the user, then bounds the
+        # user's set to the container's own, as the runtime would
+        wrap[1:1] = ["--bounding-set=" + ",".join(["-all"] + [f"+{x.lower()}" for x in caps])]
+        caps = list(dict.fromkeys(caps + ["SETUID", "SETGID", "SETPCAP"]))
     flags += ["--cap-drop", "all"]
-    for cap in dict.fromkeys(keep + add):
+    for cap in caps:
         flags += ["--cap-add", cap]
     if sc.get("allowPrivilegeEscalation") is False:
         flags += ["--security-opt", "no-new-privileges"]
