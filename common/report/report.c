@@ -88,6 +88,8 @@ void report_header(FILE *out, const struct report_info *ri)
 		report_kv(out, "Latency", "%s", ri->lat_note);
 	if (ri->qp_attr)
 		report_kv(out, "QP attributes", "%s", ri->qp_attr);
+	if (ri->warm_up)
+		report_kv(out, "Warm-up", "%s", ri->warm_up);
 	report_rule(out);
 }
 

@@ -41,6 +41,7 @@ struct report_info {
 	const char *qp_attr;      /* "traffic class 106, ..."; NULL: none */
 	const char *ctrl_path;    /* "TCP to host:18515"; NULL: not said */
 	const char *data_dev;     /* "rxe0 port 1, GID ... (why)"; NULL: not said */
+	const char *warm_up;      /* --perform_warm_up's pass; NULL: none */
 };
 
 /* The dashed rule perftest frames its tables with. */

@@ -172,10 +172,23 @@ static const char *setup_data_dev(const struct bench_ctx *b, char *buf,
 	return buf;
 }
 
+/* The header's "Warm-up": --perform_warm_up's pass, on either side. */
+static const char *setup_warm_up(const struct bench_ctx *b, char *buf,
+				 size_t len)
+{
+	uint64_t n = test_warm_up_iters(&b->test);
+
+	if (!n)
+		return NULL;
+	snprintf(buf, len, "%llu iterations of each size first, not "
+		 "measured (--perform_warm_up)", (unsigned long long)n);
+	return buf;
+}
+
 void setup_print_header(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
-	char title[80], qp_attr[128], data_dev[320];
+	char title[80], qp_attr[128], data_dev[320], warm[96];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
@@ -192,6 +205,7 @@ void setup_print_header(struct bench_ctx *b)
 		.qp_attr = setup_qp_attr(b, qp_attr, sizeof(qp_attr)),
 		.ctrl_path = b->ctrl_note[0] ? b->ctrl_note : NULL,
 		.data_dev = setup_data_dev(b, data_dev, sizeof(data_dev)),
+		.warm_up = setup_warm_up(b, warm, sizeof(warm)),
 	};
 
 	perftest_out_title(b, ' ', title, sizeof(title));

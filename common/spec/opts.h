@@ -84,7 +84,7 @@ struct bench_cfg {
 	char source_ip[OPTS_ADDR_MAX];   /* --source_ip: "" the route's */
 	bool no_peak;                    /* -N: BW peak not measured */
 	bool report_both;                /* --report-both (with -b) */
-	bool warm_up;                    /* --perform_warm_up (with -D) */
+	bool warm_up;                    /* --perform_warm_up */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
 	uint64_t output;                 /* --output: enum opts_output */

@@ -76,6 +76,8 @@ static const struct report_info lat_info = {
 	.local = "10.0.0.2:18515", .peer = "10.0.0.1:50000", .tx_depth = 1,
 	.cq_mod = 1, .max_inline = 220, .qps = 1,
 	.lat_note = "half of a ping-pong round trip",
+	.warm_up = "128 iterations of each size first, not measured "
+	"(--perform_warm_up)",
 };
 
 static void test_header(void)
@@ -98,6 +100,9 @@ static void test_header(void)
 	/* sizes carry perftest's [B]: a grep for a size never hits them */
 	EXPECT_TRUE(strstr(c.text, " Mtu             : 1024[B]\n") != NULL);
 	EXPECT_TRUE(strstr(c.text, " Max inline data : 220[B]\n") != NULL);
+	/* issue 26: perftest flags honoured, or accepted with why */
+	EXPECT_TRUE(strstr(c.text, " Warm-up         : 128 iterations")
+		    != NULL);
 	expect_golden(c.text, c.len, "report_header.txt");
 	free(c.text);
 
