@@ -90,6 +90,8 @@ void report_header(FILE *out, const struct report_info *ri)
 		report_kv(out, "QP attributes", "%s", ri->qp_attr);
 	if (ri->warm_up)
 		report_kv(out, "Warm-up", "%s", ri->warm_up);
+	if (ri->no_effect)
+		report_kv(out, "Changes nothing", "%s", ri->no_effect);
 	report_rule(out);
 }
 

@@ -42,6 +42,7 @@ struct report_info {
 	const char *ctrl_path;    /* "TCP to host:18515"; NULL: not said */
 	const char *data_dev;     /* "rxe0 port 1, GID ... (why)"; NULL: not said */
 	const char *warm_up;      /* --perform_warm_up's pass; NULL: none */
+	const char *no_effect;    /* perftest flags given that change nothing */
 };
 
 /* The dashed rule perftest frames its tables with. */

@@ -185,10 +185,31 @@ static const char *setup_warm_up(const struct bench_ctx *b, char *buf,
 	return buf;
 }
 
+/* The header's "Changes nothing": perftest flags given that do not
+ * apply to rdmabench, each with why (this side's command line). */
+static const char *setup_no_effect(const struct bench_ctx *b, char *buf,
+				   size_t len)
+{
+	const struct { bool given; const char *text; } flags[] = {
+		{ b->cfg.noop_xchg, "--dont_xchg_versions (the HELLO always "
+		  "carries and checks rdmabench's wire version)" },
+		{ b->cfg.noop_flows, "--flows/--flows_burst (raw Ethernet "
+		  "flows; rdmabench sends on RC/UC QPs)" },
+	};
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (flags[i].given && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? "; " : "", flags[i].text);
+	return buf[0] ? buf : NULL;
+}
+
 void setup_print_header(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
-	char title[80], qp_attr[128], data_dev[320], warm[96];
+	char title[80], qp_attr[128], data_dev[320], warm[96], no_eff[256];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
@@ -206,6 +227,7 @@ void setup_print_header(struct bench_ctx *b)
 		.ctrl_path = b->ctrl_note[0] ? b->ctrl_note : NULL,
 		.data_dev = setup_data_dev(b, data_dev, sizeof(data_dev)),
 		.warm_up = setup_warm_up(b, warm, sizeof(warm)),
+		.no_effect = setup_no_effect(b, no_eff, sizeof(no_eff)),
 	};
 
 	perftest_out_title(b, ' ', title, sizeof(title));

@@ -133,6 +133,8 @@ struct bench_cfg {
 	char auth_key_file[OPTS_PATH_MAX]; /* --auth-key-file, "": none */
 	/* perftest's, already what rdmabench does */
 	bool noop_seen;
+	bool noop_xchg;                  /* --dont_xchg_versions: a note */
+	bool noop_flows;                 /* --flows[_burst]: a note */
 	bool show_help;                  /* -h */
 	bool show_version;               /* --version */
 };

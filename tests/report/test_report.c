@@ -78,6 +78,7 @@ static const struct report_info lat_info = {
 	.lat_note = "half of a ping-pong round trip",
 	.warm_up = "128 iterations of each size first, not measured "
 	"(--perform_warm_up)",
+	.no_effect = "--flows/--flows_burst (raw Ethernet flows)",
 };
 
 static void test_header(void)
@@ -103,6 +104,7 @@ static void test_header(void)
 	/* issue 26: perftest flags honoured, or accepted with why */
 	EXPECT_TRUE(strstr(c.text, " Warm-up         : 128 iterations")
 		    != NULL);
+	EXPECT_TRUE(strstr(c.text, " Changes nothing : --flows/") != NULL);
 	expect_golden(c.text, c.len, "report_header.txt");
 	free(c.text);
 

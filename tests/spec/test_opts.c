@@ -398,7 +398,7 @@ static void test_optional_value(void)
 
 /*
  * What perftest 4.5 accepts (its binary the oracle, issue 26): a warm-up
- * with -n and on the latency tools.
+ * with -n and on the latency tools; flags that change nothing for us.
  */
 static void test_perftest_accepts(void)
 {
@@ -406,6 +406,8 @@ static void test_perftest_accepts(void)
 		ARGS("-n", "20", "--perform_warm_up", "10.0.0.1"),
 		ARGS("-D", "2", "--perform_warm_up", "10.0.0.1"),
 		ARGS("--perform_warm_up"),
+		ARGS("--dont_xchg_versions", "10.0.0.1"),
+		ARGS("--flows", "2", "--flows_burst", "4", "10.0.0.1"),
 	};
 	const struct bench_desc *descs[] = { &bw_desc, &lat_desc };
 	struct bench_cfg cfg;
@@ -419,6 +421,10 @@ static void test_perftest_accepts(void)
 		}
 	EXPECT_EQ_INT(parse(&cfg, &lat_desc, argvs[0]), 0);
 	EXPECT_TRUE(cfg.warm_up && cfg.iters == 20);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, argvs[4]), 0);
+	EXPECT_TRUE(cfg.noop_flows && !cfg.noop_xchg);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, argvs[3]), 0);
+	EXPECT_TRUE(cfg.noop_xchg && !cfg.noop_flows);
 }
 
 /* Options of other tools, and rules between options, refused with why. */
