@@ -51,6 +51,14 @@ void report_rule(FILE *out);
 /* The framed block describing the run, perftest's labels where it has one. */
 void report_header(FILE *out, const struct report_info *ri);
 
+/* That block without its closing rule: the caller adds lines, then the
+ * rule (report_rule), so that nothing but perftest's lines follows it. */
+void report_header_body(FILE *out, const struct report_info *ri);
+
+/* One " Label           : value" line of that block. */
+void report_header_line(FILE *out, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* A note line: " # " and the text; never taken for a row. */
 void report_note(FILE *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -94,7 +94,7 @@ static int bw_client_show(struct bench_ctx *b, uint64_t size,
 	int ret = perftest_out_bw(b, size, bw->msgs, bw, peak);
 
 	if (!ret && perftest_out_table(b))
-		report_bw_note(b->out, b->cfg.report_gbits,
+		report_bw_note(perftest_out_notes(b), b->cfg.report_gbits,
 			       "server (what arrived)", peer);
 	return ret;
 }
@@ -317,9 +317,9 @@ static int lat_show(struct bench_ctx *b, uint64_t size, uint64_t n,
 	if (!perftest_out_table(b))
 		return ret;
 	if (tps > 0)
-		report_lat_note(b->out, "", lat);
+		report_lat_note(perftest_out_notes(b), "", lat);
 	if (peer && peer->samples)
-		report_lat_note(b->out, "server", peer);
+		report_lat_note(perftest_out_notes(b), "server", peer);
 	if (b->cfg.histogram)
 		hist_print(b->hist, div, b->out);
 	return ret;
@@ -427,9 +427,9 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	if (lat.samples)
 		ret = lat_show(b, size, n, &lat, NULL);
 	else if (perftest_out_table(b)) /* the passive side: no row */
-		report_note(b->out, "%llu B, %llu iterations: the client "
-			    "times each round trip", (unsigned long long)size,
-			    (unsigned long long)n);
+		report_note(perftest_out_notes(b), "%llu B, %llu iterations: "
+			    "the client times each round trip",
+			    (unsigned long long)size, (unsigned long long)n);
 	return ret ? ret : record_lat(b, size, n, &lat, NULL);
 }
 

@@ -235,20 +235,30 @@ void setup_print_header(struct bench_ctx *b)
 		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
 			"half of the ping-pong round trip" : "full round trip";
 	if (perftest_out_table(b))
-		report_header(b->out, &ri);
-	record_dev_collect(b);
+		report_header_body(b->out, &ri);
+	record_dev_collect(b); /* its " Line rate" line */
 	if (perftest_out_table(b) && b->is_server &&
 	    b->test.measure == BENCH_MEASURE_BW)
-		report_note(b->out, "server rows: %s", b->test.bidir ?
-			    "this side's sending only; the client's rows "
-			    "carry the sum of both directions" :
-			    "what arrived, from READY to the last byte");
+		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?
+				   "this side's sending only; the client's "
+				   "rows carry the sum of both directions" :
+				   "what arrived, from READY to the last "
+				   "byte");
+	if (perftest_out_table(b))
+		report_rule(b->out);
 	ops->head(b);
 }
 
+/* perftest's closing rule under the table; the passive side of a round
+ * trip has no table, so its header's rule ends it, as perftest's does. */
 void setup_print_footer(const struct bench_ctx *b)
 {
-	if (perftest_out_table(b))
+	bool passive = b->is_server &&
+		       b->test.measure == BENCH_MEASURE_LAT &&
+		       bench_verb(b->test.verb)->lat_mode ==
+			       BENCH_LAT_ROUND_TRIP;
+
+	if (perftest_out_table(b) && !passive)
 		report_rule(b->out);
 }
 
