@@ -5,7 +5,8 @@
 # shellcheck shell=bash
 
 # data rows, perftest's 5 (bandwidth) and 9 (latency) fields on both sides
-# (perftest's rows hold tabs); the client's note with the server's figure
+# (perftest's rows hold tabs); the client's note with the server's figure (on
+# stderr: the harness reads both streams)
 BW_CLIENT_ROW="65536 +200 +$NUM +$NUM[[:space:]]+$NUM"
 BW_SERVER_ROW=$BW_CLIENT_ROW
 BW_CLIENT_NOTE=" # server \(what arrived\): BW average\[Gb/sec\] $NUM"
