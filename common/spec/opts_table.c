@@ -365,7 +365,7 @@ const struct opt_def opts_table_rows[] = {
 	{ .name = "flows", .code = LONG_FLOWS, .kind = OPT_NOOP,
 	  .off = CFG(noop_flows), .arg = "N",
 	  .help = "changes nothing: raw Ethernet flows (perftest's "
-	  "raw_ethernet tools); rdmabench sends on RC/UC QPs",
+	  "raw_ethernet tools); rdmabench uses verbs QPs",
 	  .group = OPT_G_PERFTEST },
 	{ .name = "flows_burst", .code = LONG_FLOWS_BURST, .kind = OPT_NOOP,
 	  .off = CFG(noop_flows), .arg = "N",
