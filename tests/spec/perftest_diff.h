@@ -107,26 +107,39 @@ static inline const char *diff_word(enum diff_verdict v)
 	       "unclear";
 }
 
-/* Does args hold every space-separated token of want ("-": any)? */
+/* Is phrase (n bytes) in args, between spaces or the ends? */
+static inline bool diff_has_phrase(const char *args, const char *phrase,
+				   size_t n)
+{
+	const char *p = args;
+
+	for (; (p = strstr(p, phrase)); p++)
+		if ((p == args || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+	return false;
+}
+
+/* Does args hold every option of want ("-": any), each with the values
+ * that follow it there ("-n 3": -n then 3, next to each other; "-n
+ * --perform_warm_up": both, anywhere)? */
 static inline bool diff_has_tokens(const char *args, const char *want)
 {
-	char w[256], *save = NULL, *t;
+	char w[256];
+	size_t start = 0, end;
 
 	if (!strcmp(want, "-"))
 		return true;
 	snprintf(w, sizeof(w), "%s", want);
-	for (t = strtok_r(w, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-		const char *p = args;
-		size_t n = strlen(t);
-		bool found = false;
-
-		while (!found && (p = strstr(p, t))) {
-			found = (p == args || p[-1] == ' ') &&
-				(!p[n] || p[n] == ' ');
-			p++;
-		}
-		if (!found)
+	while (w[start]) {
+		end = start + strcspn(w + start, " ");
+		/* the values of this option: the tokens up to the next -x */
+		while (w[end] == ' ' && w[end + 1] && w[end + 1] != '-')
+			end += 1 + strcspn(w + end + 1, " ");
+		if (w[end])
+			w[end++] = '\0';
+		if (!diff_has_phrase(args, w + start, strlen(w + start)))
 			return false;
+		start = end;
 	}
 	return true;
 }
