@@ -9,7 +9,12 @@ affinity + pod anti-affinity, the RDMA resource, IPC_LOCK, Guaranteed QoS:
 the pod spec of scripts/k8s/ring.sh, which renders it from deploy/ with
 "kubectl kustomize", so kubectl must be installed), where pod i runs
     ib_fabric --pattern P --hosts NAME-[0-(N-1)].NAME --out /results ...
-and finds its rank in JOB_COMPLETION_INDEX (docs/fabric.md). The pods
+and finds its rank in JOB_COMPLETION_INDEX (docs/fabric.md). Every pod
+mounts the Secret rdmabench-auth (deploy/base's key; create it as ring.sh
+says): ib_fabric's barrier and every link's tool run with --auth-key-file
+on it, the links with --allow-foreign-gid too (their data GID is on the
+secondary network, not the pod address the control connection uses, and
+the key keeps strangers out). The pods
 reach each other by their stable names (NAME-i.NAME); rank 0 holds the
 barrier between rounds. After its rounds each pod prints its links'
 result documents to its log between "===== rdmabench fabric link FILE
@@ -41,6 +46,7 @@ import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PATTERNS = ("pairs", "ring", "all-to-all", "bisection", "incast", "fan-out")
+KEY = "/etc/rdmabench/auth/key"   # deploy/base's Secret rdmabench-auth, as ring.sh's pods
 PASS = ("--image", "--network", "--netdev", "--rdma-resource", "--cpu", "--memory")
 SCRIPT = """ib_fabric "$@"
 for f in /results/link_*.json; do
@@ -118,8 +124,9 @@ def fabric_args(a, test):
     n = len(a.nodes)
     args = ["--pattern", a.pattern, "--hosts", f"{a.name}-[0-{n - 1}].{a.name}",
             "--streams", str(a.streams), "--tool", a.tool, "--port", str(a.port),
-            "--out", "/results", "--timeout", str(a.timeout), "--",
-            "--oob", "tcp", "--netdev", a.netdev or "net1"]
+            "--out", "/results", "--timeout", str(a.timeout), "--auth-key-file", KEY, "--",
+            "--oob", "tcp", "--netdev", a.netdev or "net1",
+            "--auth-key-file", KEY, "--allow-foreign-gid"]
     return args + (["--use_cuda"] if a.gpu else []) + test
 
 

@@ -61,6 +61,15 @@ for p, n in [("pairs", 4), ("ring", 4), ("all-to-all", 4), ("bisection", 4), ("i
     assert c["command"][:2] == ["/bin/sh", "-c"] and "ib_fabric" in c["command"][2], c["command"]
     assert {"name": "results", "mountPath": "/results"} in c["volumeMounts"], p
     assert "IPC_LOCK" in c["securityContext"]["capabilities"]["add"], p
+    # the key: ib_fabric's barrier and every link's tool, from the mounted Secret
+    key = "/etc/rdmabench/auth/key"
+    dd = args.index("--")
+    assert args[args.index("--auth-key-file") + 1] == key and args.index("--auth-key-file") < dd, args
+    tool = args[dd + 1:]
+    assert tool[tool.index("--auth-key-file") + 1] == key and "--allow-foreign-gid" in tool, args
+    mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+    assert mounts.get("auth") == "/etc/rdmabench/auth", mounts
+    assert any(v.get("secret", {}).get("secretName") == "rdmabench-auth" for v in pod["volumes"]), p
     if p == "gpu":
         assert "--use_cuda" in args and c["resources"]["limits"]["nvidia.com/gpu"] == "1"
         assert args[args.index("--streams") + 1] == "2"
