@@ -31,6 +31,7 @@ void busy_init(struct busy *z, struct session *s)
 	pthread_mutex_init(&z->cm_lock, NULL);
 	z->s = s;
 	z->tcp_fd = -1;
+	pace_init(&z->pace);
 	s->busy = z;
 	for (unsigned int i = 0; i < BUSY_LINGER_MAX; i++)
 		z->linger[i].fd = -1;
@@ -89,24 +90,32 @@ void busy_watch_cm(struct session *s, struct cm_ep *listener)
 		s->busy->cm = listener;
 }
 
-void busy_answer(struct session *s, const char *addr,
+bool busy_answer(struct session *s, const char *addr,
 		 struct wire_connect *answer)
 {
 	struct busy *z = s->busy;
 	uint64_t now_ns = timer_now_ns(), end_ns = 0;
 	unsigned int place = 1;
+	bool answered = true;
+	char host[64];
 
 	if (z) {
+		busy_host(addr, host, sizeof(host));
 		pthread_mutex_lock(&z->lock);
 		end_ns = z->end_ns;
 		place = busy_place(z, addr, now_ns);
-		z->told++;
+		answered = pace_take(&z->pace, host, now_ns);
+		if (answered)
+			z->told++;
+		else
+			z->paced++;
 		pthread_mutex_unlock(&z->lock);
 	}
-	*answer = (struct wire_connect){ .kind = WIRE_CONN_BUSY,
+	*answer = (struct wire_connect){ .kind = answered ? WIRE_CONN_BUSY : 0,
 		.qp_index = (uint16_t)place,
 		.token = end_ns > now_ns ?
 			 (end_ns - now_ns + NS_PER_S - 1) / NS_PER_S : 0 };
+	return answered;
 }
 
 /* Close an answered socket now. */
@@ -136,15 +145,29 @@ static void busy_linger_add(struct busy *z, int fd)
 	slot->close_ns = timer_deadline_ns(BUSY_LINGER_MS);
 }
 
+/* Over its host's rate: fd closed at once with a reset (no answer, no
+ * linger, no TIME_WAIT left here); its client retries as after any
+ * reset. */
+static void busy_drop(int fd)
+{
+	struct linger hard = { .l_onoff = 1, .l_linger = 0 };
+
+	(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof(hard));
+	close(fd);
+}
+
 /* A TCP client (--oob tcp, --oob auto) on fd: an ERROR -EBUSY with the
- * text; fd is z's to close. */
+ * text, unless its host is over its rate; fd is z's to close. */
 static void busy_tell(struct busy *z, int fd, const char *peer)
 {
 	char text[WIRE_TEXT_MAX];
 	struct wire_connect answer;
 	struct ctrl c;
 
-	busy_answer(z->s, peer, &answer);
+	if (!busy_answer(z->s, peer, &answer)) {
+		busy_drop(fd);
+		return;
+	}
 	wire_busy_text(&answer, text, sizeof(text));
 	ctrl_init(&c);
 	c.fd = fd;
@@ -209,7 +232,7 @@ static void busy_cm_answer(void *arg, const char *peer,
 		bench_warn("refused a data connection request from %s: it is "
 			   "not one of %s's data connections; %s's session "
 			   "goes on", peer, ours, ours);
-	busy_answer(z->s, peer, answer);
+	(void)busy_answer(z->s, peer, answer); /* kind 0: no answer */
 }
 
 /* Answered sockets: read what they send; close on hang-up or time. */
@@ -336,6 +359,7 @@ void busy_begin(struct session *s)
 	if (!s->busy)
 		return;
 	s->busy->told = 0;
+	s->busy->paced = 0;
 	s->busy->strays = 0;
 	busy_cm(s, true);
 	busy_expect(s, c->hard_ns);
@@ -358,5 +382,10 @@ void busy_end(struct session *s)
 		bench_info("told %u connection(s) \"busy\" while %s was "
 			   "served", z->told, peer[0] ? peer :
 			   "a client");
+	if (z->paced)
+		bench_info("closed %u more connection(s) without an answer: "
+			   "their hosts asked more than %llu times a second",
+			   z->paced, PACE_PER_S);
 	z->told = 0;
+	z->paced = 0;
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "spec/pace.h"
 #include "spec/wire.h"
 
 struct cm_ep;
@@ -46,6 +47,8 @@ struct busy {
 	struct cm_ep *cm;           /* the rdma_cm listener; NULL: none */
 	unsigned int told;          /* clients told busy this session */
 	unsigned int strays;        /* data requests refused this session */
+	unsigned int paced;         /* closed unanswered this session */
+	struct pace pace;           /* answers a host may have (z->lock) */
 	struct busy_waiter line[BUSY_LINE_MAX];
 	struct busy_linger linger[BUSY_LINGER_MAX];
 };
@@ -78,8 +81,11 @@ void busy_expect(struct session *s, uint64_t end_ns);
 void busy_cm(struct session *s, bool on);
 
 /* The answer for a client that is not this session's (the thread's, and
- * session_cm's for a control request among the data ones). */
-void busy_answer(struct session *s, const char *addr,
+ * session_cm's for a control request among the data ones); false: its
+ * host is over its rate (spec/pace.h): refuse it without an answer
+ * (*answer's kind 0), which costs the server next to nothing. Its place
+ * in line is kept either way. */
+bool busy_answer(struct session *s, const char *addr,
 		 struct wire_connect *answer);
 
 /* Between sessions (the thread paused): tell a client waiting in the
