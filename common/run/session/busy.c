@@ -19,6 +19,7 @@
 #include "run/session/busy.h"
 #include "run/session/session_ctx.h"
 #include "spec/limit.h"
+#include "spec/turns.h"
 
 #define BUSY_POLL_MS 100
 #define BUSY_LINGER_MS 2000       /* an answered socket: then closed */
@@ -76,6 +77,54 @@ static unsigned int busy_place(struct busy *z, const char *addr,
 		if (z->line[i].addr[0] && z->line[i].first_ns < me->first_ns)
 			place++;
 	return place;
+}
+
+/* A waiter still asking at now_ns (under z->lock). */
+static bool busy_live(const struct busy_waiter *w, uint64_t now_ns)
+{
+	return w->addr[0] && now_ns - w->last_ns <= BUSY_FORGET_NS;
+}
+
+bool busy_first(struct session *s, const char *addr)
+{
+	struct busy *z = s->busy;
+	uint64_t now_ns = timer_now_ns(), mine = UINT64_MAX;
+	bool others = false, ahead = false, slowed;
+	char host[64];
+	unsigned int i;
+
+	if (!z)
+		return true;
+	busy_host(addr, host, sizeof(host));
+	slowed = turns_slowed(&s->turns, host, now_ns);
+	pthread_mutex_lock(&z->lock);
+	for (i = 0; i < BUSY_LINE_MAX; i++)
+		if (busy_live(&z->line[i], now_ns) &&
+		    !strcmp(z->line[i].addr, host))
+			mine = z->line[i].first_ns;
+	for (i = 0; i < BUSY_LINE_MAX; i++) {
+		const struct busy_waiter *w = &z->line[i];
+
+		if (!busy_live(w, now_ns) || !strcmp(w->addr, host))
+			continue;
+		others = true;
+		ahead |= w->first_ns < mine;
+	}
+	pthread_mutex_unlock(&z->lock);
+	return !ahead && !(slowed && others);
+}
+
+/* The host served now leaves the line: its place was this turn. */
+static void busy_served(struct busy *z, const char *addr)
+{
+	char host[64];
+
+	busy_host(addr, host, sizeof(host));
+	pthread_mutex_lock(&z->lock);
+	for (unsigned int i = 0; i < BUSY_LINE_MAX; i++)
+		if (!strcmp(z->line[i].addr, host))
+			z->line[i].addr[0] = '\0';
+	pthread_mutex_unlock(&z->lock);
 }
 
 void busy_watch_tcp(struct session *s, int fd)
@@ -358,6 +407,7 @@ void busy_begin(struct session *s)
 	c->hard_what = "its HELLO (5 s from connecting)";
 	if (!s->busy)
 		return;
+	busy_served(s->busy, s->b->peer);
 	s->busy->told = 0;
 	s->busy->paced = 0;
 	s->busy->strays = 0;

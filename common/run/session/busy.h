@@ -63,8 +63,9 @@ void busy_watch_cm(struct session *s, struct cm_ep *listener);
 
 /*
  * A client's control connection is in (b->peer names it): its session
- * starts, with LIMIT_HELLO_MS for the HELLO (b->ctrl's hard limit), and
- * every other client is told busy from now on (not without s->busy).
+ * starts, with LIMIT_HELLO_MS for the HELLO (b->ctrl's hard limit), its
+ * host leaves the line, and every other client is told busy from now on
+ * (not without s->busy).
  */
 void busy_begin(struct session *s);
 
@@ -91,6 +92,17 @@ bool busy_answer(struct session *s, const char *addr,
 /* Between sessions (the thread paused): tell a client waiting in the
  * server's line (spec/turns.h) busy on fd, which this then owns. */
 void busy_turn_away(struct session *s, int fd, const char *peer);
+
+/*
+ * Between sessions: may addr's host ("ADDR:PORT") take the turn now?
+ * No while another host told busy before it still asks (its place was
+ * first: it is asking again within the second), nor while its own source
+ * is slowed (spec/turns.h) and any other host still asks. rdma_cm's
+ * requests cannot wait in a line of the server's, so this orders them:
+ * the rest are told busy, with their place. Hosts are the identity: two
+ * clients of one host share one place.
+ */
+bool busy_first(struct session *s, const char *addr);
 
 /* When addr's host ("ADDR:PORT") was first told busy, if it still asks;
  * 0: not in line. Its place in the server's line. */
