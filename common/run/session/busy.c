@@ -98,6 +98,10 @@ bool busy_first(struct session *s, const char *addr)
 	busy_host(addr, host, sizeof(host));
 	slowed = turns_slowed(&s->turns, host, now_ns);
 	pthread_mutex_lock(&z->lock);
+	if (now_ns < z->handed_until_ns && !strcmp(z->handed, host)) {
+		pthread_mutex_unlock(&z->lock);
+		return true;
+	}
 	for (i = 0; i < BUSY_LINE_MAX; i++)
 		if (busy_live(&z->line[i], now_ns) &&
 		    !strcmp(z->line[i].addr, host))
@@ -114,6 +118,18 @@ bool busy_first(struct session *s, const char *addr)
 	return !ahead && !(slowed && others);
 }
 
+void busy_hand_off(struct session *s, const char *addr)
+{
+	struct busy *z = s->busy;
+
+	if (!z)
+		return;
+	pthread_mutex_lock(&z->lock);
+	busy_host(addr, z->handed, sizeof(z->handed));
+	z->handed_until_ns = timer_deadline_ns(LIMIT_HELLO_MS);
+	pthread_mutex_unlock(&z->lock);
+}
+
 /* The host served now leaves the line: its place was this turn. */
 static void busy_served(struct busy *z, const char *addr)
 {
@@ -121,6 +137,7 @@ static void busy_served(struct busy *z, const char *addr)
 
 	busy_host(addr, host, sizeof(host));
 	pthread_mutex_lock(&z->lock);
+	z->handed_until_ns = 0;
 	for (unsigned int i = 0; i < BUSY_LINE_MAX; i++)
 		if (!strcmp(z->line[i].addr, host))
 			z->line[i].addr[0] = '\0';

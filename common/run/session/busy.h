@@ -49,6 +49,8 @@ struct busy {
 	unsigned int strays;        /* data requests refused this session */
 	unsigned int paced;         /* closed unanswered this session */
 	struct pace pace;           /* answers a host may have (z->lock) */
+	char handed[64];            /* a host sent on to rdma_cm (z->lock) */
+	uint64_t handed_until_ns;   /* its turn waits for it until then */
 	struct busy_waiter line[BUSY_LINE_MAX];
 	struct busy_linger linger[BUSY_LINGER_MAX];
 };
@@ -103,6 +105,10 @@ void busy_turn_away(struct session *s, int fd, const char *peer);
  * clients of one host share one place.
  */
 bool busy_first(struct session *s, const char *addr);
+
+/* The client on addr has the turn but comes again over rdma_cm (--oob
+ * auto's iWARP client): its request there is first for LIMIT_HELLO_MS. */
+void busy_hand_off(struct session *s, const char *addr);
 
 /* When addr's host ("ADDR:PORT") was first told busy, if it still asks;
  * 0: not in line. Its place in the server's line. */

@@ -473,6 +473,7 @@ static int auto_accept_tcp(struct auto_be *a)
 	bench_info("client %s has an iWARP device: it connects over rdma_cm "
 		   "to %s port %u", b->peer, ack.u.locate_ack.addr,
 		   ack.u.locate_ack.cm_port);
+	busy_hand_off(a->be.s, b->peer); /* its turn goes on there */
 	setup_release(b);
 	return -EAGAIN;
 }
