@@ -112,7 +112,9 @@ bool busy_first(struct session *s, const char *addr)
 		if (!busy_live(w, now_ns) || !strcmp(w->addr, host))
 			continue;
 		others = true;
-		ahead |= w->first_ns < mine;
+		/* a slowed host (one that wastes its turns) holds no place */
+		ahead |= w->first_ns < mine &&
+			 !turns_slowed(&s->turns, w->addr, now_ns);
 	}
 	pthread_mutex_unlock(&z->lock);
 	return !ahead && !(slowed && others);

@@ -98,8 +98,9 @@ void busy_turn_away(struct session *s, int fd, const char *peer);
 /*
  * Between sessions: may addr's host ("ADDR:PORT") take the turn now?
  * No while another host told busy before it still asks (its place was
- * first: it is asking again within the second), nor while its own source
- * is slowed (spec/turns.h) and any other host still asks. rdma_cm's
+ * first: it is asking again within the second) and is not slowed, nor
+ * while its own source is slowed (spec/turns.h) and any other host still
+ * asks. rdma_cm's
  * requests cannot wait in a line of the server's, so this orders them:
  * the rest are told busy, with their place. Hosts are the identity: two
  * clients of one host share one place.
