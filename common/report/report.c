@@ -29,10 +29,9 @@ void report_rule(FILE *out)
 }
 
 /* One " Label           : value" line of the header. */
-static void report_kv(FILE *out, const char *label, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define report_kv report_header_line
 
-static void report_kv(FILE *out, const char *label, const char *fmt, ...)
+void report_header_line(FILE *out, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -63,7 +62,7 @@ static void report_header_link(FILE *out, const struct report_info *ri)
 	report_kv(out, "Peer address", "%s", ri->peer);
 }
 
-void report_header(FILE *out, const struct report_info *ri)
+void report_header_body(FILE *out, const struct report_info *ri)
 {
 	char numa[32];
 
@@ -88,6 +87,15 @@ void report_header(FILE *out, const struct report_info *ri)
 		report_kv(out, "Latency", "%s", ri->lat_note);
 	if (ri->qp_attr)
 		report_kv(out, "QP attributes", "%s", ri->qp_attr);
+	if (ri->warm_up)
+		report_kv(out, "Warm-up", "%s", ri->warm_up);
+	if (ri->no_effect)
+		report_kv(out, "Changes nothing", "%s", ri->no_effect);
+}
+
+void report_header(FILE *out, const struct report_info *ri)
+{
+	report_header_body(out, ri);
 	report_rule(out);
 }
 

@@ -41,6 +41,8 @@ struct report_info {
 	const char *qp_attr;      /* "traffic class 106, ..."; NULL: none */
 	const char *ctrl_path;    /* "TCP to host:18515"; NULL: not said */
 	const char *data_dev;     /* "rxe0 port 1, GID ... (why)"; NULL: not said */
+	const char *warm_up;      /* --perform_warm_up's pass; NULL: none */
+	const char *no_effect;    /* perftest flags given that change nothing */
 };
 
 /* The dashed rule perftest frames its tables with. */
@@ -48,6 +50,14 @@ void report_rule(FILE *out);
 
 /* The framed block describing the run, perftest's labels where it has one. */
 void report_header(FILE *out, const struct report_info *ri);
+
+/* That block without its closing rule: the caller adds lines, then the
+ * rule (report_rule), so that nothing but perftest's lines follows it. */
+void report_header_body(FILE *out, const struct report_info *ri);
+
+/* One " Label           : value" line of that block. */
+void report_header_line(FILE *out, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* A note line: " # " and the text; never taken for a row. */
 void report_note(FILE *out, const char *fmt, ...)

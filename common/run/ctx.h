@@ -58,6 +58,7 @@ struct bench_ctx {
 	const struct bench_hooks *hooks; /* NULL, or --rails' (rails_run.c) */
 	bool is_server;
 	struct test test;           /* what runs: the client's configuration */
+	bool warming;               /* --perform_warm_up's pass: no row */
 
 	/* the connection: the session's backend, then setup.c */
 	const char *rendezvous;     /* the header's: "rdma_cm", "TCP", ... */

@@ -94,7 +94,7 @@ static int bw_client_show(struct bench_ctx *b, uint64_t size,
 	int ret = perftest_out_bw(b, size, bw->msgs, bw, peak);
 
 	if (!ret && perftest_out_table(b))
-		report_bw_note(b->out, b->cfg.report_gbits,
+		report_bw_note(perftest_out_notes(b), b->cfg.report_gbits,
 			       "server (what arrived)", peer);
 	return ret;
 }
@@ -215,9 +215,11 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	if (!ret && b->test.bidir) {
 		bw_own_result(b, size, &out, &mine);
 		ret = measure_send_result(b, &mine);
-		return ret ? ret : bw_bidir_show(b, size, &mine, &r);
+		if (ret || b->warming)
+			return ret;
+		return bw_bidir_show(b, size, &mine, &r);
 	}
-	if (ret)
+	if (ret || b->warming)
 		return ret;
 	if (r.msgs != out.total_msgs) {
 		bench_err_why(&b->why, "size %llu: the server counted %llu "
@@ -265,13 +267,15 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 		ret = measure_send_result(b, &r);
 		if (!ret)
 			ret = measure_recv_result(b, &peer);
-		return ret ? ret : bw_bidir_show(b, size, &r, &peer);
+		if (ret || b->warming)
+			return ret;
+		return bw_bidir_show(b, size, &r, &peer);
 	}
 	r.msgs = peer_msgs;
 	r.elapsed_ns = timer_now_ns() - start_ns;
 	r.bytes = r.msgs * size;
 	ret = measure_send_result(b, &r);
-	if (ret)
+	if (ret || b->warming)
 		return ret;
 	stats_bw_compute(r.bytes, r.msgs, r.elapsed_ns ? r.elapsed_ns : 1, &bw);
 	ret = perftest_out_bw(b, size, r.msgs, &bw, &bw);
@@ -313,9 +317,9 @@ static int lat_show(struct bench_ctx *b, uint64_t size, uint64_t n,
 	if (!perftest_out_table(b))
 		return ret;
 	if (tps > 0)
-		report_lat_note(b->out, "", lat);
+		report_lat_note(perftest_out_notes(b), "", lat);
 	if (peer && peer->samples)
-		report_lat_note(b->out, "server", peer);
+		report_lat_note(perftest_out_notes(b), "server", peer);
 	if (b->cfg.histogram)
 		hist_print(b->hist, div, b->out);
 	return ret;
@@ -384,7 +388,7 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 		ret = lat_tell_count(b, n);
 	if (!ret)
 		ret = measure_recv_result(b, &r);
-	if (ret)
+	if (ret || b->warming)
 		return ret;
 	hist_summarize(b->hist, bench_verb_lat_divisor(b->test.verb), &lat);
 	lat_from_wire(&r, &peer);
@@ -418,26 +422,100 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	lat_to_wire(&lat, &r);
 	r.msgs = n;
 	ret = measure_send_result(b, &r);
-	if (ret)
+	if (ret || b->warming)
 		return ret;
 	if (lat.samples)
 		ret = lat_show(b, size, n, &lat, NULL);
 	else if (perftest_out_table(b)) /* the passive side: no row */
-		report_note(b->out, "%llu B, %llu iterations: the client "
-			    "times each round trip", (unsigned long long)size,
-			    (unsigned long long)n);
+		report_note(perftest_out_notes(b), "%llu B, %llu iterations: "
+			    "the client times each round trip",
+			    (unsigned long long)size, (unsigned long long)n);
 	return ret ? ret : record_lat(b, size, n, &lat, NULL);
+}
+
+/* ---- --perform_warm_up ---- */
+
+typedef int (*measure_client_fn)(struct bench_ctx *b, uint64_t size);
+typedef int (*measure_server_fn)(struct bench_ctx *b,
+				 const struct wire_sync *sync);
+
+static const struct {
+	measure_client_fn client;
+	measure_server_fn server;
+} measure_fns[] = {
+	[BENCH_MEASURE_BW] = { bw_client_size, bw_server_size },
+	[BENCH_MEASURE_LAT] = { lat_client_size, lat_server_size },
+};
+
+/*
+ * The warm-up pass: the size's whole round (SYNC to RESULT) by
+ * iterations, test_warm_up_iters() of them, also in -D; both sides
+ * swap the same fields, so they agree without a message of their own.
+ */
+static void measure_warm_begin(struct bench_ctx *b)
+{
+	b->test.iters = test_warm_up_iters(&b->test);
+	b->test.duration_s = 0;
+	b->test.margin_s = 0;
+	b->warming = true;
+}
+
+static void measure_warm_end(struct bench_ctx *b, const struct test *keep)
+{
+	b->test = *keep;
+	b->warming = false;
+}
+
+static int measure_client_size(struct bench_ctx *b, uint64_t size)
+{
+	measure_client_fn fn = measure_fns[b->test.measure].client;
+	struct test keep = b->test;
+	int ret;
+
+	if (!test_warm_up_iters(&b->test))
+		return fn(b, size);
+	measure_warm_begin(b);
+	ret = fn(b, size);
+	measure_warm_end(b, &keep);
+	return ret ? ret : fn(b, size);
+}
+
+/* With a warm-up, a size comes as two SYNCs: the pass's, then its own. */
+static int measure_server_size(struct bench_ctx *b,
+			       const struct wire_sync *sync)
+{
+	measure_server_fn fn = measure_fns[b->test.measure].server;
+	struct wire_msg msg;
+	struct test keep = b->test;
+	int ret;
+
+	if (!test_warm_up_iters(&b->test))
+		return fn(b, sync);
+	measure_warm_begin(b);
+	ret = fn(b, sync);
+	measure_warm_end(b, &keep);
+	if (!ret)
+		ret = ctrl_recv(&b->ctrl, WIRE_SYNC, &msg);
+	if (!ret && msg.u.sync.size_bytes != sync->size_bytes) {
+		bench_err_why(&b->why, "the client's SYNC after the warm-up "
+			      "of %llu B was for %llu B: run the same "
+			      "rdmabench on both ends",
+			      (unsigned long long)sync->size_bytes,
+			      (unsigned long long)msg.u.sync.size_bytes);
+		ret = -EPROTO;
+	}
+	return ret ? ret : fn(b, &msg.u.sync);
 }
 
 static const struct measure_ops measure_ops[] = {
 	[BENCH_MEASURE_BW] = { .send_depth = bw_send_depth,
 			       .head = bw_head,
-			       .client_size = bw_client_size,
-			       .server_size = bw_server_size },
+			       .client_size = measure_client_size,
+			       .server_size = measure_server_size },
 	[BENCH_MEASURE_LAT] = { .send_depth = lat_send_depth,
 				.head = lat_head,
-				.client_size = lat_client_size,
-				.server_size = lat_server_size },
+				.client_size = measure_client_size,
+				.server_size = measure_server_size },
 };
 
 const struct measure_ops *measure_ops_get(enum bench_measure measure)

@@ -12,6 +12,11 @@ bool perftest_out_table(const struct bench_ctx *b)
 	return b->cfg.output == OPTS_OUTPUT_TABLE;
 }
 
+FILE *perftest_out_notes(const struct bench_ctx *b)
+{
+	return b->out == stdout ? stderr : b->out;
+}
+
 void perftest_out_title(const struct bench_ctx *b, char sep, char *buf,
 			size_t len)
 {
@@ -141,9 +146,10 @@ int perftest_out_bidir(const struct bench_ctx *b, uint64_t size,
 	ret = perftest_out_bw(b, size, own->iters, &sum, &sum_peak);
 	if (ret || !perftest_out_table(b))
 		return ret;
-	report_bw_note(b->out, gbits, b->is_server ? "server sent" :
-		       "client sent", &own->bw);
-	report_bw_note(b->out, gbits, b->is_server ? "client sent" :
+	report_bw_note(perftest_out_notes(b), gbits, b->is_server ?
+		       "server sent" : "client sent", &own->bw);
+	report_bw_note(perftest_out_notes(b), gbits, b->is_server ?
+		       "client sent" :
 		       "server sent", &peer->bw);
 	if (b->cfg.report_both && !b->test.all_sizes)
 		pout_both(b, size, own, peer);

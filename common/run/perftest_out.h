@@ -19,6 +19,15 @@
 /* Whether the text (header, column names, rows, notes) is printed. */
 bool perftest_out_table(const struct bench_ctx *b);
 
+/*
+ * Where our figures beyond perftest's rows go (the server's side, -D's
+ * percentiles): stderr when the report is stdout, so that stdout from
+ * the column head on is perftest's lines alone (a parser takes the line
+ * before the last as the row); a rail's buffer keeps them. The JSON
+ * documents keep them all.
+ */
+FILE *perftest_out_notes(const struct bench_ctx *b);
+
 /* perftest's test title, words joined by sep: "RDMA_Write BW Test". */
 void perftest_out_title(const struct bench_ctx *b, char sep, char *buf,
 			size_t len);

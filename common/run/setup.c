@@ -172,10 +172,44 @@ static const char *setup_data_dev(const struct bench_ctx *b, char *buf,
 	return buf;
 }
 
+/* The header's "Warm-up": --perform_warm_up's pass, on either side. */
+static const char *setup_warm_up(const struct bench_ctx *b, char *buf,
+				 size_t len)
+{
+	uint64_t n = test_warm_up_iters(&b->test);
+
+	if (!n)
+		return NULL;
+	snprintf(buf, len, "%llu iterations of each size first, not "
+		 "measured (--perform_warm_up)", (unsigned long long)n);
+	return buf;
+}
+
+/* The header's "Changes nothing": perftest flags given that do not
+ * apply to rdmabench, each with why (this side's command line). */
+static const char *setup_no_effect(const struct bench_ctx *b, char *buf,
+				   size_t len)
+{
+	const struct { bool given; const char *text; } flags[] = {
+		{ b->cfg.noop_xchg, "--dont_xchg_versions (the HELLO always "
+		  "carries and checks rdmabench's wire version)" },
+		{ b->cfg.noop_flows, "--flows/--flows_burst (raw Ethernet "
+		  "flows; rdmabench sends on RC/UC QPs)" },
+	};
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (flags[i].given && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? "; " : "", flags[i].text);
+	return buf[0] ? buf : NULL;
+}
+
 void setup_print_header(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
-	char title[80], qp_attr[128], data_dev[320];
+	char title[80], qp_attr[128], data_dev[320], warm[96], no_eff[256];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
@@ -192,6 +226,8 @@ void setup_print_header(struct bench_ctx *b)
 		.qp_attr = setup_qp_attr(b, qp_attr, sizeof(qp_attr)),
 		.ctrl_path = b->ctrl_note[0] ? b->ctrl_note : NULL,
 		.data_dev = setup_data_dev(b, data_dev, sizeof(data_dev)),
+		.warm_up = setup_warm_up(b, warm, sizeof(warm)),
+		.no_effect = setup_no_effect(b, no_eff, sizeof(no_eff)),
 	};
 
 	perftest_out_title(b, ' ', title, sizeof(title));
@@ -199,20 +235,30 @@ void setup_print_header(struct bench_ctx *b)
 		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
 			"half of the ping-pong round trip" : "full round trip";
 	if (perftest_out_table(b))
-		report_header(b->out, &ri);
-	record_dev_collect(b);
+		report_header_body(b->out, &ri);
+	record_dev_collect(b); /* its " Line rate" line */
 	if (perftest_out_table(b) && b->is_server &&
 	    b->test.measure == BENCH_MEASURE_BW)
-		report_note(b->out, "server rows: %s", b->test.bidir ?
-			    "this side's sending only; the client's rows "
-			    "carry the sum of both directions" :
-			    "what arrived, from READY to the last byte");
+		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?
+				   "this side's sending only; the client's "
+				   "rows carry the sum of both directions" :
+				   "what arrived, from READY to the last "
+				   "byte");
+	if (perftest_out_table(b))
+		report_rule(b->out);
 	ops->head(b);
 }
 
+/* perftest's closing rule under the table; the passive side of a round
+ * trip has no table, so its header's rule ends it, as perftest's does. */
 void setup_print_footer(const struct bench_ctx *b)
 {
-	if (perftest_out_table(b))
+	bool passive = b->is_server &&
+		       b->test.measure == BENCH_MEASURE_LAT &&
+		       bench_verb(b->test.verb)->lat_mode ==
+			       BENCH_LAT_ROUND_TRIP;
+
+	if (perftest_out_table(b) && !passive)
 		report_rule(b->out);
 }
 

@@ -84,7 +84,7 @@ struct bench_cfg {
 	char source_ip[OPTS_ADDR_MAX];   /* --source_ip: "" the route's */
 	bool no_peak;                    /* -N: BW peak not measured */
 	bool report_both;                /* --report-both (with -b) */
-	bool warm_up;                    /* --perform_warm_up (with -D) */
+	bool warm_up;                    /* --perform_warm_up */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
 	uint64_t output;                 /* --output: enum opts_output */
@@ -133,6 +133,8 @@ struct bench_cfg {
 	char auth_key_file[OPTS_PATH_MAX]; /* --auth-key-file, "": none */
 	/* perftest's, already what rdmabench does */
 	bool noop_seen;
+	bool noop_xchg;                  /* --dont_xchg_versions: a note */
+	bool noop_flows;                 /* --flows[_burst]: a note */
 	bool show_help;                  /* -h */
 	bool show_version;               /* --version */
 };

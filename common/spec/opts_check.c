@@ -106,9 +106,6 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		{ cfg->has_margin && !cfg->duration_s,
 		  "-f/--margin is the margin of a -D run: add -D SEC, or drop "
 		  "-f" },
-		{ cfg->warm_up && !cfg->duration_s,
-		  "--perform_warm_up: iteration mode has no warm-up pass: use "
-		  "-D SEC, which leaves out a -f warm-up margin" },
 		{ cfg->rails[0] && opts_oob(cfg) == OPTS_OOB_CM,
 		  "--rails: each rail connects its own device over the TCP "
 		  "control channel: drop -R/--oob cm/--source_ip" },

@@ -27,3 +27,13 @@ uint32_t test_slots(const struct test *t)
 		slots--;
 	return slots ? (uint32_t)slots : 1;
 }
+
+uint64_t test_warm_up_iters(const struct test *t)
+{
+	uint64_t n = t->tx_depth > TEST_WARM_UP_MIN ? t->tx_depth
+						    : TEST_WARM_UP_MIN;
+
+	if (!t->warm_up)
+		return 0;
+	return t->iters && t->iters < n ? t->iters : n;
+}

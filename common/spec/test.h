@@ -22,6 +22,7 @@ struct test {
 	bool bidir;                 /* -b: both sides send */
 	bool validate;              /* --validate */
 	bool uc;                    /* -c UC (with --oob tcp) */
+	bool warm_up;               /* --perform_warm_up */
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t io_timeout_ms;
@@ -47,5 +48,14 @@ void test_sizes(const struct test *t, uint64_t *first, uint64_t *last);
  * reused; otherwise every operation reuses one. At least 1.
  */
 uint32_t test_slots(const struct test *t);
+
+/*
+ * --perform_warm_up: the iterations of the pass each size runs first,
+ * on both sides, neither shown nor recorded (perftest posts one send
+ * queue's worth: tx_depth, here at least TEST_WARM_UP_MIN, at most -n);
+ * 0 without it.
+ */
+#define TEST_WARM_UP_MIN 128
+uint64_t test_warm_up_iters(const struct test *t);
 
 #endif

@@ -23,6 +23,7 @@
 #define WIRE_HELLO_BIDIR 0x4u
 #define WIRE_HELLO_VALIDATE 0x8u
 #define WIRE_HELLO_UC 0x10u
+#define WIRE_HELLO_WARM_UP 0x20u
 
 static const struct {
 	size_t off; /* of a bool in struct test */
@@ -33,6 +34,7 @@ static const struct {
 	{ offsetof(struct test, bidir), WIRE_HELLO_BIDIR },
 	{ offsetof(struct test, validate), WIRE_HELLO_VALIDATE },
 	{ offsetof(struct test, uc), WIRE_HELLO_UC },
+	{ offsetof(struct test, warm_up), WIRE_HELLO_WARM_UP },
 };
 
 _Static_assert(sizeof(((struct test *)0)->tool) ==

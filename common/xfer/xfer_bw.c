@@ -246,11 +246,8 @@ static int bw_clock(struct bw_run *r, uint64_t now_ns)
 		r->out->msgs = r->done_all + r->recv_all - r->win_done;
 		r->out->elapsed_ns = now_ns - r->win_ns;
 	}
-	if (r->window == 2 && !r->out->msgs) { /* opened and closed at once */
-		r->out->whole_run = true;
-		r->out->msgs = r->done_all + r->recv_all;
-		r->out->elapsed_ns = now_ns - p->start_ns;
-	}
+	if (r->window == 2 && !r->out->msgs) /* opened and closed at once */
+		r->out->whole_run = true; /* bw_results: the whole run's */
 	if (r->posting && now_ns >= p->end_ns) {
 		r->posting = false;
 		return bw_flush(r);
@@ -335,6 +332,11 @@ static void bw_results(struct bw_run *r)
 		o->msgs = r->p->sends ? r->done_all : r->recv_all;
 		o->elapsed_ns = r->p->sends ? r->last_ns - r->first_ns
 					    : o->recv_elapsed_ns;
+	}
+	if (o->whole_run) { /* -D start -> the last completion, drained */
+		o->msgs = r->p->sends ? r->done_all : r->recv_all;
+		o->elapsed_ns = (r->p->sends ? r->last_ns : r->recv_last_ns) -
+				r->p->start_ns;
 	}
 	o->bytes = o->msgs * r->p->size;
 	if (!o->peak_ns || r->p->end_ns) {

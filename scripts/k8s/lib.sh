@@ -8,6 +8,10 @@
 #                           deploy/'s image IMAGE (REPO[:TAG][@DIGEST])
 #   k8s_check_setcap FILE   die unless every image of FILE's non-root
 #                           containers is a ...-setcap tag (or a digest)
+#   k8s_auth_secret FILE DIR  when FILE's pods mount the Secret
+#                           rdmabench-auth and the cluster has none, make
+#                           it with a random key (the caller's k and log;
+#                           DIR: a private folder for the key file)
 K8S_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 
 k8s_q() { printf '"%s"' "$(printf %s "$1" | sed 's/[\\"]/\\&/g')"; }
@@ -42,4 +46,25 @@ k8s_check_setcap() {
 	grep -q 'runAsNonRoot: true' "$1" || return 0
 	img=$(sed -n 's/^[ -]*image: *//p' "$1" | tr -d '"' | grep -v '@' | grep -v -- '-setcap$' | head -n 1)
 	[ -z "$img" ] || die "the overlay runs the tools as non-root, which needs the image built with SETCAP=1 and tagged ...-setcap (docs/kubernetes.md); $img is not: --image REGISTRY/rdmabench:TAG-setcap"
+}
+
+# deploy/base's pods take the control channel's key from the Secret
+# rdmabench-auth (--auth-key-file); no key is committed, so one is made
+# here, once: 32 random bytes, base64 (what docs/kubernetes.md's one-liner
+# does). An existing Secret is used as it is.
+K8S_SECRET=rdmabench-auth
+k8s_auth_secret() {
+	grep -q "secretName: \"\{0,1\}$K8S_SECRET\"\{0,1\}$" "$1" || return 0
+	if k get secret "$K8S_SECRET" -o name > /dev/null 2>&1; then
+		log "Secret $K8S_SECRET exists: its key is the pods' (--auth-key-file)"
+		return 0
+	fi
+	(umask 077 && head -c 32 /dev/urandom | base64 > "$2/key") || return 1
+	if ! k create secret generic "$K8S_SECRET" --from-file=key="$2/key" > /dev/null; then
+		rm -f "$2/key"
+		log "cannot make the Secret $K8S_SECRET (kubectl create secret generic $K8S_SECRET --from-file=key=FILE)"
+		return 1
+	fi
+	rm -f "$2/key"
+	log "made the Secret $K8S_SECRET: a random key (32 bytes, base64) for --auth-key-file; it stays for later runs (kubectl delete secret $K8S_SECRET drops it)"
 }

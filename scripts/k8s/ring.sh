@@ -36,6 +36,12 @@
 # headless Service renamed; "kubectl kustomize" renders them (KUBECTL names
 # another kubectl), so rendering needs kubectl too, not a cluster.
 #
+# The key: every pod mounts the Secret rdmabench-auth (deploy/base), its
+# client and its one-shot server run with --auth-key-file on it (the
+# server with --allow-foreign-gid, safe only with the key). --run makes
+# the Secret with a random key when the namespace has none (and keeps
+# it); without --run, make it yourself (docs/kubernetes.md).
+#
 # Options:
 #   --run                apply, wait, collect, report; exit with collect.py's status
 #   -n, --namespace NS   namespace (default: kubectl's current one)
@@ -43,8 +49,9 @@
 #   -o, --overlay NAME   base (default), gpu, nonroot, ... (deploy/overlays/NAME),
 #                        or a directory holding a kustomization of your own:
 #                        its client Job's pod spec; its other objects (the
-#                        server, the NAD) are not used; not secure (the ring's
-#                        servers take no key)
+#                        server, the NAD) are not used; its client must take
+#                        the key (--auth-key-file, as deploy/base's): the
+#                        ring's servers take the same
 #       --image IMAGE    image (default the overlay's: rdmabench:0.1.0;
 #                        nonroot wants a ...-setcap tag)
 #       --network NAME   NetworkAttachmentDefinition the pods attach
@@ -150,6 +157,7 @@ else
 	JOBS=("$NAME ${NODES[*]}")
 fi
 
+RING_KEY=/etc/rdmabench/auth/key   # deploy/base's Secret rdmabench-auth
 ptr() { printf %s "$1" | sed 's/~/~0/g; s|/|~1|g'; }   # a JSON pointer token
 
 # ---------------------------------------------------------------- render
@@ -216,7 +224,7 @@ job_patch() { # JOB SIZE STRIDE NODE...
 	op test $c/env/0/name " RDMABENCH_ARGS"
 	op replace $c/env/0/value " $(k8s_q "${TEST_ARGS[*]}")"
 	k=1
-	for kv in "RDMABENCH_SERVER_ARGS=--oob tcp --netdev $NETDEV --allow-foreign-gid$([ "$GPU" = 1 ] && echo " --use_cuda")" \
+	for kv in "RDMABENCH_SERVER_ARGS=--oob tcp --netdev $NETDEV --allow-foreign-gid --auth-key-file $RING_KEY$([ "$GPU" = 1 ] && echo " --use_cuda")" \
 		"RDMABENCH_RING_SIZE=$size" "RDMABENCH_RING_STRIDE=$stride" "RDMABENCH_RING_GROUP=$job" \
 		"RDMABENCH_PEER_FORMAT=$job-%d.$NAME" "RDMABENCH_RING_WAIT=$TIMEOUT"; do
 		op add $c/env/$k "
@@ -290,8 +298,8 @@ render_job() { # JOB NODE...: the Job's documents, the Service's in $WORK/JOB/se
 	if [ "$(grep -c -- '- --use_cuda$' "$d/job.yaml")" -gt 1 ]; then
 		die "--gpu and an overlay with components/gpu: give one of them"
 	fi
-	if grep -q -- '- --auth-key-file$' "$d/job.yaml"; then
-		die "the overlay gives the client --auth-key-file (secure): a ring's servers take no key; secure is for pairs"
+	if ! grep -A1 -- '- --auth-key-file$' "$d/job.yaml" | grep -q -- "- $RING_KEY\$"; then
+		die "the overlay's client takes no --auth-key-file $RING_KEY (deploy/base's key): the ring's servers run with --allow-foreign-gid, safe only with that key"
 	fi
 	k8s_check_setcap "$d/job.yaml"
 	cat "$d/job.yaml"
@@ -301,6 +309,8 @@ render() {
 	local j
 	echo "# rdmabench ring $NAME: ${#JOBS[@]} Indexed Job(s), $TOOL ${TEST_ARGS[*]}"
 	echo "# (rendered by scripts/k8s/ring.sh from $(realpath --relative-to="$ROOT" "$ODIR"))"
+	echo "# needs the Secret rdmabench-auth (the key): kubectl create secret generic"
+	echo "# rdmabench-auth --from-file=key=<(head -c 32 /dev/urandom | base64)"
 	for j in "${JOBS[@]}"; do
 		# shellcheck disable=SC2086 # "JOB NODE..." on purpose
 		render_job $j > "$WORK/jobs.yaml.part" || exit
@@ -339,6 +349,7 @@ trap 'exit 143' TERM
 jobnames=()
 for j in "${JOBS[@]}"; do jobnames+=("${j%% *}"); done
 k delete job "${jobnames[@]}" --ignore-not-found --wait=true >/dev/null 2>&1
+k8s_auth_secret "$RESULTS/manifests.yaml" "$WORK" || exit 1
 APPLIED=1
 k apply -f "$RESULTS/manifests.yaml" >&2 || { log "kubectl apply failed"; exit 1; }
 log "${#jobnames[@]} job(s) applied; waiting (deadline ${TIMEOUT}s)"

@@ -14,7 +14,7 @@
 # Options:
 #   -n, --namespace NS     namespace (default: kubectl's current one)
 #   -o, --overlay NAME     base (default), sriov, hostdev, gpu, sriov-gpu,
-#                          nonroot, secure (deploy/overlays/NAME), or a directory
+#                          nonroot (deploy/overlays/NAME), or a directory
 #                          holding a kustomization of your own
 #   -t, --tool TOOL        ib_write_bw (default), ib_read_bw, ib_send_bw,
 #                          ib_atomic_bw, ib_*_lat
@@ -31,6 +31,10 @@
 #       --render           print the manifests for these nodes and exit
 #       --allow-same-node  NODE_A may equal NODE_B (loopback through the NIC)
 #   -h, --help
+#
+# The pods take the control channel's key from the Secret rdmabench-auth
+# (deploy/base: --auth-key-file, a NetworkPolicy, README "Trust model"):
+# when the namespace has none, one is made with a random key, and kept.
 #
 # Files in the results folder: verdict.json (the client's termination
 # message: verdict, exit_code, per-size Gb/s, failing gates), result.json
@@ -208,6 +212,7 @@ finish() { # RC WHY: write a verdict of our own when the client left none
 log "server on $NODE_A, client on $NODE_B, $TOOL ${TEST_ARGS[*]:-(default test flags)}; results in $RESULTS"
 k delete job rdmabench-client --ignore-not-found --wait=true >/dev/null 2>&1
 APPLIED=1
+k8s_auth_secret "$WORK/manifests.yaml" "$WORK" || finish 1 "no Secret rdmabench-auth for the pods' key"
 k apply -f "$WORK/infra.yaml" >&2 || finish 1 "kubectl apply of the server failed"
 log "waiting for the server to be Ready (readiness: TCP connect to its control port)"
 if ! k wait --for=condition=Available deployment/rdmabench-server --timeout="$(left)s" >&2; then

@@ -28,6 +28,14 @@
 // holds CAP_IPC_LOCK only through the file capabilities of the SETCAP=1
 // image, so it must run an image tagged ...-setcap, add IPC_LOCK and not
 // forbid privilege escalation.
+// Hardening (README "Trust model", docs/kubernetes.md): the pod's seccomp
+// profile is RuntimeDefault; every container drops ALL capabilities and
+// adds IPC_LOCK alone, has a read-only root filesystem with an emptyDir at
+// /tmp, and a root one forbids privilege escalation; no tool runs with
+// --allow-foreign-gid (in args or RDMABENCH_SERVER_ARGS) without
+// --auth-key-file on a file of a required Secret volume it mounts. Pair
+// bundles: the server binds its control port to $(POD_IP) (env from
+// status.podIP) and a NetworkPolicy admits only the client pods to it.
 import fs from "node:fs";
 import YAML from "yaml";
 
@@ -94,8 +102,38 @@ function checkPod(what, tpl) {
     if (!(c.volumeMounts ?? []).some((m) => m.mountPath === "/etc/podinfo")) fail(cw, "network-status not mounted at /etc/podinfo");
     const env = Object.fromEntries((c.env ?? []).map((e) => [e.name, e]));
     for (const n of ["NODE_NAME", "POD_NAME"]) if (!env[n]?.valueFrom) fail(cw, `no downward-API ${n}`);
+    checkHardened(cw, spec, c, uid);
+    checkKey(cw, spec, c, args0(c));
+    const sargs = (env.RDMABENCH_SERVER_ARGS?.value ?? "").split(/\s+/).filter(Boolean);
+    if (sargs.length) checkKey(`${cw} (RDMABENCH_SERVER_ARGS)`, spec, c, sargs);
   }
+  const seccomp = spec.securityContext?.seccompProfile?.type;
+  if (seccomp !== "RuntimeDefault") fail(what, `the pod's seccompProfile is ${seccomp ?? "unset"}, not RuntimeDefault`);
   return spec;
+}
+
+// the fields RDMA needs (IPC_LOCK) and nothing more
+function checkHardened(cw, spec, c, uid) {
+  const sc = c.securityContext ?? {};
+  const caps = sc.capabilities ?? {};
+  if (!(caps.drop ?? []).includes("ALL")) fail(cw, "does not drop ALL capabilities");
+  const extra = (caps.add ?? []).filter((x) => x !== "IPC_LOCK");
+  if (extra.length) fail(cw, `adds ${extra} (RDMA needs IPC_LOCK only)`);
+  if (uid === 0 && sc.allowPrivilegeEscalation !== false) fail(cw, "root without allowPrivilegeEscalation: false");
+  if (sc.readOnlyRootFilesystem !== true) fail(cw, "root filesystem not read-only");
+  const tmp = (c.volumeMounts ?? []).find((m) => m.mountPath === "/tmp");
+  if (!tmp || !(spec.volumes ?? []).some((v) => v.name === tmp.name && v.emptyDir))
+    fail(cw, "no emptyDir at /tmp (the entrypoint's and the tools' only writable place)");
+}
+
+// --allow-foreign-gid only with --auth-key-file on a required Secret's file
+function checkKey(cw, spec, c, a) {
+  if (!a.includes("--allow-foreign-gid")) return;
+  const key = a[a.indexOf("--auth-key-file") + 1];
+  if (!a.includes("--auth-key-file") || !key) { fail(cw, "--allow-foreign-gid without --auth-key-file (a reflector for anyone)"); return; }
+  const m = (c.volumeMounts ?? []).find((x) => key.startsWith(x.mountPath + "/"));
+  const v = m && (spec.volumes ?? []).find((x) => x.name === m.name);
+  if (!v?.secret || v.secret.optional !== false) fail(cw, `--auth-key-file ${key}: not on a required Secret volume`);
 }
 
 // podFailurePolicy: a disruption is retried (Ignore, the first rule), the
@@ -134,6 +172,15 @@ if (!ring) {
     const probe = sc.readinessProbe?.tcpSocket?.port;
     if (probe !== cport?.name && probe !== 18515) fail("server", "readiness probe is not a TCP connect to the control port");
     if (d.spec.replicas !== 1) fail("server", "replicas is not 1");
+    const sa = args0(sc), ip = (sc.env ?? []).find((e) => e.name === "POD_IP");
+    if (sa[sa.indexOf("--bind") + 1] !== "$(POD_IP)" || !sa.includes("--bind") || ip?.valueFrom?.fieldRef?.fieldPath !== "status.podIP")
+      fail("server", "does not --bind $(POD_IP) (env POD_IP from status.podIP)");
+    const np = byKind("NetworkPolicy").find((n) => Object.entries(n.spec.podSelector?.matchLabels ?? {}).every(([k, v]) => sl[k] === v));
+    const jl = j.spec.template.metadata.labels;
+    if (!np || np.spec.policyTypes?.join() !== "Ingress" || np.spec.ingress?.length !== 1 ||
+      !np.spec.ingress[0].from?.every((f) => Object.entries(f.podSelector?.matchLabels ?? {}).every(([k, v]) => jl[k] === v)) ||
+      np.spec.ingress[0].ports?.map((p) => `${p.protocol}/${p.port}`).join() !== "TCP/18515")
+      fail("server", "no NetworkPolicy that admits only the client pods, to TCP 18515");
     const jspec = checkPod("client", j.spec.template);
     if (j.spec.backoffLimit !== 0) fail("client Job", "backoffLimit is not 0");
     if (!(j.spec.activeDeadlineSeconds > 0)) fail("client Job", "no activeDeadlineSeconds");

@@ -10,6 +10,9 @@
 #   get pod(s) ...         names, termination messages, exit codes
 #   logs ...               the containers' output
 #   delete ...             recorded
+#   get secret NAME        exists when $FAKE_KUBECTL_DIR/secrets/NAME does
+#                          (FAKE_SECRET=1: rdmabench-auth exists from the start)
+#   create secret generic NAME --from-file=key=FILE   copies FILE there
 set -u
 D=${FAKE_KUBECTL_DIR:?}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
@@ -28,7 +31,16 @@ pods_with() { # LABEL=VALUE
 		grep -qx -- "$1" "$f" && basename "$f" .labels
 	done
 }
+mkdir -p "$D/secrets"
+[ "${FAKE_SECRET:-}" = 1 ] && [ ! -e "$D/secrets/rdmabench-auth" ] && echo preset > "$D/secrets/rdmabench-auth"
 case $1 in
+create)
+	[ "$2 $3" = "secret generic" ] || { echo "fake kubectl: create $2 $3?" >&2; exit 1; }
+	[ -e "$D/secrets/$4" ] && { echo "Error from server (AlreadyExists): secrets \"$4\" already exists" >&2; exit 1; }
+	f=$5; [[ $f == --from-file=key=* ]] || { echo "fake kubectl: create secret: $f?" >&2; exit 1; }
+	cp "${f#--from-file=key=}" "$D/secrets/$4" || exit 1
+	echo "secret/$4 created"
+	;;
 kustomize) exec "$HERE/kubectl-kustomize.sh" "$@" ;;
 apply)
 	f=$(opt -f "$@")
@@ -68,6 +80,10 @@ get)
 		esac
 		;;
 	events) echo "no events" ;;
+	secret)
+		[ -e "$D/secrets/$name" ] || { echo "Error from server (NotFound): secrets \"$name\" not found" >&2; exit 1; }
+		echo "secret/$name"
+		;;
 	*) echo "fake kubectl: get $what?" >&2; exit 1 ;;
 	esac
 	;;

@@ -20,7 +20,9 @@
 # Multus's net1: the
 # guest's only link, renamed net1 (its rxe device follows it); the RDMA
 # shared device plugin: /dev/infiniband/uverbs0 and rdma_cm; cluster DNS:
-# --add-host for the Service's name.
+# --add-host for the Service's name; the API server's Secret rdmabench-auth:
+# DIR/secret (its key made by lab-image.sh); status.podIP: the guest's
+# address; the pod's volumes (the key, /tmp): the guest's tmpfs.
 set -u
 role=$1 dir=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +48,7 @@ kubelet() {
 		--device-plugin rdma/rdma_shared_device_a=/dev/infiniband/uverbs0,/dev/infiniband/rdma_cm \
 		--add-host "rdmabench-server:$LAB_SERVER_IP" \
 		--network-status "[{\"name\":\"default/rdmabench-net\",\"interface\":\"net1\",\"ips\":[\"$LAB_MY_IP\"]}]" \
+		--secret "rdmabench-auth=$dir/secret" --pod-ip "$LAB_MY_IP" --volumes "/run/k8s-lab/volumes/$pod" \
 		--pod "$pod" --node "$node" --out "$out" "$@"
 }
 

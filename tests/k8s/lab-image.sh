@@ -69,6 +69,10 @@ for ov in base overlays/nonroot; do
 	"$K/kubectl-kustomize.sh" kustomize "deploy/$ov" > "$dir/${ov##*/}.yaml" ||
 		{ for c in "${CASES[@]}"; do result fail "$c" "kustomize deploy/$ov failed"; done; finish; }
 done
+# the Secret rdmabench-auth the pods mount (deploy/base: --auth-key-file):
+# a random key, as scripts/k8s/run-pair.sh makes it
+mkdir "$dir/secret" && head -c 32 /dev/urandom | base64 > "$dir/secret/key" ||
+	{ for c in "${CASES[@]}"; do result fail "$c" "cannot make the key"; done; finish; }
 # the guests load the SETCAP=1 image from this file (tests/k8s/image-node.sh);
 # it leaves the host's store meanwhile (its own layer must not be found
 # there: the guests would take it without its file capability) and comes

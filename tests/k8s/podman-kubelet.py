@@ -13,8 +13,13 @@ status.podIP), the pod's and the container's securityContext merged as the
 kubelet merges them (runAsUser, runAsGroup, runAsNonRoot - refused like the
 kubelet's CreateContainerConfigError when the user would be root -,
 capabilities add/drop over containerd's default set, privileged,
-allowPrivilegeEscalation, readOnlyRootFilesystem), resources.limits (cpu,
-memory), volumeMounts of downwardAPI volumes, the termination message
+allowPrivilegeEscalation, readOnlyRootFilesystem - without podman's tmpfs
+on /tmp, so only volumes are writable -, seccompProfile RuntimeDefault,
+podman's default, or Unconfined; fsGroup as the user's supplementary group
+and the group of secret files), $(VAR) in args (and env values) expanded
+from the container's env as the kubelet does ($$ for a $, an undefined
+name left as it is), resources.limits (cpu, memory), volumeMounts of
+downwardAPI, secret (from --secret) and emptyDir volumes, the termination message
 (terminationMessagePath bind-mounted from a file the kubelet made, read back
 after the container ends, FallbackToLogsOnError), initContainers first and in
 order (one failing ends the pod). Limits are those containerd gives by
@@ -28,17 +33,23 @@ What stands in for what cannot run here (docs/kubernetes.md names them):
   --image NAME=LOCAL                the registry: image NAME (any tag) is
         the locally built LOCAL
   --node NODE / --pod POD           spec.nodeName / metadata.name
+  --pod-ip IP                       status.podIP
+  --secret NAME=DIR                 the API server's Secret NAME: its items
+        are DIR's files (a secret volume of a Secret not given is refused,
+        as a kubelet leaves such a pod in ContainerCreating)
   --network-status JSON             Multus's network-status annotation
   the pod network and Multus's net1: the node's own network (host
         networking; the lab names the node's RDMA link net1)
   --set-env CONTAINER:NAME=VALUE    what `kubectl set env` would change
-Results: --out DIR gets CONTAINER.termination-log and CONTAINER.exit for
+--volumes DIR: where the pod's volumes are made (default OUT/volumes; a
+local filesystem: secret files are chowned to fsGroup). Results: --out DIR gets CONTAINER.termination-log and CONTAINER.exit for
 each container; the containers' output is streamed to stdout. Exit status:
 the main container's (or the failing init container's); 2 for a spec this
 stand-in cannot run (it says which field).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -49,6 +60,9 @@ CONTAINERD_CAPS = ["CHOWN", "DAC_OVERRIDE", "FSETID", "FOWNER", "MKNOD",
                    "NET_RAW", "SETGID", "SETUID", "SETFCAP", "SETPCAP",
                    "NET_BIND_SERVICE", "SYS_CHROOT", "KILL", "AUDIT_WRITE"]
 DEFAULT_ULIMITS = ["memlock=8388608:8388608", "nofile=1048576:1048576"]
+# seccompProfile type -> podman flags (RuntimeDefault: podman's default
+# profile, as containerd's is the runtime's)
+SECCOMP = {"RuntimeDefault": [], "Unconfined": ["--security-opt", "seccomp=unconfined"]}
 WORKLOADS = {"Pod": lambda o: o, "Job": lambda o: o["spec"]["template"],
              "Deployment": lambda o: o["spec"]["template"],
              "StatefulSet": lambda o: o["spec"]["template"],
@@ -63,7 +77,7 @@ def die(msg, code=2):
 def parse_args(argv):
     a = {"device_plugin": {}, "add_host": [], "image": {}, "node": "node",
          "pod": None, "network_status": "[]", "set_env": [], "out": None,
-         "podman": []}
+         "podman": [], "pod_ip": "", "secret": {}, "volumes": None}
     if len(argv) < 2:
         die("usage: podman-kubelet.py RENDERED.yaml KIND/NAME [options]")
     a["file"], a["what"] = argv[0], argv[1]
@@ -79,12 +93,12 @@ def parse_args(argv):
         if k == "--device-plugin":
             res, _, devs = v.partition("=")
             a["device_plugin"][res] = devs.split(",")
-        elif k == "--image":
+        elif k in ("--image", "--secret"):
             n, _, local = v.partition("=")
-            a["image"][n] = local
+            a[k[2:]][n] = local
         elif k in ("--add-host", "--set-env"):
             a[k[2:].replace("-", "_")].append(v)
-        elif k in ("--node", "--pod", "--network-status", "--out"):
+        elif k in ("--node", "--pod", "--pod-ip", "--network-status", "--out", "--volumes"):
             a[k[2:].replace("-", "_")] = v
         else:
             die(f"unknown option {k}")
@@ -137,36 +151,56 @@ def security(pod_sc, c, cfg):
     if not uid.isdigit() or not gid.isdigit():
         die(f"container {c['name']}: user {uid}:{gid}: only numeric ids are supported")
     flags, wrap = ["--user", "0:0"], []
+    fsg = (pod_sc or {}).get("fsGroup")
+    if fsg is not None:
+        flags += ["--group-add", str(fsg)]
     if uid != "0":
-        wrap = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups",
+        groups = f"--groups={fsg}" if fsg is not None else "--clear-groups"
+        wrap = ["setpriv", f"--reuid={uid}", f"--regid={gid}", groups,
                 "--inh-caps=-all", "--ambient-caps=-all", "--"]
+    seccomp = (sc.get("seccompProfile") or {}).get("type", "RuntimeDefault")
+    if seccomp not in SECCOMP:
+        die(f"container {c['name']}: seccompProfile {seccomp}: only RuntimeDefault and Unconfined are supported")
+    flags += SECCOMP[seccomp]
     if sc.get("privileged"):
         return flags + ["--privileged"], wrap
     caps = sc.get("capabilities") or {}
     drop = {x.upper().removeprefix("CAP_") for x in caps.get("drop", [])}
     keep = [] if "ALL" in drop else [x for x in CONTAINERD_CAPS if x not in drop]
     add = [x.upper().removeprefix("CAP_") for x in caps.get("add", [])]
+    caps = list(dict.fromkeys(keep + add))
+    if wrap:  # setpriv needs these to drop to the user, then bounds the
+        # user's set to the container's own, as the runtime would
+        wrap[1:1] = ["--bounding-set=" + ",".join(["-all"] + [f"+{x.lower()}" for x in caps])]
+        caps = list(dict.fromkeys(caps + ["SETUID", "SETGID", "SETPCAP"]))
     flags += ["--cap-drop", "all"]
-    for cap in dict.fromkeys(keep + add):
+    for cap in caps:
         flags += ["--cap-add", cap]
     if sc.get("allowPrivilegeEscalation") is False:
         flags += ["--security-opt", "no-new-privileges"]
     if sc.get("readOnlyRootFilesystem"):
-        flags += ["--read-only"]
+        flags += ["--read-only", "--read-only-tmpfs=false"]
     return flags, wrap
 
 
 def field(path, a):
     return {"metadata.name": a["pod"], "metadata.namespace": "default",
-            "spec.nodeName": a["node"], "status.podIP": "",
+            "spec.nodeName": a["node"], "status.podIP": a["pod_ip"],
             "status.hostIP": ""}.get(path)
 
 
-def env_flags(c, a):
+def expand(text, env):
+    """$(VAR) as the kubelet expands it in args and env values: from the
+    container's env; $$ is a $; an undefined name stays as it is."""
+    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)",
+                  lambda m: "$" if m.group(0) == "$$" else env.get(m.group(1), m.group(0)), text)
+
+
+def container_env(c, a):
     env = {}
     for e in c.get("env", []):
         if "value" in e:
-            env[e["name"]] = str(e["value"])
+            env[e["name"]] = expand(str(e["value"]), env)
         elif "fieldRef" in (e.get("valueFrom") or {}):
             v = field(e["valueFrom"]["fieldRef"]["fieldPath"], a)
             if v is None:
@@ -179,7 +213,7 @@ def env_flags(c, a):
         if ctr == c["name"]:
             k, _, v = kv.partition("=")
             env[k] = v
-    return [f for k, v in env.items() for f in ("-e", f"{k}={v}")]
+    return env
 
 
 def resource_flags(c, a):
@@ -199,22 +233,54 @@ def resource_flags(c, a):
     return flags
 
 
+def downward_volume(v, a, d, fsg):
+    for it in v["downwardAPI"]["items"]:
+        fp = it["fieldRef"]["fieldPath"]
+        val = a["network_status"] if "network-status" in fp else field(fp, a)
+        if val is None:
+            die(f"downwardAPI {fp}: not supported")
+        with open(os.path.join(d, it["path"]), "w") as f:
+            f.write(val)
+
+
+def secret_volume(v, a, d, fsg):
+    """The Secret's items (--secret NAME=DIR) with defaultMode (0644 if
+    unset), group fsGroup and group-readable then, as the kubelet does."""
+    sec = v["secret"]
+    name = sec["secretName"]
+    if name not in a["secret"]:
+        die(f"secret volume {v['name']}: Secret {name} does not exist (--secret {name}=DIR); "
+            "a kubelet would leave the pod in ContainerCreating", 3)
+    mode = sec.get("defaultMode", 0o644)
+    for item in sorted(os.listdir(a["secret"][name])):
+        dst = os.path.join(d, item)
+        with open(os.path.join(a["secret"][name], item), "rb") as f, open(dst, "wb") as g:
+            g.write(f.read())
+        if fsg is not None:
+            os.chown(dst, 0, int(fsg))
+            mode |= 0o440
+        os.chmod(dst, mode)
+
+
+def empty_volume(v, a, d, fsg):
+    os.chmod(d, 0o777)  # the kubelet's emptyDir: anyone in the pod writes
+
+
+VOLUMES = {"downwardAPI": downward_volume, "secret": secret_volume, "emptyDir": empty_volume}
+
+
 def volume_flags(c, tmpl, a, vdir):
     vols = {v["name"]: v for v in tmpl["spec"].get("volumes", [])}
+    fsg = (tmpl["spec"].get("securityContext") or {}).get("fsGroup")
     flags = []
     for m in c.get("volumeMounts", []):
         v = vols.get(m["name"])
-        if v is None or "downwardAPI" not in v:
-            die(f"volumeMount {m['name']}: only downwardAPI volumes are supported")
+        kind = next((k for k in VOLUMES if k in (v or {})), None)
+        if kind is None:
+            die(f"volumeMount {m['name']}: only {', '.join(VOLUMES)} volumes are supported")
         d = os.path.join(vdir, m["name"])
         os.makedirs(d, exist_ok=True)
-        for it in v["downwardAPI"]["items"]:
-            fp = it["fieldRef"]["fieldPath"]
-            val = a["network_status"] if "network-status" in fp else field(fp, a)
-            if val is None:
-                die(f"downwardAPI {fp}: not supported")
-            with open(os.path.join(d, it["path"]), "w") as f:
-                f.write(val)
+        VOLUMES[kind](v, a, d, fsg)
         flags += ["-v", f"{d}:{m['mountPath']}:ro" if m.get("readOnly") else f"{d}:{m['mountPath']}"]
     return flags
 
@@ -232,17 +298,18 @@ def run_container(c, tmpl, a, out, init):
     argv += sec
     for u in DEFAULT_ULIMITS:
         argv += ["--ulimit", u]
-    argv += resource_flags(c, a) + env_flags(c, a)
-    argv += volume_flags(c, tmpl, a, os.path.join(out, "volumes"))
+    env = container_env(c, a)
+    argv += resource_flags(c, a) + [f for k, v in env.items() for f in ("-e", f"{k}={v}")]
+    argv += volume_flags(c, tmpl, a, a["volumes"] or os.path.join(out, "volumes"))
     argv += ["-v", f"{tl}:{c.get('terminationMessagePath', '/dev/termination-log')}"]
     for h in a["add_host"]:
         argv += ["--add-host", h]
     # command replaces the image's Entrypoint, args its Cmd (and a command
     # without args drops the Cmd), as Kubernetes does
-    entry = c.get("command", cfg.get("Entrypoint") or [])
+    entry = [expand(str(x), env) for x in c["command"]] if "command" in c else cfg.get("Entrypoint") or []
     args = c.get("args", cfg.get("Cmd") or [] if "command" not in c else [])
     argv += ["--entrypoint", json.dumps(wrap + entry)] if wrap or "command" in c else []
-    argv += [image] + [str(x) for x in args]
+    argv += [image] + [expand(str(x), env) for x in args]
     print(f"podman-kubelet: {'init ' if init else ''}container {c['name']}: {' '.join(argv)}", flush=True)
     subprocess.run(["podman", *a["podman"], "rm", "-f", "-i", name], capture_output=True)
     rc = subprocess.run(argv, stderr=subprocess.STDOUT).returncode

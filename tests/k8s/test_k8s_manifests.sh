@@ -11,7 +11,9 @@
 #            schema in tests/k8s/crds/, the CNI config) on all of them, and
 #            broken copies it must refuse
 #   deploy   tests/k8s/assert-deploy.mjs: IPC_LOCK, Guaranteed QoS, RDMA
-#            resource, anti-affinity, probe, Service, ring wiring, GPU; the
+#            resource, anti-affinity, probe, Service, ring wiring, GPU, the
+#            hardening (seccomp, read-only root, drop ALL, the key with
+#            --allow-foreign-gid, --bind, the NetworkPolicy); the
 #            user story against deploy/Dockerfile's USER (root with
 #            IPC_LOCK, or non-root on the -setcap image), planted copies
 #   entry    deploy/entrypoint.sh with tests/k8s/fake-tool.sh as the tools:
@@ -138,7 +140,13 @@ if [ "$have_kz" = 1 ]; then
 	scripts/k8s/ring.sh -o nonroot --name nr n1 n2 > "$tmp/ring-nonroot.yaml" || fail "ring.sh -o nonroot"
 	bundles+=("ring-nonroot ring $tmp/ring-nonroot.yaml")
 	expect_rc "ring.sh refuses --gpu with the gpu overlay" 2 scripts/k8s/ring.sh -o gpu --gpu n1 n2
-	expect_rc "ring.sh refuses the secure overlay" 2 scripts/k8s/ring.sh -o secure n1 n2
+	grep -Eq 'value: "?--oob tcp --netdev net1 --allow-foreign-gid --auth-key-file /etc/rdmabench/auth/key"?$' "$tmp/ring.yaml" &&
+		ok "ring.sh: the ring's servers take the key" || fail "ring.sh: RDMABENCH_SERVER_ARGS without --auth-key-file"
+	mkdir -p "$tmp/nokey"
+	printf 'resources:\n  - %s\npatches:\n  - target:\n      kind: Job\n    patch: |-\n      - op: remove\n        path: /spec/template/spec/containers/0/args/11\n      - op: remove\n        path: /spec/template/spec/containers/0/args/11\n' \
+		"$(realpath --relative-to="$tmp/nokey" deploy/base)" > "$tmp/nokey/kustomization.yaml"
+	expect_rc "ring.sh refuses an overlay whose client takes no key" 2 scripts/k8s/ring.sh -o "$tmp/nokey" n1 n2
+	grep -q 'safe only with that key' "$tmp/out" && ok "ring.sh: says why the key is needed" || { cat "$tmp/out"; fail "ring.sh: no reason for the key"; }
 	expect_rc "ring.sh -o nonroot refuses an image without -setcap" 2 scripts/k8s/ring.sh -o nonroot --image r/rdmabench:1 n1 n2
 	expect_rc "ring.sh --rdma-resource on an overlay with its own" 2 scripts/k8s/ring.sh -o sriov --rdma-resource x/y n1 n2
 	grep -q 'such as sriov, needs none' "$tmp/out" && ok "ring.sh: says why --rdma-resource failed" || { cat "$tmp/out"; fail "ring.sh: no reason"; }
@@ -218,30 +226,32 @@ if [ "$have_kz" = 1 ]; then
 	mut "an exit code counted, not FailJob" 's/- 4$/- 8/' a
 	mut "no RDMA resource" 's/rdma\/rdma_shared_device_a/example.com\/nic/g' a
 	mut "no readiness probe port" 's/port: control$/port: 9999/' a
-	# secure: the policy selects the server, admits the clients on the
-	# control port only; both pods mount the key Secret (required, 0400)
-	# and run with --auth-key-file on it
-	expect "secure: NetworkPolicy and Secret in place" node --input-type=module -e "
+	mut "no seccomp profile" 's/type: RuntimeDefault/type: Unconfined/' a
+	mut "root may gain privileges" '0,/allowPrivilegeEscalation: false/s//allowPrivilegeEscalation: true/' a
+	mut "a writable root" '0,/readOnlyRootFilesystem: true/s//readOnlyRootFilesystem: false/' a
+	mut "capabilities kept" '0,/- ALL$/s//- SETUID/' a
+	mut "--allow-foreign-gid without the key" '/- --auth-key-file$/{N;d}' a
+	mut "the key on an optional Secret" 's/optional: false/optional: true/' a
+	mut "no --bind" '/- --bind$/{N;d}' a
+	mut "a policy for anyone" '/^kind: NetworkPolicy$/,/^---$/s/component: client/component: anyone/' a
+	# the key: no Secret object (no key committed: the drivers make it),
+	# both pods mount it (required, 0400) and run with --auth-key-file on
+	# it; nonroot reads it through its group (fsGroup, 0440)
+	expect "base: the key Secret mounted, none committed" node --input-type=module -e "
 import fs from 'node:fs'; import YAML from '$PWD/$K/node_modules/yaml/dist/index.js';
-const d = YAML.parseAllDocuments(fs.readFileSync('$tmp/secure.yaml', 'utf8')).map((x) => x.toJS());
-const np = d.find((x) => x.kind === 'NetworkPolicy'), sec = d.find((x) => x.kind === 'Secret');
 const ok = (c, w) => { if (!c) { console.error(w); process.exit(1); } };
-ok(np && sec, 'no NetworkPolicy or Secret');
-ok(np.spec.podSelector.matchLabels['app.kubernetes.io/component'] === 'server', 'policy selects no server');
-ok(np.spec.policyTypes.join() === 'Ingress' && np.spec.ingress.length === 1, 'one ingress rule');
-const r = np.spec.ingress[0];
-ok(r.from.length === 1 && r.from[0].podSelector.matchLabels['app.kubernetes.io/component'] === 'client', 'clients only');
-ok(r.ports.length === 1 && r.ports[0].port === 18515 && r.ports[0].protocol === 'TCP', 'control port only');
-const svc = d.find((x) => x.kind === 'Service');
-ok(svc.spec.ports[0].port === r.ports[0].port, 'the Service port is the admitted one');
-for (const k of ['Deployment', 'Job']) {
-  const p = d.find((x) => x.kind === k).spec.template.spec;
-  const v = p.volumes.find((v) => v.secret && v.secret.secretName === sec.metadata.name);
-  ok(v && v.secret.optional === false && v.secret.defaultMode === 0o400, k + ': no required 0400 key volume');
-  const m = p.containers[0].volumeMounts.find((m) => m.name === v.name && m.readOnly);
-  ok(m, k + ': key not mounted read-only');
-  const a = p.containers[0].args, i = a.indexOf('--auth-key-file');
-  ok(i > 0 && a[i + 1] === m.mountPath + '/key', k + ': no --auth-key-file on the mounted key');
+for (const [f, mode, fsg] of [['$tmp/base.yaml', 0o400, undefined], ['$tmp/nonroot.yaml', 0o440, 10001]]) {
+  const d = YAML.parseAllDocuments(fs.readFileSync(f, 'utf8')).map((x) => x.toJS());
+  ok(!d.some((x) => x.kind === 'Secret'), f + ': a Secret is committed');
+  for (const k of ['Deployment', 'Job']) {
+    const p = d.find((x) => x.kind === k).spec.template.spec;
+    const v = p.volumes.find((v) => v.secret && v.secret.secretName === 'rdmabench-auth');
+    ok(v && v.secret.optional === false && v.secret.defaultMode === mode, f + ' ' + k + ': no required key volume of mode ' + mode.toString(8));
+    ok(p.securityContext.fsGroup === fsg, f + ' ' + k + ': fsGroup ' + p.securityContext.fsGroup);
+    const m = p.containers[0].volumeMounts.find((m) => m.name === v.name && m.readOnly);
+    const a = p.containers[0].args, i = a.indexOf('--auth-key-file');
+    ok(m && i > 0 && a[i + 1] === m.mountPath + '/key', f + ' ' + k + ': no --auth-key-file on the mounted key');
+  }
 }"
 	expect "validate refuses ${#inval[@]} broken copies" node $K/validate.mjs --expect-invalid "${inval[@]}"
 	expect "assert-deploy refuses ${#afail[@]} broken copies" "${AD[@]}" --expect-fail "${afail[@]}"
@@ -474,6 +484,13 @@ if [ "$have_kz" = 1 ] && [ "$have_py" = 1 ]; then
 		ok "run-pair: the client ran with the manifests' args" || fail "run-pair: client args"
 	grep -q 'kubectl delete -f .*manifests.yaml' "$tmp/fk/calls" && ok "run-pair: cleanup" || fail "run-pair: no cleanup"
 	grep -q 'size=65536 gbps=192.05' "$tmp/drive.out" && ok "run-pair: prints the figures" || fail "run-pair: no figures printed"
+	grep -q 'kubectl create secret generic rdmabench-auth --from-file=key=' "$tmp/fk/calls" &&
+		grep -Eqx '[A-Za-z0-9+/]{43}=' "$tmp/fk/secrets/rdmabench-auth" && grep -q 'made the Secret rdmabench-auth' "$tmp/drive.out" &&
+		ok "run-pair: makes the key Secret (32 random bytes, base64) and says so" || fail "run-pair: no key Secret made"
+	drive "the key Secret exists" 0 FAKE_SECRET=1 FAKE_RESULT=$G/results_bw.json -- node-a node-b
+	grep -q 'create secret' "$tmp/fk/calls" && fail "run-pair: made a Secret over an existing one"
+	grep -q 'fake ib_write_bw: rdmabench-server .*--auth-key-file /etc/rdmabench/auth/key' "$tmp/res/client.log" &&
+		ok "run-pair: the client runs with the key" || fail "run-pair: client without --auth-key-file"
 	drive "below expectation" 3 FAKE_RESULT=$G/results_sweep.json -- --keep node-a node-b
 	grep -q 'kubectl delete -f' "$tmp/fk/calls" && fail "run-pair --keep deleted"
 	grep -q 'gate failed: size 8388608' "$tmp/drive.out" && ok "run-pair: prints the failing gate" || fail "run-pair: gate not printed"
@@ -494,6 +511,7 @@ if [ "$have_kz" = 1 ] && [ "$have_py" = 1 ]; then
 	expect_rc "ring --run --pairs: all pass" 0 env FAKE_KUBECTL_DIR="$tmp/fk" KUBECTL="$PWD/$K/fake-kubectl.sh" \
 		FAKE_RESULT=$G/results_bw.json PYTHON=$PY scripts/k8s/ring.sh --run --results "$tmp/res" --pairs "$tmp/pairs.txt"
 	[ "$(grep -c '| pass | 0 |' "$tmp/res/report.md")" = 4 ] && ok "ring --pairs: 2 links a pair" || fail "ring --pairs: want 4 links"
+	grep -q 'kubectl create secret generic rdmabench-auth' "$tmp/fk/calls" && ok "ring --run: makes the key Secret" || fail "ring --run: no key Secret"
 fi
 
 for s in "${skipped[@]}"; do echo "SKIPPED part: $s"; done

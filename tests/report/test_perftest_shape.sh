@@ -6,6 +6,10 @@
 # (tests/golden/perftest/, made by its capture.sh): the column names, the
 # row field counts, the [B] markers and the JSON keys must be the same;
 # perftest's -b pairs must pass the -b rules that outputs.sh applies to ours.
+# The tail rule (issue 26): in each of perftest's files with rows, the line
+# before the last is a row, and a note after the last row is refused (the
+# lab's outputs.shape holds ours, mode by mode, to perftest's last five
+# lines, class by class).
 # The rules are also shown the old layout (a 6th field, a bare MTU), which
 # they must refuse. tests/lab/cases/outputs.sh does the same for the real
 # tools in the lab.
@@ -19,6 +23,26 @@ SHAPE=tests/tools/perftest_shape.py
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 python3 "$SHAPE" unit tests/golden/perftest tests/golden || exit 1
+# issue 26: in every mode of every tool where perftest prints rows, the
+# line before the last of its stdout is a row (scripts read it so)
+python3 "$SHAPE" tail tests/golden/perftest > "$tmp/tail.out" || {
+	cat "$tmp/tail.out"; exit 1; }
+tail -n 1 "$tmp/tail.out"
+# ... and a note after the last row (ours before issue 26) is refused,
+# for the tail rule, in both layouts
+for f in write_lat.default.client write_bw.a.client; do
+	sed '$i\ # server: t_min 1.00, t_typical 2.00, t_max 3.00 [usec]' \
+		"tests/golden/perftest/$f.txt" > "$tmp/$f.txt"
+	if python3 "$SHAPE" files "tests/golden/perftest/$f.txt" \
+		"$tmp/$f.txt" > "$tmp/note.out" ||
+	   ! grep -q "tail -n 2 | head -n 1 is other, not a row" "$tmp/note.out" ||
+	   ! grep -q "last 5 lines" "$tmp/note.out"; then
+		echo "FAIL: a note after the last row of $f passed the tail rule:"
+		cat "$tmp/note.out"
+		exit 1
+	fi
+done
+echo "tail rule refuses a note after the last row: ok"
 # perftest's own -b output obeys the -b rules (the same sum on both sides)
 python3 "$SHAPE" bidir tests/golden/perftest || exit 1
 {

@@ -396,6 +396,37 @@ static void test_optional_value(void)
 	EXPECT_ERR_HAS("--use_cuda (latency tests");
 }
 
+/*
+ * What perftest 4.5 accepts (its binary the oracle, issue 26): a warm-up
+ * with -n and on the latency tools; flags that change nothing for us.
+ */
+static void test_perftest_accepts(void)
+{
+	const char *const *const argvs[] = {
+		ARGS("-n", "20", "--perform_warm_up", "10.0.0.1"),
+		ARGS("-D", "2", "--perform_warm_up", "10.0.0.1"),
+		ARGS("--perform_warm_up"),
+		ARGS("--dont_xchg_versions", "10.0.0.1"),
+		ARGS("--flows", "2", "--flows_burst", "4", "10.0.0.1"),
+	};
+	const struct bench_desc *descs[] = { &bw_desc, &lat_desc };
+	struct bench_cfg cfg;
+	size_t i, d;
+
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < sizeof(argvs) / sizeof(argvs[0]); i++) {
+			EXPECT_EQ_INT(parse(&cfg, descs[d], argvs[i]), 0);
+			EXPECT_EQ_INT(opts_check(&cfg, descs[d], err,
+						 sizeof(err)), 0);
+		}
+	EXPECT_EQ_INT(parse(&cfg, &lat_desc, argvs[0]), 0);
+	EXPECT_TRUE(cfg.warm_up && cfg.iters == 20);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, argvs[4]), 0);
+	EXPECT_TRUE(cfg.noop_flows && !cfg.noop_xchg);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, argvs[3]), 0);
+	EXPECT_TRUE(cfg.noop_xchg && !cfg.noop_flows);
+}
+
 /* Options of other tools, and rules between options, refused with why. */
 static void test_refusals(void)
 {
@@ -536,6 +567,7 @@ int main(void)
 	test_enum_values();
 	test_oob();
 	test_optional_value();
+	test_perftest_accepts();
 	test_refusals();
 	test_usage_connection();
 	test_defaults();

@@ -76,10 +76,25 @@ static void test_saturate(void)
 	EXPECT_EQ_U64(p.send_wr, (uint64_t)UINT32_MAX + 1);
 }
 
+/* --perform_warm_up's pass: a send queue's worth, at least 128, at most -n. */
+static void test_warm_up(void)
+{
+	struct test t = { .tx_depth = 512, .iters = 5000 };
+
+	EXPECT_EQ_U64(test_warm_up_iters(&t), 0);
+	t.warm_up = true;
+	EXPECT_EQ_U64(test_warm_up_iters(&t), 512);
+	t.tx_depth = 1;
+	EXPECT_EQ_U64(test_warm_up_iters(&t), TEST_WARM_UP_MIN);
+	t.iters = 20;
+	EXPECT_EQ_U64(test_warm_up_iters(&t), 20);
+}
+
 int main(void)
 {
 	test_bw();
 	test_lat();
 	test_saturate();
+	test_warm_up();
 	return test_finish("plan");
 }

@@ -516,6 +516,7 @@ static void full_test(struct test *t)
 	t->verb = BENCH_VERB_ATOMIC_CAS;
 	t->measure = BENCH_MEASURE_LAT;
 	t->all_sizes = t->gbits = t->bidir = t->validate = t->uc = true;
+	t->warm_up = true;
 	t->tx_depth = 1, t->cq_mod = 2, t->io_timeout_ms = 3;
 	t->size_bytes = 4, t->max_size_bytes = 5, t->iters = 6;
 	t->qps = 7, t->post_list = 8, t->outstanding = 9, t->rx_depth = 10;
@@ -531,7 +532,7 @@ static void test_hello_codec(void)
 
 	full_test(&t);
 	wire_hello_encode(&t, &m.u.hello);
-	EXPECT_EQ_INT(m.u.hello.flags, 0x1f);
+	EXPECT_EQ_INT(m.u.hello.flags, 0x3f);
 	EXPECT_EQ_INT(m.u.hello.verb, BENCH_VERB_ATOMIC_CAS);
 	round_trip(&m, &b);
 	wire_hello_decode(&b.u.hello, &back);
@@ -543,18 +544,18 @@ static void test_hello_codec(void)
 /* Each boolean is its own bit; bits the codec does not know are ignored. */
 static void test_hello_flags(void)
 {
-	static const uint16_t bits[] = { 0x1, 0x2, 0x4, 0x8, 0x10 };
-	struct wire_hello h = { .flags = 0xffe0 };
+	static const uint16_t bits[] = { 0x1, 0x2, 0x4, 0x8, 0x10, 0x20 };
+	struct wire_hello h = { .flags = 0xffc0 };
 	struct test t;
-	bool *flag[5];
+	bool *flag[6];
 	size_t i;
 
 	wire_hello_decode(&h, &t);
 	EXPECT_TRUE(!t.all_sizes && !t.gbits && !t.bidir && !t.validate &&
-		    !t.uc);
+		    !t.uc && !t.warm_up);
 	flag[0] = &t.all_sizes, flag[1] = &t.gbits, flag[2] = &t.bidir;
-	flag[3] = &t.validate, flag[4] = &t.uc;
-	for (i = 0; i < 5; i++) {
+	flag[3] = &t.validate, flag[4] = &t.uc, flag[5] = &t.warm_up;
+	for (i = 0; i < 6; i++) {
 		memset(&t, 0, sizeof(t));
 		*flag[i] = true;
 		wire_hello_encode(&t, &h);

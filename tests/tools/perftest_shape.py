@@ -13,6 +13,9 @@ shapes must not.
                                            by the -b rules below
   perftest_shape.py files GOLDEN OURS      one pair of files
   perftest_shape.py bidir TREE             the -b rules alone, in TREE
+  perftest_shape.py tail TREE [TOOL...]    the tail rule alone, in TREE:
+                                           in every file with rows, the
+                                           line before the last is a row
   perftest_shape.py unit PERFTEST_DIR UNIT_DIR
                                            our renderers' unit goldens
                                            against perftest's files
@@ -27,6 +30,13 @@ The shape of a text (stdout):
   sized  header labels whose value carries "[B]" ("Mtu", "Max inline data")
   iters  a client's #iterations column (not -D): the same values, since
          the same commands ran (-q N: N x n in perftest)
+  tail   the classes of the last five lines (issue 26: a script takes
+         `tail -n 2 | head -n 1` as the row): dash (perftest's rule),
+         head, row:N (N fields), bare, blank, other, a run of rows of
+         one count as one line (the row counts are the rules above);
+         compared line by line over the last min(5, both lengths), and where
+         perftest's file has rows, ours' line before the last must be
+         a row of one of perftest's field counts
 The -b rules (both trees): client and server print the same sum row;
 with --report-both each side's Local row is the other's Remote row, and
 the two make the sum.
@@ -45,8 +55,30 @@ NUM = re.compile(r"^[-+]?[0-9]+(\.[0-9]+)?$")
 LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 .*_-]*?)\s*:\s*(\S+)")
 
 
+def line_class(line):
+    """What a parser sees in one line of stdout."""
+    tok = line.split()
+    if not tok:
+        return "blank"
+    if re.match(r"^-{20,}$", line.strip()):
+        return "dash"
+    if tok[0] == "#bytes":
+        return "head"
+    if len(tok) == 1 and NUM.match(tok[0]) and "." in tok[0]:
+        return "bare"
+    if re.match(r"^[0-9]+$", tok[0]):
+        return "row:%d" % len(tok)
+    return "other"
+
+
 def text_shape(text):
     heads, rows, bare, sized, bad = [], [], 0, set(), []
+    tail = []
+    for line in text.splitlines():  # a run of rows as one (-a: perftest's
+        c = line_class(line)        # one-sided server prints the last)
+        if not (tail and c == tail[-1] and c.startswith("row:")):
+            tail.append(c)
+    tail = tail[-5:]
     for line in text.splitlines():
         tok = line.split()
         if not tok:
@@ -67,7 +99,26 @@ def text_shape(text):
                                  r"[0-9]+\[B\]", line):
                 sized.add(m.group(1).strip())
     return {"heads": heads, "rows": rows, "bare": bare,
-            "sized": sorted(sized), "bad": bad}
+            "sized": sorted(sized), "bad": bad, "tail": tail}
+
+
+def compare_tail(g, o):
+    """The last lines, class by class, and the row before the last (whole
+    stdouts only: not the renderers' unit goldens, merged shapes)."""
+    why = []
+    if "tail" not in g:
+        return why
+    k = min(5, len(g["tail"]), len(o["tail"]))
+    if k and g["tail"][-k:] != o["tail"][-k:]:
+        why.append("last %d lines %s, perftest %s"
+                   % (k, o["tail"][-k:], g["tail"][-k:]))
+    if g["rows"]:
+        counts = sorted(set("row:%d" % n for n in g["rows"]))
+        got = o["tail"][-2] if len(o["tail"]) >= 2 else "none"
+        if got not in counts:
+            why.append("tail -n 2 | head -n 1 is %s, not a row %s"
+                       % (got, counts))
+    return why
 
 
 def json_keys(text):
@@ -116,7 +167,7 @@ def compare_text(name, g, o):
         why.append("no [B] after %s" % sorted(missing))
     if o["bad"]:
         why.append("numeric-first lines that are no row: %s" % o["bad"][:2])
-    return why
+    return why + compare_tail(g, o)
 
 
 # test_info keys perftest writes only where it chose the value itself:
@@ -270,6 +321,25 @@ def unit(perftest_dir, unit_dir):
     return 1 if bad else 0
 
 
+def tail_tree(tree, pre):
+    """Every text file with rows: its line before the last is a row."""
+    bad, n = 0, 0
+    for name in sorted(os.listdir(tree)):
+        if not (name.endswith(".txt") and name.count(".") >= 3 and
+                name.startswith(pre)):
+            continue
+        s = shape(os.path.join(tree, name))
+        if not s["rows"]:
+            continue
+        n += 1
+        why = compare_tail(s, s)
+        print("%s %s (tail)%s" % ("FAIL" if why else "ok", name,
+                                  (": " + "; ".join(why)) if why else ""))
+        bad += bool(why)
+    print("tail: %d rows last, %d not" % (n - bad, bad))
+    return 1 if bad or not n else 0
+
+
 def main(argv):
     if len(argv) == 3 and argv[0] == "unit":
         return unit(argv[1], argv[2])
@@ -285,6 +355,8 @@ def main(argv):
         bidir = [(n, t) for t in argv[1:3] for n in bidir_pairs(t, pre)]
         return report([(n, os.path.join(argv[1], n),
                         os.path.join(argv[2], n)) for n in names], bidir)
+    if len(argv) >= 2 and argv[0] == "tail":
+        return tail_tree(argv[1], tuple(t + "." for t in argv[2:]) or ("",))
     if len(argv) == 2 and argv[0] == "bidir":
         return report([], [(n, argv[1]) for n in bidir_pairs(argv[1], "")])
     if len(argv) == 3 and argv[0] == "files":

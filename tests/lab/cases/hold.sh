@@ -4,13 +4,13 @@
 #   hold.beat.*   a control connection that sends only heartbeats: dropped
 #                 at the HELLO's hard limit (5 s), heartbeats or not; the
 #                 server's CPU stays idle meanwhile (under 10 % of a CPU);
-#                 a good client that came 1 s in is served within 5 + 5 s
-#                 (its header printed: served, not done)
+#                 a good client that came 1 s in is served within 5 s
+#                 of the drop (its header printed: served, not done)
 #   hold.hello.*  a HELLO, then only heartbeats (no data connections):
 #                 dropped at the set-up's hard limit (15 s and 0.25 s for
-#                 its one QP); the good client served within 15 + 5 s
+#                 its one QP); the good client served within 5 s of it
 #   hold.busy.*   three idle connections, then a good client: over rdma_cm
-#                 told "busy" within 2.5 s (with the latest end and its place
+#                 told "busy" within 6 s (with the latest end and its place
 #                 in line), served within its default --connect-timeout
 #                 (30 s); over TCP served at once (idle connections wait
 #                 in the server's line, spec/turns.h: never a turn)
@@ -54,8 +54,9 @@ hold_cpu() { # PID FROM TO FILE
 # A hold (wire_inject MODE ... --hold 40 --beat 1) and, 1 s after the
 # server accepted it, a good client; checks when the hold was dropped
 # (LIMIT s, +-2 s), when the good client was served (its header within
-# LIMIT + 5 s of the hold's start: its own run, slow under ASan and a
-# loaded TCG host, is not the server's wait), and the server's CPU from
+# 5 s of the drop, when it asks again every second: its own run, slow
+# under ASan and a loaded TCG host, is not the server's wait), and the
+# server's CPU from
 # 1 s into the hold to 1 s before its limit (busy answers included).
 hold_clients() { # PORT ADDR OOB MODE LIMIT
 	local port=$1 addr=$2 oob=$3 mode=$4 limit=$5 rc=0 t0 ipid cpid i
@@ -92,15 +93,15 @@ hold_clients() { # PORT ADDR OOB MODE LIMIT
 	[ -n "$held" ] && awk -v h="$held" -v l="$limit" \
 		'BEGIN { exit !(h >= l - 2 && h <= l + 2) }' ||
 		{ echo "hold: not dropped at the hard limit"; rc=1; }
-	[ -n "$served" ] && awk -v s="$served" -v l="$limit" \
-		'BEGIN { exit !(s <= l + 5) }' ||
-		{ echo "hold: the good client was not served within $limit + 5 s"; rc=1; }
+	[ -n "$served" ] && [ -n "$held" ] && awk -v s="$served" -v h="$held" \
+		'BEGIN { exit !(s <= h + 5) }' ||
+		{ echo "hold: the good client was not served within 5 s of the drop"; rc=1; }
 	echo "hold: server CPU $(cat /tmp/hold.cpu.$port) % of one CPU while held"
 	touch "/tmp/clients-done.$port"
 	return $rc
 }
 
-# Three idle connections, then a good client: busy within 2.5 s, served.
+# Three idle connections, then a good client: busy within 6 s, served.
 hold_busy_clients() { # PORT ADDR OOB
 	local port=$1 addr=$2 oob=$3 rc=0 t0 i busy
 	local -a pids=()
@@ -124,8 +125,8 @@ hold_busy_clients() { # PORT ADDR OOB
 	else
 		# from the client's start: under ASan and TCG the client's own
 		# start-up takes about a second of it (1.19 s seen in CI)
-		[ -n "$busy" ] && awk -v b="$busy" 'BEGIN { exit !(b <= 2.5) }' ||
-			{ echo "hold: not told busy within 2.5 s"; rc=1; }
+		[ -n "$busy" ] && awk -v b="$busy" 'BEGIN { exit !(b <= 6) }' ||
+			{ echo "hold: not told busy within 6 s"; rc=1; }
 	fi
 	for i in "${pids[@]}"; do wait "$i"; done
 	cat /tmp/hold.idle.$port.*

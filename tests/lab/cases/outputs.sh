@@ -5,7 +5,9 @@
 # tests/golden/perftest/capture.sh ran perftest for the golden files
 # there; both are read by the same field rules (tests/tools/
 # perftest_shape.py: column names, row field counts, bare numbers, [B]
-# markers, JSON keys; -b: the same sum row on both sides) and must agree.
+# markers, JSON keys, the classes of the last five lines of stdout and the
+# row before the last (issue 26); -b: the same sum row on both sides) and
+# must agree.
 # About 5 minutes under TCG.
 # shellcheck shell=bash
 

@@ -6,6 +6,13 @@
 #                   and not one RoCEv2 frame (UDP 4791) on that host's
 #                   link (tcpdump there; a probe frame proves it counts);
 #                   --oob tcp and the default (auto) server
+#   trust.gid.deploy  the server run with deploy/base's arguments, taken
+#                   from its kustomize rendering (not restated; the key
+#                   file, net1 and $(POD_IP) mapped to the lab's): a
+#                   client without the key asking for UC, or for a UC or
+#                   RC reflection to a third host's GID, is refused and
+#                   not one frame reaches that host; a client with the
+#                   key is served
 #   trust.server_gid  a client (in the third host's namespace) refuses a
 #                   server's data GID that is not the address it reached
 #   trust.stranger  rdma_cm data connection requests with no token and a
@@ -105,6 +112,56 @@ trust_gid_clients() { # PORT MODE OOB...
 	else
 		[ "${n:-0}" -gt 1 ] || { echo "trust: the attack sent nothing"; rc=1; }
 	fi
+	touch "/tmp/clients-done.$port"
+	return $rc
+}
+
+# deploy/base's server arguments, one a line: the Deployment's container
+# args from the kustomize rendering (tests/k8s/kubectl-kustomize.sh),
+# "server TOOL" (the entrypoint's) left out, the pod's names mapped to the
+# lab's: --netdev net1 -> the third host's link, the Secret's key file ->
+# KEY, $(POD_IP) -> ADDR (as the kubelet expands it)
+# shellcheck disable=SC2016 # $(POD_IP) is the text to map, not to expand
+trust_deploy_args() { # KEY ADDR
+	tests/k8s/kubectl-kustomize.sh kustomize deploy/base | python3 -c '
+import sys, yaml
+for d in yaml.safe_load_all(sys.stdin):
+    if d and d["kind"] == "Deployment" and d["metadata"]["name"] == "rdmabench-server":
+        a = [str(x) for x in d["spec"]["template"]["spec"]["containers"][0]["args"]]
+        assert a[:2] == ["server", "ib_write_bw"], a
+        m = {"net1": sys.argv[1], "/etc/rdmabench/auth/key": sys.argv[2], "$(POD_IP)": sys.argv[3]}
+        print("\n".join(m.get(x, x) for x in a[2:]))' trust-h "$1" "$2"
+}
+
+# Against deploy/base's server: a keyless UC HELLO, then keyless UC and RC
+# reflections to the third host (refused: wire_inject exit 0 for the
+# HELLO, anything but 3, "accepted", for the reflections), a keyed client
+# (served), a probe frame (counted); the third host must see the probe
+# alone.
+trust_deploy_clients() { # PORT ADDR KEY
+	local port=$1 addr=$2 key=$3 rc=0 r n set
+	trust_count_frames &
+	lab_sleep 1 # tcpdump listening
+	"$TRUST_INJ" -p "$port" --oob tcp --set flags=0x14 hello "$addr"
+	r=$?
+	[ $r = 0 ] || { echo "trust: a keyless UC HELLO was not refused (exit $r)"; rc=1; }
+	for set in flags=0x14,iters=200 iters=200; do
+		"$TRUST_INJ" -p "$port" --oob tcp --set "$set" --gid "::ffff:$TRUST_THIRD" \
+			--hold 3 reflect "$addr"
+		r=$?
+		[ $r != 3 ] || { echo "trust: a keyless reflection ($set) was accepted"; rc=1; }
+	done
+	"$B/ib_write_bw" -p "$port" --oob tcp -d $TRUST_DEV --auth-key-file "$key" \
+		"$addr" -n 200 || rc=1
+	lab_sleep 1
+	echo probe > /dev/udp/$TRUST_THIRD/4791 # one frame: the counter works
+	lab_sleep 1
+	touch /tmp/trust-count.stop
+	wait
+	n=$(cat /tmp/trust-count 2>/dev/null)
+	[ -n "$n" ] || cat /tmp/trust-count.err
+	echo "trust: RoCEv2 frames on the third host's link: ${n:-?} (1 is the probe)"
+	[ "$n" = 1 ] || { echo "trust: frames reached the third host"; rc=1; }
 	touch "/tmp/clients-done.$port"
 	return $rc
 }
@@ -243,14 +300,32 @@ else
 				trust_gid_clients "$port" qpinfo --oob "$oob" \
 				-d $TRUST_DEV
 		done
-		# deploy/base's server arguments (--allow-foreign-gid, RC
-		# only): the same UC reflection is refused as UC, no frame
+		# --allow-foreign-gid alone (RC only, no key): the same UC
+		# reflection is refused as UC, no frame
 		lab_pair trust.gid.base -t 120 -R 0 -g 30 --ready "$W" \
 			-e 'frames on the third host.s link: 1 ' \
 			-E 'this server takes RC only' -E 'BW average' \
 			serve_until_done 18745 --oob tcp --netdev trust-h \
 			--allow-foreign-gid -- \
 			trust_gid_clients 18745 uc --oob tcp -d $TRUST_DEV
+		# deploy/base's server as rendered: keyless strangers get
+		# nothing, not a frame to the third host
+		head -c 32 /dev/urandom | base64 > /tmp/trust-deploy.key
+		chmod 600 /tmp/trust-deploy.key
+		if ! mapfile -t dargs < <(trust_deploy_args /tmp/trust-deploy.key 10.77.0.1) ||
+			[ ${#dargs[@]} = 0 ]; then
+			lab_fail trust.gid.deploy "cannot render deploy/base (tests/k8s/npm-ci.sh)"
+		else
+			echo "trust: deploy/base's server arguments: ${dargs[*]}"
+			lab_pair trust.gid.deploy -t 150 -R 0 -g 30 --ready "$W" \
+				-e 'frames on the third host.s link: 1 ' -e 'BW average' \
+				-n 'was not refused|was accepted' \
+				-E 'at 10\.77\.0\.1' \
+				-E 'did not authenticate.*refused before any allocation' \
+				serve_until_done 18750 "${dargs[@]}" -- \
+				trust_deploy_clients 18750 10.77.0.1 /tmp/trust-deploy.key
+		fi
+		rm -f /tmp/trust-deploy.key
 		# the control: the same attack against a server that allows it
 		# reaches the third host (so the zero above is not the lab's)
 		lab_pair trust.gid.allowed -t 120 -R 0 -g 30 --ready "$W" \
