@@ -18,7 +18,7 @@
 #                 TCG, 18-43 % seen paced at 165-375 connections a second,
 #                 53 % unpaced at 230; turns.idle is the guard against
 #                 a spinning server)
-#   turns.cm      rdma_cm's turns: a session held (-D 4) from host A; a
+#   turns.cm      rdma_cm's turns: a session held (-D 8) from host A; a
 #                 good rdma_cm client from host B (a second address) told
 #                 busy first, then an rdma_cm spinner from A at ~70 a
 #                 second for 15 s: after the session B goes first (no
@@ -142,7 +142,7 @@ turns_cm_clients() { # PORT ADDR
 	local port=$1 addr=$2 rc=0 t0 t1 hold good spin
 	local b_ip=198.18.14.${LAB_NODE:-1} out=/tmp/turns.cm
 	ip addr replace "$b_ip/24" dev "$LAB_RXE_NETDEV" || return 1
-	"$B/ib_write_bw" -p "$port" -D 4 "$addr" > "$out.hold.$port" 2>&1 &
+	"$B/ib_write_bw" -p "$port" -D 8 "$addr" > "$out.hold.$port" 2>&1 &
 	hold=$!
 	turns_wait_for "$out.hold.$port" '#bytes' 20 || rc=1
 	t0=$(turns_now)
