@@ -323,7 +323,8 @@ static void cm_reject_answer(struct rdma_cm_id *id,
 	int len;
 
 	msg.u.connect = *answer;
-	len = wire_pack(&msg, buf, sizeof(buf));
+	/* kind 0: refused without an answer (its host is over its rate) */
+	len = answer->kind ? wire_pack(&msg, buf, sizeof(buf)) : 0;
 	rdma_reject(id, len > 0 ? buf : NULL, len > 0 ? (uint8_t)len : 0);
 }
 

@@ -60,7 +60,7 @@ int cm_get_request(struct cm_ep *listener, uint64_t deadline_ns,
  * Server, busy with another client: the next connection request waiting
  * on the listener, if any, refused at once with the CONNECT that
  * answer(arg, its address, its CONNECT: kind 0 if it had none) fills (a
- * WIRE_CONN_BUSY one); its address in peer. Non-blocking: 0 with one
+ * WIRE_CONN_BUSY one; kind 0: no answer at all); its address in peer. Non-blocking: 0 with one
  * refused, -EAGAIN with none, or -errno. Not logged.
  */
 int cm_turn_away(struct cm_ep *listener,
@@ -69,7 +69,8 @@ int cm_turn_away(struct cm_ep *listener,
 				struct wire_connect *answer),
 		 void *arg, char *peer, size_t len);
 
-/* Server: refuse ep's request with answer as the reason; ep is destroyed. */
+/* Server: refuse ep's request with answer as the reason (kind 0: none);
+ * ep is destroyed. */
 void cm_reject_with(struct cm_ep *ep, const struct wire_connect *answer);
 
 /* Server: accept ep (its QP already created) and wait for ESTABLISHED. */

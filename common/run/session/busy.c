@@ -19,6 +19,7 @@
 #include "run/session/busy.h"
 #include "run/session/session_ctx.h"
 #include "spec/limit.h"
+#include "spec/turns.h"
 
 #define BUSY_POLL_MS 100
 #define BUSY_LINGER_MS 2000       /* an answered socket: then closed */
@@ -31,6 +32,7 @@ void busy_init(struct busy *z, struct session *s)
 	pthread_mutex_init(&z->cm_lock, NULL);
 	z->s = s;
 	z->tcp_fd = -1;
+	pace_init(&z->pace);
 	s->busy = z;
 	for (unsigned int i = 0; i < BUSY_LINGER_MAX; i++)
 		z->linger[i].fd = -1;
@@ -77,6 +79,73 @@ static unsigned int busy_place(struct busy *z, const char *addr,
 	return place;
 }
 
+/* A waiter still asking at now_ns (under z->lock). */
+static bool busy_live(const struct busy_waiter *w, uint64_t now_ns)
+{
+	return w->addr[0] && now_ns - w->last_ns <= BUSY_FORGET_NS;
+}
+
+bool busy_first(struct session *s, const char *addr)
+{
+	struct busy *z = s->busy;
+	uint64_t now_ns = timer_now_ns(), mine = UINT64_MAX;
+	bool others = false, ahead = false, slowed;
+	char host[64];
+	unsigned int i;
+
+	if (!z)
+		return true;
+	busy_host(addr, host, sizeof(host));
+	slowed = turns_slowed(&s->turns, host, now_ns);
+	pthread_mutex_lock(&z->lock);
+	if (now_ns < z->handed_until_ns && !strcmp(z->handed, host)) {
+		pthread_mutex_unlock(&z->lock);
+		return true;
+	}
+	for (i = 0; i < BUSY_LINE_MAX; i++)
+		if (busy_live(&z->line[i], now_ns) &&
+		    !strcmp(z->line[i].addr, host))
+			mine = z->line[i].first_ns;
+	for (i = 0; i < BUSY_LINE_MAX; i++) {
+		const struct busy_waiter *w = &z->line[i];
+
+		if (!busy_live(w, now_ns) || !strcmp(w->addr, host))
+			continue;
+		others = true;
+		/* a slowed host (one that wastes its turns) holds no place */
+		ahead |= w->first_ns < mine &&
+			 !turns_slowed(&s->turns, w->addr, now_ns);
+	}
+	pthread_mutex_unlock(&z->lock);
+	return !ahead && !(slowed && others);
+}
+
+void busy_hand_off(struct session *s, const char *addr)
+{
+	struct busy *z = s->busy;
+
+	if (!z)
+		return;
+	pthread_mutex_lock(&z->lock);
+	busy_host(addr, z->handed, sizeof(z->handed));
+	z->handed_until_ns = timer_deadline_ns(LIMIT_HELLO_MS);
+	pthread_mutex_unlock(&z->lock);
+}
+
+/* The host served now leaves the line: its place was this turn. */
+static void busy_served(struct busy *z, const char *addr)
+{
+	char host[64];
+
+	busy_host(addr, host, sizeof(host));
+	pthread_mutex_lock(&z->lock);
+	z->handed_until_ns = 0;
+	for (unsigned int i = 0; i < BUSY_LINE_MAX; i++)
+		if (!strcmp(z->line[i].addr, host))
+			z->line[i].addr[0] = '\0';
+	pthread_mutex_unlock(&z->lock);
+}
+
 void busy_watch_tcp(struct session *s, int fd)
 {
 	if (s->busy)
@@ -89,24 +158,32 @@ void busy_watch_cm(struct session *s, struct cm_ep *listener)
 		s->busy->cm = listener;
 }
 
-void busy_answer(struct session *s, const char *addr,
+bool busy_answer(struct session *s, const char *addr,
 		 struct wire_connect *answer)
 {
 	struct busy *z = s->busy;
 	uint64_t now_ns = timer_now_ns(), end_ns = 0;
 	unsigned int place = 1;
+	bool answered = true;
+	char host[64];
 
 	if (z) {
+		busy_host(addr, host, sizeof(host));
 		pthread_mutex_lock(&z->lock);
 		end_ns = z->end_ns;
 		place = busy_place(z, addr, now_ns);
-		z->told++;
+		answered = pace_take(&z->pace, host, now_ns);
+		if (answered)
+			z->told++;
+		else
+			z->paced++;
 		pthread_mutex_unlock(&z->lock);
 	}
-	*answer = (struct wire_connect){ .kind = WIRE_CONN_BUSY,
+	*answer = (struct wire_connect){ .kind = answered ? WIRE_CONN_BUSY : 0,
 		.qp_index = (uint16_t)place,
 		.token = end_ns > now_ns ?
 			 (end_ns - now_ns + NS_PER_S - 1) / NS_PER_S : 0 };
+	return answered;
 }
 
 /* Close an answered socket now. */
@@ -136,15 +213,29 @@ static void busy_linger_add(struct busy *z, int fd)
 	slot->close_ns = timer_deadline_ns(BUSY_LINGER_MS);
 }
 
+/* Over its host's rate: fd closed at once with a reset (no answer, no
+ * linger, no TIME_WAIT left here); its client retries as after any
+ * reset. */
+static void busy_drop(int fd)
+{
+	struct linger hard = { .l_onoff = 1, .l_linger = 0 };
+
+	(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof(hard));
+	close(fd);
+}
+
 /* A TCP client (--oob tcp, --oob auto) on fd: an ERROR -EBUSY with the
- * text; fd is z's to close. */
+ * text, unless its host is over its rate; fd is z's to close. */
 static void busy_tell(struct busy *z, int fd, const char *peer)
 {
 	char text[WIRE_TEXT_MAX];
 	struct wire_connect answer;
 	struct ctrl c;
 
-	busy_answer(z->s, peer, &answer);
+	if (!busy_answer(z->s, peer, &answer)) {
+		busy_drop(fd);
+		return;
+	}
 	wire_busy_text(&answer, text, sizeof(text));
 	ctrl_init(&c);
 	c.fd = fd;
@@ -209,7 +300,7 @@ static void busy_cm_answer(void *arg, const char *peer,
 		bench_warn("refused a data connection request from %s: it is "
 			   "not one of %s's data connections; %s's session "
 			   "goes on", peer, ours, ours);
-	busy_answer(z->s, peer, answer);
+	(void)busy_answer(z->s, peer, answer); /* kind 0: no answer */
 }
 
 /* Answered sockets: read what they send; close on hang-up or time. */
@@ -335,7 +426,9 @@ void busy_begin(struct session *s)
 	c->hard_what = "its HELLO (5 s from connecting)";
 	if (!s->busy)
 		return;
+	busy_served(s->busy, s->b->peer);
 	s->busy->told = 0;
+	s->busy->paced = 0;
 	s->busy->strays = 0;
 	busy_cm(s, true);
 	busy_expect(s, c->hard_ns);
@@ -358,5 +451,10 @@ void busy_end(struct session *s)
 		bench_info("told %u connection(s) \"busy\" while %s was "
 			   "served", z->told, peer[0] ? peer :
 			   "a client");
+	if (z->paced)
+		bench_info("closed %u more connection(s) without an answer: "
+			   "their hosts asked more than %llu times a second",
+			   z->paced, PACE_PER_S);
 	z->told = 0;
+	z->paced = 0;
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "spec/pace.h"
 #include "spec/wire.h"
 
 struct cm_ep;
@@ -46,6 +47,10 @@ struct busy {
 	struct cm_ep *cm;           /* the rdma_cm listener; NULL: none */
 	unsigned int told;          /* clients told busy this session */
 	unsigned int strays;        /* data requests refused this session */
+	unsigned int paced;         /* closed unanswered this session */
+	struct pace pace;           /* answers a host may have (z->lock) */
+	char handed[64];            /* a host sent on to rdma_cm (z->lock) */
+	uint64_t handed_until_ns;   /* its turn waits for it until then */
 	struct busy_waiter line[BUSY_LINE_MAX];
 	struct busy_linger linger[BUSY_LINGER_MAX];
 };
@@ -60,8 +65,9 @@ void busy_watch_cm(struct session *s, struct cm_ep *listener);
 
 /*
  * A client's control connection is in (b->peer names it): its session
- * starts, with LIMIT_HELLO_MS for the HELLO (b->ctrl's hard limit), and
- * every other client is told busy from now on (not without s->busy).
+ * starts, with LIMIT_HELLO_MS for the HELLO (b->ctrl's hard limit), its
+ * host leaves the line, and every other client is told busy from now on
+ * (not without s->busy).
  */
 void busy_begin(struct session *s);
 
@@ -78,13 +84,32 @@ void busy_expect(struct session *s, uint64_t end_ns);
 void busy_cm(struct session *s, bool on);
 
 /* The answer for a client that is not this session's (the thread's, and
- * session_cm's for a control request among the data ones). */
-void busy_answer(struct session *s, const char *addr,
+ * session_cm's for a control request among the data ones); false: its
+ * host is over its rate (spec/pace.h): refuse it without an answer
+ * (*answer's kind 0), which costs the server next to nothing. Its place
+ * in line is kept either way. */
+bool busy_answer(struct session *s, const char *addr,
 		 struct wire_connect *answer);
 
 /* Between sessions (the thread paused): tell a client waiting in the
  * server's line (spec/turns.h) busy on fd, which this then owns. */
 void busy_turn_away(struct session *s, int fd, const char *peer);
+
+/*
+ * Between sessions: may addr's host ("ADDR:PORT") take the turn now?
+ * No while another host told busy before it still asks (its place was
+ * first: it is asking again within the second) and is not slowed, nor
+ * while its own source is slowed (spec/turns.h) and any other host still
+ * asks. rdma_cm's
+ * requests cannot wait in a line of the server's, so this orders them:
+ * the rest are told busy, with their place. Hosts are the identity: two
+ * clients of one host share one place.
+ */
+bool busy_first(struct session *s, const char *addr);
+
+/* The client on addr has the turn but comes again over rdma_cm (--oob
+ * auto's iWARP client): its request there is first for LIMIT_HELLO_MS. */
+void busy_hand_off(struct session *s, const char *addr);
 
 /* When addr's host ("ADDR:PORT") was first told busy, if it still asks;
  * 0: not in line. Its place in the server's line. */

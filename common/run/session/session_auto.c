@@ -473,6 +473,7 @@ static int auto_accept_tcp(struct auto_be *a)
 	bench_info("client %s has an iWARP device: it connects over rdma_cm "
 		   "to %s port %u", b->peer, ack.u.locate_ack.addr,
 		   ack.u.locate_ack.cm_port);
+	busy_hand_off(a->be.s, b->peer); /* its turn goes on there */
 	setup_release(b);
 	return -EAGAIN;
 }
@@ -509,8 +510,11 @@ static int auto_accept_ctrl(struct session_be *be, uint64_t deadline_ns)
 		waiting = session_tcp_waiting(a->tcp);
 		if (poll(fds, 2, waiting ? 0 : 200) < 0 && errno != EINTR)
 			return -errno;
-		ret = fds[1].revents ? auto_accept_cm(a) :
-		      fds[0].revents || waiting ? auto_accept_tcp(a) : -EAGAIN;
+		/* rdma_cm first, then TCP: a stream of requests on one
+		 * listener (all told busy) must not starve the other */
+		ret = fds[1].revents ? auto_accept_cm(a) : -EAGAIN;
+		if (ret == -EAGAIN && (fds[0].revents || waiting))
+			ret = auto_accept_tcp(a);
 		if (ret != -EAGAIN)
 			return ret;
 	}

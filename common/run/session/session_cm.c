@@ -280,24 +280,49 @@ static int server_get_request(struct cm_be *c, uint64_t deadline_ns,
 	}
 }
 
-/* Server: the next client's control connection request; a data request
- * of no session (a stranger's, or late) is refused, logged once. */
+/*
+ * Server, between sessions: is this request the one to serve? A data
+ * request of no session (a stranger's, or late) is refused, logged once
+ * (*strays); a control request whose host is not first in the line (or
+ * is slowed while others ask: busy_first) is told busy with its place,
+ * as during a session: rdma_cm's requests take their turns in the order
+ * their hosts were first told busy, not in the order they reach the
+ * listener after a session, which a client reconnecting many times a
+ * second would win.
+ */
+static bool server_request_next(struct session *s, struct cm_ep *ep,
+				const struct wire_connect *req,
+				unsigned int *strays)
+{
+	struct wire_connect busy;
+	char addr[80];
+
+	cm_peer_str(ep, addr, sizeof(addr));
+	if (req->kind == WIRE_CONN_CTRL && busy_first(s, addr))
+		return true;
+	if (req->kind == WIRE_CONN_CTRL) {
+		(void)busy_answer(s, addr, &busy); /* kind 0: unanswered */
+		cm_reject_with(ep, &busy);
+		return false;
+	}
+	if (!(*strays)++)
+		bench_warn("refused a data connection request from %s: no "
+			   "session awaits data connections", addr);
+	cm_reject(ep);
+	return false;
+}
+
+/* Server: the next client's control connection request. */
 static int server_accept(struct cm_be *c, struct cm_ep *ep,
 			 uint64_t deadline_ns)
 {
 	struct wire_connect req;
 	unsigned int strays = 0;
-	char addr[80];
 	int ret;
 
 	while (!(ret = cm_get_request(&c->listener, deadline_ns, ep, &req)) &&
-	       req.kind != WIRE_CONN_CTRL) {
-		if (!strays++)
-			bench_warn("refused a data connection request from %s: "
-				   "no session awaits data connections",
-				   cm_peer_str(ep, addr, sizeof(addr)));
-		cm_reject(ep);
-	}
+	       !server_request_next(c->be.s, ep, &req, &strays))
+		;
 	return ret ? ret : server_check_device(c->be.s->b, ep);
 }
 

@@ -9,6 +9,21 @@
 #                 margin (-f) is refused with why
 #   turns.idle    a session held after its SYNC (-D 30, no data moved):
 #                 the server's CPU from 3 to 9 s into it under 10 %
+#   turns.pace    turns.idle with three TCP spinners of one host, every
+#                 8 ms each, for 10 s meanwhile: the busy answers are
+#                 paced (5 a second a host after a burst of 10: under 80
+#                 told, hundreds reset unanswered); the server's CPU is
+#                 printed, under 90 % (a loose bound: accept and reset
+#                 cost the guest's kernel ~0.5-2.5 ms a connection under
+#                 TCG, 18-43 % seen paced at 165-375 connections a second,
+#                 53 % unpaced at 230; turns.idle is the guard against
+#                 a spinning server)
+#   turns.cm      rdma_cm's turns: a session held (-D 8) from host A; a
+#                 good rdma_cm client from host B (a second address) told
+#                 busy first, then an rdma_cm spinner from A at ~70 a
+#                 second for 15 s: after the session B goes first (no
+#                 session of A's fails before B's starts), within its
+#                 --connect-timeout (20 s)
 # RDMABENCH_ATTACK_RUNS=N (off in CI): turns.spin again N times, with
 # 50 s of spinners, shipped defaults and then --auth-key-file; the good
 # client must be served every time (scripts/attack/turns.sh).
@@ -76,6 +91,79 @@ turns_idle_clients() { # PORT ADDR
 	return $rc
 }
 
+# A held session (as turns.idle) and three TCP spinners, every 8 ms each;
+# the server's CPU from 3 to 9 s into the hold.
+turns_pace_clients() { # PORT ADDR
+	local port=$1 addr=$2 pid ipid t0 t1 hz rc=0 cpu i
+	local -a pids=()
+	pid=$(cat "/tmp/serve.$port.pid")
+	hz=$(getconf CLK_TCK)
+	"$TURNS_INJ" -p $((port + 1)) --timeout 30 --hold 12 --beat 1 \
+		--set duration=30,margin=1 --sync-size 65536 sync "$addr" \
+		> "/tmp/turns.pace.$port" 2>&1 &
+	ipid=$!
+	lab_sleep 1
+	for i in 1 2 3; do
+		"$TURNS_SPIN" -p "$port" --for 10 --every 8 idle "$addr" \
+			> "/tmp/turns.pace.$port.$i" 2>&1 &
+		pids+=($!)
+	done
+	lab_sleep 2
+	t0=$(turns_ticks "$pid")
+	lab_sleep 6
+	t1=$(turns_ticks "$pid")
+	for i in "${pids[@]}" $ipid; do wait "$i"; done
+	cat "/tmp/turns.pace.$port"*
+	cpu=$(awk -v d=$((t1 - t0)) -v hz="$hz" \
+		'BEGIN { printf "%.0f", 100 * d / hz / 6 }')
+	echo "turns: server CPU $cpu % of one CPU under spinners while a" \
+		"session was held"
+	grep -q 'still held the connection' "/tmp/turns.pace.$port" ||
+		{ echo "turns: the session was not held"; rc=1; }
+	[ "$cpu" -lt 90 ] || { echo "turns: the server's CPU was not under 90 %"; rc=1; }
+	touch "/tmp/clients-done.$port"
+	return $rc
+}
+
+# Wait up to SEC s for FILE to match REGEX.
+turns_wait_for() { # FILE REGEX SEC
+	for _ in $(seq $(($3 * 10))); do
+		grep -qE "$2" "$1" 2>/dev/null && return 0
+		lab_sleep 0.1
+	done
+	echo "turns: $1 did not show /$2/ within $3 s"
+	return 1
+}
+
+# rdma_cm's turns (turns.cm above): host B is a second address of this
+# guest's rxe netdev; its GID comes with it. Each step waits for the one
+# before (not a fixed sleep: ASan and a loaded TCG host are slow to start).
+turns_cm_clients() { # PORT ADDR
+	local port=$1 addr=$2 rc=0 t0 t1 hold good spin
+	local b_ip=198.18.14.${LAB_NODE:-1} out=/tmp/turns.cm
+	ip addr replace "$b_ip/24" dev "$LAB_RXE_NETDEV" || return 1
+	"$B/ib_write_bw" -p "$port" -D 8 "$addr" > "$out.hold.$port" 2>&1 &
+	hold=$!
+	turns_wait_for "$out.hold.$port" '#bytes' 20 || rc=1
+	t0=$(turns_now)
+	"$B/ib_write_bw" -p $((port + 1)) --oob cm -n 100 --connect-timeout 20 \
+		"$b_ip" > "$out.good.$port" 2>&1 &
+	good=$!
+	turns_wait_for "$out.good.$port" 'is busy.*number 1 in line' 15 || rc=1
+	"$TURNS_SPIN" --cm -p $((port + 1)) --for 15 idle "$addr" \
+		> "$out.spin.$port" 2>&1 &
+	spin=$!
+	wait "$good" || { echo "turns: the good client failed"; rc=1; }
+	t1=$(turns_now)
+	echo "turns: good client done in $(( (t1 - t0) / 1000 )) ms"
+	wait "$hold" || { echo "turns: the holder failed"; rc=1; }
+	wait "$spin"
+	cat "$out".*."$port"
+	ip addr del "$b_ip/24" dev "$LAB_RXE_NETDEV"
+	touch "/tmp/clients-done.$port"
+	return $rc
+}
+
 turns_ticks() { # PID
 	local -a f
 	read -ra f < "/proc/$1/stat" || return 1
@@ -109,6 +197,17 @@ else
 		-e 'turns: server CPU [0-9] % ' -n 'turns: the session' \
 		-E 'client .* runs wire_inject' \
 		serve_until_done 18774 -- turns_idle_clients 18774 "$LAB_RXE_IP"
+	lab_pair turns.pace -t 60 -R 0 -g 30 --ready 'waiting for a client' \
+		-e 'turns: server CPU [0-9]+ % ' -n 'turns: the (session|server)' \
+		-E 'told ([0-9]|[1-7][0-9]) connection.s. "busy"' \
+		-E 'closed [1-9][0-9]{2,} more connection.s. without an answer' \
+		serve_until_done 18780 -- turns_pace_clients 18780 "$LAB_RXE_IP"
+	lab_pair turns.cm -t 90 -R 0 -g 30 --ready 'waiting for a client' \
+		-e 'turns: good client done' -n 'turns: (the (good|holder)|/tmp)' \
+		-e 'spinner: cm idle: [0-9]+ requests' \
+		-E 'client 198\.18\.14\.[0-9]+:[0-9]+ runs ib_write_bw' \
+		-N "warning: client ${LAB_RXE_IP//./\\.}:[0-9]+: .*client 198\\.18\\.14\\.[0-9]+:[0-9]+ runs" \
+		serve_until_done 18782 -- turns_cm_clients 18782 "$LAB_RXE_IP"
 	if [ "${RDMABENCH_ATTACK_RUNS:-0}" -gt 0 ]; then
 		head -c 32 /dev/urandom | base64 > /tmp/turns.key
 		chmod 600 /tmp/turns.key
