@@ -189,6 +189,8 @@ static void opts_check_ignored(struct bench_cfg *cfg, bool is_bw)
 		cfg->has_sl = false;
 	if (!cfg->post_list)
 		cfg->post_list = 1;
+	if (!cfg->duration_s && !cfg->run_infinitely) /* the wire has it */
+		cfg->margin_s = 0;
 }
 
 /*
@@ -219,6 +221,11 @@ static int opts_check_duration(struct bench_cfg *cfg, char *err,
 		cfg->duration_s = 5; /* perftest: a line every 5 s */
 	if (!cfg->duration_s)
 		return 0;
+	if (cfg->all_sizes && opts_is_server(cfg)) { /* perftest's takes it */
+		opts_note(cfg, "-a/--all (the client's request sets the "
+			  "sizes)");
+		cfg->all_sizes = false;
+	}
 	if (cfg->all_sizes) {
 		opts_err(err, err_len, "-a and -D do not mix: give -s with -D");
 		return -EINVAL;

@@ -479,13 +479,22 @@ static void test_perftest_ignores(void)
 						 "-S", "3", "-R",
 						 "10.0.0.1")), 0);
 	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
-	EXPECT_TRUE(!cfg.has_sl);
+	EXPECT_TRUE(!cfg.has_sl && cfg.margin_s == 0);
 	NOTES_HAS("--report-both (without -b there is one figure); "
 		  "-f/--margin (a margin is of a -D run); -S/--sl (rdma_cm");
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-j", "10.0.0.1")), 0);
 	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
 	EXPECT_TRUE(!cfg.source_ip[0] && opts_oob(&cfg) == OPTS_OOB_AUTO);
 	NOTES_HAS("-j/--source_ip (the server listens on every address)");
+	/* perftest's server takes -a with -D: only its client checks */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-a", "-D", "5")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_TRUE(!cfg.all_sizes);
+	NOTES_HAS("-a/--all (the client's request sets the sizes)");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-a", "-D", "5",
+						 "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("-a and -D do not mix");
 }
 
 /* Options of other tools, and rules between options, refused with why. */
