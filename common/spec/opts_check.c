@@ -171,6 +171,32 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 			opts_note(cfg, rows[i].note);
 }
 
+/*
+ * -p as perftest reads it: an int whose low 16 bits are the port (htons
+ * of it, and getaddrinfo's service). 0 is a random port on the server,
+ * which no client can find: refused.
+ */
+static int opts_check_port(struct bench_cfg *cfg, char *err, size_t err_len)
+{
+	uint64_t port = cfg->tcp_port & 0xffff;
+	char note[96];
+
+	if (!port) {
+		opts_err(err, err_len, "-p/--port %llu: TCP port 0 (a random "
+			 "port, no client could find the server): give "
+			 "1..65535", (unsigned long long)cfg->tcp_port);
+		return -EINVAL;
+	}
+	if (port == cfg->tcp_port)
+		return 0;
+	snprintf(note, sizeof(note), "-p/--port %llu (TCP port %llu: its "
+		 "low 16 bits, as perftest)",
+		 (unsigned long long)cfg->tcp_port, (unsigned long long)port);
+	opts_note(cfg, note);
+	cfg->tcp_port = port;
+	return 0;
+}
+
 /* The notes, then the fields that would change something dropped. */
 static void opts_check_ignored(struct bench_cfg *cfg, bool is_bw)
 {
@@ -256,7 +282,9 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		return -EINVAL;
 	}
 	opts_check_ignored(cfg, is_bw);
-	ret = opts_check_numa(cfg, err, err_len);
+	ret = opts_check_port(cfg, err, err_len);
+	if (!ret)
+		ret = opts_check_numa(cfg, err, err_len);
 	if (!ret && !opts_is_server(cfg))
 		ret = opts_check_measure(cfg, is_bw, err, err_len);
 	if (!ret && !opts_is_server(cfg))

@@ -60,7 +60,7 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "TCP control: GID index [best RoCEv2]; rdma_cm: from the IP",
 	  .group = OPT_G_CONN },
 	{ .name = "port", .code = 'p', .kind = OPT_U64, .off = CFG(tcp_port),
-	  .min = 1, .max = 65535, .def = "18515", .arg = "PORT",
+	  .max = INT32_MAX, .def = "18515", .arg = "PORT",
 	  .help = "port the server listens on (TCP and rdma_cm)",
 	  .group = OPT_G_CONN },
 	{ .name = "size", .code = 's', .kind = OPT_SIZE, .off = CFG(size_bytes),
@@ -407,7 +407,8 @@ const struct opt_def opts_table_rows[] = {
 	/*
 	 * perftest's options of its other tools, which its parser takes on
 	 * these and ignores (the role follows from the address; raw
-	 * Ethernet's packet fields; a multicast GID without -g): taken,
+	 * Ethernet's packet fields; a multicast GID without -g; AES-XTS
+	 * parameters without --aes_xts): taken,
 	 * checked, not used, named in the header's " Changes nothing".
 	 * Hidden: not in --help, man or completion (README lists them).
 	 */
@@ -430,6 +431,11 @@ const struct opt_def opts_table_rows[] = {
 	IGNORED_ROW("vlan_pcp", LONG_VLAN_PCP, OPT_U64, 0, 8, "PCP"),
 	IGNORED_ROW("reply_every", LONG_REPLY_EVERY, OPT_U64, 1, UINT32_MAX,
 		    "N"),
+	/* read only with --aes_xts (refused: rdmabench does not encrypt) */
+	IGNORED_ROW("aes_block_size", LONG_AES_BLOCK_SIZE, OPT_U64, 0,
+		    UINT16_MAX, "N"),
+	IGNORED_ROW("data_enc_keys_number", LONG_DATA_ENC_KEYS, OPT_U64, 0,
+		    UINT16_MAX, "N"),
 	OPT_ROWS_HELP(CFG(show_help), CFG(show_version), OPT_G_HELP),
 };
 const size_t opts_table_count = sizeof(opts_table_rows) /

@@ -173,14 +173,21 @@ static void test_errors(void)
 {
 	struct bench_cfg cfg;
 
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "0")), -ERANGE);
-	EXPECT_ERR_HAS("-p/--port");
-	EXPECT_ERR_HAS("[1, 65535]");
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "70000")), -ERANGE);
-	EXPECT_ERR_HAS("-p/--port");
-	EXPECT_ERR_HAS("70000");
-	EXPECT_ERR_HAS("[1, 65535]");
-	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--port=70000")), -ERANGE);
+	/* -p as perftest: an int, its low 16 bits the port; 0 refused */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "0")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("-p/--port 0: TCP port 0");
+	EXPECT_ERR_HAS("1..65535");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "65536")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("-p/--port 65536: TCP port 0");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--port=70000")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(cfg.tcp_port, 4464);
+	EXPECT_TRUE(strstr(cfg.noop_notes, "-p/--port 70000 (TCP port 4464") !=
+		    NULL);
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "2147483648")),
+		      -ERANGE);
 	EXPECT_ERR_HAS("-p/--port");
 
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-n", "12Q")), -EINVAL);
@@ -460,6 +467,9 @@ static void test_perftest_ignores(void)
 	EXPECT_TRUE(opts_is_server(&cfg)); /* -P: the role is the address's */
 	IGNORED_HAS("--tcp, -K/--dest_port, -k/--source_port, --vlan_en");
 	IGNORED_HAS("-P/--client, -v/--mac_fwd, -M/--MGID, --reply_every");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--aes_block_size", "512",
+		"--data_enc_keys_number", "2")), 0);
+	IGNORED_HAS("--aes_block_size, --data_enc_keys_number");
 	EXPECT_EQ_INT(parse(&cfg, &lat_desc, ARGS("--vlan_pcp", "9")),
 		      -ERANGE);
 	EXPECT_ERR_HAS("--vlan_pcp 9");
