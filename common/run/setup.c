@@ -190,14 +190,19 @@ static const char *setup_warm_up(const struct bench_ctx *b, char *buf,
 static const char *setup_no_effect(const struct bench_ctx *b, char *buf,
 				   size_t len)
 {
+	char ignored[sizeof(b->cfg.noop_ignored) + 64];
 	const struct { bool given; const char *text; } flags[] = {
 		{ b->cfg.noop_xchg, "--dont_xchg_versions (the HELLO always "
 		  "carries and checks rdmabench's wire version)" },
 		{ b->cfg.noop_flows, "--flows/--flows_burst (raw Ethernet "
 		  "flows; rdmabench sends on RC/UC QPs)" },
+		{ b->cfg.noop_ignored[0], ignored },
+		{ b->cfg.noop_notes[0], b->cfg.noop_notes },
 	};
 	size_t i, at = 0;
 
+	snprintf(ignored, sizeof(ignored), "%s (perftest takes and ignores "
+		 "them on this tool too)", b->cfg.noop_ignored);
 	buf[0] = '\0';
 	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (flags[i].given && at < len)
@@ -209,7 +214,7 @@ static const char *setup_no_effect(const struct bench_ctx *b, char *buf,
 void setup_print_header(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
-	char title[80], qp_attr[128], data_dev[320], warm[96], no_eff[256];
+	char title[80], qp_attr[128], data_dev[320], warm[96], no_eff[768];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,

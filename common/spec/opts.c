@@ -293,7 +293,8 @@ static int opt_refuse(const struct opts_refusal *r, char *err, size_t err_len)
 	return -EINVAL;
 }
 
-/* Options of some bench tools only (perftest's --help of each): refused. */
+/* Options of some bench tools only (perftest's --help of each): refused,
+ * but for those perftest ignores elsewhere (1: take it, use it not). */
 static int opt_applies(const struct opt_def *o, const struct bench_desc *d,
 		       char *err, size_t err_len)
 {
@@ -301,6 +302,8 @@ static int opt_applies(const struct opt_def *o, const struct bench_desc *d,
 
 	if (!d || (o->only & ONLY_LISTED) || opts_table_applies(o, d))
 		return 0;
+	if (o->only & IGNORED_ELSEWHERE)
+		return 1;
 	opts_table_label(o, label, sizeof(label));
 	if ((o->only & ONLY_MEASURES) && !(o->only & opts_table_mine(d))) {
 		bool bw = o->only & ONLY_BW;
@@ -314,6 +317,37 @@ static int opt_applies(const struct opt_def *o, const struct bench_desc *d,
 	opts_err(err, err_len, "%s is for %s, not %s: use one of those or drop "
 		 "it", label, tools, d->name);
 	return -EINVAL;
+}
+
+/*
+ * An option perftest takes and ignores on tool d: its value is checked as
+ * where it applies (into a scratch copy, so nothing changes) and its
+ * label added, once, to p's list of what changes nothing.
+ */
+static int opt_ignore(const struct opt_prog *p, const struct opt_def *o,
+		      const struct bench_desc *d, void *cfg, const char *value,
+		      char *err, size_t err_len)
+{
+	union { uint64_t u; double f; bool b; char s[256]; } scratch;
+	struct opt_def row = *o;
+	char label[64], *list = (char *)cfg + p->ignored_off;
+	size_t at;
+	int ret;
+
+	row.off = 0;
+	row.has_off = 0;
+	if (row.kind == OPT_STR && row.max > sizeof(scratch.s))
+		row.max = sizeof(scratch.s);
+	ret = opt_store(&row, d, &scratch, value, err, err_len);
+	if (ret || !p->ignored_len)
+		return ret;
+	opts_table_label(o, label, sizeof(label));
+	if (strstr(list, label))
+		return 0;
+	at = strlen(list);
+	snprintf(list + at, p->ignored_len - at, "%s%s", at ? ", " : "",
+		 label);
+	return 0;
 }
 
 /*
@@ -392,7 +426,11 @@ static int opts_getopt(const struct opt_prog *p, const struct bench_desc *d,
 		if (!o)
 			return opt_refuse(refusal_find(p, code), err, err_len);
 		ret = opt_applies(o, d, err, err_len);
-		if (!ret)
+		if (ret == 1)
+			ret = opt_ignore(p, o, d, cfg,
+					 opt_next_value(o, argc, argv), err,
+					 err_len);
+		else if (!ret)
 			ret = opt_store(o, d, cfg,
 					opt_next_value(o, argc, argv), err,
 					err_len);

@@ -62,6 +62,7 @@ struct bench_cfg {
 	uint64_t tx_depth;               /* -t */
 	uint64_t rx_depth;               /* -r */
 	uint64_t post_list;              /* -l */
+	bool has_post_list;
 	uint64_t inline_bytes;           /* -I */
 	bool has_inline;
 	uint64_t cq_mod;                 /* -Q: signal one send in cq_mod */
@@ -135,6 +136,12 @@ struct bench_cfg {
 	bool noop_seen;
 	bool noop_xchg;                  /* --dont_xchg_versions: a note */
 	bool noop_flows;                 /* --flows[_burst]: a note */
+	/* perftest's options it takes and ignores on this tool (-t on a
+	 * latency tool, --tcp, -P): their labels, ", " separated */
+	char noop_ignored[512];
+	/* what perftest takes and ignores in this run (-f without -D, -l 1
+	 * on a latency tool, ...): "label (why)", "; " separated */
+	char noop_notes[512];
 	bool show_help;                  /* -h */
 	bool show_version;               /* --version */
 };

@@ -81,14 +81,6 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 {
 	bool cm = opts_oob(cfg) == OPTS_OOB_CM;
 	const struct { bool bad; const char *msg; } rules[] = {
-		{ cm && cfg->has_mtu,
-		  "-m/--mtu: rdma_cm takes the path MTU from the port (set "
-		  "the netdev's MTU), or drop -R/--oob cm to set it" },
-		{ cfg->has_mtu && (cfg->mtu & (cfg->mtu - 1)),
-		  "-m/--mtu: the MTU must be 256, 512, 1024, 2048 or 4096" },
-		{ cm && cfg->has_sl,
-		  "-S/--sl: rdma_cm takes the SL from the path (on RoCE from "
-		  "-T), so use -T, or drop -R/--oob cm" },
 		{ cm && cfg->has_hop_limit,
 		  "-L/--hop_limit: rdma_cm takes the hop limit from the route: "
 		  "drop -R/--oob cm to set it" },
@@ -97,15 +89,6 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		{ cfg->oob == OPTS_OOB_TCP && cfg->source_ip[0],
 		  "-j/--source_ip: --oob tcp connects from the route's address: "
 		  "drop it, or drop --oob tcp" },
-		{ opts_is_server(cfg) && cfg->source_ip[0],
-		  "-j/--source_ip is the client's: the server listens on every "
-		  "address (drop it)" },
-		{ cfg->report_both && !cfg->bidir && !opts_is_server(cfg),
-		  "--report-both is for -b runs: add -b (each side's figure is "
-		  "then printed apart)" },
-		{ cfg->has_margin && !cfg->duration_s,
-		  "-f/--margin is the margin of a -D run: add -D SEC, or drop "
-		  "-f" },
 		{ cfg->rails[0] && opts_oob(cfg) == OPTS_OOB_CM,
 		  "--rails: each rail connects its own device over the TCP "
 		  "control channel: drop -R/--oob cm/--source_ip" },
@@ -141,6 +124,101 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 	return 0;
 }
 
+/* Add "what (why)" to the run's notes of what changes nothing. */
+static void opts_note(struct bench_cfg *cfg, const char *what)
+{
+	size_t at = strlen(cfg->noop_notes);
+
+	if (!strstr(cfg->noop_notes, what))
+		snprintf(cfg->noop_notes + at, sizeof(cfg->noop_notes) - at,
+			 "%s%s", at ? "; " : "", what);
+}
+
+/* An MTU perftest's set_mtu() knows; another is the port's active MTU. */
+static bool opts_mtu_known(uint64_t mtu)
+{
+	return mtu >= 256 && mtu <= 4096 && !(mtu & (mtu - 1));
+}
+
+/*
+ * What perftest takes and ignores (issue 26: what perftest accepts, we
+ * accept, with its meaning): the value dropped where it would change
+ * something, a note for the header's " Changes nothing" line. Each row:
+ * given, ignored in this run, the note; then the fields it clears.
+ */
+static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
+				    bool srv, bool cm)
+{
+	const struct { bool hit; const char *note; } rows[] = {
+		{ cfg->report_both && !cfg->bidir && !srv, "--report-both "
+		  "(without -b there is one figure)" },
+		{ cfg->has_margin && !cfg->duration_s && !cfg->run_infinitely,
+		  "-f/--margin (a margin is of a -D run)" },
+		{ cm && cfg->has_mtu, "-m/--mtu (rdma_cm takes the path MTU)" },
+		{ cfg->has_mtu && !opts_mtu_known(cfg->mtu), "-m/--mtu (not "
+		  "256..4096: the port's active MTU, as perftest)" },
+		{ cm && cfg->has_sl, "-S/--sl (rdma_cm takes the SL from the "
+		  "path)" },
+		{ cfg->has_post_list && !cfg->post_list, "-l/--post_list 0 "
+		  "(one WR a post, as -l 1)" },
+		{ !is_bw && cfg->has_post_list && cfg->post_list == 1,
+		  "-l/--post_list (a latency sample is one WR)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].hit)
+			opts_note(cfg, rows[i].note);
+}
+
+/*
+ * -p as perftest reads it: an int whose low 16 bits are the port (htons
+ * of it, and getaddrinfo's service). 0 is a random port on the server,
+ * which no client can find: refused.
+ */
+static int opts_check_port(struct bench_cfg *cfg, char *err, size_t err_len)
+{
+	uint64_t port = cfg->tcp_port & 0xffff;
+	char note[96];
+
+	if (!port) {
+		opts_err(err, err_len, "-p/--port %llu: TCP port 0 (a random "
+			 "port, no client could find the server): give "
+			 "1..65535", (unsigned long long)cfg->tcp_port);
+		return -EINVAL;
+	}
+	if (port == cfg->tcp_port)
+		return 0;
+	snprintf(note, sizeof(note), "-p/--port %llu (TCP port %llu: its "
+		 "low 16 bits, as perftest)",
+		 (unsigned long long)cfg->tcp_port, (unsigned long long)port);
+	opts_note(cfg, note);
+	cfg->tcp_port = port;
+	return 0;
+}
+
+/* The notes, then the fields that would change something dropped. */
+static void opts_check_ignored(struct bench_cfg *cfg, bool is_bw)
+{
+	bool srv = opts_is_server(cfg), cm;
+
+	if (srv && cfg->source_ip[0]) { /* before cm: it would make it cm */
+		opts_note(cfg, "-j/--source_ip (the server listens on every "
+			  "address)");
+		cfg->source_ip[0] = '\0';
+	}
+	cm = opts_oob(cfg) == OPTS_OOB_CM;
+	opts_check_ignored_rows(cfg, is_bw, srv, cm);
+	if (cm || (cfg->has_mtu && !opts_mtu_known(cfg->mtu)))
+		cfg->has_mtu = false;
+	if (cm)
+		cfg->has_sl = false;
+	if (!cfg->post_list)
+		cfg->post_list = 1;
+	if (!cfg->duration_s && !cfg->run_infinitely) /* the wire has it */
+		cfg->margin_s = 0;
+}
+
 /*
  * The files asked for: none a directory, no two the same (issue #24: the
  * last write won, or two documents shared one stream). perftest's
@@ -169,6 +247,11 @@ static int opts_check_duration(struct bench_cfg *cfg, char *err,
 		cfg->duration_s = 5; /* perftest: a line every 5 s */
 	if (!cfg->duration_s)
 		return 0;
+	if (cfg->all_sizes && opts_is_server(cfg)) { /* perftest's takes it */
+		opts_note(cfg, "-a/--all (the client's request sets the "
+			  "sizes)");
+		cfg->all_sizes = false;
+	}
 	if (cfg->all_sizes) {
 		opts_err(err, err_len, "-a and -D do not mix: give -s with -D");
 		return -EINVAL;
@@ -191,7 +274,17 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	bool is_bw = desc->measure == BENCH_MEASURE_BW;
 	int ret;
 
-	ret = opts_check_numa(cfg, err, err_len);
+	if (!is_bw && cfg->post_list > 1) {
+		opts_err(err, err_len, "-l/--post_list %llu: a post list is for "
+			 "bandwidth tests (perftest's latency tools refuse it "
+			 "too): use the ib_*_bw tool, or drop -l",
+			 (unsigned long long)cfg->post_list);
+		return -EINVAL;
+	}
+	opts_check_ignored(cfg, is_bw);
+	ret = opts_check_port(cfg, err, err_len);
+	if (!ret)
+		ret = opts_check_numa(cfg, err, err_len);
 	if (!ret && !opts_is_server(cfg))
 		ret = opts_check_measure(cfg, is_bw, err, err_len);
 	if (!ret && !opts_is_server(cfg))

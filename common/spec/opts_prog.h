@@ -108,6 +108,11 @@ struct opt_prog {
 	 */
 	int (*operands)(void *cfg, int argc, char **argv, int first,
 			char *err, size_t err_len);
+	/* Where a row that does not apply to the bench tool but is
+	 * IGNORED_ELSEWHERE (spec/opts_table.h) is named: a char array of
+	 * ignored_len bytes at ignored_off of the config, labels ", "
+	 * separated; ignored_len 0: no such rows. */
+	size_t ignored_off, ignored_len;
 	/* Without .operands, what a refused operand is told beside it;
 	 * NULL: "--help lists the options". */
 	const char *operand_hint;

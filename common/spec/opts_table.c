@@ -12,6 +12,12 @@
 
 #define CFG(field) offsetof(struct bench_cfg, field)
 #define NOOP CFG(noop_seen)
+/* A row of perftest's other tools: every bench tool takes it and ignores
+ * it (opts_table.h's ONLY_NO_TOOL | IGNORED_ELSEWHERE). */
+#define IGNORED_ROW(n, c, k, lo, hi, a)                                  \
+	{ .name = (n), .code = (c), .kind = (k), .off = NOOP, .min = (lo), \
+	  .max = (hi), .arg = (a), .only = ONLY_NO_TOOL | IGNORED_ELSEWHERE, \
+	  .group = OPT_G_PERFTEST }
 
 static const char *const conn_choices[] = { "RC", "UC", NULL };
 static const char *const atomic_choices[] = { "FETCH_AND_ADD", "CMP_AND_SWAP",
@@ -54,7 +60,7 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "TCP control: GID index [best RoCEv2]; rdma_cm: from the IP",
 	  .group = OPT_G_CONN },
 	{ .name = "port", .code = 'p', .kind = OPT_U64, .off = CFG(tcp_port),
-	  .min = 1, .max = 65535, .def = "18515", .arg = "PORT",
+	  .max = INT32_MAX, .def = "18515", .arg = "PORT",
 	  .help = "port the server listens on (TCP and rdma_cm)",
 	  .group = OPT_G_CONN },
 	{ .name = "size", .code = 's', .kind = OPT_SIZE, .off = CFG(size_bytes),
@@ -93,16 +99,17 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(tx_depth), .min = 1, .max = 16384, .def = "128",
 	  .def_lat = "1", .arg = "N",
 	  .help = "operations in flight per QP (bandwidth tests)",
-	  .only = ONLY_BW, .group = OPT_G_TEST },
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_TEST },
 	{ .name = "rx-depth", .code = 'r', .kind = OPT_U64,
 	  .off = CFG(rx_depth), .min = 1, .max = 16384, .def = "512",
 	  .arg = "N",
 	  .help = "receives posted per QP (send tests)",
 	  .only = ONLY_SEND, .group = OPT_G_TEST },
 	{ .name = "post_list", .code = 'l', .kind = OPT_U64,
-	  .off = CFG(post_list), .min = 1, .max = 1024, .def = "1", .arg = "N",
-	  .help = "chain N work requests per post",
-	  .only = ONLY_BW, .group = OPT_G_TEST },
+	  .off = CFG(post_list), .has_off = CFG(has_post_list), .max = 1024,
+	  .def = "1", .arg = "N",
+	  .help = "chain N work requests per post (0: 1, as perftest)",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_TEST },
 	{ .name = "inline_size", .code = 'I', .kind = OPT_U64,
 	  .off = CFG(inline_bytes), .has_off = CFG(has_inline), .max = 1024,
 	  .arg = "BYTES",
@@ -112,7 +119,7 @@ const struct opt_def opts_table_rows[] = {
 	{ .name = "cq-mod", .code = 'Q', .kind = OPT_U64, .off = CFG(cq_mod),
 	  .min = 1, .max = 1024, .def = "100", .def_lat = "1", .arg = "N",
 	  .help = "request a completion every N operations",
-	  .only = ONLY_BW, .group = OPT_G_TEST },
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_TEST },
 	{ .name = "outs", .code = 'o', .kind = OPT_U64, .off = CFG(outstanding),
 	  .min = 1, .max = 256, .def = "16", .arg = "N",
 	  .help = "reads/atomics in flight per QP (capped by the device)",
@@ -178,7 +185,7 @@ const struct opt_def opts_table_rows[] = {
 	{ .name = "report_gbits", .code = LONG_REPORT_GBITS, .kind = OPT_FLAG,
 	  .off = CFG(report_gbits),
 	  .help = "bandwidth in Gb/sec (10^9 bit/s) instead of MiB/sec",
-	  .only = ONLY_BW, .group = OPT_G_OUTPUTS },
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_OUTPUTS },
 	{ .name = "json", .code = LONG_JSON, .kind = OPT_STR,
 	  .off = CFG(json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
 	  .help = "write the run's JSON document",
@@ -231,11 +238,11 @@ const struct opt_def opts_table_rows[] = {
 	{ .name = "limit_bw", .code = 'w', .kind = OPT_DOUBLE,
 	  .off = CFG(limit_bw), .arg = "BW",
 	  .help = "perftest's gate: BW average at least BW (report unit)",
-	  .only = ONLY_BW, .group = OPT_G_GATES },
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_GATES },
 	{ .name = "limit_msgrate", .code = 'y', .kind = OPT_DOUBLE,
 	  .off = CFG(limit_msgrate), .arg = "MPPS",
 	  .help = "perftest's gate: message rate at least MPPS",
-	  .only = ONLY_BW, .group = OPT_G_GATES },
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_GATES },
 	{ .name = "strict", .code = LONG_STRICT, .kind = OPT_FLAG,
 	  .off = CFG(strict),
 	  .help = "a downtrained link fails the run",
@@ -345,14 +352,14 @@ const struct opt_def opts_table_rows[] = {
 	{ .name = "disable_pcie_relaxed", .code = LONG_NO_RELAXED,
 	  .kind = OPT_NOOP, .off = NOOP,
 	  .help = "buffers are never registered with relaxed ordering",
-	  .only = ONLY_BW, .group = OPT_G_PERFTEST },
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_PERFTEST },
 	{ .name = "noPeak", .code = 'N', .kind = OPT_FLAG, .off = CFG(no_peak),
 	  .help = "no peak: BW peak prints 0.00 as in perftest",
 	  .only = ONLY_BW, .group = OPT_G_OUTPUTS },
 	{ .name = "report-both", .code = LONG_REPORT_BOTH, .kind = OPT_FLAG,
 	  .off = CFG(report_both),
 	  .help = "-b: each side's figure apart (what -b prints)",
-	  .only = ONLY_BW, .group = OPT_G_OUTPUTS },
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_OUTPUTS },
 	{ .name = "perform_warm_up", .code = LONG_WARMUP, .kind = OPT_FLAG,
 	  .off = CFG(warm_up),
 	  .help = "a warm-up pass of each size, not measured, before it",
@@ -376,8 +383,9 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "--use_cuda memory: 0 = device (cuMemAlloc), the only one",
 	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GPU },
 	{ .name = "mtu", .code = 'm', .kind = OPT_U64, .off = CFG(mtu),
-	  .has_off = CFG(has_mtu), .min = 256, .max = 4096, .arg = "MTU",
-	  .help = "TCP control: path MTU 256..4096 [the port's active MTU]",
+	  .has_off = CFG(has_mtu), .max = INT32_MAX, .arg = "MTU",
+	  .help = "TCP control: path MTU 256..4096 [the port's active MTU; "
+	  "also for any other value, as perftest]",
 	  .group = OPT_G_CONN },
 	{ .name = "sl", .code = 'S', .kind = OPT_U64, .off = CFG(sl),
 	  .has_off = CFG(has_sl), .max = 15, .arg = "SL",
@@ -396,6 +404,38 @@ const struct opt_def opts_table_rows[] = {
 	  .arg = "N",
 	  .help = "TCP control: GRH hop limit [64]",
 	  .group = OPT_G_CONN },
+	/*
+	 * perftest's options of its other tools, which its parser takes on
+	 * these and ignores (the role follows from the address; raw
+	 * Ethernet's packet fields; a multicast GID without -g; AES-XTS
+	 * parameters without --aes_xts): taken,
+	 * checked, not used, named in the header's " Changes nothing".
+	 * Hidden: not in --help, man or completion (README lists them).
+	 */
+	IGNORED_ROW("server", 'Z', OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("client", 'P', OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("MGID", 'M', OPT_STR, 0, OPTS_NAME_MAX, "GID"),
+	IGNORED_ROW("dest_port", 'K', OPT_U64, 0, UINT32_MAX, "PORT"),
+	IGNORED_ROW("source_port", 'k', OPT_U64, 0, UINT32_MAX, "PORT"),
+	IGNORED_ROW("local_port", LONG_LOCAL_PORT, OPT_U64, 0, UINT32_MAX,
+		    "PORT"),
+	IGNORED_ROW("remote_port", LONG_REMOTE_PORT, OPT_U64, 0, UINT32_MAX,
+		    "PORT"),
+	IGNORED_ROW("mac_fwd", 'v', OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("tcp", LONG_TCP, OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("promiscuous", LONG_PROMISCUOUS, OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("sniffer", LONG_SNIFFER, OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("raw_mcast", LONG_RAW_MCAST, OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("raw_ipv6", LONG_RAW_IPV6, OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("vlan_en", LONG_VLAN_EN, OPT_FLAG, 0, 0, NULL),
+	IGNORED_ROW("vlan_pcp", LONG_VLAN_PCP, OPT_U64, 0, 8, "PCP"),
+	IGNORED_ROW("reply_every", LONG_REPLY_EVERY, OPT_U64, 1, UINT32_MAX,
+		    "N"),
+	/* read only with --aes_xts (refused: rdmabench does not encrypt) */
+	IGNORED_ROW("aes_block_size", LONG_AES_BLOCK_SIZE, OPT_U64, 0,
+		    UINT16_MAX, "N"),
+	IGNORED_ROW("data_enc_keys_number", LONG_DATA_ENC_KEYS, OPT_U64, 0,
+		    UINT16_MAX, "N"),
 	OPT_ROWS_HELP(CFG(show_help), CFG(show_version), OPT_G_HELP),
 };
 const size_t opts_table_count = sizeof(opts_table_rows) /
@@ -495,6 +535,8 @@ const struct opt_prog opts_table_prog = {
 		      "second signal ends it at once).",
 	.refused = opts_refuse_rows,
 	.operands = table_operands,
+	.ignored_off = CFG(noop_ignored),
+	.ignored_len = sizeof(((struct bench_cfg *)0)->noop_ignored),
 };
 
 /* The verb names of ONLY_WRITE, ONLY_READ, ... in that order. */
@@ -530,6 +572,8 @@ bool opts_table_only_ok(unsigned int only, const struct bench_desc *d)
 
 	if (!d) /* not a bench: every row is the program's own */
 		return true;
+	if (only & ONLY_NO_TOOL)
+		return false;
 	mine = opts_table_mine(d);
 	return (!(only & ONLY_MEASURES) || (only & mine & ONLY_MEASURES)) &&
 	       (!(only & ONLY_VERBS) || (only & mine & ONLY_VERBS));

@@ -24,6 +24,15 @@ enum opt_only {
 	 * the option in every tool and a later check refuses it with its
 	 * own words (a gate: the run's document records the refusal) */
 	ONLY_LISTED = 1 << 6,
+	/* perftest parses it on the tools it does not apply to, and ignores
+	 * it there: there the value is checked and not used, and the
+	 * option named in the config's list of what changes nothing (the
+	 * header's " Changes nothing" line), never refused */
+	IGNORED_ELSEWHERE = 1 << 7,
+	/* an option of perftest's other tools (raw_ethernet_*, the role
+	 * flags, multicast without -g): no bench tool's own; with
+	 * IGNORED_ELSEWHERE, taken and ignored by every one */
+	ONLY_NO_TOOL = 1 << 8,
 };
 #define ONLY_MEASURES (ONLY_BW | ONLY_LAT)
 #define ONLY_VERBS (ONLY_WRITE | ONLY_READ | ONLY_SEND | ONLY_ATOMIC)
@@ -59,7 +68,10 @@ enum {
 	LONG_IPV6_ADDR, LONG_OLD_POST_SEND, LONG_NO_RELAXED,
 	LONG_BIND_SOURCE_IP, LONG_INTERVAL, LONG_RAILS, LONG_EXP_NODE,
 	LONG_ALLOW_FOREIGN_GID, LONG_AUTH_KEY_FILE, LONG_BIND, LONG_SUMMARY,
-	LONG_NO_XCHG_VERSIONS, LONG_FLOWS, LONG_FLOWS_BURST,
+	LONG_NO_XCHG_VERSIONS, LONG_FLOWS, LONG_FLOWS_BURST, LONG_LOCAL_PORT,
+	LONG_REMOTE_PORT, LONG_TCP, LONG_PROMISCUOUS, LONG_SNIFFER,
+	LONG_RAW_MCAST, LONG_REPLY_EVERY, LONG_VLAN_EN, LONG_VLAN_PCP,
+	LONG_RAW_IPV6, LONG_AES_BLOCK_SIZE, LONG_DATA_ENC_KEYS,
 };
 
 extern const struct opt_def opts_table_rows[];

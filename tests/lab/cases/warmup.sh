@@ -41,4 +41,27 @@ if lab_have rxe; then
 		"$B/ib_write_bw" -- \
 		"$B/ib_write_bw" "$LAB_RXE_IP" -n 100 --dont_xchg_versions \
 		--flows 2 --flows_burst 4
+	# what perftest takes and ignores: bandwidth options on a latency
+	# tool, other tools' options, -l 1; the server's -Z and -j
+	ign=" Changes nothing : "
+	tool="\(perftest takes and ignores them on this tool too\)"
+	lab_pair warmup.ignored_lat.rxe -t 120 -e "$WARM_LAT_ROW" \
+		-e "$ign-t/--tx-depth, -Q/--cq-mod, --report_gbits, --tcp" \
+		-e ", -P/--client $tool; -l/--post_list \(a latency sample" \
+		-E "$ign-Z/--server $tool; -j/--source_ip \(the server" \
+		"$B/ib_write_lat" -Z -j "$LAB_RXE_IP" -- \
+		"$B/ib_write_lat" "$LAB_RXE_IP" -n 200 -t 64 -Q 8 \
+		--report_gbits --tcp -P -l 1
+	# our rules perftest has not: --report-both without -b, -f without
+	# -D, an MTU that is not one (the port's, as perftest's), -l 0, a
+	# -p above 65535 (its low 16 bits: 70000 is 4464, both sides)
+	lab_pair warmup.ignored_bw.rxe -t 120 -e "$WARM_ROW" \
+		-e "$ign--report-both \(without -b there is one figure\); " \
+		-e "; -f/--margin \(a margin is of a -D run\); -m/--mtu \(" \
+		-e "; -l/--post_list 0 \(one WR a post, as -l 1\)" \
+		-e "; -p/--port 70000 \(TCP port 4464: its low 16 bits" \
+		-E "waiting for a client on port 4464 " \
+		"$B/ib_write_bw" -p 70000 -- \
+		"$B/ib_write_bw" "$LAB_RXE_IP" -n 100 --report-both -f 2 \
+		-m 1000 -l 0 -p 70000
 fi
