@@ -182,5 +182,5 @@ lab_case progress.json_pipe_usage -r 2 \
 # a refused option (opts_check): the same
 lab_case progress.json_pipe_refused -r 2 \
 	-e 'json.tool exit 0' -e '"verdict": "error"' -e '"exit_code": 2' \
-	-e 'margin of a -D run' \
-	progress_json_pipe "$PROG/refused.pretty" -f 2 198.18.0.1
+	-e "leaves nothing to measure" \
+	progress_json_pipe "$PROG/refused.pretty" -D 1 -f 1 198.18.0.1
