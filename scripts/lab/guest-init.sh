@@ -149,6 +149,23 @@ if [ -n "${LAB_NODE:-}" ]; then
     # shellcheck source=scripts/lab/guest-group.sh
     source "$RUN/guest-group.sh"
 fi
+# The clock: run.sh's tsc=reliable keeps the TSC (the watchdog would drop
+# it at once: TCG's TSCs look unsynchronized) and so any calibration
+# stands. On a loaded host (CI: three boots on two cores) a guest took one
+# 7x off: its clock ran 7x fast, munge refused its credentials, every
+# timeout in it fired early. The kernel's refined calibration (HPET, 1 s)
+# says so by its absence ("Refined TSC" is printed only within 1 % of the
+# first): then the HPET, which QEMU runs on the host's clock.
+cs=/sys/devices/system/clocksource/clocksource0
+for ((i = 0; i < 100; i++)); do
+    { read -r cur < "$cs/current_clocksource"; } 2>/dev/null || break
+    [ "$cur" = tsc-early ] || break
+    nap 0.1
+done
+if [ "${cur:-}" = tsc ] && ! dmesg | grep -q 'Refined TSC clocksource calibration'; then
+    echo hpet > "$cs/current_clocksource" &&
+        warn "the TSC's calibration was not confirmed by the kernel's refined one: clock source hpet"
+fi
 # NUMA nodes the kernel sees (RDMABENCH_LAB_NUMA=2 gives two)
 nodes=(/sys/devices/system/node/node[0-9]*)
 LAB_NUMA_NODES=${#nodes[@]}
