@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "spec/bench.h"
+#include "tests/spec/perftest_samples.h"
 
 enum diff_verdict { DIFF_UNCLEAR, DIFF_ACCEPT, DIFF_REFUSE };
 
@@ -56,16 +57,7 @@ static size_t diff_n_popts;
 
 /* Values a perftest user would give; "1" for the rest. */
 static const struct { const char *name, *value; } diff_samples[] = {
-	{ "connection", "RC" }, { "atomic_type", "CMP_AND_SWAP" },
-	{ "output", "bandwidth" }, { "mtu", "1024" }, { "tos", "106" },
-	{ "tclass", "106" }, { "ib-dev", "mlx5_0" }, { "size", "64" },
-	{ "pin_cores", "0" }, { "use_cuda_bus_id", "0000:3b:00.0" },
-	{ "out_json_file", "out.json" }, { "qp-timeout", "14" },
-	{ "report-counters", "counters/port_xmit_data" },
-	{ "source_ip", "10.0.0.1" }, { "bind_source_ip", "10.0.0.1" },
-	{ "port", "18515" }, { "duration", "5" }, { "iters", "100" },
-	{ "limit_bw", "100" }, { "mmap", "/tmp/x" }, { "gid-index", "0" },
-	{ "payload_file_path", "/tmp/x" }, { "margin", "1" },
+	PERFTEST_SAMPLES,
 	{ "qp", "2" }, { "tx-depth", "128" }, { "rx-depth", "128" },
 	{ "cq-mod", "100" }, { "post_list", "1" }, { "inline_size", "0" },
 	{ "sl", "0" }, { "ib-port", "1" }, { "dualport", "1" },

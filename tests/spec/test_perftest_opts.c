@@ -16,6 +16,7 @@
 
 #include "spec/opts.h"
 #include "tests/test.h"
+#include "tests/spec/perftest_samples.h"
 
 #define SERVER "192.0.2.1"
 
@@ -38,16 +39,7 @@ static const struct bench_desc all_tools[] = {
 
 /* Values a perftest user would give; "1" for the rest. */
 static const struct { const char *name, *value; } samples[] = {
-	{ "connection", "RC" }, { "atomic_type", "CMP_AND_SWAP" },
-	{ "output", "bandwidth" }, { "mtu", "1024" }, { "tos", "106" },
-	{ "tclass", "106" }, { "ib-dev", "mlx5_0" }, { "size", "64" },
-	{ "pin_cores", "0" }, { "use_cuda_bus_id", "0000:3b:00.0" },
-	{ "out_json_file", "out.json" }, { "qp-timeout", "14" },
-	{ "report-counters", "counters/port_xmit_data" },
-	{ "source_ip", "10.0.0.1" }, { "bind_source_ip", "10.0.0.1" },
-	{ "port", "18515" }, { "duration", "5" }, { "iters", "100" },
-	{ "limit_bw", "100" }, { "mmap", "/tmp/x" }, { "gid-index", "0" },
-	{ "payload_file_path", "/tmp/x" }, { "margin", "1" },
+	PERFTEST_SAMPLES,
 };
 
 /* What a refusal must carry: an imperative for what to do instead. */
