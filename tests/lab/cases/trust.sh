@@ -64,21 +64,6 @@ trust_third_down() {
 	ip netns del $TRUST_NS 2>/dev/null
 }
 
-# trust_count_end: after the last client, one probe frame to the third
-# host (the counter works), the count stopped and waited for (the caller's
-# background trust_count_frames); sets the caller's n to the RoCEv2
-# frames counted on its link
-trust_count_end() {
-	lab_sleep 1
-	echo probe > /dev/udp/$TRUST_THIRD/4791 # one frame: the counter works
-	lab_sleep 1
-	touch /tmp/trust-count.stop
-	wait
-	n=$(cat /tmp/trust-count 2>/dev/null)
-	[ -n "$n" ] || cat /tmp/trust-count.err
-	echo "trust: RoCEv2 frames on the third host's link: ${n:-?} (1 is the probe)"
-}
-
 # The RoCEv2 frames the third host sees, counted by tcpdump there until
 # /tmp/trust-count.stop appears; the count lands in /tmp/trust-count.
 trust_count_frames() {
@@ -114,7 +99,14 @@ trust_gid_clients() { # PORT MODE OOB...
 			--gid "::ffff:$TRUST_THIRD" --hold 3 reflect 127.0.0.1
 	fi
 	"$B/ib_write_bw" -p "$port" "$@" localhost -n 200 || rc=1
-	trust_count_end
+	lab_sleep 1
+	echo probe > /dev/udp/$TRUST_THIRD/4791 # one frame: the counter works
+	lab_sleep 1
+	touch /tmp/trust-count.stop
+	wait
+	n=$(cat /tmp/trust-count 2>/dev/null)
+	[ -n "$n" ] || cat /tmp/trust-count.err
+	echo "trust: RoCEv2 frames on the third host's link: ${n:-?} (1 is the probe)"
 	if [ "$mode" != reflect ]; then
 		[ "$n" = 1 ] || { echo "trust: frames reached the third host"; rc=1; }
 	else
@@ -161,7 +153,14 @@ trust_deploy_clients() { # PORT ADDR KEY
 	done
 	"$B/ib_write_bw" -p "$port" --oob tcp -d $TRUST_DEV --auth-key-file "$key" \
 		"$addr" -n 200 || rc=1
-	trust_count_end
+	lab_sleep 1
+	echo probe > /dev/udp/$TRUST_THIRD/4791 # one frame: the counter works
+	lab_sleep 1
+	touch /tmp/trust-count.stop
+	wait
+	n=$(cat /tmp/trust-count 2>/dev/null)
+	[ -n "$n" ] || cat /tmp/trust-count.err
+	echo "trust: RoCEv2 frames on the third host's link: ${n:-?} (1 is the probe)"
 	[ "$n" = 1 ] || { echo "trust: frames reached the third host"; rc=1; }
 	touch "/tmp/clients-done.$port"
 	return $rc
