@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/timer.h"
 #include "spec/pace.h"
 
-#define PACE_NS_PER_S 1000000000ULL
-#define PACE_STEP_NS (PACE_NS_PER_S / PACE_PER_S)
+#define PACE_STEP_NS (NS_PER_S / PACE_PER_S)
 
 void pace_init(struct pace *r)
 {
