@@ -26,6 +26,9 @@
  * running every argv live); where perftest is installed (CI's set-up
  * installs it) every PERFTEST_DIFF_EVERY-th argv (default 4: a quarter)
  * is run live too, and a verdict that differs from the fixture's fails.
+ * The fixture is a stand-in (perftest's answers recorded): three quarters
+ * of the argv are checked against it, the live quarter against perftest's
+ * own binary; without perftest the test proves nothing new about it.
  *
  * Knobs: PERFTEST_BIN_DIR (default /usr/bin; no perftest there: the
  * fixture alone), PERFTEST_DIFF_JOBS (perftest runs in flight, default 4),
