@@ -256,4 +256,17 @@ if [ ${#taps[@]} = 0 ]; then
 	exit 2
 fi
 [ "$plan" = 1 ] && exit 0
+# the guest CPU each case cost (the harness's cpu.txt): in CI three guests
+# share two cores, so the lab's time is its CPU; the costliest ten, and
+# each boot's total
+cpus=$(find "$R" -path '*/lab-logs/cpu.txt' 2> /dev/null)
+if [ -n "$cpus" ]; then
+	echo "lab guest CPU by boot (s):"
+	for f in $cpus; do
+		b=${f#"$R"/}
+		awk -v b="${b%/lab-logs/cpu.txt}" '{ c += $3 } END { printf "  %8.1f  %s\n", c, b }' "$f"
+	done
+	echo "the ten costliest lab cases in guest CPU (wall s, cpu s):"
+	cat $cpus | sort -k3,3 -rn | head -n 10 | awk '{ printf "  %6.1f %6.1f  %s\n", $2, $3, $1 }'
+fi
 tests/tap-sum.sh "${taps[@]}"

@@ -84,7 +84,9 @@
 # Do not "set -e" in test scripts: a failing case returns 1 (and records it).
 # Environment: LAB_LOGDIR (default $LAB_OUT/lab-logs, or /tmp/lab-logs),
 #   LAB_TIMEOUT (default per-case timeout, 60), LAB_VERBOSE=1 (show the
-#   output of passing cases too).  results.txt in LAB_LOGDIR lists the results.
+#   output of passing cases too).  results.txt in LAB_LOGDIR lists the results;
+#   cpu.txt, each record's wall and guest CPU seconds ("NAME WALL CPU": the
+#   lab is CPU-bound in CI, three guests on two cores, so CPU is its cost).
 # Under TCG every fork+exec costs ~0.15 s: these helpers use bash builtins only
 # (no subshell captures, no sleep/grep/timeout processes).
 
@@ -96,6 +98,7 @@ LAB_TIMEOUT=${LAB_TIMEOUT:-60}
 LAB_VERBOSE=${LAB_VERBOSE:-0}
 mkdir -p "$LAB_LOGDIR" || { echo "harness: cannot create LAB_LOGDIR=$LAB_LOGDIR" >&2; exit 1; }
 : > "$LAB_LOGDIR/results.txt"
+: > "$LAB_LOGDIR/cpu.txt"
 LAB_TAP=${LAB_TAP:-$LAB_LOGDIR/results.tap}
 : > "$LAB_TAP"
 LAB_N_PASS=0 LAB_N_FAIL=0 LAB_N_SKIP=0 LAB_FAILED=() _LAB_DONE=0 _LAB_MAINPID=$BASHPID
@@ -106,7 +109,14 @@ exec {_LAB_SLEEPFD}<> <(:)
 lab_sleep() { read -r -t "$1" -u "$_LAB_SLEEPFD" _ || true; }
 
 _lab_now() { _LAB_NOW=${EPOCHREALTIME/[.,]/}; }          # microseconds
-lab_mark() { _lab_now; _LAB_MARK=$_LAB_NOW; }             # the next record's time starts now
+# the guest's busy CPU time in ticks (USER_HZ, 100 a second on Debian):
+# user, nice, system, irq and softirq of all its CPUs, from /proc/stat
+_lab_cpu() {
+    local _c u n s i w q sq
+    read -r _c u n s i w q sq _ < /proc/stat 2> /dev/null || { _LAB_CPU=0; return; }
+    _LAB_CPU=$((u + n + s + q + sq))
+}
+lab_mark() { _lab_now; _LAB_MARK=$_LAB_NOW; _lab_cpu; _LAB_CPU_MARK=$_LAB_CPU; }  # the next record starts now
 lab_mark
 _lab_secs() {                                             # _lab_secs START_US -> _LAB_SECS "1.2"
     local d; _lab_now; d=$(((_LAB_NOW - $1) / 100000))
@@ -115,6 +125,10 @@ _lab_secs() {                                             # _lab_secs START_US -
 _lab_record() {                                           # STATUS NAME [DETAIL]
     local line tap n=$((LAB_N_PASS + LAB_N_FAIL + LAB_N_SKIP + 1))
     _lab_secs "$_LAB_MARK"; _LAB_T=$_LAB_SECS; _LAB_MARK=$_LAB_NOW
+    _lab_cpu                                              # cpu.txt: "NAME WALL_S CPU_S"
+    printf '%s %s %d.%02d\n' "$2" "$_LAB_T" $(((_LAB_CPU - _LAB_CPU_MARK) / 100)) \
+        $(((_LAB_CPU - _LAB_CPU_MARK) % 100)) >> "$LAB_LOGDIR/cpu.txt"
+    _LAB_CPU_MARK=$_LAB_CPU
     printf -v line '%-4s %s%s' "$1" "$2" "${3:+ ($3)}"
     if [ "$1" = FAIL ] && [ "$_LAB_AGAIN" = 1 ]; then      # --retries: once more
         echo "RETRY ${line#FAIL }"
