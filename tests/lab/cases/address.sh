@@ -163,7 +163,9 @@ else
 
 	# a resolver that never answers: every look-up of a name (the route
 	# under auto, the TCP connect, rdma_cm's) ends within 1.5 s, so a
-	# client with --connect-timeout 3 ends within 6 s whatever the mode
+	# client with --connect-timeout 3 ends in about 5 s whatever the mode.
+	# The bound is 9 s: a busy emulated guest once took 6.2 s, while one
+	# look-up left to glibc's defaults (5 s, 2 attempts) alone takes 10 s
 	addr_dns() { # NAME REGEX ARGS...
 		local name=$1 re=$2 t0 ms
 		shift 2
@@ -171,10 +173,10 @@ else
 		lab_case "$name" -t 30 -r 5 -e "$re" \
 			"$B/ib_write_bw" -p 18899 --connect-timeout 3 "$@"
 		ms=$(((${EPOCHREALTIME/[.,]/} - t0) / 1000))
-		if ((ms < 6000)); then
+		if ((ms < 9000)); then
 			lab_pass "$name.fast" "ended in $ms ms"
 		else
-			lab_fail "$name.fast" "took $ms ms (6000 allowed)"
+			lab_fail "$name.fast" "took $ms ms (9000 allowed)"
 		fi
 	}
 	cp /etc/resolv.conf /tmp/address.resolv
