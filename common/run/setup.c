@@ -56,6 +56,7 @@ int setup_data_init(struct bench_ctx *b)
 		.nqps = b->test.qps,
 		.send_depth = ops->send_depth(&b->test),
 		.numa_node = b->dev.numa_node,
+		.events = b->test.events,
 	};
 	uint32_t slots = test_slots(&b->test);
 	int ret;
@@ -242,6 +243,9 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b))
 		report_header_body(b->out, &ri);
 	record_dev_collect(b); /* its " Line rate" line */
+	if (perftest_out_table(b) && b->test.events)
+		report_header_line(b->out, "Completions", "events: a completion "
+				   "channel (vector 0), both sides (-e)");
 	if (perftest_out_table(b) && b->is_server &&
 	    b->test.measure == BENCH_MEASURE_BW)
 		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?

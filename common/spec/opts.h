@@ -86,6 +86,7 @@ struct bench_cfg {
 	bool no_peak;                    /* -N: BW peak not measured */
 	bool report_both;                /* --report-both (with -b) */
 	bool warm_up;                    /* --perform_warm_up */
+	bool events;                     /* -e: completion events */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
 	uint64_t output;                 /* --output: enum opts_output */

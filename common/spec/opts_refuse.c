@@ -21,12 +21,8 @@
 		 "perftest's rate limiter"
 
 const struct opts_refusal opts_refuse_rows[] = {
-	{ .name = "events", .short_name = 'e',
-	  .why = "completions are always polled (busy-wait)",
-	  .instead = "drop -e: polling gives the figures perftest's default "
-	  "gives" },
 	{ .name = "vector", .short_name = 'X', .has_arg = true,
-	  .why = "completions are always polled, no vector is used",
+	  .why = "completion events (-e) always use vector 0",
 	  .instead = "drop -X" },
 	{ .name = "mcg", .short_name = 'g',
 	  .why = "multicast needs UD QPs, which are not supported",

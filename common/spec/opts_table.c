@@ -360,6 +360,10 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(report_both),
 	  .help = "-b: each side's figure apart (what -b prints)",
 	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_OUTPUTS },
+	{ .name = "events", .code = 'e', .kind = OPT_FLAG, .off = CFG(events),
+	  .help = "sleep for completions on a completion channel, both sides "
+	  "(busy polling without)",
+	  .only = ONLY_READ | ONLY_SEND | ONLY_ATOMIC, .group = OPT_G_TEST },
 	{ .name = "perform_warm_up", .code = LONG_WARMUP, .kind = OPT_FLAG,
 	  .off = CFG(warm_up),
 	  .help = "a warm-up pass of each size, not measured, before it",

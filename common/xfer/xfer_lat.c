@@ -38,7 +38,9 @@ static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
 		r->outstanding -= (uint64_t)n;
 		if (r->outstanding <= max_left)
 			return 0;
-		ret = xfer_watch(r->x, &r->w, i, false);
+		ret = n ? 0 : conn_cq_wait(r->x->conn, XFER_EVENT_WAIT_MS);
+		if (!ret)
+			ret = xfer_watch(r->x, &r->w, i, false);
 	}
 	return ret;
 }
@@ -66,7 +68,9 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 		} else if (*last == want) {
 			break;
 		}
-		ret = xfer_watch(x, &r->w, i, false);
+		ret = by_recv ? conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS) : 0;
+		if (!ret)
+			ret = xfer_watch(x, &r->w, i, false);
 		/* the peer may have stopped (-D: its count), failed (e.g.
 		 * found corrupt data) or gone */
 		if (!ret && r->w.due)
@@ -137,8 +141,11 @@ static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample_ns)
 	int n, ret;
 
 	ret = xfer_post(x, 0, r->size, i, 1, true, i + 1);
-	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc)))
-		ret = xfer_watch(x, &r->w, i, false);
+	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc))) {
+		ret = conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS);
+		if (!ret)
+			ret = xfer_watch(x, &r->w, i, false);
+	}
 	if (ret)
 		return ret;
 	*sample_ns = timer_now_ns() - post_ns;

@@ -1,0 +1,20 @@
+# tests/lab/cases/loop.sh - sourced by tests/lab/all.sh in the lab guest:
+# the data-loop options of perftest's that rdmabench now runs (issue 26),
+# each measured once on rxe, short (-n small): -e (completion events, both
+# sides sleep on a completion channel).
+# shellcheck shell=bash
+
+LOOP_BW_ROW="[[:space:]][0-9]+ +100 +$NUM"
+LOOP_LAT_ROW="2 +100([[:space:]]+$NUM){7}"
+LOOP_EVENTS=" Completions +: events: a completion channel"
+
+if lab_have rxe; then
+	lab_pair loop.events_bw.rxe -t 120 \
+		-e "$LOOP_BW_ROW" -e "$LOOP_EVENTS" -E "$LOOP_EVENTS" \
+		"$B/ib_send_bw" -e -- "$B/ib_send_bw" "$LAB_RXE_IP" -n 100 -e
+	lab_pair loop.events_lat.rxe -t 120 \
+		-e "$LOOP_LAT_ROW" -e "$LOOP_EVENTS" -E "$LOOP_EVENTS" \
+		"$B/ib_send_lat" -- "$B/ib_send_lat" "$LAB_RXE_IP" -n 100 -e
+else
+	lab_skip loop.rxe "no rxe0 came up in this guest"
+fi
