@@ -103,6 +103,7 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.spin_ns = (b->test.duration_s + 2) * NS_PER_S;
 	b->xfer.slots = slots;
 	b->xfer.validate = b->test.validate;
+	b->xfer.gap_ns = b->cfg.latency_gap_us * 1000;
 	return conn_init(&b->data, verbs, b->ctrl.pd, &p);
 }
 
@@ -243,6 +244,10 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b))
 		report_header_body(b->out, &ri);
 	record_dev_collect(b); /* its " Line rate" line */
+	if (perftest_out_table(b) && b->cfg.latency_gap_us)
+		report_header_line(b->out, "Latency gap", "%llu usec before each "
+				   "post, not in the samples (--latency_gap)",
+				   (unsigned long long)b->cfg.latency_gap_us);
 	if (perftest_out_table(b) && b->test.events)
 		report_header_line(b->out, "Completions", "events: a completion "
 				   "channel (vector 0), both sides (-e)");

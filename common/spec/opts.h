@@ -87,6 +87,7 @@ struct bench_cfg {
 	bool report_both;                /* --report-both (with -b) */
 	bool warm_up;                    /* --perform_warm_up */
 	bool events;                     /* -e: completion events */
+	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
 	uint64_t output;                 /* --output: enum opts_output */

@@ -161,6 +161,8 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		  "path)" },
 		{ cfg->has_post_list && !cfg->post_list, "-l/--post_list 0 "
 		  "(one WR a post, as -l 1)" },
+		{ srv && cfg->latency_gap_us, "--latency_gap (the client's "
+		  "gap paces the samples)" },
 		{ !is_bw && cfg->has_post_list && cfg->post_list == 1,
 		  "-l/--post_list (a latency sample is one WR)" },
 	};
@@ -213,6 +215,8 @@ static void opts_check_ignored(struct bench_cfg *cfg, bool is_bw)
 		cfg->has_mtu = false;
 	if (cm)
 		cfg->has_sl = false;
+	if (srv)
+		cfg->latency_gap_us = 0;
 	if (!cfg->post_list)
 		cfg->post_list = 1;
 	if (!cfg->duration_s && !cfg->run_infinitely) /* the wire has it */

@@ -83,9 +83,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "CPU use is not reported",
 	  .instead = "measure it with pidstat -p PID 1 or /usr/bin/time "
 	  "beside the run" },
-	{ .name = "latency_gap", .has_arg = true,
-	  .why = "there is no gap between latency samples",
-	  .instead = "drop it, or use perftest --latency_gap" },
 	{ .name = "wait_destroy", .has_arg = true,
 	  .why = "resources are freed as soon as the run ends",
 	  .instead = "drop it (use sleep after the run to keep the host quiet)"

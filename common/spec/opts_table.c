@@ -364,6 +364,11 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "sleep for completions on a completion channel, both sides "
 	  "(busy polling without)",
 	  .only = ONLY_READ | ONLY_SEND | ONLY_ATOMIC, .group = OPT_G_TEST },
+	{ .name = "latency_gap", .code = LONG_LATENCY_GAP, .kind = OPT_U64,
+	  .off = CFG(latency_gap_us), .max = INT32_MAX, .arg = "US",
+	  .help = "client: wait US microseconds before each sample's post "
+	  "(not in the sample)",
+	  .only = ONLY_LAT, .group = OPT_G_TEST },
 	{ .name = "perform_warm_up", .code = LONG_WARMUP, .kind = OPT_FLAG,
 	  .off = CFG(warm_up),
 	  .help = "a warm-up pass of each size, not measured, before it",

@@ -52,6 +52,8 @@ struct xfer {
 	uint64_t spin_ns;
 	uint32_t slots;          /* messages a region holds (validate) */
 	bool validate;
+	uint64_t gap_ns;         /* --latency_gap: the initiator waits this
+				  * long before each sample's post */
 	int64_t flip_iter;       /* test hook: corrupt this iteration, -1 off */
 	/*
 	 * Progress (run/progress.c), NULL: none. Called from the measuring

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "xfer/xfer_int.h"
 
 #define XFER_LAT_DEPTH 16    /* sends left unreaped at most */
@@ -159,6 +160,18 @@ static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample_ns)
 			  r->size, i, 0);
 }
 
+/*
+ * --latency_gap: spin (perftest spins on the TSC) until gap_ns has passed,
+ * outside the sample; a stop ends the wait (the loop's next look sees it).
+ */
+static void lat_gap(const struct xfer *x)
+{
+	uint64_t end_ns = timer_now_ns() + x->gap_ns;
+
+	while (!stop_flag && timer_now_ns() < end_ns)
+		;
+}
+
 static bool lat_more(const struct lat_run *r, uint64_t i)
 {
 	if (r->iters)
@@ -180,6 +193,8 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 	r.w.ticks = true;
 	for (i = 0; !ret && (initiator ? lat_more(&r, i) : !iters || i < iters);
 	     i++) {
+		if (initiator && x->gap_ns)
+			lat_gap(x);
 		if (round_trip)
 			ret = lat_round_trip(&r, i, &sample_ns);
 		else

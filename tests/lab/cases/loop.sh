@@ -1,7 +1,8 @@
 # tests/lab/cases/loop.sh - sourced by tests/lab/all.sh in the lab guest:
 # the data-loop options of perftest's that rdmabench now runs (issue 26),
 # each measured once on rxe, short (-n small): -e (completion events, both
-# sides sleep on a completion channel).
+# sides sleep on a completion channel), --latency_gap (the client waits
+# before each post: 100 x 2000 us makes the run last 0.2 s at least).
 # shellcheck shell=bash
 
 LOOP_BW_ROW="[[:space:]][0-9]+ +100 +$NUM"
@@ -15,6 +16,10 @@ if lab_have rxe; then
 	lab_pair loop.events_lat.rxe -t 120 \
 		-e "$LOOP_LAT_ROW" -e "$LOOP_EVENTS" -E "$LOOP_EVENTS" \
 		"$B/ib_send_lat" -- "$B/ib_send_lat" "$LAB_RXE_IP" -n 100 -e
+	lab_pair loop.latency_gap.rxe -t 120 \
+		-e "$LOOP_LAT_ROW" -e " Latency gap +: 2000 usec before each post" \
+		"$B/ib_write_lat" -- "$B/ib_write_lat" "$LAB_RXE_IP" -n 100 \
+		--latency_gap 2000
 else
 	lab_skip loop.rxe "no rxe0 came up in this guest"
 fi
