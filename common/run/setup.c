@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "lib/timer.h"
 #include "report/report.h"
 #include "run/measure.h"
@@ -276,11 +277,32 @@ void setup_print_footer(const struct bench_ctx *b)
 		report_rule(b->out);
 }
 
+/*
+ * --wait_destroy: hold the QPs, CQs and buffers this long after the run,
+ * saying so as perftest does (on stdout, after its table); a stop ends
+ * the wait.
+ */
+static void setup_wait_destroy(const struct bench_ctx *b)
+{
+	uint64_t end_ns;
+
+	if (!b->cfg.wait_destroy_s || !b->data.qps)
+		return;
+	fprintf(perftest_out_table(b) ? b->out : stderr, " Waiting %llu "
+		"seconds before releasing resources...\n",
+		(unsigned long long)b->cfg.wait_destroy_s);
+	fflush(b->out);
+	end_ns = timer_now_ns() + b->cfg.wait_destroy_s * NS_PER_S;
+	while (!stop_flag && !timer_expired(end_ns))
+		timer_sleep_ms(100);
+}
+
 void setup_release(struct bench_ctx *b)
 {
 	const char *role = b->ctrl.peer_role;
 	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
 
+	setup_wait_destroy(b);
 	conn_destroy(&b->data);
 	memset(&b->data, 0, sizeof(b->data));
 	ctrl_destroy(&b->ctrl);

@@ -88,6 +88,7 @@ struct bench_cfg {
 	bool warm_up;                    /* --perform_warm_up */
 	bool events;                     /* -e: completion events */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
+	uint64_t wait_destroy_s;         /* --wait_destroy: before the release */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
 	uint64_t output;                 /* --output: enum opts_output */

@@ -83,10 +83,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "CPU use is not reported",
 	  .instead = "measure it with pidstat -p PID 1 or /usr/bin/time "
 	  "beside the run" },
-	{ .name = "wait_destroy", .has_arg = true,
-	  .why = "resources are freed as soon as the run ends",
-	  .instead = "drop it (use sleep after the run to keep the host quiet)"
-	  },
 	{ .name = "payload_file_path", .has_arg = true,
 	  .why = "the payload is rdmabench's own pattern",
 	  .instead = "use --validate to check every byte of that pattern" },

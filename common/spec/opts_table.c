@@ -369,6 +369,11 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "client: wait US microseconds before each sample's post "
 	  "(not in the sample)",
 	  .only = ONLY_LAT, .group = OPT_G_TEST },
+	{ .name = "wait_destroy", .code = LONG_WAIT_DESTROY, .kind = OPT_U64,
+	  .off = CFG(wait_destroy_s), .max = UINT32_MAX, .arg = "SEC",
+	  .help = "after the run, wait SEC seconds before releasing the QPs, "
+	  "CQs and buffers (this side)",
+	  .group = OPT_G_TEST },
 	{ .name = "perform_warm_up", .code = LONG_WARMUP, .kind = OPT_FLAG,
 	  .off = CFG(warm_up),
 	  .help = "a warm-up pass of each size, not measured, before it",
