@@ -20,6 +20,7 @@
 #include "spec/test.h"
 #include "host/place.h"
 #include "lib/log.h"
+#include "lib/samples.h"
 #include "lib/stats.h"
 #include "xfer/xfer.h"
 
@@ -73,6 +74,7 @@ struct bench_ctx {
 	struct dev_info dev;        /* the data device's facts */
 	struct xfer xfer;           /* the hot loops' state */
 	struct hist *hist;          /* latency samples, constant memory */
+	struct samples raw;         /* -U: the first samples, in order */
 
 	/* placement (place_glue.c) and the results document (record.c) */
 	struct place_allowed allowed; /* what taskset and cgroups allow */

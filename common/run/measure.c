@@ -301,6 +301,31 @@ static void lat_head(const struct bench_ctx *b)
 }
 
 /*
+ * -U: perftest's unsorted list ("#, usec", then "N, value" in the order
+ * taken), then its rule and column head again before the row; a note
+ * when more were taken than kept.
+ */
+static void lat_show_unsorted(const struct bench_ctx *b, unsigned int div)
+{
+	const struct samples *s = &b->raw;
+	uint64_t i;
+
+	if (!b->xfer.raw || !s->n)
+		return;
+	fprintf(b->out, "#, usec\n");
+	for (i = 0; i < s->n; i++)
+		fprintf(b->out, "%llu, %g\n", (unsigned long long)i + 1,
+			(double)s->ns[i] / 1000.0 / div);
+	if (s->seen > s->n)
+		report_note(perftest_out_notes(b), "-U: the first %llu of %llu "
+			    "samples (the row has them all)",
+			    (unsigned long long)s->n,
+			    (unsigned long long)s->seen);
+	report_rule(b->out);
+	report_lat_head(b->out, false);
+}
+
+/*
  * A side's latency row, perftest's layout (-D: t_avg and round trips per
  * second), then what perftest's row has no column for on a note line.
  */
@@ -313,6 +338,8 @@ static int lat_show(struct bench_ctx *b, uint64_t size, uint64_t n,
 
 	if (b->test.duration_s && lat->avg_us > 0)
 		tps = 1e6 / (lat->avg_us * div);
+	if (perftest_out_table(b))
+		lat_show_unsorted(b, div);
 	ret = perftest_out_lat(b, size, n, lat, tps);
 	if (!perftest_out_table(b))
 		return ret;
@@ -373,6 +400,7 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 	int ret;
 
 	hist_reset(b->hist);
+	samples_reset(&b->raw);
 	memset(conn_region(&b->data, 0, BENCH_REGION_RECV), 0, size);
 	ret = xfer_prepare(&b->xfer, size, !lat_round_trip(b), b->test.iters);
 	if (!ret)
@@ -404,6 +432,7 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	int ret;
 
 	hist_reset(b->hist);
+	samples_reset(&b->raw);
 	memset(conn_region(&b->data, 0, BENCH_REGION_RECV), 0, size);
 	ret = xfer_prepare(&b->xfer, size, true, b->test.iters);
 	if (!ret)

@@ -105,6 +105,12 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.slots = slots;
 	b->xfer.validate = b->test.validate;
 	b->xfer.gap_ns = b->cfg.latency_gap_us * 1000;
+	if (b->cfg.unsorted && !b->test.duration_s &&
+	    b->test.measure == BENCH_MEASURE_LAT) {
+		if (samples_init(&b->raw, b->test.iters))
+			return -ENOMEM;
+		b->xfer.raw = &b->raw;
+	}
 	return conn_init(&b->data, verbs, b->ctrl.pd, &p);
 }
 
@@ -311,6 +317,8 @@ void setup_release(struct bench_ctx *b)
 	b->ctrl.timeout_ms = timeout_ms;
 	hist_destroy(b->hist);
 	b->hist = NULL;
+	samples_free(&b->raw);
+	b->xfer.raw = NULL;
 	free(b->xfer.qs);
 	b->xfer.qs = NULL;
 }

@@ -88,6 +88,7 @@ struct bench_cfg {
 	bool warm_up;                    /* --perform_warm_up */
 	bool events;                     /* -e: completion events */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
+	bool unsorted;                   /* -U: every sample, in order */
 	uint64_t wait_destroy_s;         /* --wait_destroy: before the release */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */

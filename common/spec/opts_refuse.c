@@ -30,10 +30,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "report-cycles", .short_name = 'C',
 	  .why = "figures are in us from CLOCK_MONOTONIC_RAW, never in cycles",
 	  .instead = "drop -C (the us figures need no CPU frequency)" },
-	{ .name = "report-unsorted", .short_name = 'U',
-	  .why = "latency samples are binned (constant memory), not kept in "
-	  "order",
-	  .instead = "use -H for the latency histogram" },
 	{ .name = "dualport", .short_name = 'O',
 	  .why = "dual-port mode is not supported",
 	  .instead = "run one pair per port, each with its own -i and -p" },

@@ -165,6 +165,11 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(histogram),
 	  .help = "print the latency histogram",
 	  .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
+	{ .name = "report-unsorted", .code = 'U', .kind = OPT_FLAG,
+	  .off = CFG(unsorted),
+	  .help = "-n: print each size's samples in the order taken, "
+	  "before its row (the first 1048576)",
+	  .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
 	/* perftest's spelling: no help, not listed */
 	{ .name = "report-histogrm", .code = LONG_HISTOGRM, .kind = OPT_FLAG,
 	  .off = CFG(histogram), .only = ONLY_LAT, .group = OPT_G_OUTPUTS },

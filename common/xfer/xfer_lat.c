@@ -2,7 +2,8 @@
 /*
  * xfer_lat - latency: a ping-pong through memory (write) or receives
  * (send), or one operation as the round trip (read, atomic), on QP 0.
- * Samples go into a histogram: constant memory for any -n or -D.
+ * Samples go into a histogram: constant memory for any -n or -D; with -U
+ * the first ones are kept in order too (lib/samples.h, bounded).
  */
 #include <errno.h>
 #include <string.h>
@@ -201,8 +202,11 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 			ret = lat_ping(&r, initiator, i, &post_ns, &sample_ns);
 		if (ret == 1) /* the responder learnt the initiator stopped */
 			break;
-		if (!ret && sample_ns)
+		if (!ret && sample_ns) {
 			hist_add(hist, sample_ns);
+			if (x->raw)
+				samples_add(x->raw, sample_ns);
+		}
 	}
 	*iters_done = i;
 	if (ret == 1)

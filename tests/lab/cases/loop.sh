@@ -2,7 +2,8 @@
 # the data-loop options of perftest's that rdmabench now runs (issue 26),
 # each measured once on rxe, short (-n small): -e (completion events, both
 # sides sleep on a completion channel), --latency_gap (the client waits
-# before each post: 100 x 2000 us makes the run last 0.2 s at least).
+# before each post: 100 x 2000 us makes the run last 0.2 s at least), -U
+# (every sample in order, perftest's "#, usec" list, before the row).
 # shellcheck shell=bash
 
 LOOP_BW_ROW="[[:space:]][0-9]+ +100 +$NUM"
@@ -20,6 +21,10 @@ if lab_have rxe; then
 		-e "$LOOP_LAT_ROW" -e " Latency gap +: 2000 usec before each post" \
 		"$B/ib_write_lat" -- "$B/ib_write_lat" "$LAB_RXE_IP" -n 100 \
 		--latency_gap 2000
+	lab_pair loop.unsorted.rxe -t 120 \
+		-e "$LOOP_LAT_ROW" -e "#, usec" -e $'\n'"100, $NUM" \
+		-E "#, usec" -E $'\n'"99, $NUM" \
+		"$B/ib_send_lat" -U -- "$B/ib_send_lat" "$LAB_RXE_IP" -n 100 -U
 else
 	lab_skip loop.rxe "no rxe0 came up in this guest"
 fi
