@@ -89,6 +89,7 @@ struct bench_cfg {
 	bool events;                     /* -e: completion events */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
 	bool unsorted;                   /* -U: every sample, in order */
+	bool cpu_util;                   /* --cpu_util: -D rows' CPU column */
 	uint64_t wait_destroy_s;         /* --wait_destroy: before the release */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */

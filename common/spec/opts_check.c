@@ -161,6 +161,8 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		  "path)" },
 		{ cfg->has_post_list && !cfg->post_list, "-l/--post_list 0 "
 		  "(one WR a post, as -l 1)" },
+		{ cfg->cpu_util && !cfg->duration_s && !cfg->run_infinitely,
+		  "--cpu_util (works only with -D, as perftest)" },
 		{ srv && cfg->latency_gap_us, "--latency_gap (the client's "
 		  "gap paces the samples)" },
 		{ !is_bw && cfg->has_post_list && cfg->post_list == 1,

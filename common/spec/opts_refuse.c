@@ -75,10 +75,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "reversed",
 	  .why = "the client always initiates the traffic",
 	  .instead = "swap the roles: run the server where the client was" },
-	{ .name = "cpu_util",
-	  .why = "CPU use is not reported",
-	  .instead = "measure it with pidstat -p PID 1 or /usr/bin/time "
-	  "beside the run" },
 	{ .name = "payload_file_path", .has_arg = true,
 	  .why = "the payload is rdmabench's own pattern",
 	  .instead = "use --validate to check every byte of that pattern" },

@@ -374,6 +374,11 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "client: wait US microseconds before each sample's post "
 	  "(not in the sample)",
 	  .only = ONLY_LAT, .group = OPT_G_TEST },
+	{ .name = "cpu_util", .code = LONG_CPU_UTIL, .kind = OPT_FLAG,
+	  .off = CFG(cpu_util),
+	  .help = "-D: a CPU_Util[%] column, user time of all CPUs over each "
+	  "size's run (/proc/stat, as perftest)",
+	  .group = OPT_G_OUTPUTS },
 	{ .name = "wait_destroy", .code = LONG_WAIT_DESTROY, .kind = OPT_U64,
 	  .off = CFG(wait_destroy_s), .max = UINT32_MAX, .arg = "SEC",
 	  .help = "after the run, wait SEC seconds before releasing the QPs, "

@@ -3,7 +3,8 @@
 # each measured once on rxe, short (-n small): -e (completion events, both
 # sides sleep on a completion channel), --latency_gap (the client waits
 # before each post: 100 x 2000 us makes the run last 0.2 s at least), -U
-# (every sample in order, perftest's "#, usec" list, before the row).
+# (every sample in order, perftest's "#, usec" list, before the row),
+# --cpu_util (-D 2: perftest's CPU_Util[%] column on both sides).
 # shellcheck shell=bash
 
 LOOP_BW_ROW="[[:space:]][0-9]+ +100 +$NUM"
@@ -25,6 +26,11 @@ if lab_have rxe; then
 		-e "$LOOP_LAT_ROW" -e "#, usec" -e $'\n'"100, $NUM" \
 		-E "#, usec" -E $'\n'"99, $NUM" \
 		"$B/ib_send_lat" -U -- "$B/ib_send_lat" "$LAB_RXE_IP" -n 100 -U
+	lab_pair loop.cpu_util.rxe -t 120 \
+		-e "CPU_Util\\[%\\]" -e "65536 +[0-9]+ +$NUM +$NUM[[:space:]]+$NUM[[:space:]]+$NUM" \
+		-E "CPU_Util\\[%\\]" \
+		"$B/ib_write_bw" --cpu_util -- "$B/ib_write_bw" "$LAB_RXE_IP" -D 2 \
+		--cpu_util
 else
 	lab_skip loop.rxe "no rxe0 came up in this guest"
 fi
