@@ -383,7 +383,7 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(wait_destroy_s), .max = UINT32_MAX, .arg = "SEC",
 	  .help = "after the run, wait SEC seconds before releasing the QPs, "
 	  "CQs and buffers (this side)",
-	  .group = OPT_G_TEST },
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_TEST },
 	{ .name = "perform_warm_up", .code = LONG_WARMUP, .kind = OPT_FLAG,
 	  .off = CFG(warm_up),
 	  .help = "a warm-up pass of each size, not measured, before it",
