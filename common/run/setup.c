@@ -195,16 +195,13 @@ static const char *setup_warm_up(const struct bench_ctx *b, char *buf,
 }
 
 /* The header's "Changes nothing": perftest flags given that do not
- * apply to rdmabench, each with why (this side's command line). */
+ * apply to rdmabench (this side's command line): what perftest takes and
+ * ignores on this tool, then opts_check's notes, each with why. */
 static const char *setup_no_effect(const struct bench_ctx *b, char *buf,
 				   size_t len)
 {
 	char ignored[sizeof(b->cfg.noop_ignored) + 64];
 	const struct { bool given; const char *text; } flags[] = {
-		{ b->cfg.noop_xchg, "--dont_xchg_versions (the HELLO always "
-		  "carries and checks rdmabench's wire version)" },
-		{ b->cfg.noop_flows, "--flows/--flows_burst (raw Ethernet "
-		  "flows; rdmabench sends on RC/UC QPs)" },
 		{ b->cfg.noop_ignored[0], ignored },
 		{ b->cfg.noop_notes[0], b->cfg.noop_notes },
 	};

@@ -140,7 +140,6 @@ struct bench_cfg {
 	/* perftest's, already what rdmabench does */
 	bool noop_seen;
 	bool noop_xchg;                  /* --dont_xchg_versions: a note */
-	bool noop_flows;                 /* --flows[_burst]: a note */
 	/* perftest's options it takes and ignores on this tool (-t on a
 	 * latency tool, --tcp, -P): their labels, ", " separated */
 	char noop_ignored[512];

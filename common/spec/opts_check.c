@@ -150,6 +150,8 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 				    bool srv, bool cm)
 {
 	const struct { bool hit; const char *note; } rows[] = {
+		{ cfg->noop_xchg, "--dont_xchg_versions (the HELLO always "
+		  "carries and checks rdmabench's wire version)" },
 		{ cfg->report_both && !cfg->bidir && !srv, "--report-both "
 		  "(without -b there is one figure)" },
 		{ cfg->has_margin && !cfg->duration_s && !cfg->run_infinitely,
