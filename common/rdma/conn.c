@@ -4,6 +4,8 @@
  * offsets in the buffers are spec/layout.h's.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,13 +81,64 @@ int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 	return ret;
 }
 
-static struct ibv_cq *conn_cq(struct ibv_context *verbs, uint32_t depth)
+static struct ibv_cq *conn_cq(struct ibv_context *verbs, uint32_t depth,
+			      struct ibv_comp_channel *ch)
 {
-	struct ibv_cq *cq = ibv_create_cq(verbs, (int)depth, NULL, NULL, 0);
+	struct ibv_cq *cq = ibv_create_cq(verbs, (int)depth, NULL, ch, 0);
+	int ret;
 
-	if (!cq)
+	if (!cq) {
 		bench_err("ibv_create_cq(%u): %s", depth, strerror(errno));
+		return NULL;
+	}
+	ret = ch ? ibv_req_notify_cq(cq, 0) : 0;
+	if (ret) {
+		bench_err("ibv_req_notify_cq: %s", strerror(ret));
+		ibv_destroy_cq(cq);
+		return NULL;
+	}
 	return cq;
+}
+
+/* -e: one channel for both CQs, non-blocking (conn_cq_wait polls it). */
+static int conn_channel(struct conn *c, struct ibv_context *verbs)
+{
+	int flags;
+
+	c->channel = ibv_create_comp_channel(verbs);
+	if (!c->channel) {
+		bench_err("ibv_create_comp_channel: %s", strerror(errno));
+		return -ENOMEM;
+	}
+	flags = fcntl(c->channel->fd, F_GETFL);
+	if (flags < 0 ||
+	    fcntl(c->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		bench_err("completion channel: O_NONBLOCK: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+int conn_cq_wait(const struct conn *c, int timeout_ms)
+{
+	struct pollfd pfd;
+	struct ibv_cq *cq;
+	void *cq_ctx;
+	int ret;
+
+	if (!c->channel)
+		return 0;
+	pfd = (struct pollfd){ .fd = c->channel->fd, .events = POLLIN };
+	ret = poll(&pfd, 1, timeout_ms);
+	if (ret <= 0)
+		return ret < 0 && errno != EINTR ? -errno : 0;
+	if (ibv_get_cq_event(c->channel, &cq, &cq_ctx))
+		return errno == EAGAIN ? 0 : -errno;
+	ibv_ack_cq_events(cq, 1);
+	ret = ibv_req_notify_cq(cq, 0);
+	if (ret)
+		bench_err("ibv_req_notify_cq: %s", strerror(ret));
+	return -ret;
 }
 
 int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
@@ -100,8 +153,14 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 	c->send_depth = p->send_depth;
 	c->recv_depth = p->recv_depth;
 	c->qps = calloc(p->nqps, sizeof(*c->qps));
-	c->send_cq = conn_cq(verbs, p->nqps * (p->send_depth + 1));
-	c->recv_cq = conn_cq(verbs, p->nqps * (p->recv_depth + 1));
+	if (p->events) {
+		ret = conn_channel(c, verbs);
+		if (ret)
+			goto err;
+		ret = -ENOMEM;
+	}
+	c->send_cq = conn_cq(verbs, p->nqps * (p->send_depth + 1), c->channel);
+	c->recv_cq = conn_cq(verbs, p->nqps * (p->recv_depth + 1), c->channel);
 	if (!c->qps || !c->send_cq || !c->recv_cq)
 		goto err;
 	ret = mem_alloc(&p->mem, layout_data_bytes(p->nqps, p->region_bytes),
@@ -161,4 +220,7 @@ void conn_destroy(struct conn *c)
 	if (c->recv_cq && ibv_destroy_cq(c->recv_cq))
 		bench_warn("ibv_destroy_cq: %s", strerror(errno));
 	c->send_cq = c->recv_cq = NULL;
+	if (c->channel && ibv_destroy_comp_channel(c->channel))
+		bench_warn("ibv_destroy_comp_channel: %s", strerror(errno));
+	c->channel = NULL;
 }

@@ -13,6 +13,7 @@
 #ifndef RDMABENCH_RDMA_CONN_H
 #define RDMABENCH_RDMA_CONN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
@@ -32,6 +33,8 @@ struct conn_qp {
 struct conn {
 	struct ibv_cq *send_cq;
 	struct ibv_cq *recv_cq;
+	/* -e: both CQs report through it, armed; NULL: polled */
+	struct ibv_comp_channel *channel;
 	struct conn_qp *qps;
 	unsigned int nqps;
 	struct mem_buf mem;      /* the regions */
@@ -49,6 +52,7 @@ struct conn_params {
 	uint32_t recv_depth;
 	int numa_node;           /* the host buffers' node */
 	struct mem_spec mem;     /* the data buffer: host or GPU memory */
+	bool events;             /* -e: the CQs get a completion channel */
 };
 
 /* A QP's queues: slots of one SGE each, inline bytes at most. */
@@ -123,6 +127,15 @@ static inline uint8_t *conn_aux_slot(const struct conn *c, unsigned int i,
 {
 	return (uint8_t *)c->aux.addr + layout_aux(i, which);
 }
+
+/*
+ * -e: wait up to timeout_ms for a completion event on c->channel; when one
+ * came, ack it and arm its CQ again (the caller then polls that CQ: what
+ * completed between the event and the arming is found there). 0 also
+ * when none came (the caller's deadlines decide), -errno on failure
+ * (logged). Without a channel, 0 at once.
+ */
+int conn_cq_wait(const struct conn *c, int timeout_ms);
 
 /* Undo everything; accepts a partly built conn. */
 void conn_destroy(struct conn *c);

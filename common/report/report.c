@@ -6,11 +6,11 @@
 
 /* perftest's layouts (perftest_parameters.h RESULT_FMT* / REPORT_FMT*). */
 #define BW_HEAD_FMT " #bytes     #iterations    BW peak[%s]    " \
-		    "BW average[%s]   MsgRate[Mpps]\n"
+		    "BW average[%s]   MsgRate[Mpps]"
 #define BW_ROW_FMT " %-7" PRIu64 "    %-10" PRIu64 "       %-7.2f" \
-		   "            %-7.2f\t\t     %-7.6f\n"
+		   "            %-7.2f\t\t     %-7.6f"
 #define BW_ROW_FINE_FMT " %-7" PRIu64 "    %" PRIu64 "           %-7.6f" \
-			"            %-7.6f            %-7.6f\n"
+			"            %-7.6f            %-7.6f"
 #define LAT_HEAD " #bytes #iterations    t_min[usec]    t_max[usec]  " \
 		 "t_typical[usec]    t_avg[usec]    t_stdev[usec]   " \
 		 "99% percentile[usec]   99.9% percentile[usec] \n"
@@ -18,9 +18,12 @@
 		    "%-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t" \
 		    "%-7.2f \t\t%-7.2f\n"
 #define LAT_DUR_HEAD " #bytes        #iterations       t_avg[usec]    " \
-		     "tps average\n"
+		     "tps average"
 #define LAT_DUR_ROW_FMT " %-7" PRIu64 "       %" PRIu64 "            " \
-			"%-7.2f        %-7.2f\n"
+			"%-7.2f        %-7.2f"
+/* --cpu_util: perftest's RESULT_EXT_CPU_UTIL and REPORT_EXT_CPU_UTIL */
+#define CPU_HEAD_EXT "    CPU_Util[%%]\n"
+#define CPU_ROW_EXT "\t    %-3.2f\n"
 
 void report_rule(FILE *out)
 {
@@ -115,9 +118,30 @@ static const char *report_bw_unit(bool gbits)
 	return gbits ? "Gb/sec" : "MiB/sec";
 }
 
+/* The end of a head line: perftest's CPU column (cpu) or none. */
+static void report_head_end(FILE *out, bool cpu)
+{
+	fprintf(out, cpu ? CPU_HEAD_EXT : "\n");
+}
+
+/* The end of a row: the CPU use in percent (cpu_pct >= 0) or none. */
+static void report_row_end(FILE *out, double cpu_pct)
+{
+	if (cpu_pct >= 0)
+		fprintf(out, CPU_ROW_EXT, cpu_pct);
+	else
+		fputc('\n', out);
+}
+
 void report_bw_head(FILE *out, bool gbits)
 {
+	report_bw_head_cpu(out, gbits, false);
+}
+
+void report_bw_head_cpu(FILE *out, bool gbits, bool cpu)
+{
 	fprintf(out, BW_HEAD_FMT, report_bw_unit(gbits), report_bw_unit(gbits));
+	report_head_end(out, cpu);
 }
 
 void report_bw_add(const struct stats_bw *a, const struct stats_bw *b,
@@ -146,10 +170,18 @@ int report_bw_decimals(bool gbits, const struct stats_bw *bw)
 void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
 		   const struct stats_bw *bw, const struct stats_bw *peak)
 {
+	report_bw_row_cpu(out, gbits, size, iters, bw, peak, -1);
+}
+
+void report_bw_row_cpu(FILE *out, bool gbits, uint64_t size, uint64_t iters,
+		       const struct stats_bw *bw, const struct stats_bw *peak,
+		       double cpu_pct)
+{
 	fprintf(out, report_bw_decimals(gbits, bw) == 6 ? BW_ROW_FINE_FMT
 							: BW_ROW_FMT,
 		size, iters, report_bw_value(gbits, peak),
 		report_bw_value(gbits, bw), bw->mpps);
+	report_row_end(out, cpu_pct);
 }
 
 void report_bw_note(FILE *out, bool gbits, const char *who,
@@ -162,7 +194,17 @@ void report_bw_note(FILE *out, bool gbits, const char *who,
 
 void report_lat_head(FILE *out, bool duration)
 {
-	fputs(duration ? LAT_DUR_HEAD : LAT_HEAD, out);
+	report_lat_head_cpu(out, duration, false);
+}
+
+void report_lat_head_cpu(FILE *out, bool duration, bool cpu)
+{
+	if (!duration) {
+		fputs(LAT_HEAD, out);
+		return;
+	}
+	fputs(LAT_DUR_HEAD, out);
+	report_head_end(out, cpu);
 }
 
 void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
@@ -174,9 +216,10 @@ void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
 }
 
 void report_lat_dur_row(FILE *out, uint64_t size, uint64_t iters,
-			double t_avg_us, double tps)
+			double t_avg_us, double tps, double cpu_pct)
 {
 	fprintf(out, LAT_DUR_ROW_FMT, size, iters, t_avg_us, tps);
+	report_row_end(out, cpu_pct);
 }
 
 void report_lat_note(FILE *out, const char *who, const struct stats_lat *lat)

@@ -65,6 +65,8 @@ void report_note(FILE *out, const char *fmt, ...)
 
 /* Bandwidth: perftest's column header (MiB/sec or Gb/sec). */
 void report_bw_head(FILE *out, bool gbits);
+/* ... with perftest's "CPU_Util[%]" column last (--cpu_util, -D). */
+void report_bw_head_cpu(FILE *out, bool gbits, bool cpu);
 
 /* *sum = a + b, figure by figure: -b prints both directions together. */
 void report_bw_add(const struct stats_bw *a, const struct stats_bw *b,
@@ -76,6 +78,10 @@ void report_bw_add(const struct stats_bw *a, const struct stats_bw *b,
  */
 void report_bw_row(FILE *out, bool gbits, uint64_t size, uint64_t iters,
 		   const struct stats_bw *bw, const struct stats_bw *peak);
+/* ... with the CPU use in percent last (cpu_pct >= 0; < 0: none). */
+void report_bw_row_cpu(FILE *out, bool gbits, uint64_t size, uint64_t iters,
+		       const struct stats_bw *bw, const struct stats_bw *peak,
+		       double cpu_pct);
 
 /* The average in the unit asked for (--output=bandwidth prints it bare). */
 double report_bw_value(bool gbits, const struct stats_bw *bw);
@@ -89,14 +95,17 @@ void report_bw_note(FILE *out, bool gbits, const char *who,
 
 /* Latency: perftest's column header, by iterations or by -D duration. */
 void report_lat_head(FILE *out, bool duration);
+/* ... -D with perftest's "CPU_Util[%]" column last (cpu). */
+void report_lat_head_cpu(FILE *out, bool duration, bool cpu);
 
 /* One latency row, perftest's 9 fields (t_typical: the median). */
 void report_lat_row(FILE *out, uint64_t size, uint64_t iters,
 		    const struct stats_lat *lat);
 
-/* -D: perftest's 4 fields, t_avg and transactions per second. */
+/* -D: perftest's 4 fields, t_avg and transactions per second; the CPU
+ * use in percent last (cpu_pct >= 0; < 0: none). */
 void report_lat_dur_row(FILE *out, uint64_t size, uint64_t iters,
-			double t_avg_us, double tps);
+			double t_avg_us, double tps, double cpu_pct);
 
 /* A note with the figures beyond a latency row (who: "" for this side). */
 void report_lat_note(FILE *out, const char *who, const struct stats_lat *lat);

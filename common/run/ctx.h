@@ -18,8 +18,10 @@
 #include "rdma/dev.h"
 #include "spec/opts.h"
 #include "spec/test.h"
+#include "host/cpuload.h"
 #include "host/place.h"
 #include "lib/log.h"
+#include "lib/samples.h"
 #include "lib/stats.h"
 #include "xfer/xfer.h"
 
@@ -73,6 +75,9 @@ struct bench_ctx {
 	struct dev_info dev;        /* the data device's facts */
 	struct xfer xfer;           /* the hot loops' state */
 	struct hist *hist;          /* latency samples, constant memory */
+	struct samples raw;         /* -U: the first samples, in order */
+	struct cpuload cpu_at;      /* --cpu_util: /proc/stat at the start */
+	double cpu_pct;             /* ... and the size's CPU use, percent */
 
 	/* placement (place_glue.c) and the results document (record.c) */
 	struct place_allowed allowed; /* what taskset and cgroups allow */

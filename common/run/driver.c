@@ -48,6 +48,7 @@ static void bench_build_test(struct bench_ctx *b)
 	t->bidir = c->bidir;
 	t->validate = c->validate;
 	t->warm_up = c->warm_up;
+	t->events = c->events;
 	t->uc = c->conn_type == OPTS_CONN_UC;
 	t->tx_depth = (uint32_t)c->tx_depth;
 	t->cq_mod = (uint32_t)c->cq_mod;

@@ -82,7 +82,8 @@ static uint32_t bw_send_depth(const struct test *test)
 static void bw_head(const struct bench_ctx *b)
 {
 	if (perftest_out_table(b))
-		report_bw_head(b->out, b->cfg.report_gbits);
+		report_bw_head_cpu(b->out, b->cfg.report_gbits,
+				   perftest_out_cpu(b));
 }
 
 /* The client's row, perftest's; what the server saw on a note line. */
@@ -176,6 +177,7 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 	bw_plan(b, size, sends, peer_sends, &plan);
 	memset(out, 0, sizeof(*out));
 	*peer_msgs = 0;
+	perftest_out_cpu_mark(b, true);
 	progress_begin(&prog, b, size);
 	if (sends || plan.receives)
 		ret = xfer_bw_run(&b->xfer, &plan, out);
@@ -193,6 +195,7 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 		ret = xfer_bw_fin_wait(&b->xfer, size, peer_msgs);
 	else if (peer_sends)
 		*peer_msgs = out->recv_msgs;
+	perftest_out_cpu_mark(b, false);
 	return ret;
 }
 
@@ -297,7 +300,33 @@ static void lat_head(const struct bench_ctx *b)
 					       BENCH_LAT_ROUND_TRIP;
 
 	if (perftest_out_table(b) && !passive)
-		report_lat_head(b->out, b->test.duration_s > 0);
+		report_lat_head_cpu(b->out, b->test.duration_s > 0,
+				    perftest_out_cpu(b));
+}
+
+/*
+ * -U: perftest's unsorted list ("#, usec", then "N, value" in the order
+ * taken), then its rule and column head again before the row; a note
+ * when more were taken than kept.
+ */
+static void lat_show_unsorted(const struct bench_ctx *b, unsigned int div)
+{
+	const struct samples *s = &b->raw;
+	uint64_t i;
+
+	if (!b->xfer.raw || !s->n)
+		return;
+	fprintf(b->out, "#, usec\n");
+	for (i = 0; i < s->n; i++)
+		fprintf(b->out, "%llu, %g\n", (unsigned long long)i + 1,
+			(double)s->ns[i] / 1000.0 / div);
+	if (s->seen > s->n)
+		report_note(perftest_out_notes(b), "-U: the first %llu of %llu "
+			    "samples (the row has them all)",
+			    (unsigned long long)s->n,
+			    (unsigned long long)s->seen);
+	report_rule(b->out);
+	report_lat_head(b->out, false);
 }
 
 /*
@@ -313,6 +342,8 @@ static int lat_show(struct bench_ctx *b, uint64_t size, uint64_t n,
 
 	if (b->test.duration_s && lat->avg_us > 0)
 		tps = 1e6 / (lat->avg_us * div);
+	if (perftest_out_table(b))
+		lat_show_unsorted(b, div);
 	ret = perftest_out_lat(b, size, n, lat, tps);
 	if (!perftest_out_table(b))
 		return ret;
@@ -373,6 +404,7 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 	int ret;
 
 	hist_reset(b->hist);
+	samples_reset(&b->raw);
 	memset(conn_region(&b->data, 0, BENCH_REGION_RECV), 0, size);
 	ret = xfer_prepare(&b->xfer, size, !lat_round_trip(b), b->test.iters);
 	if (!ret)
@@ -380,9 +412,11 @@ static int lat_client_size(struct bench_ctx *b, uint64_t size)
 	if (!ret && b->test.duration_s)
 		end_ns = timer_deadline_ns(b->test.duration_s * 1000);
 	progress_begin(&prog, b, size);
+	perftest_out_cpu_mark(b, true);
 	if (!ret)
 		ret = xfer_lat_run(&b->xfer, true, size, end_ns ? 0 : b->test.iters,
 				   end_ns, b->hist, &n);
+	perftest_out_cpu_mark(b, false);
 	progress_end(&prog, b);
 	if (!ret)
 		ret = lat_tell_count(b, n);
@@ -404,16 +438,19 @@ static int lat_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	int ret;
 
 	hist_reset(b->hist);
+	samples_reset(&b->raw);
 	memset(conn_region(&b->data, 0, BENCH_REGION_RECV), 0, size);
 	ret = xfer_prepare(&b->xfer, size, true, b->test.iters);
 	if (!ret)
 		ret = measure_ready(b);
+	perftest_out_cpu_mark(b, true);
 	if (!ret && lat_round_trip(b))
 		ret = xfer_bw_fin_wait(&b->xfer, size, &n);
 	else if (!ret)
 		ret = xfer_lat_run(&b->xfer, false, size,
 				   b->test.duration_s ? 0 : sync->iters,
 				   b->test.duration_s ? 1 : 0, b->hist, &n);
+	perftest_out_cpu_mark(b, false);
 	if (ret)
 		return ret;
 	if (b->hist->count)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lib/afile.h"
+#include "lib/log.h"
 #include "report/perftest_json.h"
 #include "report/report.h"
 #include "run/perftest_out.h"
@@ -91,6 +92,33 @@ static int pout_json(const struct bench_ctx *b,
 	return afile_write(path, pout_render, &job);
 }
 
+bool perftest_out_cpu(const struct bench_ctx *b)
+{
+	return b->cfg.cpu_util && b->test.duration_s;
+}
+
+void perftest_out_cpu_mark(struct bench_ctx *b, bool start)
+{
+	struct cpuload now;
+
+	if (!perftest_out_cpu(b))
+		return;
+	if (cpuload_read("/", start ? &b->cpu_at : &now)) {
+		bench_warn("--cpu_util: /proc/stat unreadable: 0 shown");
+		b->cpu_pct = 0;
+		b->cpu_at = (struct cpuload){ 0 };
+		return;
+	}
+	if (!start)
+		b->cpu_pct = cpuload_pct(&b->cpu_at, &now);
+}
+
+/* The CPU column's value, < 0: no column. */
+static double pout_cpu(const struct bench_ctx *b)
+{
+	return perftest_out_cpu(b) ? b->cpu_pct : -1;
+}
+
 int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 		    const struct stats_bw *bw, const struct stats_bw *peak)
 {
@@ -105,7 +133,8 @@ int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	else if (b->cfg.output == OPTS_OUTPUT_MSGRATE)
 		fprintf(b->out, "%f\n", bw->mpps);
 	else
-		report_bw_row(b->out, row.gbits, size, iters, bw, peak);
+		report_bw_row_cpu(b->out, row.gbits, size, iters, bw, peak,
+				  pout_cpu(b));
 	return pout_json(b, &row);
 }
 
@@ -168,7 +197,8 @@ int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	if (b->cfg.output == OPTS_OUTPUT_LATENCY)
 		fprintf(b->out, "%f\n", lat->avg_us);
 	else if (tps > 0)
-		report_lat_dur_row(b->out, size, iters, lat->avg_us, tps);
+		report_lat_dur_row(b->out, size, iters, lat->avg_us, tps,
+				   pout_cpu(b));
 	else
 		report_lat_row(b->out, size, iters, lat);
 	return pout_json(b, &row);

@@ -19,6 +19,13 @@
 /* Whether the text (header, column names, rows, notes) is printed. */
 bool perftest_out_table(const struct bench_ctx *b);
 
+/* --cpu_util with -D: the rows end with perftest's CPU_Util[%] column. */
+bool perftest_out_cpu(const struct bench_ctx *b);
+
+/* --cpu_util: mark the start of a size's run (start) or its end, which
+ * sets the CPU use its row shows. Without the column, nothing. */
+void perftest_out_cpu_mark(struct bench_ctx *b, bool start);
+
 /*
  * Where our figures beyond perftest's rows go (the server's side, -D's
  * percentiles): stderr when the report is stdout, so that stdout from

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "lib/timer.h"
 #include "report/report.h"
 #include "run/measure.h"
@@ -56,6 +57,7 @@ int setup_data_init(struct bench_ctx *b)
 		.nqps = b->test.qps,
 		.send_depth = ops->send_depth(&b->test),
 		.numa_node = b->dev.numa_node,
+		.events = b->test.events,
 	};
 	uint32_t slots = test_slots(&b->test);
 	int ret;
@@ -102,6 +104,13 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.spin_ns = (b->test.duration_s + 2) * NS_PER_S;
 	b->xfer.slots = slots;
 	b->xfer.validate = b->test.validate;
+	b->xfer.gap_ns = b->cfg.latency_gap_us * 1000;
+	if (b->cfg.unsorted && !b->test.duration_s &&
+	    b->test.measure == BENCH_MEASURE_LAT) {
+		if (samples_init(&b->raw, b->test.iters))
+			return -ENOMEM;
+		b->xfer.raw = &b->raw;
+	}
 	return conn_init(&b->data, verbs, b->ctrl.pd, &p);
 }
 
@@ -186,16 +195,13 @@ static const char *setup_warm_up(const struct bench_ctx *b, char *buf,
 }
 
 /* The header's "Changes nothing": perftest flags given that do not
- * apply to rdmabench, each with why (this side's command line). */
+ * apply to rdmabench (this side's command line): what perftest takes and
+ * ignores on this tool, then opts_check's notes, each with why. */
 static const char *setup_no_effect(const struct bench_ctx *b, char *buf,
 				   size_t len)
 {
 	char ignored[sizeof(b->cfg.noop_ignored) + 64];
 	const struct { bool given; const char *text; } flags[] = {
-		{ b->cfg.noop_xchg, "--dont_xchg_versions (the HELLO always "
-		  "carries and checks rdmabench's wire version)" },
-		{ b->cfg.noop_flows, "--flows/--flows_burst (raw Ethernet "
-		  "flows; rdmabench sends on RC/UC QPs)" },
 		{ b->cfg.noop_ignored[0], ignored },
 		{ b->cfg.noop_notes[0], b->cfg.noop_notes },
 	};
@@ -242,6 +248,13 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b))
 		report_header_body(b->out, &ri);
 	record_dev_collect(b); /* its " Line rate" line */
+	if (perftest_out_table(b) && b->cfg.latency_gap_us)
+		report_header_line(b->out, "Latency gap", "%llu usec before each "
+				   "post, not in the samples (--latency_gap)",
+				   (unsigned long long)b->cfg.latency_gap_us);
+	if (perftest_out_table(b) && b->test.events)
+		report_header_line(b->out, "Completions", "events: a completion "
+				   "channel (vector 0), both sides (-e)");
 	if (perftest_out_table(b) && b->is_server &&
 	    b->test.measure == BENCH_MEASURE_BW)
 		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?
@@ -267,11 +280,32 @@ void setup_print_footer(const struct bench_ctx *b)
 		report_rule(b->out);
 }
 
+/*
+ * --wait_destroy: hold the QPs, CQs and buffers this long after the run,
+ * saying so as perftest does (on stdout, after its table); a stop ends
+ * the wait.
+ */
+static void setup_wait_destroy(const struct bench_ctx *b)
+{
+	uint64_t end_ns;
+
+	if (!b->cfg.wait_destroy_s || !b->data.qps)
+		return;
+	fprintf(perftest_out_table(b) ? b->out : stderr, " Waiting %llu "
+		"seconds before releasing resources...\n",
+		(unsigned long long)b->cfg.wait_destroy_s);
+	fflush(b->out);
+	end_ns = timer_now_ns() + b->cfg.wait_destroy_s * NS_PER_S;
+	while (!stop_flag && !timer_expired(end_ns))
+		timer_sleep_ms(100);
+}
+
 void setup_release(struct bench_ctx *b)
 {
 	const char *role = b->ctrl.peer_role;
 	uint64_t timeout_ms = b->cfg.io_timeout_s * 1000;
 
+	setup_wait_destroy(b);
 	conn_destroy(&b->data);
 	memset(&b->data, 0, sizeof(b->data));
 	ctrl_destroy(&b->ctrl);
@@ -280,6 +314,8 @@ void setup_release(struct bench_ctx *b)
 	b->ctrl.timeout_ms = timeout_ms;
 	hist_destroy(b->hist);
 	b->hist = NULL;
+	samples_free(&b->raw);
+	b->xfer.raw = NULL;
 	free(b->xfer.qs);
 	b->xfer.qs = NULL;
 }

@@ -86,6 +86,11 @@ struct bench_cfg {
 	bool no_peak;                    /* -N: BW peak not measured */
 	bool report_both;                /* --report-both (with -b) */
 	bool warm_up;                    /* --perform_warm_up */
+	bool events;                     /* -e: completion events */
+	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
+	bool unsorted;                   /* -U: every sample, in order */
+	bool cpu_util;                   /* --cpu_util: -D rows' CPU column */
+	uint64_t wait_destroy_s;         /* --wait_destroy: before the release */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
 	uint64_t output;                 /* --output: enum opts_output */
@@ -135,7 +140,6 @@ struct bench_cfg {
 	/* perftest's, already what rdmabench does */
 	bool noop_seen;
 	bool noop_xchg;                  /* --dont_xchg_versions: a note */
-	bool noop_flows;                 /* --flows[_burst]: a note */
 	/* perftest's options it takes and ignores on this tool (-t on a
 	 * latency tool, --tcp, -P): their labels, ", " separated */
 	char noop_ignored[512];

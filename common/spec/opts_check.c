@@ -150,6 +150,8 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 				    bool srv, bool cm)
 {
 	const struct { bool hit; const char *note; } rows[] = {
+		{ cfg->noop_xchg, "--dont_xchg_versions (the HELLO always "
+		  "carries and checks rdmabench's wire version)" },
 		{ cfg->report_both && !cfg->bidir && !srv, "--report-both "
 		  "(without -b there is one figure)" },
 		{ cfg->has_margin && !cfg->duration_s && !cfg->run_infinitely,
@@ -161,6 +163,10 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		  "path)" },
 		{ cfg->has_post_list && !cfg->post_list, "-l/--post_list 0 "
 		  "(one WR a post, as -l 1)" },
+		{ cfg->cpu_util && !cfg->duration_s && !cfg->run_infinitely,
+		  "--cpu_util (works only with -D, as perftest)" },
+		{ srv && cfg->latency_gap_us, "--latency_gap (the client's "
+		  "gap paces the samples)" },
 		{ !is_bw && cfg->has_post_list && cfg->post_list == 1,
 		  "-l/--post_list (a latency sample is one WR)" },
 	};
@@ -213,6 +219,8 @@ static void opts_check_ignored(struct bench_cfg *cfg, bool is_bw)
 		cfg->has_mtu = false;
 	if (cm)
 		cfg->has_sl = false;
+	if (srv)
+		cfg->latency_gap_us = 0;
 	if (!cfg->post_list)
 		cfg->post_list = 1;
 	if (!cfg->duration_s && !cfg->run_infinitely) /* the wire has it */

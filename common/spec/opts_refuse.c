@@ -21,12 +21,8 @@
 		 "perftest's rate limiter"
 
 const struct opts_refusal opts_refuse_rows[] = {
-	{ .name = "events", .short_name = 'e',
-	  .why = "completions are always polled (busy-wait)",
-	  .instead = "drop -e: polling gives the figures perftest's default "
-	  "gives" },
 	{ .name = "vector", .short_name = 'X', .has_arg = true,
-	  .why = "completions are always polled, no vector is used",
+	  .why = "completion events (-e) always use vector 0",
 	  .instead = "drop -X" },
 	{ .name = "mcg", .short_name = 'g',
 	  .why = "multicast needs UD QPs, which are not supported",
@@ -34,10 +30,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "report-cycles", .short_name = 'C',
 	  .why = "figures are in us from CLOCK_MONOTONIC_RAW, never in cycles",
 	  .instead = "drop -C (the us figures need no CPU frequency)" },
-	{ .name = "report-unsorted", .short_name = 'U',
-	  .why = "latency samples are binned (constant memory), not kept in "
-	  "order",
-	  .instead = "use -H for the latency histogram" },
 	{ .name = "dualport", .short_name = 'O',
 	  .why = "dual-port mode is not supported",
 	  .instead = "run one pair per port, each with its own -i and -p" },
@@ -83,17 +75,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "reversed",
 	  .why = "the client always initiates the traffic",
 	  .instead = "swap the roles: run the server where the client was" },
-	{ .name = "cpu_util",
-	  .why = "CPU use is not reported",
-	  .instead = "measure it with pidstat -p PID 1 or /usr/bin/time "
-	  "beside the run" },
-	{ .name = "latency_gap", .has_arg = true,
-	  .why = "there is no gap between latency samples",
-	  .instead = "drop it, or use perftest --latency_gap" },
-	{ .name = "wait_destroy", .has_arg = true,
-	  .why = "resources are freed as soon as the run ends",
-	  .instead = "drop it (use sleep after the run to keep the host quiet)"
-	  },
 	{ .name = "payload_file_path", .has_arg = true,
 	  .why = "the payload is rdmabench's own pattern",
 	  .instead = "use --validate to check every byte of that pattern" },

@@ -165,6 +165,11 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(histogram),
 	  .help = "print the latency histogram",
 	  .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
+	{ .name = "report-unsorted", .code = 'U', .kind = OPT_FLAG,
+	  .off = CFG(unsorted),
+	  .help = "-n: print each size's samples in the order taken, "
+	  "before its row (the first 1048576)",
+	  .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
 	/* perftest's spelling: no help, not listed */
 	{ .name = "report-histogrm", .code = LONG_HISTOGRM, .kind = OPT_FLAG,
 	  .off = CFG(histogram), .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
@@ -360,23 +365,34 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(report_both),
 	  .help = "-b: each side's figure apart (what -b prints)",
 	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_OUTPUTS },
+	{ .name = "events", .code = 'e', .kind = OPT_FLAG, .off = CFG(events),
+	  .help = "sleep for completions on a completion channel, both sides "
+	  "(busy polling without)",
+	  .only = ONLY_READ | ONLY_SEND | ONLY_ATOMIC, .group = OPT_G_TEST },
+	{ .name = "latency_gap", .code = LONG_LATENCY_GAP, .kind = OPT_U64,
+	  .off = CFG(latency_gap_us), .max = INT32_MAX, .arg = "US",
+	  .help = "client: wait US microseconds before each sample's post "
+	  "(not in the sample)",
+	  .only = ONLY_LAT, .group = OPT_G_TEST },
+	{ .name = "cpu_util", .code = LONG_CPU_UTIL, .kind = OPT_FLAG,
+	  .off = CFG(cpu_util),
+	  .help = "-D: a CPU_Util[%] column, user time of all CPUs over each "
+	  "size's run (/proc/stat, as perftest)",
+	  .group = OPT_G_OUTPUTS },
+	{ .name = "wait_destroy", .code = LONG_WAIT_DESTROY, .kind = OPT_U64,
+	  .off = CFG(wait_destroy_s), .max = UINT32_MAX, .arg = "SEC",
+	  .help = "after the run, wait SEC seconds before releasing the QPs, "
+	  "CQs and buffers (this side)",
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_TEST },
 	{ .name = "perform_warm_up", .code = LONG_WARMUP, .kind = OPT_FLAG,
 	  .off = CFG(warm_up),
 	  .help = "a warm-up pass of each size, not measured, before it",
 	  .group = OPT_G_TEST },
+	/* a note on the header's " Changes nothing" line (opts_check) */
 	{ .name = "dont_xchg_versions", .code = LONG_NO_XCHG_VERSIONS,
 	  .kind = OPT_NOOP, .off = CFG(noop_xchg),
 	  .help = "changes nothing: the HELLO always carries and checks "
 	  "rdmabench's wire version",
-	  .group = OPT_G_PERFTEST },
-	{ .name = "flows", .code = LONG_FLOWS, .kind = OPT_NOOP,
-	  .off = CFG(noop_flows), .arg = "N",
-	  .help = "changes nothing: raw Ethernet flows (perftest's "
-	  "raw_ethernet tools); rdmabench uses verbs QPs",
-	  .group = OPT_G_PERFTEST },
-	{ .name = "flows_burst", .code = LONG_FLOWS_BURST, .kind = OPT_NOOP,
-	  .off = CFG(noop_flows), .arg = "N",
-	  .help = "changes nothing: raw Ethernet flows (see --flows)",
 	  .group = OPT_G_PERFTEST },
 	{ .name = "cuda_mem_type", .code = LONG_CUDA_MEM_TYPE, .kind = OPT_U64,
 	  .off = CFG(cuda_mem_type), .max = 4, .arg = "T",
@@ -423,6 +439,10 @@ const struct opt_def opts_table_rows[] = {
 		    "PORT"),
 	IGNORED_ROW("mac_fwd", 'v', OPT_FLAG, 0, 0, NULL),
 	IGNORED_ROW("tcp", LONG_TCP, OPT_FLAG, 0, 0, NULL),
+	/* raw Ethernet flows; perftest checks no more than a number here */
+	IGNORED_ROW("flows", LONG_FLOWS, OPT_STR, 0, OPTS_NAME_MAX, "N"),
+	IGNORED_ROW("flows_burst", LONG_FLOWS_BURST, OPT_STR, 0, OPTS_NAME_MAX,
+		    "N"),
 	IGNORED_ROW("promiscuous", LONG_PROMISCUOUS, OPT_FLAG, 0, 0, NULL),
 	IGNORED_ROW("sniffer", LONG_SNIFFER, OPT_FLAG, 0, 0, NULL),
 	IGNORED_ROW("raw_mcast", LONG_RAW_MCAST, OPT_FLAG, 0, 0, NULL),

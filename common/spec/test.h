@@ -23,6 +23,7 @@ struct test {
 	bool validate;              /* --validate */
 	bool uc;                    /* -c UC (with --oob tcp) */
 	bool warm_up;               /* --perform_warm_up */
+	bool events;                /* -e: completions through a channel */
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t io_timeout_ms;

@@ -25,6 +25,7 @@
 #include "rdma/conn.h"
 #include "rdma/ctrl.h"
 #include "lib/hist.h"
+#include "lib/samples.h"
 
 /* Per-QP counters that live as long as the connection (see xfer.c). */
 struct xfer_qp_state {
@@ -52,6 +53,9 @@ struct xfer {
 	uint64_t spin_ns;
 	uint32_t slots;          /* messages a region holds (validate) */
 	bool validate;
+	struct samples *raw;     /* -U: latency samples in order; NULL: none */
+	uint64_t gap_ns;         /* --latency_gap: the initiator waits this
+				  * long before each sample's post */
 	int64_t flip_iter;       /* test hook: corrupt this iteration, -1 off */
 	/*
 	 * Progress (run/progress.c), NULL: none. Called from the measuring

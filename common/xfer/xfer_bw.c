@@ -32,6 +32,7 @@ struct bw_run {
 	uint64_t unsignaled[XFER_MAX_QPS];
 	uint64_t recvd[XFER_MAX_QPS];
 	uint64_t done_all, recv_all, recv_target;
+	uint64_t posts_all;  /* work requests posted (-e: a turn's moves) */
 	uint64_t first_ns, last_ns, recv_first_ns, recv_last_ns;
 	uint64_t slice, mark_done, mark_ns;  /* peak slices */
 	uint64_t win_done, win_ns;           /* duration: window start */
@@ -83,6 +84,7 @@ static int bw_post_qp(struct bw_run *r, unsigned int qp)
 		if (ret)
 			return ret;
 		r->posted[qp] += n;
+		r->posts_all += n;
 		if (sig)
 			r->unsignaled[qp] = 0;
 	}
@@ -287,9 +289,18 @@ static bool bw_recvs_done(const struct bw_run *r)
 	       (r->recv_target != UINT64_MAX && r->recv_all >= r->recv_target);
 }
 
+/* -e: a turn that moved nothing sleeps on the completion channel. */
+static int bw_idle(const struct bw_run *r, uint64_t moves_before)
+{
+	if (r->done_all + r->recv_all + r->posts_all != moves_before)
+		return 0;
+	return conn_cq_wait(r->x->conn, XFER_EVENT_WAIT_MS);
+}
+
 static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 {
 	const struct bench_verb_info *v = bench_verb(r->x->verb);
+	uint64_t moves = r->done_all + r->recv_all + r->posts_all;
 	unsigned int qp;
 	int ret = 0;
 
@@ -299,6 +310,8 @@ static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 		ret = bw_poll_send(r);
 	if (!ret && r->p->receives)
 		ret = bw_poll_recv(r);
+	if (!ret)
+		ret = bw_idle(r, moves);
 	if (!ret)
 		ret = xfer_watch(r->x, w, r->done_all + r->recv_all,
 				 r->p->sends && !bw_sends_done(r));

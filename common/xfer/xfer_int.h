@@ -18,6 +18,11 @@
 #define XFER_CHECK_NS (NS_PER_MS / 2)
 #define XFER_HEARTBEAT_NS NS_PER_S
 #define XFER_POLL_BATCH 16
+/*
+ * -e: a loop that found nothing to do sleeps on the completion channel
+ * this long at most, then looks up (deadlines, the control channel).
+ */
+#define XFER_EVENT_WAIT_MS 1
 
 /* wr_id: the QP in the top 16 bits, a count in the low 48. */
 #define XFER_WR_ID(qp, n) (((uint64_t)(qp) << 48) | ((n) & ((1ULL << 48) - 1)))

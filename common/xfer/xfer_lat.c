@@ -2,12 +2,14 @@
 /*
  * xfer_lat - latency: a ping-pong through memory (write) or receives
  * (send), or one operation as the round trip (read, atomic), on QP 0.
- * Samples go into a histogram: constant memory for any -n or -D.
+ * Samples go into a histogram: constant memory for any -n or -D; with -U
+ * the first ones are kept in order too (lib/samples.h, bounded).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "xfer/xfer_int.h"
 
 #define XFER_LAT_DEPTH 16    /* sends left unreaped at most */
@@ -38,7 +40,9 @@ static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
 		r->outstanding -= (uint64_t)n;
 		if (r->outstanding <= max_left)
 			return 0;
-		ret = xfer_watch(r->x, &r->w, i, false);
+		ret = n ? 0 : conn_cq_wait(r->x->conn, XFER_EVENT_WAIT_MS);
+		if (!ret)
+			ret = xfer_watch(r->x, &r->w, i, false);
 	}
 	return ret;
 }
@@ -66,7 +70,9 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 		} else if (*last == want) {
 			break;
 		}
-		ret = xfer_watch(x, &r->w, i, false);
+		ret = by_recv ? conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS) : 0;
+		if (!ret)
+			ret = xfer_watch(x, &r->w, i, false);
 		/* the peer may have stopped (-D: its count), failed (e.g.
 		 * found corrupt data) or gone */
 		if (!ret && r->w.due)
@@ -137,8 +143,11 @@ static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample_ns)
 	int n, ret;
 
 	ret = xfer_post(x, 0, r->size, i, 1, true, i + 1);
-	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc)))
-		ret = xfer_watch(x, &r->w, i, false);
+	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc))) {
+		ret = conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS);
+		if (!ret)
+			ret = xfer_watch(x, &r->w, i, false);
+	}
 	if (ret)
 		return ret;
 	*sample_ns = timer_now_ns() - post_ns;
@@ -150,6 +159,18 @@ static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample_ns)
 		return 0;
 	return xfer_check(x, xfer_slot(x, 0, BENCH_REGION_RECV, r->size, i),
 			  r->size, i, 0);
+}
+
+/*
+ * --latency_gap: spin (perftest spins on the TSC) until gap_ns has passed,
+ * outside the sample; a stop ends the wait (the loop's next look sees it).
+ */
+static void lat_gap(const struct xfer *x)
+{
+	uint64_t end_ns = timer_now_ns() + x->gap_ns;
+
+	while (!stop_flag && timer_now_ns() < end_ns)
+		;
 }
 
 static bool lat_more(const struct lat_run *r, uint64_t i)
@@ -173,14 +194,19 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 	r.w.ticks = true;
 	for (i = 0; !ret && (initiator ? lat_more(&r, i) : !iters || i < iters);
 	     i++) {
+		if (initiator && x->gap_ns)
+			lat_gap(x);
 		if (round_trip)
 			ret = lat_round_trip(&r, i, &sample_ns);
 		else
 			ret = lat_ping(&r, initiator, i, &post_ns, &sample_ns);
 		if (ret == 1) /* the responder learnt the initiator stopped */
 			break;
-		if (!ret && sample_ns)
+		if (!ret && sample_ns) {
 			hist_add(hist, sample_ns);
+			if (x->raw)
+				samples_add(x->raw, sample_ns);
+		}
 	}
 	*iters_done = i;
 	if (ret == 1)

@@ -280,7 +280,7 @@ static void test_lat_golden(void)
 	for (i = 0; i < N_LAT; i++) {
 		report_lat_dur_row(c.out, lat_cases[i].size,
 				   lat_cases[i].iters, lat_cases[i].lat.avg_us,
-				   1e6 / (2 * lat_cases[i].lat.avg_us));
+				   1e6 / (2 * lat_cases[i].lat.avg_us), -1);
 	}
 	capture_close(&c);
 	expect_golden(c.text, c.len, "report_lat.txt");
@@ -319,7 +319,7 @@ static void test_lat(void)
 	/* -D: #bytes #iterations t_avg tps, perftest's 4 */
 	if (!capture_open(&c))
 		return;
-	report_lat_dur_row(c.out, 2, 123456, 1.6049, 311546.2);
+	report_lat_dur_row(c.out, 2, 123456, 1.6049, 311546.2, -1);
 	capture_close(&c);
 	EXPECT_EQ_INT(awk_nf(c.text), 4);
 	EXPECT_STREQ(awk_field(c.text, 3, field, sizeof(field)), "1.60");

@@ -429,9 +429,12 @@ static void test_perftest_accepts(void)
 	EXPECT_EQ_INT(parse(&cfg, &lat_desc, argvs[0]), 0);
 	EXPECT_TRUE(cfg.warm_up && cfg.iters == 20);
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, argvs[4]), 0);
-	EXPECT_TRUE(cfg.noop_flows && !cfg.noop_xchg);
+	EXPECT_TRUE(!cfg.noop_xchg);
+	EXPECT_TRUE(strstr(cfg.noop_ignored, "--flows, --flows_burst") != NULL);
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, argvs[3]), 0);
-	EXPECT_TRUE(cfg.noop_xchg && !cfg.noop_flows);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_TRUE(cfg.noop_xchg && !cfg.noop_ignored[0]);
+	EXPECT_TRUE(strstr(cfg.noop_notes, "--dont_xchg_versions (") != NULL);
 }
 
 /* The header's " Changes nothing" lists hold what. */

@@ -37,7 +37,7 @@ done
 
 if lab_have rxe; then
 	lab_pair warmup.no_effect.rxe -t 120 -e "$WARM_ROW" \
-		-e " Changes nothing : --dont_xchg_versions \(.*\); --flows/" \
+		-e " Changes nothing : --flows, --flows_burst \(perftest takes and ignores them on this tool too\); --dont_xchg_versions \(the HELLO" \
 		"$B/ib_write_bw" -- \
 		"$B/ib_write_bw" "$LAB_RXE_IP" -n 100 --dont_xchg_versions \
 		--flows 2 --flows_burst 4
