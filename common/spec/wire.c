@@ -24,6 +24,7 @@
 #define WIRE_HELLO_VALIDATE 0x8u
 #define WIRE_HELLO_UC 0x10u
 #define WIRE_HELLO_WARM_UP 0x20u
+#define WIRE_HELLO_UD 0x40u
 
 static const struct {
 	size_t off; /* of a bool in struct test */
@@ -35,6 +36,7 @@ static const struct {
 	{ offsetof(struct test, validate), WIRE_HELLO_VALIDATE },
 	{ offsetof(struct test, uc), WIRE_HELLO_UC },
 	{ offsetof(struct test, warm_up), WIRE_HELLO_WARM_UP },
+	{ offsetof(struct test, ud), WIRE_HELLO_UD },
 };
 
 _Static_assert(sizeof(((struct test *)0)->tool) ==
