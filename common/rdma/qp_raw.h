@@ -4,6 +4,8 @@
  * INIT -> RTR -> RTS by hand with the peer's QP number, PSN and GID (RoCE)
  * or LID (InfiniBand), which the caller exchanges over the control
  * channel. The QPs use the CQs and fill the slots of a struct conn.
+ * -c UD takes the same exchange: its QPs connect to no one, and each
+ * gets an address handle to the peer's QP instead.
  */
 #ifndef RDMABENCH_RDMA_QP_RAW_H
 #define RDMABENCH_RDMA_QP_RAW_H
