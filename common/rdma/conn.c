@@ -25,7 +25,8 @@ struct ibv_qp *conn_qp_make(struct ibv_qp *(*make)(void *arg,
 		qia->cap = (struct ibv_qp_cap){ .max_send_wr = caps->send_wr,
 						.max_recv_wr = caps->recv_wr,
 						.max_send_sge = 1,
-						.max_recv_sge = 1,
+						.max_recv_sge = caps->recv_sge ?
+								caps->recv_sge : 1,
 						.max_inline_data = want_inline };
 		qp = make(arg, qia);
 		if (qp || !want_inline)
@@ -210,6 +211,8 @@ void conn_destroy(struct conn *c)
 			cm_close(&c->qps[i].ep);
 		else if (c->qps[i].qp && ibv_destroy_qp(c->qps[i].qp))
 			bench_warn("ibv_destroy_qp: %s", strerror(errno));
+		if (c->qps[i].ah && ibv_destroy_ah(c->qps[i].ah))
+			bench_warn("ibv_destroy_ah: %s", strerror(errno));
 	}
 	free(c->qps);
 	c->qps = NULL;

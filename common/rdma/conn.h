@@ -28,7 +28,14 @@ struct conn_qp {
 	struct ibv_qp *qp;       /* the QP (rdma_cm's, or ours with --oob tcp) */
 	uint32_t max_inline;     /* bytes this QP sends inline */
 	uint32_t psn;            /* --oob tcp: our first packet number */
+	struct ibv_ah *ah;       /* -c UD: the address of the peer's QP */
+	uint32_t remote_qpn;     /* -c UD: the peer's QP number */
 };
+
+/* -c UD: the Q_Key of every UD QP (perftest's DEF_QKEY), and the bytes a
+ * UD receive gets in front of the message (the GRH, there or not). */
+#define CONN_UD_QKEY 0x11111111u
+#define CONN_UD_GRH_BYTES 40u
 
 struct conn {
 	struct ibv_cq *send_cq;
@@ -60,6 +67,7 @@ struct conn_qp_caps {
 	uint32_t send_wr;
 	uint32_t recv_wr;
 	uint32_t want_inline;
+	uint32_t recv_sge;       /* 0: 1; UD: 2 (the GRH, then the slot) */
 };
 
 /*

@@ -21,13 +21,15 @@ int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
 {
 	struct ibv_qp_init_attr qia = { .send_cq = c->send_cq,
 					.recv_cq = c->recv_cq,
-					.qp_type = path->uc ? IBV_QPT_UC
+					.qp_type = path->ud ? IBV_QPT_UD :
+						   path->uc ? IBV_QPT_UC
 							    : IBV_QPT_RC };
 	struct conn_qp_caps caps = conn_qp_data_caps(c, want_inline);
 	struct ibv_port_attr pa;
 	union ibv_gid gid;
 	int ret;
 
+	caps.recv_sge = path->ud ? 2 : 1;
 	c->qps[i].qp = conn_qp_make(qp_raw_make, pd, &qia, &caps,
 				    &c->qps[i].max_inline);
 	if (!c->qps[i].qp) {
@@ -58,7 +60,58 @@ static int qp_raw_modify(struct ibv_qp *qp, struct ibv_qp_attr *a,
 	return -ret;
 }
 
-int qp_raw_connect(struct conn *c, unsigned int i,
+/* The peer's address as verbs takes it (an AH, or a connected QP's AV). */
+static struct ibv_ah_attr qp_raw_av(const struct qp_raw_path *path,
+				    const struct qp_raw_addr *peer)
+{
+	struct ibv_ah_attr av = { .dlid = peer->lid, .port_num = path->port,
+				  .sl = path->sl };
+
+	if (path->gid_index >= 0) {
+		av.is_global = 1;
+		av.grh.hop_limit = path->hop_limit;
+		av.grh.traffic_class = path->traffic_class;
+		av.grh.sgid_index = (uint8_t)path->gid_index;
+		memcpy(av.grh.dgid.raw, peer->gid, 16);
+	}
+	return av;
+}
+
+/* UD: INIT (with the Q_Key), RTR, RTS, then the peer's address handle. */
+static int qp_raw_connect_ud(struct conn *c, unsigned int i, struct ibv_pd *pd,
+			     const struct qp_raw_path *path,
+			     const struct qp_raw_addr *peer)
+{
+	struct ibv_qp *qp = c->qps[i].qp;
+	struct ibv_ah_attr av = qp_raw_av(path, peer);
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .port_num = path->port,
+				 .qkey = CONN_UD_QKEY };
+	int ret;
+
+	ret = qp_raw_modify(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_QKEY, "INIT");
+	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTR };
+	if (!ret)
+		ret = qp_raw_modify(qp, &a, IBV_QP_STATE, "RTR");
+	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS,
+				  .sq_psn = c->qps[i].psn };
+	if (!ret)
+		ret = qp_raw_modify(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN,
+				    "RTS");
+	if (ret)
+		return ret;
+	c->qps[i].ah = ibv_create_ah(pd, &av);
+	if (!c->qps[i].ah) {
+		ret = errno ? -errno : -EINVAL;
+		bench_err("ibv_create_ah: %s", strerror(-ret));
+		return ret;
+	}
+	c->qps[i].remote_qpn = peer->qpn;
+	return 0;
+}
+
+int qp_raw_connect(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		   const struct qp_raw_path *path,
 		   const struct qp_raw_addr *peer)
 {
@@ -72,6 +125,8 @@ int qp_raw_connect(struct conn *c, unsigned int i,
 	};
 	int ret;
 
+	if (path->ud)
+		return qp_raw_connect_ud(c, i, pd, path, peer);
 	ret = qp_raw_modify(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
 	if (ret)
@@ -80,16 +135,8 @@ int qp_raw_connect(struct conn *c, unsigned int i,
 		.qp_state = IBV_QPS_RTR, .path_mtu = path->mtu,
 		.dest_qp_num = peer->qpn, .rq_psn = peer->psn,
 		.max_dest_rd_atomic = path->max_rd_atomic, .min_rnr_timer = 12,
-		.ah_attr = { .dlid = peer->lid, .port_num = path->port,
-			     .sl = path->sl },
+		.ah_attr = qp_raw_av(path, peer),
 	};
-	if (path->gid_index >= 0) {
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.hop_limit = path->hop_limit;
-		a.ah_attr.grh.traffic_class = path->traffic_class;
-		a.ah_attr.grh.sgid_index = (uint8_t)path->gid_index;
-		memcpy(a.ah_attr.grh.dgid.raw, peer->gid, 16);
-	}
 	/* UC has no reads, atomics, acks or retries to set up */
 	ret = qp_raw_modify(qp, &a, IBV_QP_STATE | IBV_QP_AV |
 			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |

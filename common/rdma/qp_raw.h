@@ -4,6 +4,8 @@
  * INIT -> RTR -> RTS by hand with the peer's QP number, PSN and GID (RoCE)
  * or LID (InfiniBand), which the caller exchanges over the control
  * channel. The QPs use the CQs and fill the slots of a struct conn.
+ * -c UD takes the same exchange: its QPs connect to no one, and each
+ * gets an address handle to the peer's QP instead.
  */
 #ifndef RDMABENCH_RDMA_QP_RAW_H
 #define RDMABENCH_RDMA_QP_RAW_H
@@ -30,6 +32,7 @@ struct qp_raw_path {
 	enum ibv_mtu mtu;
 	uint8_t max_rd_atomic;
 	bool uc;                 /* -c UC: unreliable connected */
+	bool ud;                 /* -c UD: datagrams, an address handle */
 	uint8_t traffic_class;   /* GRH traffic class (-T/--tclass) */
 	uint8_t sl;              /* service level (-S) */
 	uint8_t hop_limit;       /* GRH hop limit (-L) */
@@ -39,15 +42,20 @@ struct qp_raw_path {
 
 /*
  * QP i of c (c->qps[i].qp, its max_inline and psn), created with
- * ibv_create_qp on c's CQs, inline as large as the device allows up to
- * want_inline; *addr filled for the peer. Returns 0 or -errno (logged).
+ * ibv_create_qp (RC, UC or UD by path) on c's CQs, inline as large as the
+ * device allows up to want_inline (UD: receives of two SGEs, the GRH's
+ * and the slot's); *addr filled for the peer. Returns 0 or -errno (logged).
  */
 int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline, const struct qp_raw_path *path,
 		  struct qp_raw_addr *addr);
 
-/* Move QP i of c to RTS towards the peer's address. 0 or -errno (logged). */
-int qp_raw_connect(struct conn *c, unsigned int i,
+/*
+ * Move QP i of c to RTS towards the peer's address. UD: INIT with the
+ * Q_Key, RTR, RTS, and an address handle to the peer (c->qps[i].ah,
+ * remote_qpn) on pd. 0 or -errno (logged).
+ */
+int qp_raw_connect(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		   const struct qp_raw_path *path,
 		   const struct qp_raw_addr *peer);
 

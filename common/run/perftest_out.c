@@ -45,7 +45,7 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 	*in = (struct perftest_json_info){
 		.test = test, .device = b->dev.name, .qps = b->test.qps,
 		.transport = strcmp(b->dev.transport, "iWARP") ? "IB" : "IW",
-		.conn_type = b->test.uc ? "UC" : "RC",
+		.conn_type = test_conn_name(&b->test),
 		.tx_side = !b->is_server || b->test.bidir,
 		.tx_depth = b->test.tx_depth,
 		.rx_side = v->bw_end == BENCH_END_RECV &&

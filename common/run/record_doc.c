@@ -26,7 +26,7 @@ void record_doc_fill_test(struct record *r, const struct bench_ctx *b)
 	results_copy(rt->measure, sizeof(rt->measure),
 		     t->measure == BENCH_MEASURE_LAT ? "lat" : "bw");
 	results_copy(rt->connection, sizeof(rt->connection),
-		     t->uc ? "UC" : "RC");
+		     test_conn_name(t));
 	test_sizes(t, &first, &last);
 	rt->n_sizes = 0;
 	for (size = first; size && size <= last &&

@@ -119,6 +119,22 @@ int setup_data_init(struct bench_ctx *b)
  * device takes it), but 16 B on rxe and siw: there inline pays up to
  * 16 B and costs beyond (docs/performance-notes.md, finding 2).
  */
+void setup_clamp_ud(struct bench_ctx *b)
+{
+	struct ibv_port_attr pa = { .active_mtu = IBV_MTU_1024 };
+	uint64_t mtu;
+	bool note;
+
+	if (!b->test.ud || !b->ctrl.verbs)
+		return;
+	ibv_query_port(b->ctrl.verbs, b->port, &pa);
+	mtu = b->cfg.has_mtu ? b->cfg.mtu : dev_mtu_bytes(pa.active_mtu);
+	test_clamp_ud(&b->test, mtu, &note);
+	if (note)
+		fprintf(stderr, " Max msg size in UD is MTU %llu\n Changing to "
+			"this MTU\n", (unsigned long long)mtu);
+}
+
 uint32_t setup_inline_bytes(const struct bench_ctx *b)
 {
 	if (b->test.inline_bytes != UINT32_MAX)
@@ -202,6 +218,9 @@ static const char *setup_no_effect(const struct bench_ctx *b, char *buf,
 {
 	char ignored[sizeof(b->cfg.noop_ignored) + 64];
 	const struct { bool given; const char *text; } flags[] = {
+		{ b->cfg.rdma_cm && b->test.ud && opts_oob(&b->cfg) !=
+		  OPTS_OOB_CM, "-R with -c UD (UD QPs connect to no one: "
+		  "their numbers and GIDs go over the TCP control channel)" },
 		{ b->cfg.noop_ignored[0], ignored },
 		{ b->cfg.noop_notes[0], b->cfg.noop_notes },
 	};
@@ -232,7 +251,7 @@ void setup_print_header(struct bench_ctx *b)
 		.peer = b->peer, .tx_depth = b->test.tx_depth,
 		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
 		.qps = b->test.qps,
-		.conn_type = b->test.uc ? "UC" : "RC",
+		.conn_type = test_conn_name(&b->test),
 		.rendezvous = b->rendezvous,
 		.qp_attr = setup_qp_attr(b, qp_attr, sizeof(qp_attr)),
 		.ctrl_path = b->ctrl_note[0] ? b->ctrl_note : NULL,

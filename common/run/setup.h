@@ -17,6 +17,13 @@
  */
 int setup_data_init(struct bench_ctx *b);
 
+/*
+ * Client, -c UD, once the device is open and before the HELLO: a message
+ * is one packet, so -s and -a stop at the MTU (-m, else the port's active
+ * MTU), as perftest's do (with -a it says so on stderr, in its words).
+ */
+void setup_clamp_ud(struct bench_ctx *b);
+
 /* The inline size to ask the data QPs for (-I, or the device default). */
 uint32_t setup_inline_bytes(const struct bench_ctx *b);
 

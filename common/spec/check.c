@@ -61,6 +61,16 @@ int check_test(const struct test *t, const struct bench_cfg *caps,
 	if (t->uc && caps->conn_type != OPTS_CONN_UC)
 		snprintf(why, len, "UC (-c UC): this server takes RC only; "
 			 "start it with -c UC to serve UC clients");
+	else if (t->ud && caps->conn_type != OPTS_CONN_UD)
+		snprintf(why, len, "UD (-c UD): this server takes %s only; "
+			 "start it with -c UD to serve UD clients",
+			 opts_conn_name(caps->conn_type));
+	else if (t->ud && (t->uc || t->verb != BENCH_VERB_SEND ||
+			   t->max_size_bytes > TEST_UD_MAX_BYTES))
+		snprintf(why, len, "UD carries sends of one packet (%u bytes "
+			 "at most), not UC, other verbs or %llu bytes",
+			 TEST_UD_MAX_BYTES,
+			 (unsigned long long)t->max_size_bytes);
 	else if (t->max_size_bytes > caps->max_size_bytes)
 		snprintf(why, len, "messages of %llu bytes: this server allows "
 			 "%llu (--max-size)", (unsigned long long)t->max_size_bytes,

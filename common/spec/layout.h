@@ -21,6 +21,7 @@
 
 /* A QP's host slots: an atomic's fetched value, FIN out, FIN in. */
 enum layout_aux { LAYOUT_AUX_ATOMIC, LAYOUT_AUX_FIN_OUT, LAYOUT_AUX_FIN_IN,
+		  LAYOUT_AUX_GRH, /* -c UD: every receive's 40-byte GRH */
 		  LAYOUT_AUX_COUNT };
 #define LAYOUT_AUX_SLOT_BYTES 64
 

@@ -28,7 +28,7 @@
 #define OPTS_SWEEP_MAX_BYTES (8ULL << 20)
 
 /* Choices of enum options (the index is stored). */
-enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC };
+enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC, OPTS_CONN_UD };
 enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
 enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP, OPTS_OOB_AUTO };
 enum opts_output { OPTS_OUTPUT_TABLE, OPTS_OUTPUT_BW, OPTS_OUTPUT_MSGRATE,
@@ -152,11 +152,26 @@ struct bench_cfg {
 
 /*
  * The rendezvous in effect: --oob, where -R and --source_ip (rdma_cm's
- * own options) turn the default auto into cm.
+ * own options) turn the default auto into cm; -R not with -c UD, whose
+ * QPs' numbers and GIDs go over the TCP control channel either way (one
+ * flow for UC and UD; perftest's -R uses rdma_cm's UDP port space).
  */
+/* -c's word for conn (enum opts_conn_type): "RC", "UC", "UD". */
+static inline const char *opts_conn_name(uint64_t conn)
+{
+	static const char *const names[] = { [OPTS_CONN_RC] = "RC",
+					     [OPTS_CONN_UC] = "UC",
+					     [OPTS_CONN_UD] = "UD" };
+
+	return conn < sizeof(names) / sizeof(names[0]) ? names[conn] : "RC";
+}
+
 static inline enum opts_oob opts_oob(const struct bench_cfg *cfg)
 {
-	if (cfg->oob == OPTS_OOB_AUTO && (cfg->rdma_cm || cfg->source_ip[0]))
+	/* -c UD: no QP is connected; -R changes nothing (the header says) */
+	bool cm = cfg->rdma_cm && cfg->conn_type != OPTS_CONN_UD;
+
+	if (cfg->oob == OPTS_OOB_AUTO && (cm || cfg->source_ip[0]))
 		return OPTS_OOB_CM;
 	return (enum opts_oob)cfg->oob;
 }

@@ -289,6 +289,13 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 			 (unsigned long long)cfg->post_list);
 		return -EINVAL;
 	}
+	/* both sides, as perftest's: a UD server of writes serves no one */
+	if (cfg->conn_type == OPTS_CONN_UD && desc->verb != BENCH_VERB_SEND) {
+		opts_err(err, err_len, "-c UD: %s needs %s (UD carries sends "
+			 "only: ib_send_bw, ib_send_lat)", desc->name,
+			 bench_verb(desc->verb)->uc_ok ? "RC or UC" : "RC");
+		return -EINVAL;
+	}
 	opts_check_ignored(cfg, is_bw);
 	ret = opts_check_port(cfg, err, err_len);
 	if (!ret)
@@ -305,10 +312,13 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_outputs(cfg, err, err_len);
 	if (ret)
 		return ret;
-	if (cfg->conn_type == OPTS_CONN_UC && opts_oob(cfg) == OPTS_OOB_CM &&
+	if (cfg->conn_type != OPTS_CONN_RC && opts_oob(cfg) == OPTS_OOB_CM &&
 	    !opts_is_server(cfg)) {
-		opts_err(err, err_len, "-c UC: rdma_cm connects RC QPs only: "
-			 "drop -R/--oob cm for UC");
+		opts_err(err, err_len, "-c %s: rdma_cm connects RC QPs only: "
+			 "drop -R/--oob cm for %s (--oob tcp, the default's "
+			 "path, exchanges the QPs)",
+			 opts_conn_name(cfg->conn_type),
+			 opts_conn_name(cfg->conn_type));
 		return -EINVAL;
 	}
 	if (cfg->post_list > cfg->tx_depth) {

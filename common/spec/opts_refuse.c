@@ -7,7 +7,7 @@
 #include "spec/opts_refuse.h"
 
 #define RAW_WHY "a raw Ethernet option (perftest's raw_ethernet_* tools); " \
-		"these tools run RC/UC QPs"
+		"these tools run RC/UC/UD QPs"
 #define RAW_USE "use perftest's raw_ethernet_bw/lat for raw packets"
 #define GPU_WHY "only CUDA GPU memory is supported"
 #define GPU_USE "use --use_cuda for NVIDIA GPUs, or perftest built for " \
@@ -25,8 +25,10 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "completion events (-e) always use vector 0",
 	  .instead = "drop -X" },
 	{ .name = "mcg", .short_name = 'g',
-	  .why = "multicast needs UD QPs, which are not supported",
-	  .instead = "use perftest's ib_send_bw -g for multicast" },
+	  .why = "multicast groups are not joined (UD runs unicast, "
+		 "-c UD)",
+	  .instead = "use -c UD for one peer, or perftest's ib_send_bw -g "
+		     "for multicast" },
 	{ .name = "report-cycles", .short_name = 'C',
 	  .why = "figures are in us from CLOCK_MONOTONIC_RAW, never in cycles",
 	  .instead = "drop -C (the us figures need no CPU frequency)" },

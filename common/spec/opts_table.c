@@ -19,7 +19,7 @@
 	  .max = (hi), .arg = (a), .only = ONLY_NO_TOOL | IGNORED_ELSEWHERE, \
 	  .group = OPT_G_PERFTEST }
 
-static const char *const conn_choices[] = { "RC", "UC", NULL };
+static const char *const conn_choices[] = { "RC", "UC", "UD", NULL };
 static const char *const atomic_choices[] = { "FETCH_AND_ADD", "CMP_AND_SWAP",
 					       NULL };
 static const char *const oob_choices[] = { "cm", "tcp", "auto", NULL };
@@ -129,8 +129,9 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "both sides send; each side's figure and the sum",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
 	{ .name = "connection", .code = 'c', .kind = OPT_ENUM,
-	  .off = CFG(conn_type), .def = "RC", .arg = "RC|UC",
-	  .help = "connection type (UC: RoCE/IB, not iWARP)",
+	  .off = CFG(conn_type), .def = "RC", .arg = "RC|UC|UD",
+	  .help = "connection type (UC, UD: RoCE/IB, not iWARP; UD: "
+		  "ib_send_*, messages up to the MTU)",
 	  .choices = conn_choices, .group = OPT_G_CONN },
 	{ .name = "atomic_type", .code = 'A', .kind = OPT_ENUM,
 	  .off = CFG(atomic_op), .def = "FETCH_AND_ADD", .arg = "OP",
@@ -607,9 +608,12 @@ bool opts_table_applies(const struct opt_def *o, const struct bench_desc *d)
 bool opts_table_choice_ok(const struct opt_def *o, size_t i,
 			  const struct bench_desc *d)
 {
-	/* the verb table says who can do UC */
-	return o->choices != conn_choices || i != OPTS_CONN_UC || !d ||
-	       bench_verb(d->verb)->uc_ok;
+	/* the verb table says who can do UC; UD carries sends only */
+	if (o->choices != conn_choices || !d)
+		return true;
+	if (i == OPTS_CONN_UC)
+		return bench_verb(d->verb)->uc_ok;
+	return i != OPTS_CONN_UD || d->verb == BENCH_VERB_SEND;
 }
 
 bool opts_table_listed(const struct opt_def *o, const struct bench_desc *d)

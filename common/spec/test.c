@@ -9,10 +9,31 @@ void test_sizes(const struct test *t, uint64_t *first, uint64_t *last)
 {
 	if (t->all_sizes) {
 		*first = OPTS_SWEEP_MIN_BYTES;
-		*last = OPTS_SWEEP_MAX_BYTES;
+		/* max_size_bytes 0: not yet set (bench_main sets it from
+		 * here) */
+		*last = t->ud && t->max_size_bytes &&
+			t->max_size_bytes < OPTS_SWEEP_MAX_BYTES ?
+			t->max_size_bytes : OPTS_SWEEP_MAX_BYTES;
 	} else {
 		*first = *last = t->size_bytes;
 	}
+}
+
+const char *test_conn_name(const struct test *t)
+{
+	return opts_conn_name(t->ud ? OPTS_CONN_UD :
+			      t->uc ? OPTS_CONN_UC : OPTS_CONN_RC);
+}
+
+void test_clamp_ud(struct test *t, uint64_t mtu_bytes, bool *note)
+{
+	*note = false;
+	if (!t->ud || t->max_size_bytes <= mtu_bytes)
+		return;
+	*note = t->all_sizes;
+	if (t->size_bytes > mtu_bytes)
+		t->size_bytes = mtu_bytes;
+	t->max_size_bytes = mtu_bytes;
 }
 
 uint32_t test_slots(const struct test *t)

@@ -22,6 +22,7 @@ struct test {
 	bool bidir;                 /* -b: both sides send */
 	bool validate;              /* --validate */
 	bool uc;                    /* -c UC (with --oob tcp) */
+	bool ud;                    /* -c UD (with --oob tcp; sends) */
 	bool warm_up;               /* --perform_warm_up */
 	bool events;                /* -e: completions through a channel */
 	uint32_t tx_depth;
@@ -40,7 +41,21 @@ struct test {
 	char tool[TEST_TOOL_MAX];   /* "ib_write_bw", for the server's log */
 };
 
-/* The message sizes the run measures: first..last, doubling. */
+/* "RC", "UC" or "UD": the test's connection type, perftest's word. */
+const char *test_conn_name(const struct test *t);
+
+/*
+ * -c UD: a message is at most one packet, mtu_bytes (the port's, or -m).
+ * A larger -s becomes the MTU and -a stops at it, as in perftest (which
+ * says so on stderr for -a only; *note set then). Nothing without UD.
+ */
+void test_clamp_ud(struct test *t, uint64_t mtu_bytes, bool *note);
+
+/* The largest message a UD test may ask for: the largest MTU. */
+#define TEST_UD_MAX_BYTES 4096
+
+/* The message sizes the run measures: first..last, doubling (-a: up to
+ * max_size_bytes, the sweep's top unless UD lowered it). */
 void test_sizes(const struct test *t, uint64_t *first, uint64_t *last);
 
 /*

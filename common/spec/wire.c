@@ -25,6 +25,7 @@
 #define WIRE_HELLO_UC 0x10u
 #define WIRE_HELLO_WARM_UP 0x20u
 #define WIRE_HELLO_EVENTS 0x40u
+#define WIRE_HELLO_UD 0x80u
 
 static const struct {
 	size_t off; /* of a bool in struct test */
@@ -37,6 +38,7 @@ static const struct {
 	{ offsetof(struct test, uc), WIRE_HELLO_UC },
 	{ offsetof(struct test, warm_up), WIRE_HELLO_WARM_UP },
 	{ offsetof(struct test, events), WIRE_HELLO_EVENTS },
+	{ offsetof(struct test, ud), WIRE_HELLO_UD },
 };
 
 _Static_assert(sizeof(((struct test *)0)->tool) ==

@@ -56,6 +56,11 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 					 size, iter);
 	wr->wr.rdma.remote_addr = remote;
 	wr->wr.rdma.rkey = c->remote.rkey;
+	if (c->qps[qp].ah) { /* UD: the peer's address, not its memory */
+		wr->wr.ud.ah = c->qps[qp].ah;
+		wr->wr.ud.remote_qpn = c->qps[qp].remote_qpn;
+		wr->wr.ud.remote_qkey = CONN_UD_QKEY;
+	}
 	if (v->region == BENCH_REGION_RECV && size <= c->qps[qp].max_inline)
 		wr->send_flags |= IBV_SEND_INLINE;
 	if (x->validate && v->region == BENCH_REGION_RECV)
@@ -117,19 +122,30 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 	return -ret;
 }
 
+/* UD: a receive's first CONN_UD_GRH_BYTES go to QP qp's GRH slot (the
+ * same for all: its contents are not read), the message to its slot. */
+static struct ibv_sge xfer_grh_sge(const struct xfer *x, unsigned int qp)
+{
+	return (struct ibv_sge){
+		.addr = (uintptr_t)conn_aux_slot(x->conn, qp, LAYOUT_AUX_GRH),
+		.length = CONN_UD_GRH_BYTES, .lkey = x->conn->aux.mr->lkey };
+}
+
 /* Up to XFER_POLL_BATCH receives as one list, from recv_posted on. */
 static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
 			       uint64_t size, unsigned int n)
 {
 	struct ibv_recv_wr wr[XFER_POLL_BATCH], *bad;
-	struct ibv_sge sge[XFER_POLL_BATCH];
+	struct ibv_sge sge[XFER_POLL_BATCH][2];
+	bool ud = x->conn->qps[qp].ah;
 	unsigned int k;
 	int ret;
 
 	for (k = 0; k < n; k++) {
+		sge[k][0] = xfer_grh_sge(x, qp);
 		/* as long as the largest size: a receive left posted from a
 		 * smaller size must still take a larger message */
-		sge[k] = (struct ibv_sge){
+		sge[k][ud] = (struct ibv_sge){
 			.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV,
 						     size,
 						     x->qs[qp].recv_posted + k),
@@ -137,8 +153,8 @@ static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
 			.lkey = x->conn->mem.mr->lkey
 		};
 		wr[k] = (struct ibv_recv_wr){ .wr_id = XFER_WR_ID(qp, 0),
-					      .sg_list = &sge[k],
-					      .num_sge = 1,
+					      .sg_list = sge[k],
+					      .num_sge = 1 + ud,
 					      .next = k + 1 < n ? &wr[k + 1] :
 								  NULL };
 	}

@@ -32,7 +32,7 @@ got=$(complete_bash ib_write_lat --rep)
 [[ " $got " == *" --report_gbits "* ]] &&
 	fail "ib_write_lat --rep offers --report_gbits (bandwidth only)"
 got=$(complete_bash ib_send_bw -c "")
-[ "$got" = "RC UC" ] || fail "ib_send_bw -c: '$got', not 'RC UC'"
+[ "$got" = "RC UC UD" ] || fail "ib_send_bw -c: '$got', not 'RC UC UD'"
 got=$(complete_bash ib_doctor --ver)
 [ "$got" = "--version" ] || fail "ib_doctor --ver: '$got'"
 got=$(complete_bash ib_fabric --dry)

@@ -184,10 +184,71 @@ static void test_uc(void)
 	EXPECT_EQ_INT(check_test(&t, &uc_caps, why, sizeof(why)), 0);
 }
 
+/*
+ * UD only from a server started with -c UD (never acknowledged either),
+ * only sends, and a message of one packet at most (the largest MTU).
+ */
+static void test_ud(void)
+{
+	struct bench_cfg ud_caps = caps;
+	struct test t = ok_test();
+
+	t.ud = true;
+	t.verb = BENCH_VERB_SEND;
+	t.size_bytes = t.max_size_bytes = 1024;
+	expect_refused(&t, "UD (-c UD): this server takes RC only; start it "
+		       "with -c UD to serve UD clients");
+	ud_caps.conn_type = OPTS_CONN_UD;
+	why[0] = '\0';
+	EXPECT_EQ_INT(check_test(&t, &ud_caps, why, sizeof(why)), 0);
+	t.max_size_bytes = 4097;
+	EXPECT_EQ_INT(check_test(&t, &ud_caps, why, sizeof(why)), -EINVAL);
+	EXPECT_STREQ(why, "UD carries sends of one packet (4096 bytes at "
+		     "most), not UC, other verbs or 4097 bytes");
+	t.max_size_bytes = 4096;
+	t.verb = BENCH_VERB_WRITE;
+	EXPECT_EQ_INT(check_test(&t, &ud_caps, why, sizeof(why)), -EINVAL);
+	t.verb = BENCH_VERB_SEND;
+	t.uc = true;
+	ud_caps.conn_type = OPTS_CONN_UD;
+	EXPECT_EQ_INT(check_test(&t, &ud_caps, why, sizeof(why)), -EINVAL);
+}
+
+/* -c UD: -s and -a stop at the MTU, as perftest's (the note for -a). */
+static void test_ud_clamp(void)
+{
+	struct test t = { .ud = true, .size_bytes = 65536,
+			  .max_size_bytes = 65536 };
+	uint64_t first, last;
+	bool note;
+
+	test_clamp_ud(&t, 1024, &note);
+	EXPECT_EQ_U64(t.size_bytes, 1024);
+	EXPECT_EQ_U64(t.max_size_bytes, 1024);
+	EXPECT_TRUE(!note);
+	t = (struct test){ .ud = true, .all_sizes = true, .size_bytes = 65536 };
+	test_sizes(&t, &first, &last);
+	t.max_size_bytes = last;
+	test_clamp_ud(&t, 4096, &note);
+	test_sizes(&t, &first, &last);
+	EXPECT_EQ_U64(first, 2);
+	EXPECT_EQ_U64(last, 4096);
+	EXPECT_TRUE(note);
+	t = (struct test){ .size_bytes = 65536, .max_size_bytes = 65536 };
+	test_clamp_ud(&t, 1024, &note); /* RC: untouched */
+	EXPECT_EQ_U64(t.size_bytes, 65536);
+	t = (struct test){ .ud = true, .size_bytes = 64, .max_size_bytes = 64 };
+	test_clamp_ud(&t, 1024, &note); /* within the MTU: untouched */
+	EXPECT_EQ_U64(t.size_bytes, 64);
+	EXPECT_TRUE(!note);
+}
+
 int main(void)
 {
 	test_accepted();
 	test_uc();
+	test_ud();
+	test_ud_clamp();
 	test_margin();
 	test_unknown();
 	test_refusals();

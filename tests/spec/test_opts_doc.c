@@ -145,8 +145,11 @@ static void test_usage(void)
 		EXPECT_EQ_INT(!!strstr(help, "--use_cuda["), bw);
 		EXPECT_EQ_INT(!!strstr(help, "-A, --atomic_type"), atomic);
 		EXPECT_EQ_INT(!!strstr(help, "-s, --size"), !atomic);
+		/* UC: write and send; UD: send only */
 		EXPECT_TRUE(strstr(help, atomic || d->verb == BENCH_VERB_READ ?
 				   "-c, --connection=<RC>" :
+				   d->verb == BENCH_VERB_SEND ?
+				   "-c, --connection=<RC/UC/UD>" :
 				   "-c, --connection=<RC/UC>") != NULL);
 		test_examples(d, help);
 		free(help);
@@ -182,7 +185,7 @@ static void test_completion(void)
 	EXPECT_TRUE(strstr(text, "--report_gbits --report-gbits ") != NULL);
 	EXPECT_TRUE(strstr(text, "--report-both --report_both ") != NULL);
 	EXPECT_TRUE(strstr(text, "\t-c|--connection) COMPREPLY=($(compgen "
-			   "-W 'RC UC'") != NULL);
+			   "-W 'RC UC UD'") != NULL);
 	EXPECT_TRUE(strstr(text, "\t--json) COMPREPLY=($(compgen -f") != NULL);
 	EXPECT_TRUE(strstr(text, "complete -F _rdmabench ib_write_bw ") !=
 		    NULL);

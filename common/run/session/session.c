@@ -169,6 +169,7 @@ static int session_client_hello(struct session *s)
 	struct bench_ctx *b = s->b;
 	int ret;
 
+	setup_clamp_ud(b);
 	wire_hello_encode(&b->test, &hello.u.hello);
 	ret = ctrl_ask(&b->ctrl, &hello, WIRE_HELLO_ACK, &msg, 2000);
 	if (!ret && msg.u.hello_ack.status) {

@@ -190,6 +190,8 @@ static int auto_iwarp_check(const struct auto_be *a)
 	const struct bench_ctx *b = a->be.s->b;
 	const struct { bool bad; const char *opt, *why; } rules[] = {
 		{ b->test.uc, "-c UC", "rdma_cm connects RC QPs only" },
+		{ b->test.ud, "-c UD", "iWARP has no UD QPs (RC only): run UD "
+				       "on RoCE or InfiniBand" },
 		{ b->cfg.has_mtu, "-m/--mtu", "rdma_cm takes the MTU from the "
 					      "port" },
 		{ b->cfg.has_sl, "-S/--sl", "rdma_cm takes the SL from the path" },

@@ -160,6 +160,7 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 	ibv_query_device(b->ctrl.verbs, &da);
 	path->port = b->port;
 	path->uc = b->test.uc;
+	path->ud = b->test.ud;
 	path->gid_index = b->gid_index;
 	mine = c->has_mtu ? tcp_mtu(c->mtu) : pa.active_mtu;
 	path->mtu = mine < peer_mtu || !peer_mtu ? mine : peer_mtu;
@@ -330,7 +331,8 @@ static int tcp_connect_qps(struct session_be *be)
 		if (ret)
 			break;
 		tcp_path(b, (enum ibv_mtu)msg.u.qp_info.mtu, &path);
-		ret = qp_raw_connect(&b->data, i, &path, &theirs);
+		ret = qp_raw_connect(&b->data, i, b->ctrl.pd, &path,
+				     &theirs);
 		if (!ret && b->is_server) {
 			tcp_info_pack(&mine, i, path.mtu, &msg);
 			ret = ctrl_send(&b->ctrl, &msg);
