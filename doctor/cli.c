@@ -19,6 +19,11 @@
 #include "spec/opts.h"
 #include "spec/opts_doc.h"
 
+/* --nccl-log's files after the first: one per rank of a node's job;
+ * more ranks go in one merged log (cat ... | ib_doctor --nccl-log -). */
+#define CLI_LOGS_MAX 64
+#define CLI_LOG_PATH_MAX 1024
+
 struct cli_opts {
 	char json_path[OPTS_PATH_MAX];
 	char summary_path[OPTS_PATH_MAX];
@@ -27,7 +32,10 @@ struct cli_opts {
 	char root[OPTS_PATH_MAX];
 	char netstatus[OPTS_PATH_MAX];
 	char nccl_log[OPTS_PATH_MAX];
-	char **more_logs;       /* the operands: further --nccl-log files */
+	/* the operands: further --nccl-log files (copies: the parser's argv
+	 * is gone once it returns) */
+	char more_logs[CLI_LOGS_MAX][CLI_LOG_PATH_MAX];
+	char *more[CLI_LOGS_MAX];
 	int n_more;
 	bool help;
 	bool version;
@@ -53,8 +61,23 @@ static int cli_operands(void *cfg, int argc, char **argv, int first,
 			 "--peer IP; logs follow --nccl-log)", argv[first]);
 		return -EINVAL;
 	}
-	o->more_logs = argv + first;
-	o->n_more = argc - first;
+	if (argc - first > CLI_LOGS_MAX) {
+		opts_err(err, len, "%d logs after --nccl-log: at most %d; give "
+			 "one merged log instead (cat *.log | ib_doctor "
+			 "--nccl-log -)", argc - first, CLI_LOGS_MAX);
+		return -EINVAL;
+	}
+	for (o->n_more = 0; first < argc; first++, o->n_more++) {
+		if (strlen(argv[first]) >= CLI_LOG_PATH_MAX) {
+			opts_err(err, len, "log path longer than %d bytes: "
+				 "'%.40s...'", CLI_LOG_PATH_MAX - 1,
+				 argv[first]);
+			return -EINVAL;
+		}
+		snprintf(o->more_logs[o->n_more], CLI_LOG_PATH_MAX, "%s",
+			 argv[first]);
+		o->more[o->n_more] = o->more_logs[o->n_more];
+	}
 	return 0;
 }
 
@@ -198,7 +221,7 @@ static int cli_go(const struct cli_opts *o, char *const *envp,
 
 	fs_read(c.root, host, sizeof(host), "/proc/sys/kernel/hostname");
 	host[strcspn(host, "\n")] = '\0';
-	ret = o->nccl_log[0] ? chk_nccl_files(&c, o->nccl_log, o->more_logs,
+	ret = o->nccl_log[0] ? chk_nccl_files(&c, o->nccl_log, o->more,
 					     o->n_more, host) : cli_run(&c);
 	fprintf(text, "# ib_doctor: %s of %s%s%s\n", o->nccl_log[0] ?
 		"NCCL's transport from its log, judged on the host facts" :

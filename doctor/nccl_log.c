@@ -95,14 +95,22 @@ static void on_socket_using(struct nccl_log *l, const char *s)
 	keep_rest(l->sockets, sizeof(l->sockets), s);
 }
 
+/* "Loaded net plugin AWS Libfabric (v7)": the name, less " (vN)". */
+static void keep_plugin(char *dst, size_t len, const char *s)
+{
+	const char *v = strstr(s, " (v");
+
+	keep(dst, len, s, v ? (size_t)(v - s) : strcspn(s, "\r\n"));
+}
+
 static void on_net_plugin(struct nccl_log *l, const char *s)
 {
-	keep_word(l->plugin, sizeof(l->plugin), s);
+	keep_plugin(l->plugin, sizeof(l->plugin), s);
 }
 
 static void on_coll_plugin(struct nccl_log *l, const char *s)
 {
-	keep_word(l->collnet, sizeof(l->collnet), s);
+	keep_plugin(l->collnet, sizeof(l->collnet), s);
 }
 
 /* "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'" (2.18: also
