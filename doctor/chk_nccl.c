@@ -192,9 +192,9 @@ static void judge_socket(struct judge *j)
 
 	socket_reason(j, why, sizeof(why), fix, sizeof(fix));
 	findings_add(&j->c->rep, STEP, "nccl_net", j->subject, VERDICT_FAIL,
-		     "NCCL fell back to Socket (%s)%s: %s",
-		     j->l->sockets[0] ? j->l->sockets : "its TCP sockets",
-		     j->l->ib_none ? ", NET/IB : No device found" : "", why);
+		     "NCCL fell back to Socket: %s (%sSocket on %s)", why,
+		     j->l->ib_none ? "NET/IB : No device found; " : "",
+		     j->l->sockets[0] ? j->l->sockets : "?");
 	findings_fix(&j->c->rep, "%s", fix);
 }
 

@@ -171,7 +171,7 @@ const struct opt_prog doctor_cli_prog = {
 	.examples = cli_examples,
 	.exit_codes = "Exit codes: 0 every check passed (SKIPs allowed), 6 "
 		      "warnings only, 7 a failure, 2 usage, 1 runtime error "
-		      "(--json not written).",
+		      "(--json not written, a --nccl-log file unreadable).",
 	.operand_hint = "the peer is --peer IP",
 	.operands = cli_operands,
 };

@@ -283,7 +283,10 @@ static void test_real_h200(void)
 		EXPECT_EQ_INT(run(&s, "nodevices", "vm", logs[i], NULL), 0);
 		EXPECT_VERDICT(&s.c.rep, "nccl_net", logs[i], VERDICT_FAIL);
 		EXPECT_TEXT(&s.c.rep, "nccl_net", logs[i], 0,
-			    "NCCL fell back to Socket ([0]eth0:192.0.2.2<0>)");
+			    "NCCL fell back to Socket: NCCL found no IB "
+			    "device");
+		EXPECT_TEXT(&s.c.rep, "nccl_net", logs[i], 0,
+			    "Socket on [0]eth0:192.0.2.2<0>)");
 		EXPECT_TEXT(&s.c.rep, "nccl_net", logs[i], 0, "this pod has "
 			    "no /dev/infiniband/uverbs*");
 		EXPECT_TEXT(&s.c.rep, "nccl_log", logs[i], 0, "NCCL 2.28.9");
