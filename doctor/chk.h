@@ -59,6 +59,10 @@ void chk_host_numa(struct chk_ctx *c);
 /* Step 8: GPUDirect. */
 void chk_gpu_check(struct chk_ctx *c);
 
+/* Can GPU memory be registered here: the nvidia module, and
+ * nvidia_peermem or dmabuf (kernel >= 5.12)? */
+bool chk_gpu_registrable(const struct chk_ctx *c);
+
 /* Step 9: Kubernetes pod networking (Multus, SR-IOV). */
 void chk_pod_check(struct chk_ctx *c);
 

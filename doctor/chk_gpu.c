@@ -24,6 +24,13 @@ static int gpu_kernel_ge(const char *root, int major, int minor)
 	return ma > major || (ma == major && mi >= minor);
 }
 
+bool chk_gpu_registrable(const struct chk_ctx *c)
+{
+	return fs_exists(c->root, "/sys/module/nvidia") &&
+	       (fs_exists(c->root, "/sys/module/nvidia_peermem") ||
+		gpu_kernel_ge(c->root, 5, 12) > 0);
+}
+
 static void chk_gpudirect(struct chk_ctx *c)
 {
 	bool peermem = fs_exists(c->root, "/sys/module/nvidia_peermem");

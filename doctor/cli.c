@@ -11,12 +11,18 @@
 
 #include "doctor/doctor.h"
 #include "doctor/chk.h"
+#include "doctor/chk_nccl.h"
 #include "doctor/net.h"
 #include "lib/afile.h"
 #include "lib/log.h"
 #include "spec/bench.h"
 #include "spec/opts.h"
 #include "spec/opts_doc.h"
+
+/* --nccl-log's files after the first: one per rank of a node's job;
+ * more ranks go in one merged log (cat ... | ib_doctor --nccl-log -). */
+#define CLI_LOGS_MAX 64
+#define CLI_LOG_PATH_MAX 1024
 
 struct cli_opts {
 	char json_path[OPTS_PATH_MAX];
@@ -25,17 +31,55 @@ struct cli_opts {
 	char dev[OPTS_NAME_MAX];
 	char root[OPTS_PATH_MAX];
 	char netstatus[OPTS_PATH_MAX];
+	char nccl_log[OPTS_PATH_MAX];
+	/* the operands: further --nccl-log files (copies: the parser's argv
+	 * is gone once it returns) */
+	char more_logs[CLI_LOGS_MAX][CLI_LOG_PATH_MAX];
+	char *more[CLI_LOGS_MAX];
+	int n_more;
 	bool help;
 	bool version;
 };
 
 /* Long-only options get codes above any char. */
-enum { CLI_JSON = 256, CLI_PEER, CLI_NETSTATUS, CLI_ROOT, CLI_SUMMARY };
+enum { CLI_JSON = 256, CLI_PEER, CLI_NETSTATUS, CLI_ROOT, CLI_SUMMARY,
+       CLI_NCCL_LOG };
 
 /* Where --help and the man page list an option, in this order. */
 enum { CLI_G_NONE, CLI_G_CHECKS, CLI_G_OUTPUTS, CLI_G_HELP, CLI_G_COUNT };
 
 #define CLI(field) offsetof(struct cli_opts, field)
+
+/* Operands are more --nccl-log files; without --nccl-log, none. */
+static int cli_operands(void *cfg, int argc, char **argv, int first,
+			char *err, size_t len)
+{
+	struct cli_opts *o = cfg;
+
+	if (first < argc && !o->nccl_log[0]) {
+		opts_err(err, len, "unexpected argument '%s' (the peer is "
+			 "--peer IP; logs follow --nccl-log)", argv[first]);
+		return -EINVAL;
+	}
+	if (argc - first > CLI_LOGS_MAX) {
+		opts_err(err, len, "%d logs after --nccl-log: at most %d; give "
+			 "one merged log instead (cat *.log | ib_doctor "
+			 "--nccl-log -)", argc - first, CLI_LOGS_MAX);
+		return -EINVAL;
+	}
+	for (o->n_more = 0; first < argc; first++, o->n_more++) {
+		if (strlen(argv[first]) >= CLI_LOG_PATH_MAX) {
+			opts_err(err, len, "log path longer than %d bytes: "
+				 "'%.40s...'", CLI_LOG_PATH_MAX - 1,
+				 argv[first]);
+			return -EINVAL;
+		}
+		snprintf(o->more_logs[o->n_more], CLI_LOG_PATH_MAX, "%s",
+			 argv[first]);
+		o->more[o->n_more] = o->more_logs[o->n_more];
+	}
+	return 0;
+}
 
 static const struct opt_def cli_rows[] = {
 	{ .name = "peer", .code = CLI_PEER, .kind = OPT_STR, .off = CLI(peer),
@@ -49,6 +93,12 @@ static const struct opt_def cli_rows[] = {
 	{ .name = "network-status", .code = CLI_NETSTATUS, .kind = OPT_STR,
 	  .off = CLI(netstatus), .max = OPTS_PATH_MAX, .arg = "FILE",
 	  .help = "Multus network-status file [/etc/podinfo/network-status]",
+	  .group = CLI_G_CHECKS },
+	{ .name = "nccl-log", .code = CLI_NCCL_LOG, .kind = OPT_STR,
+	  .off = CLI(nccl_log), .max = OPTS_PATH_MAX, .arg = "FILE...",
+	  .help = "judge the transport NCCL chose from its NCCL_DEBUG=INFO "
+		  "log instead (one file per rank or one merged log; - is "
+		  "stdin; the files after it are more logs)",
 	  .group = CLI_G_CHECKS },
 	{ .name = "root", .code = CLI_ROOT, .kind = OPT_STR, .off = CLI(root),
 	  .max = OPTS_PATH_MAX, .arg = "DIR",
@@ -77,6 +127,7 @@ static const char *const cli_groups[CLI_G_COUNT] = {
 
 static const struct opt_usage cli_usage[] = {
 	{ .args = "[--peer IP] [-d DEV] [--json FILE] [options]" },
+	{ .args = "--nccl-log FILE... [--json FILE] [options]" },
 	{ 0 },
 };
 
@@ -86,6 +137,12 @@ static const char *const cli_about[] = {
 	"PCIe; 3 MTU; 4 netdev map, RoCEv2 GIDs; 5 route and rdma_cm to "
 	"--peer; 6 memlock; 7 NUMA; 8 GPUDirect; 9 pod networks (Multus, "
 	"SR-IOV).",
+	"With --nccl-log, step 10 alone: the network NCCL chose (IB, "
+	"Socket, a net plugin), its HCA ports, NCCL_IB_HCA, and each "
+	"channel's path (NET/IB/GDRDMA, NET/IB, P2P, SHM, NET/Socket), "
+	"judged against this host when the log is this host's. A fall back "
+	"to Socket, NET/IB without GDRDMA where the host allows it, or an "
+	"NCCL_IB_HCA naming a missing device fails.",
 	NULL,
 };
 
@@ -93,6 +150,8 @@ static const struct opt_example cli_examples[] = {
 	{ .args = "", .what = "check this host; the table on stdout" },
 	{ .args = "--peer 192.0.2.2 -d mlx5_0",
 	  .what = "one device, and the route and rdma_cm to a peer" },
+	{ .args = "--nccl-log rank0.log rank1.log",
+	  .what = "NCCL's transport from its NCCL_DEBUG=INFO logs" },
 	{ .args = "--json - | jq .exit_code",
 	  .what = "the findings as JSON on stdout, the table on stderr" },
 	{ 0 },
@@ -112,8 +171,9 @@ const struct opt_prog doctor_cli_prog = {
 	.examples = cli_examples,
 	.exit_codes = "Exit codes: 0 every check passed (SKIPs allowed), 6 "
 		      "warnings only, 7 a failure, 2 usage, 1 runtime error "
-		      "(--json not written).",
+		      "(--json not written, a --nccl-log file unreadable).",
 	.operand_hint = "the peer is --peer IP",
+	.operands = cli_operands,
 };
 
 /* What the rows cannot say: --peer is an address, --root a folder,
@@ -157,16 +217,20 @@ static int cli_go(const struct cli_opts *o, char *const *envp,
 	FILE *text = afile_is_stdout(o->json_path) ||
 		     afile_is_stdout(o->summary_path) ? stderr : out;
 	char host[128] = "";
-	int code;
+	int code, ret;
 
-	cli_run(&c);
 	fs_read(c.root, host, sizeof(host), "/proc/sys/kernel/hostname");
-	fprintf(text, "# ib_doctor: RDMA preflight of %s%s%s\n",
-		host[0] ? host : "this host", o->root[0] ? ", root " : "",
-		o->root);
+	host[strcspn(host, "\n")] = '\0';
+	ret = o->nccl_log[0] ? chk_nccl_files(&c, o->nccl_log, o->more,
+					     o->n_more, host) : cli_run(&c);
+	fprintf(text, "# ib_doctor: %s of %s%s%s\n", o->nccl_log[0] ?
+		"NCCL's transport from its log, judged on the host facts" :
+		"RDMA preflight", host[0] ? host : "this host",
+		o->root[0] ? ", root " : "", o->root);
 	findings_print_text(&c.rep, text);
 	fflush(text);
-	code = findings_exit_code(&c.rep);
+	code = ret ? FINDINGS_EXIT_RUNTIME :
+	       findings_exit_code(&c.rep);
 	/* findings_write_json said why, naming the file */
 	if (o->json_path[0] && findings_write_json(&c.rep, host, c.peer,
 						   o->json_path, out))
