@@ -18,6 +18,7 @@
 #include "lib/json.h"
 #include "lib/json_read.h"
 #include "tests/test.h"
+#include "tests/doctor/expect.h"
 #include "tests/tree.h"
 
 struct scenario {
@@ -48,29 +49,6 @@ static const struct findings *run(struct scenario *s, const char *tree,
 	EXPECT_EQ_INT(cli_run(&s->c), 0);
 	return &s->c.rep;
 }
-
-#define EXPECT_VERDICT(rep, check, subject, want)			\
-	do {								\
-		const struct finding *f_ =			\
-			findings_find((rep), (check), (subject));		\
-		TEST_CHECK_(f_ && f_->verdict == (want),		\
-			    "EXPECT_VERDICT(" #check ", " #subject ")",	\
-			    "got %s (%s), want %s",			\
-			    f_ ? findings_verdict_str(f_->verdict) : "none", \
-			    f_ ? f_->detail : "",			\
-			    findings_verdict_str(want));			\
-	} while (0)
-
-/* The finding's detail (its fix, with in_fix = 1) contains text. */
-#define EXPECT_TEXT(rep, check, subject, in_fix, text)			\
-	do {								\
-		const struct finding *f_ =			\
-			findings_find((rep), (check), (subject));		\
-		const char *t_ = f_ ? ((in_fix) ? f_->fix : f_->detail) : ""; \
-		TEST_CHECK_(f_ && strstr(t_, (text)),			\
-			    "EXPECT_TEXT(" #check ", " #text ")",	\
-			    "\"%s\" lacks \"%s\"", t_, (text));		\
-	} while (0)
 
 /* Count findings with verdict v. */
 #define EXPECT_COUNT(rep, v, n) EXPECT_EQ_INT(findings_count((rep), (v)), (n))
