@@ -43,21 +43,19 @@ mksys() {
 }
 mksys || { echo "nulldev-run: cannot make the sysfs tree in $S" >&2; exit 2; }
 
-# in the namespace: /dev is a tmpfs holding binds of the host's entries
-# and infiniband/uverbs0 (a bind of /dev/null)
+# in the namespace: /dev becomes an overlay of itself whose upper layer (a
+# tmpfs) adds infiniband/uverbs0, a bind of /dev/null; the mounts under
+# /dev (pts, shm, mqueue) are bound back on top
 inner='set -e
 d=$NULLDEV_SYS/dev
 mount -t tmpfs nulldev-dev "$d"
-for e in /dev/*; do
-	n=${e##*/}
-	if [ -L "$e" ]; then cp -P "$e" "$d/$n"
-	elif [ -d "$e" ]; then mkdir "$d/$n"; mount --rbind "$e" "$d/$n"
-	else : > "$d/$n"; mount --bind "$e" "$d/$n"; fi
-done
-mkdir "$d/infiniband"
-: > "$d/infiniband/uverbs0"
-mount --bind /dev/null "$d/infiniband/uverbs0"
-mount --move "$d" /dev
+mkdir "$d/old" "$d/u" "$d/w" "$d/u/infiniband"
+: > "$d/u/infiniband/uverbs0"
+mount --rbind /dev "$d/old"
+subs=$(findmnt -rn -o TARGET | grep "^/dev/" | grep -v "^/dev/infiniband" || true)
+mount -t overlay nulldev-dev -o "lowerdir=/dev,upperdir=$d/u,workdir=$d/w" /dev
+for m in $subs; do mount --rbind "$d/old${m#/dev}" "$m"; done
+mount --bind /dev/null /dev/infiniband/uverbs0
 set +e
 exec "$@"'
 us=(unshare -m --propagation private)
