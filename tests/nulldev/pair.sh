@@ -6,6 +6,8 @@
 # listens. Prints the client's output, then the server's after a line
 # "== server"; exit status: 0 when both sides exit 0, else the first
 # failure's (77: no namespace, a skip; 124: past -t SECS, default 30).
+# PAIR_CPU=FILE: the client's user and system seconds written there
+# (/usr/bin/time -f "%U %S").
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=build PORT=18515 T=30
@@ -30,7 +32,9 @@ for _ in $(seq 200); do
 	kill -0 $spid 2>/dev/null || break
 	sleep 0.05
 done
-timeout "$T" "${run[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" 127.0.0.1 > "$co" 2>&1
+cpu=()
+[ -n "${PAIR_CPU:-}" ] && cpu=(/usr/bin/time -o "$PAIR_CPU" -f "%U %S")
+timeout "$T" "${run[@]}" "${cpu[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" 127.0.0.1 > "$co" 2>&1
 crc=$?
 wait $spid
 src=$?
