@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static long nd_page(void)
@@ -155,6 +156,28 @@ int nd_map_key(struct nd_ctx *c, uint32_t key, struct nd_map *out)
 	return ret;
 }
 
+/* The pages [s, s+len) written to fd by the kernel, not by memcpy: the
+ * pages hold whatever else the caller's heap put there, and under ASan
+ * (our build-san binaries load this provider) a user-space copy of a
+ * whole page is a read of the neighbours' redzones. The raw syscall is
+ * not intercepted. */
+static int nd_copy_out(int fd, uintptr_t s, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		long n = syscall(SYS_pwrite64, fd, (void *)(s + done),
+				 len - done, (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 /* the registered pages, moved onto a memfd at the same address */
 static int nd_back(void *addr, size_t length, uint64_t *base, uint64_t *size)
 {
@@ -162,20 +185,12 @@ static int nd_back(void *addr, size_t length, uint64_t *base, uint64_t *size)
 	uintptr_t e = ((uintptr_t)addr + (length ? length : 1) + pg - 1) &
 		      ~(pg - 1);
 	int fd = memfd_create("nulldev-mr", MFD_CLOEXEC);
-	void *tmp;
 
-	if (fd < 0 || ftruncate(fd, e - s))
+	if (fd < 0 || nd_copy_out(fd, s, e - s))
 		goto fail;
-	tmp = mmap(NULL, e - s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (tmp == MAP_FAILED)
-		goto fail;
-	memcpy(tmp, (void *)s, e - s);
 	if (mmap((void *)s, e - s, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
-		munmap(tmp, e - s);
+		 MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
 		goto fail;
-	}
-	munmap(tmp, e - s);
 	*base = s;
 	*size = e - s;
 	return fd;
