@@ -11,8 +11,8 @@
  * peer's mapping, takes the peer's posted receive, pushes the peer's
  * completion, and queues its own completion in its (private) CQ.
  */
-#ifndef TESTS_NULLDEV_NULLDEV_H
-#define TESTS_NULLDEV_NULLDEV_H
+#ifndef RDMABENCH_TESTS_NULLDEV_NULLDEV_H
+#define RDMABENCH_TESTS_NULLDEV_NULLDEV_H
 
 #include "nulldev_abi.h"
 

@@ -11,8 +11,8 @@
  * provider whose private ABI differs (the _34 in the registration symbol),
  * so a mismatch fails loudly at load, not silently.
  */
-#ifndef TESTS_NULLDEV_NULLDEV_ABI_H
-#define TESTS_NULLDEV_NULLDEV_ABI_H
+#ifndef RDMABENCH_TESTS_NULLDEV_NULLDEV_ABI_H
+#define RDMABENCH_TESTS_NULLDEV_NULLDEV_ABI_H
 
 #include <infiniband/verbs.h>
 #include <stdatomic.h>
