@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/hist.h"
@@ -54,6 +55,41 @@ static void test_calibration(void)
 	EXPECT_TRUE(k > 0.0 && k < 100.0);
 }
 
+/*
+ * The same intervals timed by both clocks: 2000 spins of ~20 us, each
+ * measured in ticks (scaled by the window's calibration) and in
+ * CLOCK_MONOTONIC_RAW ns, agree within 1 % (issue 27's bound) in at
+ * least 99 % of them (an interrupt between the two reads at either end
+ * can part one pair). On rxe the lab's guests have no invariant TSC, so
+ * this host is where the TSC is compared.
+ */
+static void test_agreement(void)
+{
+	const struct tick_src *src = tick_src_pick("auto");
+	static uint64_t ticks[2000], ns[2000];
+	struct tick_cal c;
+	unsigned int i, ok = 0;
+	double k;
+
+	tick_cal_begin(&c, src);
+	for (i = 0; i < 2000; i++) {
+		uint64_t t0 = src->now(), n0 = timer_now_ns(), n1;
+
+		while ((n1 = timer_now_ns()) - n0 < 20000)
+			;
+		ticks[i] = src->now() - t0;
+		ns[i] = n1 - n0;
+	}
+	k = tick_cal_ns_per_tick(&c);
+	for (i = 0; i < 2000; i++)
+		ok += fabs((double)ticks[i] * k - (double)ns[i]) <=
+		      0.01 * (double)ns[i];
+	EXPECT_TRUE(ok >= 1980);
+	printf("agreement: %s (%.4f ns a tick) and CLOCK_MONOTONIC_RAW "
+	       "within 1 %% on %u of 2000 intervals of 20 us\n",
+	       src->name, k, ok);
+}
+
 /* Values added in ticks read back in ns at the scale set. */
 static void test_hist_scale(void)
 {
@@ -85,6 +121,7 @@ int main(void)
 {
 	test_pick();
 	test_calibration();
+	test_agreement();
 	test_hist_scale();
 	return test_finish("test_tick");
 }
