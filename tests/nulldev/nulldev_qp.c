@@ -102,9 +102,13 @@ static void nd_peer_complete(struct nd_qshm *p, const struct nd_cqe *e)
 	uint32_t h = atomic_load_explicit(&p->cq_head, memory_order_relaxed);
 	uint32_t t = atomic_load_explicit(&p->rq_tail, memory_order_relaxed);
 
+	/* the receive's slot is free before its completion shows: a
+	 * receiver that reposts on seeing the completion must find room
+	 * (perftest's ib_send_bw server did not, now and then: "Couldn't
+	 * post recv") */
 	nd_icq(p)[h & (p->cq_size - 1)] = *e;
-	atomic_store_explicit(&p->cq_head, h + 1, memory_order_release);
 	atomic_store_explicit(&p->rq_tail, t + 1, memory_order_release);
+	atomic_store_explicit(&p->cq_head, h + 1, memory_order_release);
 }
 
 /* ---- resolving a key and an address to a pointer here ---- */
