@@ -125,6 +125,7 @@ clean:
 include mk/install.mk
 include tests/tools/Makefile.inc
 include tests/fakecuda/Makefile.inc
+include tests/nulldev/Makefile.inc
 include mk/docs.mk
 
 .PHONY: all unit unit-build check lab layer-check cycle-check hdr-check \

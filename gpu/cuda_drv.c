@@ -105,6 +105,8 @@ struct cuda_ctx {
 	cu_module module;     /* --validate kernels, loaded on first use */
 	cu_function k_fill;
 	cu_function k_check;
+	cu_function k_fill8; /* the same a word at a time (aligned) */
+	cu_function k_check8;
 	cu_deviceptr res;     /* rdmabench_check's 2 x u64 result */
 	char name[128];
 	char bus_id[CUDA_BUS_ID_MAX];
@@ -644,6 +646,12 @@ static int cuda_kernels_load(struct cuda_ctx *c)
 		r = c->fn.cuModuleGetFunction(&c->k_check, c->module,
 					      "rdmabench_check");
 	if (!r)
+		r = c->fn.cuModuleGetFunction(&c->k_fill8, c->module,
+					      "rdmabench_fill8");
+	if (!r)
+		r = c->fn.cuModuleGetFunction(&c->k_check8, c->module,
+					      "rdmabench_check8");
+	if (!r)
 		r = c->fn.cuMemAlloc(&c->res, 2 * sizeof(uint64_t));
 	if (!r)
 		return 0;
@@ -675,18 +683,40 @@ static uint64_t cuda_pattern_base(uint64_t size, uint64_t iter)
 	return size * 0x9e3779b97f4a7c15ULL ^ iter * 0xbf58476d1ce4e5b9ULL;
 }
 
+/* The bytes the word kernels take: the whole words of an aligned ptr. */
+static uint64_t cuda_word_bytes(uint64_t dptr, uint64_t size)
+{
+	return dptr % 8 ? 0 : size & ~7ULL;
+}
+
+/* A kernel pair over [0, size): words up to first, bytes from there. */
+static int cuda_launch_pair(struct cuda_ctx *c, cu_function words,
+			    cu_function bytes, uint64_t size, uint64_t first,
+			    void **args, const char *what)
+{
+	int ret = 0;
+
+	if (first)
+		ret = cuda_launch(c, words, first / 8, args, what);
+	if (!ret && first < size)
+		ret = cuda_launch(c, bytes, size - first, args, what);
+	return ret;
+}
+
 int cuda_drv_fill(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
 	      uint64_t iter)
 {
 	uint64_t base = cuda_pattern_base(size, iter);
+	uint64_t first = cuda_word_bytes(dptr, size);
 	uint32_t marker = pattern_marker(iter);
-	void *args[] = { &dptr, &size, &base, &marker };
+	void *args[] = { &dptr, &size, &base, &marker, &first };
 
 	if (!size)
 		return 0;
 	if (cuda_bind(c) || cuda_kernels_load(c))
 		return -EIO;
-	return cuda_launch(c, c->k_fill, size, args, "rdmabench_fill");
+	return cuda_launch_pair(c, c->k_fill8, c->k_fill, size, first, args,
+				"rdmabench_fill");
 }
 
 int cuda_drv_check(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
@@ -694,8 +724,9 @@ int cuda_drv_check(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
 {
 	uint64_t base = cuda_pattern_base(size, iter);
 	uint64_t res[2] = { UINT64_MAX, 0 };
+	uint64_t first = cuda_word_bytes(dptr, size);
 	uint32_t marker = pattern_marker(iter);
-	void *args[] = { &dptr, &size, &base, &marker, &c->res };
+	void *args[] = { &dptr, &size, &base, &marker, &c->res, &first };
 	int ret;
 
 	if (size >= CUDA_CHECK_MAX_BYTES) {
@@ -709,7 +740,8 @@ int cuda_drv_check(struct cuda_ctx *c, uint64_t dptr, uint64_t size,
 		return -EIO;
 	ret = cuda_drv_copy_to(c, c->res, res, sizeof(res));
 	if (!ret)
-		ret = cuda_launch(c, c->k_check, size, args, "rdmabench_check");
+		ret = cuda_launch_pair(c, c->k_check8, c->k_check, size, first,
+				       args, "rdmabench_check");
 	if (!ret)
 		ret = cuda_drv_copy_from(c, res, c->res, sizeof(res));
 	if (ret || !res[1])

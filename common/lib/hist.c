@@ -47,6 +47,21 @@ void hist_reset(struct hist *h)
 		return;
 	memset(h, 0, sizeof(*h));
 	h->min_ns = UINT64_MAX;
+	h->ns_per_tick = 1.0;
+}
+
+void hist_set_scale(struct hist *h, double ns_per_tick)
+{
+	if (h && ns_per_tick > 0.0)
+		h->ns_per_tick = ns_per_tick;
+}
+
+/* A value in ticks as ns, rounded. */
+static uint64_t hist_ns(const struct hist *h, uint64_t ticks)
+{
+	if (h->ns_per_tick == 1.0 || ticks == UINT64_MAX)
+		return ticks;
+	return (uint64_t)((double)ticks * h->ns_per_tick + 0.5);
 }
 
 struct hist *hist_create(void)
@@ -72,6 +87,10 @@ int hist_merge(struct hist *dst, const struct hist *src)
 		return -EINVAL;
 	if (!src->count)
 		return 0;
+	if (!dst->count)
+		dst->ns_per_tick = src->ns_per_tick;
+	else if (dst->ns_per_tick != src->ns_per_tick)
+		return -EINVAL;
 	n_a = dst->count;
 	n_b = src->count;
 	min_ns = src->min_ns < dst->min_ns ? src->min_ns : dst->min_ns;
@@ -94,7 +113,7 @@ int hist_merge(struct hist *dst, const struct hist *src)
 	return 0;
 }
 
-uint64_t hist_percentile_ns(const struct hist *h, double pct)
+static uint64_t hist_percentile_ticks(const struct hist *h, double pct)
 {
 	uint64_t rank, cum = 0, mid_ns;
 	unsigned int i, last;
@@ -123,6 +142,11 @@ uint64_t hist_percentile_ns(const struct hist *h, double pct)
 	return mid_ns > h->max_ns ? h->max_ns : mid_ns;
 }
 
+uint64_t hist_percentile_ns(const struct hist *h, double pct)
+{
+	return h ? hist_ns(h, hist_percentile_ticks(h, pct)) : 0;
+}
+
 uint64_t hist_percentile_since_ns(const struct hist *cur,
 				  const struct hist *prev, double pct)
 {
@@ -136,7 +160,7 @@ uint64_t hist_percentile_since_ns(const struct hist *cur,
 	for (i = 0; i < HIST_BUCKETS; i++) {
 		cum += cur->counts[i] - prev->counts[i];
 		if (cum >= rank)
-			return hist_bucket_mid_ns(i);
+			return hist_ns(cur, hist_bucket_mid_ns(i));
 	}
 	return 0;
 }
@@ -147,8 +171,8 @@ static uint64_t hist_value_ns(const struct hist *h, unsigned int idx)
 	uint64_t mid_ns = hist_bucket_mid_ns(idx);
 
 	if (mid_ns < h->min_ns)
-		return h->min_ns;
-	return mid_ns > h->max_ns ? h->max_ns : mid_ns;
+		return hist_ns(h, h->min_ns);
+	return hist_ns(h, mid_ns > h->max_ns ? h->max_ns : mid_ns);
 }
 
 int hist_cumulative(const struct hist *h, unsigned int divisor,
@@ -194,10 +218,10 @@ int hist_summarize(const struct hist *h, unsigned int divisor,
 	/* Rounding can leave m2 a hair below 0 when all samples are equal. */
 	var_ns2 = h->m2_ns2 > 0.0 ? h->m2_ns2 / (double)h->count : 0.0;
 	out->samples = h->count;
-	out->min_us = ns_to_us((double)h->min_ns, divisor);
-	out->max_us = ns_to_us((double)h->max_ns, divisor);
-	out->avg_us = ns_to_us(h->mean_ns, divisor);
-	out->stdev_us = ns_to_us(sqrt(var_ns2), divisor);
+	out->min_us = ns_to_us((double)hist_ns(h, h->min_ns), divisor);
+	out->max_us = ns_to_us((double)hist_ns(h, h->max_ns), divisor);
+	out->avg_us = ns_to_us(h->mean_ns * h->ns_per_tick, divisor);
+	out->stdev_us = ns_to_us(sqrt(var_ns2) * h->ns_per_tick, divisor);
 	out->p50_us = pct_us(h, 50.0, divisor);
 	out->p90_us = pct_us(h, 90.0, divisor);
 	out->p99_us = pct_us(h, 99.0, divisor);
@@ -230,8 +254,9 @@ static void print_line(FILE *out, const struct hist *h, unsigned int divisor,
 	double upper_ns = (double)hist_bucket_hi_ns(last) + 1.0;
 
 	fprintf(out, "%14.4f %14.4f %14" PRIu64 " %18.5f\n",
-		ns_to_us((double)hist_bucket_lo_ns(first), divisor),
-		ns_to_us(upper_ns, divisor), count,
+		ns_to_us((double)hist_bucket_lo_ns(first) * h->ns_per_tick,
+			 divisor),
+		ns_to_us(upper_ns * h->ns_per_tick, divisor), count,
 		100.0 * ((double)cum / (double)h->count));
 }
 

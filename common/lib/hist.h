@@ -37,6 +37,8 @@ struct hist {
 	uint64_t max_ns;
 	double mean_ns;		/* running mean (Welford) */
 	double m2_ns2;		/* sum of squared deviations from the mean */
+	double ns_per_tick; /* the values' unit (lib/tick.h): readers
+				 * scale by it; 1.0 after hist_reset */
 	uint64_t counts[HIST_BUCKETS];
 };
 
@@ -84,9 +86,15 @@ static inline void hist_add(struct hist *h, uint64_t value_ns)
 	h->m2_ns2 += delta * (x - h->mean_ns);
 }
 
+/* The values' unit: ns per tick, set when a window's calibration ends
+ * (and a first guess while it runs). The ns fields above and the bucket
+ * bounds are in ticks; every reader below returns ns. */
+void hist_set_scale(struct hist *h, double ns_per_tick);
+
 /*
  * dst += src: buckets summed, count/min/max exact, mean and stdev through
- * the parallel Welford (Chan) update. Returns 0, or -EINVAL on NULL.
+ * the parallel Welford (Chan) update. Returns 0, or -EINVAL on NULL
+ * or on two scales (merge histograms of one clock's window).
  */
 int hist_merge(struct hist *dst, const struct hist *src);
 

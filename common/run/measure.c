@@ -319,7 +319,7 @@ static void lat_show_unsorted(const struct bench_ctx *b, unsigned int div)
 	fprintf(b->out, "#, usec\n");
 	for (i = 0; i < s->n; i++)
 		fprintf(b->out, "%llu, %g\n", (unsigned long long)i + 1,
-			(double)s->ns[i] / 1000.0 / div);
+			(double)s->ns[i] * b->hist->ns_per_tick / 1000.0 / div);
 	if (s->seen > s->n)
 		report_note(perftest_out_notes(b), "-U: the first %llu of %llu "
 			    "samples (the row has them all)",

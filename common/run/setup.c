@@ -12,6 +12,7 @@
 
 #include "lib/log.h"
 #include "lib/stop.h"
+#include "lib/tick.h"
 #include "lib/timer.h"
 #include "report/report.h"
 #include "run/measure.h"
@@ -46,6 +47,26 @@ static uint32_t setup_recv_depth(const struct test *t,
 	if (t->iters && more > t->iters)
 		more = t->iters;
 	return more > depth ? (uint32_t)more : depth;
+}
+
+/* --clock: the latency loop's clock (lib/tick.h) and its first guess. */
+static int setup_clock(struct bench_ctx *b)
+{
+	const char *want = tick_src_names[b->cfg.clock];
+
+	b->xfer.clock = tick_src_pick(want);
+	if (!b->xfer.clock) {
+		bench_err("--clock %s: this CPU has no invariant TSC (CPUID "
+			  "0x80000007, EDX bit 8), so its ticks cannot time a "
+			  "sample: use --clock monotonic or --clock auto",
+			  want);
+		return -EINVAL;
+	}
+	b->xfer.ns_per_tick_guess = 1.0;
+	if (b->test.measure == BENCH_MEASURE_LAT)
+		b->xfer.ns_per_tick_guess =
+			tick_guess_ns_per_tick(b->xfer.clock, 5);
+	return 0;
 }
 
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
@@ -105,6 +126,8 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.slots = slots;
 	b->xfer.validate = b->test.validate;
 	b->xfer.gap_ns = b->cfg.latency_gap_us * 1000;
+	if (setup_clock(b))
+		return -EINVAL;
 	if (b->cfg.unsorted && !b->test.duration_s &&
 	    b->test.measure == BENCH_MEASURE_LAT) {
 		if (samples_init(&b->raw, b->test.iters))
@@ -267,6 +290,9 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b))
 		report_header_body(b->out, &ri);
 	record_dev_collect(b); /* its " Line rate" line */
+	if (perftest_out_table(b) && b->xfer.clock &&
+	    b->test.measure == BENCH_MEASURE_LAT)
+		report_header_line(b->out, "Clock", "%s", b->xfer.clock->what);
 	if (perftest_out_table(b) && b->cfg.latency_gap_us)
 		report_header_line(b->out, "Latency gap", "%llu usec before each "
 				   "post, not in the samples (--latency_gap)",

@@ -88,6 +88,7 @@ struct bench_cfg {
 	bool warm_up;                    /* --perform_warm_up */
 	bool events;                     /* -e: completion events */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
+	uint64_t clock; /* --clock: index in tick_src_names */
 	bool unsorted;                   /* -U: every sample, in order */
 	bool cpu_util;                   /* --cpu_util: -D rows' CPU column */
 	uint64_t wait_destroy_s;         /* --wait_destroy: before the release */

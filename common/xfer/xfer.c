@@ -72,12 +72,10 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
  * iteration posts the same request (same slot, same addresses), so it is
  * built once per size and only its flags and wr_id change.
  */
-static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
-			 uint64_t first, bool signal, uint64_t count)
+static struct xfer_qp_state *xfer_tmpl(const struct xfer *x, unsigned int qp,
+				       uint64_t size, uint64_t first)
 {
 	struct xfer_qp_state *s = &x->qs[qp];
-	struct ibv_send_wr *bad;
-	int ret;
 
 	if (s->tmpl_size != size) {
 		xfer_wr(x, qp, size, first, &s->tmpl, &s->tmpl_sge);
@@ -85,6 +83,16 @@ static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
 		s->tmpl_flags = s->tmpl.send_flags;
 		s->tmpl_size = size;
 	}
+	return s;
+}
+
+static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
+			 uint64_t first, bool signal, uint64_t count)
+{
+	struct xfer_qp_state *s = xfer_tmpl(x, qp, size, first);
+	struct ibv_send_wr *bad;
+	int ret;
+
 	s->tmpl.send_flags = s->tmpl_flags | (signal ? IBV_SEND_SIGNALED : 0);
 	s->tmpl.wr_id = signal ? XFER_WR_ID(qp, count) : 0;
 	ret = abs(ibv_post_send(x->conn->qps[qp].qp, &s->tmpl, &bad));
@@ -103,10 +111,20 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 	uint32_t k;
 	int ret;
 
-	if (n == 1 && !x->validate && !bench_verb(x->verb)->fixed_size)
+	bool same = !x->validate && !bench_verb(x->verb)->fixed_size;
+
+	if (n == 1 && same)
 		return xfer_post_one(x, qp, size, first, signal_last, count);
+	if (same) /* --post_list: n copies of the one request */
+		xfer_tmpl(x, qp, size, first);
 	for (k = 0; k < n; k++) {
-		xfer_wr(x, qp, size, first + k, &wr[k], &sge[k]);
+		if (same) {
+			wr[k] = x->qs[qp].tmpl;
+			wr[k].send_flags = x->qs[qp].tmpl_flags;
+			wr[k].wr_id = 0;
+		} else {
+			xfer_wr(x, qp, size, first + k, &wr[k], &sge[k]);
+		}
 		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
 	}
 	if (signal_last) {

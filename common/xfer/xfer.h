@@ -26,6 +26,7 @@
 #include "rdma/ctrl.h"
 #include "lib/hist.h"
 #include "lib/samples.h"
+#include "lib/tick.h"
 
 /* Per-QP counters that live as long as the connection (see xfer.c). */
 struct xfer_qp_state {
@@ -57,6 +58,11 @@ struct xfer {
 	uint64_t gap_ns;         /* --latency_gap: the initiator waits this
 				  * long before each sample's post */
 	int64_t flip_iter;       /* test hook: corrupt this iteration, -1 off */
+	/* The latency loop's clock (lib/tick.h): one read per iteration,
+	 * turned into ns by a calibration over each run; the guess scales
+	 * what progress shows while a run is open. */
+	const struct tick_src *clock;
+	double ns_per_tick_guess;
 	/*
 	 * Progress (run/progress.c), NULL: none. Called from the measuring
 	 * loops' coarse check (every XFER_CHECK_NS, no clock read of its

@@ -23,6 +23,9 @@
  * this long at most, then looks up (deadlines, the control channel).
  */
 #define XFER_EVENT_WAIT_MS 1
+/* Empty looks of a latency spin between two reads of the clock (watch):
+ * under 1 us on any host, so stop and --timeout are seen as before. */
+#define XFER_LAT_SPINS 256
 
 /* wr_id: the QP in the top 16 bits, a count in the low 48. */
 #define XFER_WR_ID(qp, n) (((uint64_t)(qp) << 48) | ((n) & ((1ULL << 48) - 1)))

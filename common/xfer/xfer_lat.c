@@ -4,6 +4,13 @@
  * (send), or one operation as the round trip (read, atomic), on QP 0.
  * Samples go into a histogram: constant memory for any -n or -D; with -U
  * the first ones are kept in order too (lib/samples.h, bounded).
+ *
+ * One clock read per iteration, at the post (perftest's tposted): a
+ * sample is the time from one post to the next, the whole round trip
+ * with the loop's own work in it, as perftest's. The reads are ticks of
+ * x->clock, scaled to ns by the calibration over the run (lib/tick.h).
+ * --latency_gap adds a read before the gap, which closes the sample, so
+ * the gap is never in one.
  */
 #include <errno.h>
 #include <string.h>
@@ -21,8 +28,20 @@ struct lat_run {
 	uint64_t end_ns;
 	uint64_t stop_at;        /* responder, duration: the initiator's count */
 	uint64_t outstanding;    /* sends not yet reaped */
+	uint64_t stamp; /* ticks at the last post ... */
+	bool stamped; /* ... when there is one open */
 	struct xfer_watch w;
 };
+
+/* Close the open sample (into *sample, 0: none) and open the next one. */
+static void lat_stamp(struct lat_run *r, uint64_t *sample, bool reopen)
+{
+	uint64_t now = r->x->clock->now();
+
+	*sample = r->stamped ? now - r->stamp : 0;
+	r->stamp = now;
+	r->stamped = reopen;
+}
 
 /* Reap send completions until at most max_left are outstanding. */
 static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
@@ -30,6 +49,10 @@ static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
 	struct ibv_wc wc[XFER_POLL_BATCH];
 	int k, n, ret = 0;
 
+	/* the CQ is looked at once the sends fill the depth, not on
+	 * every iteration: one poll takes a batch (perftest's cq_mod) */
+	if (r->outstanding <= max_left)
+		return 0;
 	while (!ret) {
 		n = ibv_poll_cq(r->x->conn->send_cq, XFER_POLL_BATCH, wc);
 		if (n < 0)
@@ -55,10 +78,11 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 	volatile uint8_t *last = xfer_slot(x, 0, BENCH_REGION_RECV, r->size, i)
 				 + r->size - 1;
 	uint8_t want = pattern_marker(i);
+	unsigned int spins = 0;
 	struct ibv_wc wc;
 	int n, ret;
 
-	for (;;) {
+	for (;; spins++) {
 		if (by_recv) {
 			n = ibv_poll_cq(x->conn->recv_cq, 1, &wc);
 			if (n < 0)
@@ -71,7 +95,9 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 			break;
 		}
 		ret = by_recv ? conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS) : 0;
-		if (!ret)
+		/* the clock costs more than a look at the buffer: read it
+		 * once every XFER_LAT_SPINS empty looks (events: each wait) */
+		if (!ret && (x->conn->channel || !(spins % XFER_LAT_SPINS)))
 			ret = xfer_watch(x, &r->w, i, false);
 		/* the peer may have stopped (-D: its count), failed (e.g.
 		 * found corrupt data) or gone */
@@ -110,38 +136,35 @@ static int lat_send(struct lat_run *r, uint64_t i)
 
 /* One ping-pong iteration on either side; *sample_ns when one was taken. */
 static int lat_ping(struct lat_run *r, bool initiator, uint64_t i,
-		    uint64_t *post_ns, uint64_t *sample_ns)
+		    uint64_t *sample)
 {
 	int ret = 0;
 
-	*sample_ns = 0;
+	*sample = 0;
 	if (!initiator) {
 		ret = lat_await(r, false, i);
 		if (ret <= 0)
 			return ret ? ret : 1; /* 1: the initiator stopped */
-		if (i)
-			*sample_ns = timer_now_ns() - *post_ns;
 		ret = lat_landed(r, i);
 	}
-	*post_ns = timer_now_ns();
+	lat_stamp(r, sample, true);
 	if (!ret)
 		ret = lat_send(r, i);
 	if (!ret && initiator) {
 		ret = lat_await(r, true, i);
-		*sample_ns = timer_now_ns() - *post_ns;
 		ret = ret < 0 ? ret : lat_landed(r, i);
 	}
 	return ret ? ret : lat_reap(r, XFER_LAT_DEPTH - 1, i);
 }
 
 /* Read/atomic: one operation is the round trip; the peer is passive. */
-static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample_ns)
+static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample)
 {
 	const struct xfer *x = r->x;
-	uint64_t post_ns = timer_now_ns();
 	struct ibv_wc wc;
 	int n, ret;
 
+	lat_stamp(r, sample, true);
 	ret = xfer_post(x, 0, r->size, i, 1, true, i + 1);
 	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc))) {
 		ret = conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS);
@@ -150,7 +173,6 @@ static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample_ns)
 	}
 	if (ret)
 		return ret;
-	*sample_ns = timer_now_ns() - post_ns;
 	if (n < 0)
 		return -EIO;
 	if (wc.status)
@@ -180,6 +202,27 @@ static bool lat_more(const struct lat_run *r, uint64_t i)
 	return i % 64 || !timer_expired(r->end_ns);
 }
 
+/* A closed sample into the histogram (and -U's list); 0: none. */
+static void lat_add(const struct xfer *x, struct hist *hist, uint64_t ticks)
+{
+	if (!ticks)
+		return;
+	hist_add(hist, ticks);
+	if (x->raw)
+		samples_add(x->raw, ticks);
+}
+
+/* Close the open sample now (before a gap, after the last pong). */
+static void lat_close(struct lat_run *r, struct hist *hist)
+{
+	uint64_t ticks;
+
+	if (!r->stamped)
+		return;
+	lat_stamp(r, &ticks, false);
+	lat_add(r->x, hist, ticks);
+}
+
 int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 		 uint64_t iters, uint64_t end_ns, struct hist *hist,
 		 uint64_t *iters_done)
@@ -187,29 +230,34 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 	bool round_trip = bench_verb(x->verb)->lat_mode == BENCH_LAT_ROUND_TRIP;
 	struct lat_run r = { .x = x, .size = size, .iters = iters,
 			     .end_ns = end_ns, .stop_at = UINT64_MAX };
-	uint64_t i, post_ns = 0, sample_ns;
+	struct tick_cal cal;
+	uint64_t i, ticks;
 	int ret = 0;
 
 	xfer_watch_init(&r.w);
 	r.w.ticks = true;
+	hist_set_scale(hist, x->ns_per_tick_guess);
+	tick_cal_begin(&cal, x->clock);
 	for (i = 0; !ret && (initiator ? lat_more(&r, i) : !iters || i < iters);
 	     i++) {
-		if (initiator && x->gap_ns)
+		if (initiator && x->gap_ns) {
+			lat_close(&r, hist);
 			lat_gap(x);
+		}
 		if (round_trip)
-			ret = lat_round_trip(&r, i, &sample_ns);
+			ret = lat_round_trip(&r, i, &ticks);
 		else
-			ret = lat_ping(&r, initiator, i, &post_ns, &sample_ns);
+			ret = lat_ping(&r, initiator, i, &ticks);
 		if (ret == 1) /* the responder learnt the initiator stopped */
 			break;
-		if (!ret && sample_ns) {
-			hist_add(hist, sample_ns);
-			if (x->raw)
-				samples_add(x->raw, sample_ns);
-		}
+		if (!ret)
+			lat_add(x, hist, ticks);
 	}
 	*iters_done = i;
 	if (ret == 1)
 		ret = 0;
+	else if (!ret && initiator)
+		lat_close(&r, hist);
+	hist_set_scale(hist, tick_cal_ns_per_tick(&cal));
 	return ret ? ret : lat_reap(&r, 0, i);
 }

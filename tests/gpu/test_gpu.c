@@ -134,20 +134,30 @@ static void test_fill_matches_host(struct cuda_ctx *c, uint64_t dptr)
 	static const uint64_t iters[] = { 0, 1, 254, 255, 12345678901ULL };
 	uint8_t *gpu = malloc(MIB + 3), *host = malloc(MIB + 3);
 	struct pattern_miss miss;
-	unsigned int same = 0, n = 0;
+	unsigned int same = 0, n = 0, k;
 	size_t i, j;
 
-	for (i = 0; gpu && host && i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		for (j = 0; j < sizeof(iters) / sizeof(iters[0]); j++, n++) {
-			/* +3: an unaligned start, as a region offset can be */
-			EXPECT_EQ_INT(cuda_drv_fill(c, dptr + 3, sizes[i],
-						iters[j]), 0);
-			EXPECT_EQ_INT(cuda_drv_copy_from(c, gpu, dptr + 3,
-						     sizes[i]), 0);
-			pattern_fill(host, sizes[i], iters[j]);
-			same += !memcmp(gpu, host, sizes[i]);
-			EXPECT_EQ_INT(cuda_drv_check(c, dptr + 3, sizes[i],
-						 iters[j], &miss, NULL), 0);
+	/* at 0 the word kernels and the byte tail, at +3 (an unaligned
+	 * start, as a region offset can be) the byte kernels alone */
+	for (k = 0; k <= 3; k += 3) {
+		for (i = 0; gpu && host && i < sizeof(sizes) / sizeof(sizes[0]);
+		     i++) {
+			for (j = 0; j < sizeof(iters) / sizeof(iters[0]);
+			     j++, n++) {
+				EXPECT_EQ_INT(cuda_drv_fill(c, dptr + k,
+							    sizes[i], iters[j]),
+					      0);
+				EXPECT_EQ_INT(cuda_drv_copy_from(c, gpu,
+								 dptr + k,
+								 sizes[i]),
+					      0);
+				pattern_fill(host, sizes[i], iters[j]);
+				same += !memcmp(gpu, host, sizes[i]);
+				EXPECT_EQ_INT(cuda_drv_check(c, dptr + k,
+							     sizes[i], iters[j],
+							     &miss, NULL),
+					      0);
+			}
 		}
 	}
 	EXPECT_EQ_INT(same, n);
@@ -216,15 +226,22 @@ static void test_speed(struct cuda_ctx *c)
 		EXPECT_TRUE(0);
 		return;
 	}
-	t0 = now_s();
-	EXPECT_EQ_INT(cuda_drv_fill(c, d, len, 3), 0);
-	t1 = now_s();
-	EXPECT_EQ_INT(cuda_drv_check(c, d, len, 3, &miss, NULL), 0);
-	t2 = now_s();
-	printf("speed: 1 GiB fill %.1f ms (%.0f GB/s), check %.1f ms "
-	       "(%.0f GB/s)\n",
-	       (t1 - t0) * 1e3, (double)len / (t1 - t0) / 1e9,
-	       (t2 - t1) * 1e3, (double)len / (t2 - t1) / 1e9);
+	double fill = 1e9, check = 1e9;
+	int k;
+
+	for (k = 0; k < 5; k++) { /* the best of five: the first warms up */
+		t0 = now_s();
+		EXPECT_EQ_INT(cuda_drv_fill(c, d, len, 3), 0);
+		t1 = now_s();
+		EXPECT_EQ_INT(cuda_drv_check(c, d, len, 3, &miss, NULL), 0);
+		t2 = now_s();
+		fill = t1 - t0 < fill ? t1 - t0 : fill;
+		check = t2 - t1 < check ? t2 - t1 : check;
+	}
+	printf("speed: 1 GiB fill %.2f ms (%.0f GB/s), check %.2f ms "
+	       "(%.0f GB/s), the best of 5\n",
+	       fill * 1e3, (double)len / fill / 1e9, check * 1e3,
+	       (double)len / check / 1e9);
 	cuda_drv_free(c, d);
 }
 

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""scripts/bench/null.py - the work of scripts/bench-null.sh (issue 27):
+perftest's binaries and ours on the null device (tests/nulldev/), paired
+and alternated (odd repetitions ours first, even ones perftest first), the
+same flags and iterations; message rate of write, read and send at 2 B,
+64 B and 4 KiB with -q 1, -q 4 and --post_list 16; the latency floor
+(t_typical; ours prints its p50 there) of the four latency tools at 2 B;
+the client's CPU time per operation (user+sys of the whole process over
+its iterations, so set-up is in it). Writes OUT/bench-null.json and .md,
+prints the table; its last line counts the rows at or beyond perftest."""
+import argparse, json, os, re, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PAIR = os.path.join(ROOT, "tests/nulldev/pair.sh")
+ROW = re.compile(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", re.M)
+
+
+def cases(n_bw, n_lat):
+    out = []
+    for verb in ("write", "read", "send"):
+        for size in (2, 64, 4096):
+            for mode, extra in (("q1", []), ("q4", ["-q", "4"]),
+                                ("post_list", ["--post_list", "16"])):
+                out.append(dict(kind="rate", tool="ib_%s_bw" % verb, size=size,
+                                mode=mode, n=n_bw,
+                                args=["-s", str(size), "-n", str(n_bw)] + extra))
+    for verb in ("write", "read", "send", "atomic"):
+        size = 8 if verb == "atomic" else 2
+        out.append(dict(kind="lat", tool="ib_%s_lat" % verb, size=size,
+                        mode="floor", n=n_lat,
+                        args=["-s", str(size), "-n", str(n_lat)]))
+    return out
+
+
+def run_one(who, case, bindir, port, cpu_file):
+    binp = ("/usr/bin/" if who == "perftest" else bindir + "/") + case["tool"]
+    args = list(case["args"])
+    if case["tool"] == "ib_atomic_lat":
+        args = [a for a in args if a not in ("-s", "8")]
+    if who == "ours":
+        args += ["--oob", "tcp"]
+    env = dict(os.environ, PAIR_CPU=cpu_file)
+    p = subprocess.run([PAIR, "-b", os.path.join(ROOT, "build"), "-p", str(port),
+                        "-t", "120", binp] + args, capture_output=True,
+                       text=True, env=env)
+    client = p.stdout.split("== server")[0]
+    m = ROW.search(client)
+    if p.returncode or not m:
+        raise RuntimeError("%s %s %s failed (exit %d):\n%s" % (
+            who, case["tool"], " ".join(args), p.returncode,
+            (p.stdout + p.stderr)[-3000:]))
+    fig = float(m.group(5)) if case["kind"] == "rate" else None
+    if case["kind"] == "lat":
+        cols = client[m.start():].split()
+        fig = float(cols[4])  # t_typical
+    try:
+        u, s = open(cpu_file).read().split()[-2:]
+        cpu = (float(u) + float(s)) * 1e9
+    except (OSError, ValueError):
+        cpu = float("nan")
+    ops = case["n"] * (4 if case["mode"] == "q4" else 1)
+    return fig, cpu / ops
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "results/perf"))
+    ap.add_argument("--n-bw", type=int, default=200000)
+    ap.add_argument("--n-lat", type=int, default=20000)
+    ap.add_argument("--only", default="", help="substring of the row names")
+    a = ap.parse_args()
+    os.environ.setdefault("NULLDEV_SYS", tempfile.mkdtemp(prefix="nulldev-bench-"))
+    port = 21000 + os.getpid() % 2000
+    rows = []
+    cpu_file = os.path.join(os.environ["NULLDEV_SYS"], "cpu")
+    for c in cases(a.n_bw, a.n_lat):
+        name = "%s %d B %s" % (c["tool"], c["size"], c["mode"])
+        if a.only and a.only not in name:
+            continue
+        pairs = []
+        for r in range(a.reps):
+            order = ("ours", "perftest") if r % 2 == 0 else ("perftest", "ours")
+            got = {}
+            for who in order:
+                port += 1
+                got[who] = run_one(who, c, a.bin, port, cpu_file)
+            pairs.append(got)
+        pf = [p["perftest"][0] for p in pairs]
+        us = [p["ours"][0] for p in pairs]
+        if c["kind"] == "rate":
+            ratios = [o / q for o, q in zip(us, pf)]
+            ok = statistics.median(ratios) >= 1.0
+            worse_all = all(x < 1.0 for x in ratios)
+        else:
+            ratios = [o / q if q else float("inf") for o, q in zip(us, pf)]
+            ok = statistics.median(ratios) <= 1.0
+            worse_all = all(x > 1.0 for x in ratios)
+        row = dict(name=name, kind=c["kind"], tool=c["tool"], size=c["size"],
+                   mode=c["mode"], perftest=pf, ours=us, ratios=ratios,
+                   ratio_median=statistics.median(ratios),
+                   cpu_ns_per_op_perftest=statistics.median(p["perftest"][1] for p in pairs),
+                   cpu_ns_per_op_ours=statistics.median(p["ours"][1] for p in pairs),
+                   at_or_beyond=ok, worse_in_every_pair=worse_all)
+        rows.append(row)
+        print("%-32s perftest %10.3f  ours %10.3f  ratio %.2f (%s)" % (
+            name, statistics.median(pf), statistics.median(us),
+            row["ratio_median"], " ".join("%.2f" % x for x in ratios)),
+            flush=True)
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    doc = dict(commit=commit, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+               host="%d CPUs, shared with other work" % os.cpu_count(),
+               reps=a.reps, n_bw=a.n_bw, n_lat=a.n_lat, rows=rows)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "bench-null.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    good = sum(r["at_or_beyond"] for r in rows)
+    lines = ["# perftest and rdmabench on the null device (scripts/bench-null.sh)", "",
+             "commit %s, %s, %s; %d paired repetitions, -n %d (rate), -n %d (latency)." % (
+                 commit, doc["date"], doc["host"], a.reps, a.n_bw, a.n_lat), "",
+             "Rate rows: MsgRate [Mpps], ratio ours/perftest (>= 1 is at or beyond). "
+             "Latency rows: t_typical [us] (ours: p50), ratio ours/perftest (<= 1 is at or "
+             "beyond). CPU: the client's user+sys ns per operation, set-up included.", "",
+             "| row | perftest | ours | ratio (median) | pairs | CPU ns/op perftest | CPU ns/op ours | verdict |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        verdict = "at or beyond" if r["at_or_beyond"] else (
+            "slower in every pair" if r["worse_in_every_pair"] else "within spread")
+        lines.append("| %s | %.3f | %.3f | %.2f | %s | %.0f | %.0f | %s |" % (
+            r["name"], statistics.median(r["perftest"]), statistics.median(r["ours"]),
+            r["ratio_median"], " ".join("%.2f" % x for x in r["ratios"]),
+            r["cpu_ns_per_op_perftest"], r["cpu_ns_per_op_ours"], verdict))
+    lines += ["", "%d of %d rows at or beyond perftest" % (good, len(rows))]
+    with open(os.path.join(a.out, "bench-null.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines[6:]))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except RuntimeError as e:
+        print("bench-null: %s" % e, file=sys.stderr)
+        sys.exit(1)

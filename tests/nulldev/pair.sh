@@ -1,0 +1,45 @@
+#!/bin/bash
+# tests/nulldev/pair.sh [-b BUILD] [-p PORT] [-t SECS] BIN [ARG...] - one
+# server/client pair of BIN (a path: /usr/bin/ib_write_bw, build/ib_send_lat)
+# with ARGs on the null device (tests/nulldev/nulldev-run.sh; both sides
+# share $NULLDEV_SYS): the server first, the client when the server's port
+# listens. Prints the client's output, then the server's after a line
+# "== server"; exit status: 0 when both sides exit 0, else the first
+# failure's (77: no namespace, a skip; 124: past -t SECS, default 30).
+# PAIR_CPU=FILE: the client's user and system seconds written there
+# (/usr/bin/time -f "%U %S").
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+B=build PORT=18515 T=30
+while [ $# -gt 0 ]; do
+	case $1 in
+	-b) B=$2; shift 2 ;;
+	-p) PORT=$2; shift 2 ;;
+	-t) T=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "usage: pair.sh [-b BUILD] [-p PORT] [-t SECS] BIN [ARG...]" >&2; exit 2; }
+bin=$1
+shift
+run=("$here/nulldev-run.sh" -b "$B")
+so=$(mktemp) co=$(mktemp)
+trap 'rm -f "$so" "$co"' EXIT
+timeout "$T" "${run[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" > "$so" 2>&1 &
+spid=$!
+for _ in $(seq 200); do
+	ss -ltn 2>/dev/null | grep -q ":$PORT " && break
+	kill -0 $spid 2>/dev/null || break
+	sleep 0.05
+done
+cpu=()
+[ -n "${PAIR_CPU:-}" ] && cpu=(/usr/bin/time -o "$PAIR_CPU" -f "%U %S")
+timeout "$T" "${run[@]}" "${cpu[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" 127.0.0.1 > "$co" 2>&1
+crc=$?
+wait $spid
+src=$?
+cat "$co"
+echo "== server"
+cat "$so"
+[ $crc = 0 ] || exit $crc
+exit $src
