@@ -28,6 +28,7 @@ struct ibv_qp *conn_qp_make(struct ibv_qp *(*make)(void *arg,
 						.max_recv_sge = caps->recv_sge ?
 								caps->recv_sge : 1,
 						.max_inline_data = want_inline };
+		qia->srq = caps->srq;
 		qp = make(arg, qia);
 		if (qp || !want_inline)
 			break;
@@ -44,8 +45,9 @@ struct conn_qp_caps conn_qp_data_caps(const struct conn *c,
 				      uint32_t want_inline)
 {
 	return (struct conn_qp_caps){ .send_wr = c->send_depth + 1,
-				      .recv_wr = c->recv_depth + 1,
-				      .want_inline = want_inline };
+				      .recv_wr = c->srq ? 0 : c->recv_depth + 1,
+				      .want_inline = want_inline,
+				      .srq = c->srq };
 }
 
 /* rdma_cm's way: the QP belongs to the id. */
@@ -142,6 +144,25 @@ int conn_cq_wait(const struct conn *c, int timeout_ms)
 	return -ret;
 }
 
+/* --use-srq: one shared receive queue, as deep as all the QPs' queues. */
+static int conn_srq(struct conn *c, struct ibv_pd *pd, uint32_t depth)
+{
+	struct ibv_srq_init_attr a = { .attr = { .max_wr = depth,
+						 .max_sge = 2 } };
+
+	int e;
+
+	c->srq = ibv_create_srq(pd, &a);
+	if (c->srq)
+		return 0;
+	e = errno ? errno : EINVAL;
+	bench_err("ibv_create_srq(%u receives): %s: this device takes no SRQ "
+		  "of that depth; drop --use-srq (each QP then keeps its own "
+		  "receives) or lower -r",
+		  depth, strerror(e));
+	return -e;
+}
+
 int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 	      const struct conn_params *p)
 {
@@ -164,6 +185,10 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 	c->recv_cq = conn_cq(verbs, p->nqps * (p->recv_depth + 1), c->channel);
 	if (!c->qps || !c->send_cq || !c->recv_cq)
 		goto err;
+	ret = p->srq ? conn_srq(c, pd, p->nqps * (p->recv_depth + 1)) : 0;
+	if (ret)
+		goto err;
+	ret = -ENOMEM;
 	ret = mem_alloc(&p->mem, layout_data_bytes(p->nqps, p->region_bytes),
 			&c->mem);
 	if (!ret)
@@ -184,14 +209,20 @@ int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline)
 {
 	struct conn_qp_caps q = conn_qp_data_caps(c, want_inline);
-	int ret;
+	struct ibv_qp_init_attr qia = { .send_cq = c->send_cq,
+					.recv_cq = c->recv_cq,
+					.qp_type = IBV_QPT_RC };
+	struct conn_cm_qp m = { .id = c->qps[i].ep.id, .pd = pd };
+	int e;
 
-	ret = conn_qp_create(c->qps[i].ep.id, pd, c->send_cq, c->recv_cq,
-			     q.send_wr, q.recv_wr, q.want_inline,
-			     &c->qps[i].max_inline);
-	if (!ret)
-		c->qps[i].qp = c->qps[i].ep.id->qp;
-	return ret;
+	if (!conn_qp_make(conn_cm_make, &m, &qia, &q, &c->qps[i].max_inline)) {
+		e = errno ? errno : EINVAL;
+		bench_err("rdma_create_qp(send %u, recv %u%s): %s", q.send_wr,
+			  q.recv_wr, q.srq ? ", SRQ" : "", strerror(e));
+		return -e;
+	}
+	c->qps[i].qp = c->qps[i].ep.id->qp;
+	return 0;
 }
 
 void conn_local_buf(const struct conn *c, struct wire_buf *out)
@@ -216,6 +247,9 @@ void conn_destroy(struct conn *c)
 	}
 	free(c->qps);
 	c->qps = NULL;
+	if (c->srq && ibv_destroy_srq(c->srq))
+		bench_warn("ibv_destroy_srq: %s", strerror(errno));
+	c->srq = NULL;
 	mem_free(&c->mem);
 	mem_free(&c->aux);
 	if (c->send_cq && ibv_destroy_cq(c->send_cq))

@@ -42,6 +42,9 @@ struct conn {
 	struct ibv_cq *recv_cq;
 	/* -e: both CQs report through it, armed; NULL: polled */
 	struct ibv_comp_channel *channel;
+	/* --use-srq: one receive queue that every QP takes from; NULL:
+	 * each QP its own */
+	struct ibv_srq *srq;
 	struct conn_qp *qps;
 	unsigned int nqps;
 	struct mem_buf mem;      /* the regions */
@@ -60,6 +63,7 @@ struct conn_params {
 	int numa_node;           /* the host buffers' node */
 	struct mem_spec mem;     /* the data buffer: host or GPU memory */
 	bool events;             /* -e: the CQs get a completion channel */
+	bool srq; /* --use-srq: one SRQ for the QPs */
 };
 
 /* A QP's queues: slots of one SGE each, inline bytes at most. */
@@ -68,6 +72,7 @@ struct conn_qp_caps {
 	uint32_t recv_wr;
 	uint32_t want_inline;
 	uint32_t recv_sge;       /* 0: 1; UD: 2 (the GRH, then the slot) */
+	struct ibv_srq *srq; /* the QP takes receives from it; NULL: own */
 };
 
 /*

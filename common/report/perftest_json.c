@@ -40,7 +40,7 @@ static void pj_info(struct json_writer *w, const struct perftest_json_info *in)
 	json_kv_u64(w, "Number_of_qps", in->qps);
 	json_kv_string(w, "Transport_type", in->transport);
 	json_kv_string(w, "Connection_type", in->conn_type);
-	json_kv_string(w, "Using_SRQ", "OFF");
+	json_kv_string(w, "Using_SRQ", in->srq ? "ON" : "OFF");
 	json_kv_string(w, "PCIe_relax_order", "OFF");
 	json_kv_string(w, "ibv_wr_API", "OFF");
 	pj_depths(w, in);

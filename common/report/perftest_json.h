@@ -32,6 +32,7 @@ struct perftest_json_info {
 	uint64_t qps;            /* Number_of_qps */
 	const char *transport;   /* Transport_type: "IB" or "IW" */
 	const char *conn_type;   /* Connection_type: "RC", "UC" */
+	bool srq; /* Using_SRQ: ON (--use-srq) */
 	bool tx_side;            /* TX_depth printed: client or -b */
 	uint64_t tx_depth;
 	bool rx_side;            /* RX_depth printed: send verb, server or -b */

@@ -43,22 +43,27 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 
 	perftest_out_title(b, '_', test, len);
 	*in = (struct perftest_json_info){
-		.test = test, .device = b->dev.name, .qps = b->test.qps,
+		.test = test,
+		.device = b->dev.name,
+		.qps = b->test.qps,
 		.transport = strcmp(b->dev.transport, "iWARP") ? "IB" : "IW",
 		.conn_type = test_conn_name(&b->test),
+		.srq = b->test.srq,
 		.tx_side = !b->is_server || b->test.bidir,
 		.tx_depth = b->test.tx_depth,
 		.rx_side = v->bw_end == BENCH_END_RECV &&
 			   (b->is_server || b->test.bidir),
 		.rx_depth = b->test.rx_depth,
 		.bw = b->test.measure == BENCH_MEASURE_BW,
-		.cq_mod = b->test.cq_mod, .post_list = b->test.post_list,
+		.cq_mod = b->test.cq_mod,
+		.post_list = b->test.post_list,
 		.mtu_bytes = b->dev.active_mtu_bytes,
-		.link_type = strcmp(b->dev.link_layer, "Ethernet") ? "IB"
-								   : "Ethernet",
-		.gid_index = b->gid_index, .reads = reads,
-		.inline_or_reads = reads ? b->test.outstanding
-					 : b->data.qps[0].max_inline,
+		.link_type = strcmp(b->dev.link_layer, "Ethernet") ? "IB" :
+								     "Ethernet",
+		.gid_index = b->gid_index,
+		.reads = reads,
+		.inline_or_reads = reads ? b->test.outstanding :
+					   b->data.qps[0].max_inline,
 		.rdma_cm = b->data.qps && b->data.qps[0].ep.id, /* cm QPs */
 		.cuda_device = (int)b->cfg.use_cuda,
 	};

@@ -79,6 +79,7 @@ int setup_data_init(struct bench_ctx *b)
 		.send_depth = ops->send_depth(&b->test),
 		.numa_node = b->dev.numa_node,
 		.events = b->test.events,
+		.srq = b->test.srq,
 	};
 	uint32_t slots = test_slots(&b->test);
 	int ret;
@@ -300,6 +301,12 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b) && b->test.events)
 		report_header_line(b->out, "Completions", "events: a completion "
 				   "channel (vector 0), both sides (-e)");
+	if (perftest_out_table(b) && b->test.srq)
+		report_header_line(b->out, "Using SRQ",
+				   "ON: one shared receive "
+				   "queue for the %u QP(s), both sides "
+				   "(--use-srq)",
+				   b->test.qps);
 	if (perftest_out_table(b) && b->is_server &&
 	    b->test.measure == BENCH_MEASURE_BW)
 		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?

@@ -87,6 +87,7 @@ struct bench_cfg {
 	bool report_both;                /* --report-both (with -b) */
 	bool warm_up;                    /* --perform_warm_up */
 	bool events;                     /* -e: completion events */
+	bool use_srq; /* --use-srq: one SRQ for the QPs */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
 	uint64_t clock; /* --clock: index in tick_src_names */
 	bool unsorted;                   /* -U: every sample, in order */

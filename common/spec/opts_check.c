@@ -80,7 +80,10 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 			    size_t err_len)
 {
 	bool cm = opts_oob(cfg) == OPTS_OOB_CM;
-	const struct { bool bad; const char *msg; } rules[] = {
+	const struct {
+		bool bad;
+		const char *msg;
+	} rules[] = {
 		{ cm && cfg->has_hop_limit,
 		  "-L/--hop_limit: rdma_cm takes the hop limit from the route: "
 		  "drop -R/--oob cm to set it" },
@@ -108,6 +111,10 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		  "--use_cuda_bus_id, or name the GPU with it and drop auto" },
 		{ cfg->cuda_mem_type && cfg->use_cuda == OPTS_CUDA_HOST,
 		  "--cuda_mem_type is for --use_cuda runs: add --use_cuda N" },
+		{ cfg->use_srq && cfg->validate && cfg->qps > 1,
+		  "--use-srq with --validate and -q 2 or more: a message lands "
+		  "in whichever QP's receive the SRQ hands out, so its pattern "
+		  "cannot be told: use -q 1, or drop one of the two" },
 		{ cfg->cuda_mem_type,
 		  "--cuda_mem_type: only 0 (device memory, cuMemAlloc) is "
 		  "supported: use 0, or perftest for managed (1) or malloc (4) "

@@ -76,6 +76,7 @@ enum {
 	LONG_WAIT_DESTROY,
 	LONG_CPU_UTIL,
 	LONG_CLOCK,
+	LONG_USE_SRQ,
 };
 
 extern const struct opt_def opts_table_rows[];

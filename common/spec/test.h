@@ -25,6 +25,7 @@ struct test {
 	bool ud;                    /* -c UD (with --oob tcp; sends) */
 	bool warm_up;               /* --perform_warm_up */
 	bool events;                /* -e: completions through a channel */
+	bool srq; /* --use-srq: one SRQ for the QPs */
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t io_timeout_ms;

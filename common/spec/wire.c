@@ -26,6 +26,7 @@
 #define WIRE_HELLO_WARM_UP 0x20u
 #define WIRE_HELLO_EVENTS 0x40u
 #define WIRE_HELLO_UD 0x80u
+#define WIRE_HELLO_SRQ 0x100u
 
 static const struct {
 	size_t off; /* of a bool in struct test */
@@ -39,6 +40,7 @@ static const struct {
 	{ offsetof(struct test, warm_up), WIRE_HELLO_WARM_UP },
 	{ offsetof(struct test, events), WIRE_HELLO_EVENTS },
 	{ offsetof(struct test, ud), WIRE_HELLO_UD },
+	{ offsetof(struct test, srq), WIRE_HELLO_SRQ },
 };
 
 _Static_assert(sizeof(((struct test *)0)->tool) ==

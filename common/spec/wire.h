@@ -24,10 +24,12 @@
 #include "spec/test.h"
 
 #define WIRE_MAGIC 0x52444d42u /* "RDMB" */
-#define WIRE_VERSION 4 /* 2: CONNECT and HELLO_ACK carry a token, AUTH;
+#define WIRE_VERSION \
+	5 /* 2: CONNECT and HELLO_ACK carry a token, AUTH;
 			* 3: AUTH in 4 steps, the client proves first;
 			* 4: HELLO flags -e (0x40) and -c UD (0x80), which
-			* a version 3 server would ignore */
+			* a version 3 server would ignore;
+			* 5: HELLO flag --use-srq (0x100) */
 #define WIRE_HEADER_BYTES 12
 #define WIRE_MSG_MAX 512
 #define WIRE_TEXT_MAX 200

@@ -176,9 +176,12 @@ static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
 					      .next = k + 1 < n ? &wr[k + 1] :
 								  NULL };
 	}
-	ret = abs(ibv_post_recv(x->conn->qps[qp].qp, wr, &bad));
+	/* --use-srq: QP qp's slots, given to the queue all QPs take from */
+	ret = abs(x->conn->srq ? ibv_post_srq_recv(x->conn->srq, wr, &bad) :
+				 ibv_post_recv(x->conn->qps[qp].qp, wr, &bad));
 	if (ret) {
-		bench_err("ibv_post_recv(%u): %s", n, strerror(ret));
+		bench_err("ibv_post_%srecv(%u): %s", x->conn->srq ? "srq_" : "",
+			  n, strerror(ret));
 		return -ret;
 	}
 	x->qs[qp].recv_posted += n;
