@@ -45,9 +45,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "use-srq",
 	  .why = "SRQ is not supported: each QP posts its own receives",
 	  .instead = "size each QP's receive queue with -r" },
-	{ .name = "inline_recv", .has_arg = true,
-	  .why = "inline receive is not supported",
-	  .instead = "drop it: receives land in the registered buffer" },
 	{ .name = "recv_post_list", .has_arg = true,
 	  .why = "receives are posted one list per refill",
 	  .instead = "drop it: -r sets how many receives each QP keeps posted"

@@ -395,6 +395,12 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "changes nothing: the HELLO always carries and checks "
 	  "rdmabench's wire version",
 	  .group = OPT_G_PERFTEST },
+	{ .name = "inline_recv", .code = LONG_INLINE_RECV, .kind = OPT_U64,
+	  .off = CFG(inline_recv), .has_off = CFG(has_inline_recv),
+	  .max = UINT32_MAX, .arg = "SIZE",
+	  .help = "changes nothing: no inline receive is requested, "
+	  "receives land in the registered buffer (a header note)",
+	  .group = OPT_G_PERFTEST },
 	{ .name = "cuda_mem_type", .code = LONG_CUDA_MEM_TYPE, .kind = OPT_U64,
 	  .off = CFG(cuda_mem_type), .max = 4, .arg = "T",
 	  .help = "--use_cuda memory: 0 = device (cuMemAlloc), the only one",
