@@ -55,7 +55,7 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "device port; must be the IP's port",
 	  .group = OPT_G_CONN },
 	{ .name = "gid-index", .code = 'x', .kind = OPT_U64,
-	  .off = CFG(gid_index), .has_off = CFG(has_gid_index), .max = 255,
+	  .off = CFG(gid_index), .has_off = CFG(has_gid_index), .max = INT32_MAX,
 	  .arg = "IDX",
 	  .help = "TCP control: GID index [best RoCEv2]; rdma_cm: from the IP",
 	  .group = OPT_G_CONN },
