@@ -153,6 +153,14 @@ int dev_open_pick_gid(struct ibv_context *ctx, uint8_t port, int want,
 
 	if (ibv_query_port(ctx, port, &pa))
 		return -EIO;
+	if (want > UINT8_MAX) {
+		bench_err("-x %d: %s port %u has %d GID entries, and an address "
+			  "handle names 0..255: give -x 0..%d (ibv_devinfo -v "
+			  "lists them)", want, ibv_get_device_name(ctx->device),
+			  port, pa.gid_tbl_len,
+			  pa.gid_tbl_len < 256 ? pa.gid_tbl_len - 1 : 255);
+		return -EINVAL;
+	}
 	if (want < 0 && pa.link_layer != IBV_LINK_LAYER_ETHERNET) {
 		*index_out = -1; /* InfiniBand: the LID routes */
 		snprintf(text, len, "none (InfiniBand, LID %u)", pa.lid);

@@ -142,6 +142,8 @@ struct bench_cfg {
 	/* perftest's, already what rdmabench does */
 	bool noop_seen;
 	bool noop_xchg;                  /* --dont_xchg_versions: a note */
+	uint64_t inline_recv;            /* --inline_recv: a note */
+	bool has_inline_recv;
 	/* perftest's options it takes and ignores on this tool (-t on a
 	 * latency tool, --tcp, -P): their labels, ", " separated */
 	char noop_ignored[512];

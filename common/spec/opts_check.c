@@ -174,6 +174,8 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		  "--cpu_util (works only with -D, as perftest)" },
 		{ srv && cfg->latency_gap_us, "--latency_gap (the client's "
 		  "gap paces the samples)" },
+		{ cfg->has_inline_recv, "--inline_recv (no inline receive "
+		  "is requested: receives land in the registered buffer)" },
 		{ !is_bw && cfg->has_post_list && cfg->post_list == 1,
 		  "-l/--post_list (a latency sample is one WR)" },
 	};

@@ -50,10 +50,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .instead =
 		  "use --json: it records the port counters before and "
 		  "after each run; --expect-no-errors gates on the error counters" },
-	{ .name = "inline_recv",
-	  .has_arg = true,
-	  .why = "inline receive is not supported",
-	  .instead = "drop it: receives land in the registered buffer" },
 	{ .name = "recv_post_list",
 	  .has_arg = true,
 	  .why = "receives are posted one list per refill",

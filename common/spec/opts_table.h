@@ -77,6 +77,7 @@ enum {
 	LONG_CPU_UTIL,
 	LONG_CLOCK,
 	LONG_USE_SRQ,
+	LONG_INLINE_RECV,
 };
 
 extern const struct opt_def opts_table_rows[];

@@ -3,7 +3,8 @@
 # and --retry_count, read back with ibv_query_qp, in the header and the
 # results JSON, over rdma_cm (-R) and --oob tcp (with -S, -L, -m); -T 106 on the
 # wire (tcpdump: "tos 0x6a"); --source_ip; what rdma_cm cannot set refused
-# (exit 2).
+# (exit 2); -x 300 refused at the device open (exit 2); --inline_recv
+# noted on the header's "Changes nothing" line.
 #
 # One guest: rxe loops its own traffic back inside the driver, so nothing
 # crosses the netdev; the two-guest shape (run by make lab) captures on
@@ -91,6 +92,16 @@ elif lab_have rxe; then
 		-e '-m/--mtu \(rdma_cm takes the path MTU\)' \
 		"$B/ib_write_bw" -R -p 18626 -- "$B/ib_write_bw" "$ip" -p 18626 \
 		-R -m 1024 -n 50
+	# -x 300: perftest's parser takes it; the device open refuses it
+	# (an address handle names GID 0..255), exit 2 (usage), no peer needed
+	lab_case qpattr.gid_300_refused -t 30 -r 2 \
+		-e '-x 300: rxe0 port 1 has [0-9]+ GID entries, and an address handle names 0\.\.255' \
+		"$B/ib_write_bw" --oob tcp -d "$LAB_RXE_DEV" -x 300 -p 18627
+	# --inline_recv: perftest takes it; noted on "Changes nothing"
+	lab_pair qpattr.inline_recv_noted -t 60 \
+		-e '--inline_recv \(no inline receive is requested' \
+		"$B/ib_send_bw" -p 18628 -- "$B/ib_send_bw" "$ip" -p 18628 \
+		--inline_recv 64 -n 50
 	# -T on the wire: not here (rxe loops its own traffic back inside the
 	# driver, nothing crosses the netdev); make lab's two-guest run
 	# (tests/run-lab.sh) captures it on eth0 between the guests
