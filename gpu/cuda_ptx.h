@@ -41,10 +41,9 @@
 #ifndef RDMABENCH_GPU_CUDA_PTX_H
 #define RDMABENCH_GPU_CUDA_PTX_H
 
-/* The word computation shared by both kernels: z (%rd8) from off (%rd4). */
-#define CUDA_PTX_PATTERN_BYTE                                            \
-	"	shr.u64 %rd8, %rd4, 3;\n"                                \
-	"	add.u64 %rd8, %rd8, 1;\n"                                \
+/* The mix of lib/pattern.c: z (%rd8) from the word number + 1 in %rd8
+ * and base (%rd3); %rd9 is scratch. */
+#define CUDA_PTX_MIX                                                     \
 	"	mul.lo.u64 %rd8, %rd8, 0x94D049BB133111EBU;\n"           \
 	"	xor.b64 %rd8, %rd8, %rd3;\n"                             \
 	"	shr.u64 %rd9, %rd8, 30;\n"                               \
@@ -54,7 +53,13 @@
 	"	xor.b64 %rd8, %rd8, %rd9;\n"                             \
 	"	mul.lo.u64 %rd8, %rd8, 0x94D049BB133111EBU;\n"           \
 	"	shr.u64 %rd9, %rd8, 31;\n"                               \
-	"	xor.b64 %rd8, %rd8, %rd9;\n"                             \
+	"	xor.b64 %rd8, %rd8, %rd9;\n"
+
+/* The byte kernels' value: byte off (%rd4) of its word, in %r7. */
+#define CUDA_PTX_PATTERN_BYTE                                            \
+	"	shr.u64 %rd8, %rd4, 3;\n"                                \
+	"	add.u64 %rd8, %rd8, 1;\n"                                \
+	CUDA_PTX_MIX                                                     \
 	"	cvt.u32.u64 %r6, %rd4;\n"                                \
 	"	and.b32 %r6, %r6, 7;\n"                                  \
 	"	shl.b32 %r6, %r6, 3;\n"                                  \
@@ -92,16 +97,7 @@
  * len - 1 (%rd7); %rd12 holds (marker & 255) << 56. */
 #define CUDA_PTX_PATTERN_WORD                            \
 	"	add.u64 %rd8, %rd4, 1;\n"                      \
-	"	mul.lo.u64 %rd8, %rd8, 0x94D049BB133111EBU;\n" \
-	"	xor.b64 %rd8, %rd8, %rd3;\n"                   \
-	"	shr.u64 %rd9, %rd8, 30;\n"                     \
-	"	xor.b64 %rd8, %rd8, %rd9;\n"                   \
-	"	mul.lo.u64 %rd8, %rd8, 0xBF58476D1CE4E5B9U;\n" \
-	"	shr.u64 %rd9, %rd8, 27;\n"                     \
-	"	xor.b64 %rd8, %rd8, %rd9;\n"                   \
-	"	mul.lo.u64 %rd8, %rd8, 0x94D049BB133111EBU;\n" \
-	"	shr.u64 %rd9, %rd8, 31;\n"                     \
-	"	xor.b64 %rd8, %rd8, %rd9;\n"                   \
+	CUDA_PTX_MIX                                                     \
 	"	shl.b64 %rd10, %rd4, 3;\n"                     \
 	"	add.u64 %rd9, %rd10, 7;\n"                     \
 	"	setp.eq.u64 %p2, %rd9, %rd7;\n"                \
