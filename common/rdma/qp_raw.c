@@ -15,6 +15,22 @@ static struct ibv_qp *qp_raw_make(void *pd, struct ibv_qp_init_attr *qia)
 	return ibv_create_qp(pd, qia);
 }
 
+/* --pkey_index: an entry of the port's P_Key table, said when it is not. */
+static int qp_raw_pkey_fits(struct ibv_context *ctx,
+			    const struct qp_raw_path *path,
+			    const struct ibv_port_attr *pa)
+{
+	if (!path->pkey_index || path->pkey_index < pa->pkey_tbl_len)
+		return 0;
+	bench_err("--pkey_index %u: %s port %u has %u P_Key table entr%s "
+		  "(ibv_devinfo -v lists them): give --pkey_index 0..%u",
+		  path->pkey_index, ibv_get_device_name(ctx->device),
+		  path->port, pa->pkey_tbl_len,
+		  pa->pkey_tbl_len == 1 ? "y" : "ies",
+		  pa->pkey_tbl_len ? pa->pkey_tbl_len - 1 : 0);
+	return -EINVAL;
+}
+
 int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline, const struct qp_raw_path *path,
 		  struct qp_raw_addr *addr)
@@ -43,6 +59,9 @@ int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
 	c->qps[i].psn = addr->psn;
 	if (!ibv_query_port(c->qps[i].qp->context, path->port, &pa))
 		addr->lid = pa.lid;
+	ret = qp_raw_pkey_fits(c->qps[i].qp->context, path, &pa);
+	if (ret)
+		return ret;
 	if (path->gid_index >= 0 &&
 	    !ibv_query_gid(c->qps[i].qp->context, path->port, path->gid_index,
 			   &gid))
@@ -71,6 +90,7 @@ static struct ibv_ah_attr qp_raw_av(const struct qp_raw_path *path,
 		av.is_global = 1;
 		av.grh.hop_limit = path->hop_limit;
 		av.grh.traffic_class = path->traffic_class;
+		av.grh.flow_label = path->flow_label & 0xfffff;
 		av.grh.sgid_index = (uint8_t)path->gid_index;
 		memcpy(av.grh.dgid.raw, peer->gid, 16);
 	}
@@ -86,6 +106,7 @@ static int qp_raw_connect_ud(struct conn *c, unsigned int i, struct ibv_pd *pd,
 	struct ibv_ah_attr av = qp_raw_av(path, peer);
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
 				 .port_num = path->port,
+				 .pkey_index = path->pkey_index,
 				 .qkey = CONN_UD_QKEY };
 	int ret;
 
@@ -117,11 +138,13 @@ int qp_raw_connect(struct conn *c, unsigned int i, struct ibv_pd *pd,
 {
 	struct ibv_qp *qp = c->qps[i].qp;
 	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = path->port,
+		.qp_state = IBV_QPS_INIT,
+		.port_num = path->port,
+		.pkey_index = path->pkey_index,
 		.qp_access_flags = path->uc ? IBV_ACCESS_REMOTE_WRITE :
-				   IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC,
+					      IBV_ACCESS_REMOTE_WRITE |
+						      IBV_ACCESS_REMOTE_READ |
+						      IBV_ACCESS_REMOTE_ATOMIC,
 	};
 	int ret;
 

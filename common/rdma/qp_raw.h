@@ -38,6 +38,8 @@ struct qp_raw_path {
 	uint8_t hop_limit;       /* GRH hop limit (-L) */
 	uint8_t timeout;         /* ack timeout exponent (-u) */
 	uint8_t retry_cnt;       /* transport retries (--retry_count) */
+	uint32_t flow_label; /* GRH flow label (--flow_label), 20 bits */
+	uint16_t pkey_index; /* the P_Key table's entry (--pkey_index) */
 };
 
 /*

@@ -144,6 +144,10 @@ struct bench_cfg {
 	bool noop_xchg;                  /* --dont_xchg_versions: a note */
 	uint64_t inline_recv;            /* --inline_recv: a note */
 	bool has_inline_recv;
+	uint64_t flow_label; /* --flow_label: GRH, --oob tcp */
+	bool has_flow_label;
+	uint64_t pkey_index; /* --pkey_index: INIT, --oob tcp */
+	bool has_pkey_index;
 	/* perftest's options it takes and ignores on this tool (-t on a
 	 * latency tool, --tcp, -P): their labels, ", " separated */
 	char noop_ignored[512];

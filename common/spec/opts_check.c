@@ -156,25 +156,39 @@ static bool opts_mtu_known(uint64_t mtu)
 static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 				    bool srv, bool cm)
 {
-	const struct { bool hit; const char *note; } rows[] = {
-		{ cfg->noop_xchg, "--dont_xchg_versions (the HELLO always "
+	const struct { bool hit; const char *note;
+	} rows[] = {
+		{ cfg->noop_xchg,
+		  "--dont_xchg_versions (the HELLO always "
 		  "carries and checks rdmabench's wire version)" },
-		{ cfg->report_both && !cfg->bidir && !srv, "--report-both "
+		{ cfg->report_both && !cfg->bidir && !srv,
+		  "--report-both "
 		  "(without -b there is one figure)" },
 		{ cfg->has_margin && !cfg->duration_s && !cfg->run_infinitely,
 		  "-f/--margin (a margin is of a -D run)" },
 		{ cm && cfg->has_mtu, "-m/--mtu (rdma_cm takes the path MTU)" },
-		{ cfg->has_mtu && !opts_mtu_known(cfg->mtu), "-m/--mtu (not "
+		{ cfg->has_mtu && !opts_mtu_known(cfg->mtu),
+		  "-m/--mtu (not "
 		  "256..4096: the port's active MTU, as perftest)" },
 		{ cm && cfg->has_sl, "-S/--sl (rdma_cm takes the SL from the "
-		  "path)" },
-		{ cfg->has_post_list && !cfg->post_list, "-l/--post_list 0 "
+				     "path)" },
+		{ cm && cfg->has_flow_label, "--flow_label (rdma_cm takes the "
+					     "path's)" },
+		{ cm && cfg->has_pkey_index,
+		  "--pkey_index (rdma_cm takes the "
+		  "P_Key of the address's interface)" },
+		{ cfg->flow_label > 0xfffff,
+		  "--flow_label past 20 bits (its low "
+		  "20 bits, the GRH's field, are used)" },
+		{ cfg->has_post_list && !cfg->post_list,
+		  "-l/--post_list 0 "
 		  "(one WR a post, as -l 1)" },
 		{ cfg->cpu_util && !cfg->duration_s && !cfg->run_infinitely,
 		  "--cpu_util (works only with -D, as perftest)" },
 		{ srv && cfg->latency_gap_us, "--latency_gap (the client's "
-		  "gap paces the samples)" },
-		{ cfg->has_inline_recv, "--inline_recv (no inline receive "
+					      "gap paces the samples)" },
+		{ cfg->has_inline_recv,
+		  "--inline_recv (no inline receive "
 		  "is requested: receives land in the registered buffer)" },
 		{ !is_bw && cfg->has_post_list && cfg->post_list == 1,
 		  "-l/--post_list (a latency sample is one WR)" },

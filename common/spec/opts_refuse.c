@@ -94,10 +94,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "send with immediate is not supported",
 	  .instead = "use ib_send_bw (plain sends), or perftest "
 		     "--send_with_imm" },
-	{ .name = "flow_label",
-	  .has_arg = true,
-	  .why = "the GRH flow label is not set",
-	  .instead = "drop it, or use perftest --flow_label" },
 	{ .name = "force-link",
 	  .has_arg = true,
 	  .why = "the link layer follows from the device",
@@ -107,11 +103,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "the path is resolved (rdma_cm) or exchanged (--oob tcp), "
 		 "never given",
 	  .instead = "drop it and give the server's address" },
-	{ .name = "pkey_index",
-	  .has_arg = true,
-	  .why = "the P_Key is not chosen by index",
-	  .instead = "use the IPoIB child interface of that P_Key (its IP, or "
-		     "--netdev)" },
 	{ .name = "burst_size",
 	  .has_arg = true,
 	  .why = RATE_WHY,

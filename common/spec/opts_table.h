@@ -78,6 +78,8 @@ enum {
 	LONG_CLOCK,
 	LONG_USE_SRQ,
 	LONG_INLINE_RECV,
+	LONG_FLOW_LABEL,
+	LONG_PKEY_INDEX,
 };
 
 extern const struct opt_def opts_table_rows[];

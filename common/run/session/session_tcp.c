@@ -169,6 +169,8 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 	path->hop_limit = c->has_hop_limit ? (uint8_t)c->hop_limit : 64;
 	path->timeout = (uint8_t)c->qp_timeout;
 	path->retry_cnt = (uint8_t)c->retry_count;
+	path->flow_label = (uint32_t)c->flow_label;
+	path->pkey_index = (uint16_t)c->pkey_index;
 	path->max_rd_atomic = da.max_qp_rd_atom < 16 ?
 			      (uint8_t)da.max_qp_rd_atom : 16;
 }

@@ -102,6 +102,14 @@ elif lab_have rxe; then
 		-e '--inline_recv \(no inline receive is requested' \
 		"$B/ib_send_bw" -p 18628 -- "$B/ib_send_bw" "$ip" -p 18628 \
 		--inline_recv 64 -n 50
+	# --flow_label and --pkey_index (--oob tcp's QPs: the GRH's flow
+	# label, the INIT's P_Key entry) run; an entry past rxe's one-entry
+	# table is refused at QP creation, naming the table (exit 2: not a
+	# case here, its server waits out the client's report)
+	lab_pair qpattr.flow_label_pkey -t 60 -e "[[:space:]]65536 +50 +$NUM" \
+		"$B/ib_write_bw" -p 18629 --oob tcp --flow_label 7 --pkey_index 0 -- \
+		"$B/ib_write_bw" "$ip" -p 18629 --oob tcp --flow_label 7 \
+		--pkey_index 0 -n 50
 	# -T on the wire: not here (rxe loops its own traffic back inside the
 	# driver, nothing crosses the netdev); make lab's two-guest run
 	# (tests/run-lab.sh) captures it on eth0 between the guests
