@@ -63,25 +63,35 @@ static struct ibv_qp *conn_cm_make(void *arg, struct ibv_qp_init_attr *qia)
 	return rdma_create_qp(m->id, m->pd, qia) ? NULL : m->id->qp;
 }
 
+/* An RC QP on rdma_cm's id with caps (and its SRQ, if any). */
+static int conn_cm_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
+			     struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
+			     struct conn_qp_caps *caps, uint32_t *inline_out)
+{
+	struct ibv_qp_init_attr qia = { .send_cq = send_cq,
+					.recv_cq = recv_cq,
+					.qp_type = IBV_QPT_RC };
+	struct conn_cm_qp m = { .id = id, .pd = pd };
+	int e;
+
+	if (conn_qp_make(conn_cm_make, &m, &qia, caps, inline_out))
+		return 0;
+	e = errno ? errno : EINVAL;
+	bench_err("rdma_create_qp(send %u, recv %u%s): %s", caps->send_wr,
+		  caps->recv_wr, caps->srq ? ", SRQ" : "", strerror(e));
+	return -e;
+}
+
 int conn_qp_create(struct rdma_cm_id *id, struct ibv_pd *pd,
 		   struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
 		   uint32_t send_wr, uint32_t recv_wr, uint32_t want_inline,
 		   uint32_t *inline_out)
 {
-	struct ibv_qp_init_attr qia = { .send_cq = send_cq,
-					.recv_cq = recv_cq,
-					.qp_type = IBV_QPT_RC };
-	struct conn_qp_caps caps = { .send_wr = send_wr, .recv_wr = recv_wr,
+	struct conn_qp_caps caps = { .send_wr = send_wr,
+				     .recv_wr = recv_wr,
 				     .want_inline = want_inline };
-	struct conn_cm_qp m = { .id = id, .pd = pd };
-	int ret;
 
-	if (conn_qp_make(conn_cm_make, &m, &qia, &caps, inline_out))
-		return 0;
-	ret = -errno;
-	bench_err("rdma_create_qp(send %u, recv %u): %s", send_wr, recv_wr,
-		  strerror(-ret));
-	return ret;
+	return conn_cm_qp_create(id, pd, send_cq, recv_cq, &caps, inline_out);
 }
 
 static struct ibv_cq *conn_cq(struct ibv_context *verbs, uint32_t depth,
@@ -209,20 +219,13 @@ int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline)
 {
 	struct conn_qp_caps q = conn_qp_data_caps(c, want_inline);
-	struct ibv_qp_init_attr qia = { .send_cq = c->send_cq,
-					.recv_cq = c->recv_cq,
-					.qp_type = IBV_QPT_RC };
-	struct conn_cm_qp m = { .id = c->qps[i].ep.id, .pd = pd };
-	int e;
+	int ret;
 
-	if (!conn_qp_make(conn_cm_make, &m, &qia, &q, &c->qps[i].max_inline)) {
-		e = errno ? errno : EINVAL;
-		bench_err("rdma_create_qp(send %u, recv %u%s): %s", q.send_wr,
-			  q.recv_wr, q.srq ? ", SRQ" : "", strerror(e));
-		return -e;
-	}
-	c->qps[i].qp = c->qps[i].ep.id->qp;
-	return 0;
+	ret = conn_cm_qp_create(c->qps[i].ep.id, pd, c->send_cq, c->recv_cq, &q,
+				&c->qps[i].max_inline);
+	if (!ret)
+		c->qps[i].qp = c->qps[i].ep.id->qp;
+	return ret;
 }
 
 void conn_local_buf(const struct conn *c, struct wire_buf *out)
