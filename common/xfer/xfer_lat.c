@@ -70,6 +70,28 @@ static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
 	return ret;
 }
 
+/*
+ * An empty look at the buffer or CQ, the spins-th of this wait (from 0).
+ * The clock costs more than a look: it is read once every XFER_LAT_SPINS
+ * empty looks, never on the first, so a round trip that lands within a
+ * few looks reads no clock but its stamp (events: each wait). When the
+ * watch found a check due and ctrl is set, the control channel is read:
+ * the peer may have stopped (-D: its count), failed (e.g. found corrupt
+ * data) or gone.
+ */
+static int lat_idle(struct lat_run *r, uint64_t i, unsigned int spins,
+		    bool ctrl)
+{
+	int ret;
+
+	if (!r->x->conn->channel && (spins + 1) % XFER_LAT_SPINS)
+		return 0;
+	ret = xfer_watch(r->x, &r->w, i, false);
+	if (!ret && ctrl && r->w.due)
+		ret = xfer_poll_ctrl(r->x, &r->stop_at, NULL);
+	return ret;
+}
+
 /* Wait for iteration i to arrive: 1 when it did, 0 when the run ended. */
 static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 {
@@ -95,14 +117,8 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 			break;
 		}
 		ret = by_recv ? conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS) : 0;
-		/* the clock costs more than a look at the buffer: read it
-		 * once every XFER_LAT_SPINS empty looks (events: each wait) */
-		if (!ret && (x->conn->channel || !(spins % XFER_LAT_SPINS)))
-			ret = xfer_watch(x, &r->w, i, false);
-		/* the peer may have stopped (-D: its count), failed (e.g.
-		 * found corrupt data) or gone */
-		if (!ret && r->w.due)
-			ret = xfer_poll_ctrl(r->x, &r->stop_at, NULL);
+		if (!ret)
+			ret = lat_idle(r, i, spins, true);
 		if (ret)
 			return ret;
 		if (!initiator && r->stop_at == i)
@@ -161,6 +177,7 @@ static int lat_ping(struct lat_run *r, bool initiator, uint64_t i,
 static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample)
 {
 	const struct xfer *x = r->x;
+	unsigned int spins = 0;
 	struct ibv_wc wc;
 	int n, ret;
 
@@ -169,7 +186,7 @@ static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample)
 	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc))) {
 		ret = conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS);
 		if (!ret)
-			ret = xfer_watch(x, &r->w, i, false);
+			ret = lat_idle(r, i, spins++, false);
 	}
 	if (ret)
 		return ret;
