@@ -10,10 +10,14 @@
 # mount namespace here.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-[ -x /usr/bin/ib_write_bw ] || { echo "bench-null: perftest is not installed (apt-get install perftest)" >&2; exit 77; }
-make -s -j2 all nulldev >/dev/null || { echo "bench-null: make failed" >&2; exit 1; }
+[ -x "${PERFTEST_BIN:-/usr/bin}/ib_write_bw" ] || { echo "bench-null: perftest is not installed (apt-get install perftest)" >&2; exit 77; }
+# BENCH_NO_BUILD=1: use build/ as it is (a host without the headers, fed
+# by scripts/bench/null-bundle.sh)
+[ -n "${BENCH_NO_BUILD:-}" ] ||
+	make -s -j2 all nulldev >/dev/null || { echo "bench-null: make failed" >&2; exit 1; }
 NULLDEV_SYS=$(mktemp -d) || exit 1
 export NULLDEV_SYS
 trap 'rm -rf "$NULLDEV_SYS"' EXIT
-tests/nulldev/nulldev-run.sh true || exit $?
-python3 scripts/bench/null.py "$@"
+tests/nulldev/nulldev-run.sh -b "${BENCH_BIN:-build}" true || exit $?
+python3 scripts/bench/null.py --perftest "${PERFTEST_BIN:-/usr/bin}" \
+	--bin "${BENCH_BIN:-$PWD/build}" "$@"

@@ -33,15 +33,15 @@ def cases(n_bw, n_lat):
     return out
 
 
-def run_one(who, case, bindir, port, cpu_file):
-    binp = ("/usr/bin/" if who == "perftest" else bindir + "/") + case["tool"]
+def run_one(who, case, bindir, ptdir, port, cpu_file):
+    binp = os.path.join(ptdir if who == "perftest" else bindir, case["tool"])
     args = list(case["args"])
     if case["tool"] == "ib_atomic_lat":
         args = [a for a in args if a not in ("-s", "8")]
     if who == "ours":
         args += ["--oob", "tcp"]
     env = dict(os.environ, PAIR_CPU=cpu_file)
-    p = subprocess.run([PAIR, "-b", os.path.join(ROOT, "build"), "-p", str(port),
+    p = subprocess.run([PAIR, "-b", bindir, "-p", str(port),
                         "-t", "120", binp] + args, capture_output=True,
                        text=True, env=env)
     client = p.stdout.split("== server")[0]
@@ -68,8 +68,12 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--bin", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default=os.path.join(ROOT, "results/perf"))
-    ap.add_argument("--n-bw", type=int, default=200000)
-    ap.add_argument("--n-lat", type=int, default=20000)
+    ap.add_argument("--perftest", default="/usr/bin",
+                    help="the folder of perftest's binaries")
+    ap.add_argument("--host", default="shared with other work",
+                    help="what else ran on the host (said in the results)")
+    ap.add_argument("--n-bw", type=int, default=2000000)
+    ap.add_argument("--n-lat", type=int, default=200000)
     ap.add_argument("--only", default="", help="substring of the row names")
     a = ap.parse_args()
     os.environ.setdefault("NULLDEV_SYS", tempfile.mkdtemp(prefix="nulldev-bench-"))
@@ -86,7 +90,7 @@ def main():
             got = {}
             for who in order:
                 port += 1
-                got[who] = run_one(who, c, a.bin, port, cpu_file)
+                got[who] = run_one(who, c, a.bin, a.perftest, port, cpu_file)
             pairs.append(got)
         pf = [p["perftest"][0] for p in pairs]
         us = [p["ours"][0] for p in pairs]
@@ -110,9 +114,10 @@ def main():
             row["ratio_median"], " ".join("%.2f" % x for x in ratios)),
             flush=True)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
+                            capture_output=True, text=True).stdout.strip() or \
+        os.environ.get("BENCH_COMMIT", "unknown")
     doc = dict(commit=commit, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-               host="%d CPUs, shared with other work" % os.cpu_count(),
+               host="%d CPUs, %s" % (os.cpu_count(), a.host),
                reps=a.reps, n_bw=a.n_bw, n_lat=a.n_lat, rows=rows)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "bench-null.json"), "w") as f:

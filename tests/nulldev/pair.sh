@@ -27,8 +27,17 @@ so=$(mktemp) co=$(mktemp)
 trap 'rm -f "$so" "$co"' EXIT
 timeout "$T" "${run[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" > "$so" 2>&1 &
 spid=$!
+# listening on PORT? (ss, or /proc/net/tcp where there is no ss: state 0A)
+listens() {
+	if command -v ss > /dev/null; then
+		ss -ltn | grep -q ":$PORT "
+	else
+		grep -qi "^ *[0-9]*: [0-9A-F]*:$(printf %04X "$PORT") [0-9A-F:]* 0A " \
+			/proc/net/tcp /proc/net/tcp6
+	fi
+}
 for _ in $(seq 200); do
-	ss -ltn 2>/dev/null | grep -q ":$PORT " && break
+	listens 2>/dev/null && break
 	kill -0 $spid 2>/dev/null || break
 	sleep 0.05
 done
