@@ -27,6 +27,16 @@ uint8_t *xfer_slot(const struct xfer *x, unsigned int qp,
 	return conn_region(x->conn, qp, r) + slot * size;
 }
 
+/* An atomic's operands for iteration iter: FAA adds 1; CAS moves the
+ * counter from iter to iter + 1, which succeeds only when every earlier
+ * one did. */
+static void xfer_atomic_args(struct ibv_send_wr *wr, uint64_t iter)
+{
+	wr->wr.atomic.compare_add =
+		wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? iter : 1;
+	wr->wr.atomic.swap = iter + 1;
+}
+
 /* Fill one work request for iteration iter. */
 static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 		    uint64_t iter, struct ibv_send_wr *wr, struct ibv_sge *sge)
@@ -44,11 +54,7 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 		sge->lkey = c->aux.mr->lkey;
 		wr->wr.atomic.remote_addr = conn_remote_region(c, qp, v->region);
 		wr->wr.atomic.rkey = c->remote.rkey;
-		/* FAA adds 1; CAS moves the counter from iter to iter + 1,
-		 * which succeeds only when every earlier one did */
-		wr->wr.atomic.compare_add =
-			wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? iter : 1;
-		wr->wr.atomic.swap = iter + 1;
+		xfer_atomic_args(wr, iter);
 		return;
 	}
 	sge->addr = (uintptr_t)xfer_slot(x, qp, v->region == BENCH_REGION_SEND ?
@@ -68,9 +74,9 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 }
 
 /*
- * One request, the common case: without --validate and atomics every
- * iteration posts the same request (same slot, same addresses), so it is
- * built once per size and only its flags and wr_id change.
+ * One request, the common case: without --validate every iteration posts
+ * the same request (same slot, same addresses), so it is built once per
+ * size and only its flags and wr_id change (and an atomic's operands).
  */
 static struct xfer_qp_state *xfer_tmpl(const struct xfer *x, unsigned int qp,
 				       uint64_t size, uint64_t first)
@@ -86,42 +92,54 @@ static struct xfer_qp_state *xfer_tmpl(const struct xfer *x, unsigned int qp,
 	return s;
 }
 
+/* A refused post, said once; out of the posting path (cold). The spec
+ * says positive errno; some providers return it negative. */
+static __attribute__((cold, noinline)) int
+xfer_post_failed(const struct xfer *x, uint64_t size, uint32_t n, int ret)
+{
+	ret = abs(ret);
+	bench_err("ibv_post_send(%s, %llu bytes, list of %u): %s",
+		  bench_verb_name(x->verb), (unsigned long long)size, n,
+		  strerror(ret));
+	return -ret;
+}
+
 static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
-			 uint64_t first, bool signal, uint64_t count)
+			 uint64_t first, bool signal, uint64_t count,
+			 bool atomic)
 {
 	struct xfer_qp_state *s = xfer_tmpl(x, qp, size, first);
 	struct ibv_send_wr *bad;
 	int ret;
 
+	if (atomic)
+		xfer_atomic_args(&s->tmpl, first);
 	s->tmpl.send_flags = s->tmpl_flags | (signal ? IBV_SEND_SIGNALED : 0);
 	s->tmpl.wr_id = signal ? XFER_WR_ID(qp, count) : 0;
-	ret = abs(ibv_post_send(x->conn->qps[qp].qp, &s->tmpl, &bad));
-	if (ret)
-		bench_err("ibv_post_send(%s, %llu bytes): %s",
-			  bench_verb_name(x->verb), (unsigned long long)size,
-			  strerror(ret));
-	return -ret;
+	ret = ibv_post_send(x->conn->qps[qp].qp, &s->tmpl, &bad);
+	return ret ? xfer_post_failed(x, size, 1, ret) : 0;
 }
 
-int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
-	      uint64_t first, uint32_t n, bool signal_last, uint64_t count)
+/* --post_list (n requests as one list), or --validate (each its own). */
+static int xfer_post_list(const struct xfer *x, unsigned int qp,
+			  uint64_t size, uint64_t first, uint32_t n,
+			  bool signal_last, uint64_t count, bool atomic)
 {
 	struct ibv_send_wr wr[n], *bad;
 	struct ibv_sge sge[n];
+	bool same = !x->validate;
 	uint32_t k;
 	int ret;
 
-	bool same = !x->validate && !bench_verb(x->verb)->fixed_size;
-
-	if (n == 1 && same)
-		return xfer_post_one(x, qp, size, first, signal_last, count);
-	if (same) /* --post_list: n copies of the one request */
+	if (same) /* n copies of the one request */
 		xfer_tmpl(x, qp, size, first);
 	for (k = 0; k < n; k++) {
 		if (same) {
 			wr[k] = x->qs[qp].tmpl;
 			wr[k].send_flags = x->qs[qp].tmpl_flags;
 			wr[k].wr_id = 0;
+			if (atomic)
+				xfer_atomic_args(&wr[k], first + k);
 		} else {
 			xfer_wr(x, qp, size, first + k, &wr[k], &sge[k]);
 		}
@@ -131,13 +149,20 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 		wr[n - 1].send_flags |= IBV_SEND_SIGNALED;
 		wr[n - 1].wr_id = XFER_WR_ID(qp, count);
 	}
-	/* positive errno by the spec; some providers return it negative */
-	ret = abs(ibv_post_send(x->conn->qps[qp].qp, wr, &bad));
-	if (ret)
-		bench_err("ibv_post_send(%s, %llu bytes, list of %u): %s",
-			  bench_verb_name(x->verb), (unsigned long long)size, n,
-			  strerror(ret));
-	return -ret;
+	ret = ibv_post_send(x->conn->qps[qp].qp, wr, &bad);
+	return ret ? xfer_post_failed(x, size, n, ret) : 0;
+}
+
+int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
+	      uint64_t first, uint32_t n, bool signal_last, uint64_t count)
+{
+	bool atomic = bench_verb(x->verb)->fixed_size;
+
+	if (n == 1 && !x->validate)
+		return xfer_post_one(x, qp, size, first, signal_last, count,
+				     atomic);
+	return xfer_post_list(x, qp, size, first, n, signal_last, count,
+			      atomic);
 }
 
 /* UD: a receive's first CONN_UD_GRH_BYTES go to QP qp's GRH slot (the
