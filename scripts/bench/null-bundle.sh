@@ -19,7 +19,8 @@ for t in $tools; do cp /usr/bin/$t "$out/bin/"; done
 cp /usr/bin/time "$out/bin/"
 mkdir -p "$out/build/tests/nulldev"
 for t in $tools; do cp "build/$t" "$out/build/"; done
-cp build/tests/nulldev/libnulldev-rdmav34.so "$out/build/tests/nulldev/"
+cp build/tests/nulldev/libnulldev-rdmav34.so build/tests/nulldev/libnulldev-nonl.so \
+	"$out/build/tests/nulldev/"
 for f in $(for t in $tools; do echo /usr/bin/$t build/$t; done) /usr/bin/time \
 	build/tests/nulldev/libnulldev-rdmav34.so; do
 	ldd "$f" | awk '$3 ~ /^\// { print $3 }'

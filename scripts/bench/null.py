@@ -7,12 +7,17 @@ same flags and iterations; message rate of write, read and send at 2 B,
 64 B and 4 KiB with -q 1, -q 4 and --post_list 16; the latency floor
 (t_typical; ours prints its p50 there) of the four latency tools at 2 B;
 the client's CPU time per operation (user+sys of the whole process over
-its iterations, so set-up is in it). Writes OUT/bench-null.json and .md,
-prints the table; its last line counts the rows at or beyond perftest."""
+its iterations, so set-up is in it); the server and the client pinned to
+two CPUs (PIN). Writes OUT/bench-null.json and .md, prints the table; its
+last line counts the rows at or beyond perftest."""
 import argparse, json, os, re, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAIR = os.path.join(ROOT, "tests/nulldev/pair.sh")
+# the server on one CPU, the client on another, for both programs: the
+# pairs then differ by the program, not by the scheduler's placement (CPU 0
+# takes most interrupts: left out where there are four or more)
+PIN = "2 3" if (os.cpu_count() or 1) >= 4 else "0 1"
 ROW = re.compile(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", re.M)
 
 
@@ -40,7 +45,7 @@ def run_one(who, case, bindir, ptdir, port, cpu_file):
         args = [a for a in args if a not in ("-s", "8")]
     if who == "ours":
         args += ["--oob", "tcp"]
-    env = dict(os.environ, PAIR_CPU=cpu_file)
+    env = dict(os.environ, PAIR_CPU=cpu_file, PAIR_PIN=PIN)
     p = subprocess.run([PAIR, "-b", bindir, "-p", str(port),
                         "-t", "120", binp] + args, capture_output=True,
                        text=True, env=env)
@@ -117,7 +122,8 @@ def main():
                             capture_output=True, text=True).stdout.strip() or \
         os.environ.get("BENCH_COMMIT", "unknown")
     doc = dict(commit=commit, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-               host="%d CPUs, %s" % (os.cpu_count(), a.host),
+               host="%d CPUs, %s; server on CPU %s, client on CPU %s" % (
+                   os.cpu_count(), a.host, PIN.split()[0], PIN.split()[1]),
                reps=a.reps, n_bw=a.n_bw, n_lat=a.n_lat, rows=rows)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "bench-null.json"), "w") as f:

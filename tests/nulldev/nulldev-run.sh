@@ -64,5 +64,10 @@ us=(unshare -m --propagation private)
 	echo "nulldev-run: cannot make a mount namespace (${us[*]}): skipped" >&2
 	exit 77
 }
+# libibverbs asks the kernel's RDMA netlink first and reads SYSFS_PATH only
+# when that fails: on a kernel with RDMA, hide the netlink (preload/nonl.c)
+nonl=$B/tests/nulldev/libnulldev-nonl.so
+[ -f "$nonl" ] || { echo "nulldev-run: $nonl is missing: run make nulldev B=${B#"$here"/}" >&2; exit 2; }
+export LD_PRELOAD=$nonl${LD_PRELOAD:+:$LD_PRELOAD}
 export NULLDEV_SYS=$S SYSFS_PATH=$S RDMAV_DRIVERS=${so%-rdmav34.so}
 exec "${us[@]}" bash -c "$inner" nulldev-run "$@"

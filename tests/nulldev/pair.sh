@@ -7,7 +7,10 @@
 # "== server"; exit status: 0 when both sides exit 0, else the first
 # failure's (77: no namespace, a skip; 124: past -t SECS, default 30).
 # PAIR_CPU=FILE: the client's user and system seconds written there
-# (/usr/bin/time -f "%U %S").
+# (/usr/bin/time -f "%U %S"). PAIR_PIN="S C": the server runs on CPU S and
+# the client on CPU C (taskset), so neither migrates nor shares a core
+# with the other: a benchmark's pairs then differ by the program, not by
+# where the scheduler put them.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=build PORT=18515 T=30
@@ -23,9 +26,14 @@ done
 bin=$1
 shift
 run=("$here/nulldev-run.sh" -b "$B")
+spin=() cpin=()
+if [ -n "${PAIR_PIN:-}" ]; then
+	read -r s c <<< "$PAIR_PIN"
+	spin=(taskset -c "$s") cpin=(taskset -c "$c")
+fi
 so=$(mktemp) co=$(mktemp)
 trap 'rm -f "$so" "$co"' EXIT
-timeout "$T" "${run[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" > "$so" 2>&1 &
+timeout "$T" "${spin[@]}" "${run[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" > "$so" 2>&1 &
 spid=$!
 # listening on PORT? (ss, or /proc/net/tcp where there is no ss: state 0A)
 listens() {
@@ -43,7 +51,7 @@ for _ in $(seq 200); do
 done
 cpu=()
 [ -n "${PAIR_CPU:-}" ] && cpu=(/usr/bin/time -o "$PAIR_CPU" -f "%U %S")
-timeout "$T" "${run[@]}" "${cpu[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" 127.0.0.1 > "$co" 2>&1
+timeout "$T" "${cpin[@]}" "${run[@]}" "${cpu[@]}" "$bin" -d nulldev0 -p "$PORT" "$@" 127.0.0.1 > "$co" 2>&1
 crc=$?
 wait $spid
 src=$?
