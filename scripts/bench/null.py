@@ -118,9 +118,11 @@ def main():
             name, statistics.median(pf), statistics.median(us),
             row["ratio_median"], " ".join("%.2f" % x for x in ratios)),
             flush=True)
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip() or \
-        os.environ.get("BENCH_COMMIT", "unknown")
+    # BENCH_COMMIT: what the binaries were built from (a bundle's copy of
+    # the tree may carry another HEAD)
+    commit = os.environ.get("BENCH_COMMIT") or subprocess.run(
+        ["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+        capture_output=True, text=True).stdout.strip() or "unknown"
     doc = dict(commit=commit, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                host="%d CPUs, %s; server on CPU %s, client on CPU %s" % (
                    os.cpu_count(), a.host, PIN.split()[0], PIN.split()[1]),
