@@ -31,6 +31,9 @@
 enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC, OPTS_CONN_UD };
 enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
 enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP, OPTS_OOB_AUTO };
+/* perftest's rate limiters (--rate_limit_type; OFF: none) and units. */
+enum opts_rate { OPTS_RATE_HW, OPTS_RATE_SW, OPTS_RATE_PP, OPTS_RATE_OFF };
+enum opts_rate_unit { OPTS_RATE_GBPS, OPTS_RATE_MIBPS, OPTS_RATE_PPS };
 enum opts_output { OPTS_OUTPUT_TABLE, OPTS_OUTPUT_BW, OPTS_OUTPUT_MSGRATE,
 		   OPTS_OUTPUT_LATENCY };
 /* --use_cuda's two words; N >= 0 is a CUDA ordinal. "auto" (the GPU
@@ -148,6 +151,18 @@ struct bench_cfg {
 	bool has_flow_label;
 	uint64_t pkey_index; /* --pkey_index: INIT, --oob tcp */
 	bool has_pkey_index;
+	/* perftest's rate limiter (spec/opts_rate.c): its options as given,
+	 * then what they resolve to (rate_limiter, rate_per_s) */
+	char rate_limit[32];             /* --rate_limit, as typed */
+	uint64_t rate_units;             /* --rate_units: enum opts_rate_unit */
+	bool has_rate_units;
+	uint64_t rate_limit_type;        /* --rate_limit_type: enum opts_rate */
+	bool has_rate_limit_type;
+	uint64_t burst_size;             /* --burst_size, 0: -t */
+	uint64_t typical_pkt_size;       /* --typical_pkt_size (PP only) */
+	bool comm_rdma_cm;               /* -z: perftest's rdma_cm channel */
+	uint64_t rate_limiter;           /* resolved: enum opts_rate */
+	double rate_limit_v;             /* resolved: --rate_limit's number */
 	/* perftest's options it takes and ignores on this tool (-t on a
 	 * latency tool, --tcp, -P): their labels, ", " separated */
 	char noop_ignored[512];
@@ -208,6 +223,9 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
  */
 int opts_check_outputs(const struct bench_cfg *cfg, char *err,
 		       size_t err_len);
+
+/* Add "what (why)" to the header's " Changes nothing" notes, once. */
+void opts_note(struct bench_cfg *cfg, const char *what);
 
 /* True when the buffers go on a GPU (--use_cuda N or --use_cuda_bus_id;
  * --use_cuda auto once it has picked one). */

@@ -12,6 +12,7 @@
 #include "lib/afile.h"
 #include "lib/units.h"
 #include "spec/opts.h"
+#include "spec/opts_rate.h"
 
 /* Placement options into one spelling: --numa auto|off|N. */
 static int opts_check_numa(struct bench_cfg *cfg, char *err, size_t err_len)
@@ -132,7 +133,7 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 }
 
 /* Add "what (why)" to the run's notes of what changes nothing. */
-static void opts_note(struct bench_cfg *cfg, const char *what)
+void opts_note(struct bench_cfg *cfg, const char *what)
 {
 	size_t at = strlen(cfg->noop_notes);
 
@@ -329,6 +330,8 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_verb(cfg, desc, err, err_len);
 	if (!ret)
 		ret = opts_check_duration(cfg, err, err_len);
+	if (!ret)
+		ret = opts_check_rate(cfg, desc, err, err_len);
 	if (!ret)
 		ret = opts_check_needs(cfg, err, err_len);
 	if (!ret)

@@ -16,9 +16,6 @@
 #define AES_USE "use perftest built with AES-XTS for encrypted traffic"
 #define MLX_WHY "a device-specific feature rdmabench does not set up"
 #define MLX_USE "drop it, or use perftest for this feature"
-#define RATE_WHY "there is no rate limiter"
-#define RATE_USE "drop it and shape with tc on the netdev, or use " \
-		 "perftest's rate limiter"
 
 const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "vector",
@@ -103,26 +100,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "the path is resolved (rdma_cm) or exchanged (--oob tcp), "
 		 "never given",
 	  .instead = "drop it and give the server's address" },
-	{ .name = "burst_size",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
-	{ .name = "typical_pkt_size",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
-	{ .name = "rate_limit",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
-	{ .name = "rate_limit_type",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
-	{ .name = "rate_units",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
 	{ .name = "use_cuda_pcie_mapping",
 	  .why = "CUDA memory is mapped by nvidia-peermem or dma-buf only",
 	  .instead = "use --use_cuda_dmabuf" },

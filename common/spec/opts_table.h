@@ -80,6 +80,11 @@ enum {
 	LONG_INLINE_RECV,
 	LONG_FLOW_LABEL,
 	LONG_PKEY_INDEX,
+	LONG_RATE_LIMIT,
+	LONG_RATE_UNITS,
+	LONG_RATE_LIMIT_TYPE,
+	LONG_BURST_SIZE,
+	LONG_TYPICAL_PKT_SIZE,
 };
 
 extern const struct opt_def opts_table_rows[];
