@@ -83,7 +83,8 @@ static int qp_raw_modify(struct ibv_qp *qp, struct ibv_qp_attr *a,
 static struct ibv_ah_attr qp_raw_av(const struct qp_raw_path *path,
 				    const struct qp_raw_addr *peer)
 {
-	struct ibv_ah_attr av = { .dlid = peer->lid, .port_num = path->port,
+	struct ibv_ah_attr av = { .dlid = path->dlid ? path->dlid : peer->lid,
+				  .port_num = path->port,
 				  .sl = path->sl,
 				  .static_rate = path->static_rate };
 

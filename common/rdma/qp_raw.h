@@ -41,6 +41,7 @@ struct qp_raw_path {
 	uint32_t flow_label; /* GRH flow label (--flow_label), 20 bits */
 	uint16_t pkey_index; /* the P_Key table's entry (--pkey_index) */
 	uint8_t static_rate; /* enum ibv_rate (--rate_limit HW), 0: none */
+	uint16_t dlid;       /* --dlid: instead of the peer's LID; 0: none */
 };
 
 /*

@@ -151,6 +151,7 @@ struct bench_cfg {
 	bool has_flow_label;
 	uint64_t pkey_index; /* --pkey_index: INIT, --oob tcp */
 	bool has_pkey_index;
+	uint64_t dlid;                   /* --dlid: the AV's, not the peer's */
 	/* perftest's rate limiter (spec/opts_rate.c): its options as given,
 	 * then what they resolve to (rate_limiter, rate_per_s) */
 	char rate_limit[32];             /* --rate_limit, as typed */

@@ -178,6 +178,9 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		{ cm && cfg->has_pkey_index,
 		  "--pkey_index (rdma_cm takes the "
 		  "P_Key of the address's interface)" },
+		{ cm && cfg->dlid, "--dlid (rdma_cm resolves the path)" },
+		{ cfg->dlid > 0xffff, "--dlid past 16 bits (its low 16 bits, "
+		  "as perftest; 0 is the peer's LID)" },
 		{ cfg->flow_label > 0xfffff,
 		  "--flow_label past 20 bits (its low "
 		  "20 bits, the GRH's field, are used)" },

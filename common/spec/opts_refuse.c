@@ -95,11 +95,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .has_arg = true,
 	  .why = "the link layer follows from the device",
 	  .instead = "pick the device with -d or --netdev" },
-	{ .name = "dlid",
-	  .has_arg = true,
-	  .why = "the path is resolved (rdma_cm) or exchanged (--oob tcp), "
-		 "never given",
-	  .instead = "drop it and give the server's address" },
 	{ .name = "use_cuda_pcie_mapping",
 	  .why = "CUDA memory is mapped by nvidia-peermem or dma-buf only",
 	  .instead = "use --use_cuda_dmabuf" },

@@ -85,6 +85,7 @@ enum {
 	LONG_RATE_LIMIT_TYPE,
 	LONG_BURST_SIZE,
 	LONG_TYPICAL_PKT_SIZE,
+	LONG_DLID,
 };
 
 extern const struct opt_def opts_table_rows[];

@@ -172,6 +172,7 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 	path->retry_cnt = (uint8_t)c->retry_count;
 	path->flow_label = (uint32_t)c->flow_label;
 	path->pkey_index = (uint16_t)c->pkey_index;
+	path->dlid = (uint16_t)c->dlid;
 	path->static_rate = c->rate_limiter != OPTS_RATE_HW ? 0 :
 		(uint8_t)mbps_to_ibv_rate((int)(opts_rate_static_gbps(
 			c->rate_limit) * 1000));
@@ -296,6 +297,20 @@ static int tcp_check_peer_qp(struct bench_ctx *b, struct tcp_peer *p,
 	return ret;
 }
 
+/* --dlid on a port that routes by GID (RoCE, as perftest's: the address
+ * carries it, the port does not use it): a note of the header's. */
+static void tcp_note_dlid(struct bench_ctx *b)
+{
+	struct ibv_port_attr pa = { .link_layer = IBV_LINK_LAYER_ETHERNET };
+
+	if (!(b->cfg.dlid & 0xffff))
+		return;
+	ibv_query_port(b->ctrl.verbs, b->port, &pa);
+	if (pa.link_layer != IBV_LINK_LAYER_INFINIBAND)
+		opts_note(&b->cfg, "--dlid (a RoCE port routes by the peer's "
+			  "GID: a LID is not used)");
+}
+
 /*
  * --rate_limit HW, perftest's: the static rate of an InfiniBand QP's
  * address. A QP that did not take it (a RoCE or iWARP port has none):
@@ -344,6 +359,7 @@ static int tcp_connect_qps(struct session_be *be)
 	if (ret)
 		return ret;
 	tcp_peer_init(be->s, &peer);
+	tcp_note_dlid(b);
 	tcp_path(b, 0, &path); /* path.mtu: what this side offers */
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		uint32_t inl = setup_inline_bytes(b);

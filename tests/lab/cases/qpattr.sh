@@ -5,7 +5,8 @@
 # wire (tcpdump: "tos 0x6a"); --source_ip; what rdma_cm cannot set refused
 # (exit 2); -x 300 refused at the device open (exit 2); --inline_recv
 # noted on the header's "Changes nothing" line; --rate_limit SW paces the
-# posts (measured near its limit), HW refused on rxe (exit 2).
+# posts (measured near its limit), HW refused on rxe (exit 2); --dlid
+# noted on RoCE.
 #
 # One guest: rxe loops its own traffic back inside the driver, so nothing
 # crosses the netdev; the two-guest shape (run by make lab) captures on
@@ -138,6 +139,12 @@ elif lab_have rxe; then
 		-e 'rxe0 port 1 \(Ethernet\) took no static rate, InfiniBand.s HW limit: use --rate_limit_type SW' \
 		"$B/ib_write_bw" -p 18631 -- "$B/ib_write_bw" "$ip" -p 18631 \
 		-n 50 --rate_limit 10 --rate_limit_type HW
+	# --dlid: perftest's destination LID; a RoCE port routes by the
+	# peer's GID, so it changes nothing here: the header says so
+	lab_pair qpattr.dlid_noted -t 60 \
+		-e '--dlid \(a RoCE port routes by the peer.s GID' \
+		"$B/ib_write_bw" -p 18632 -- "$B/ib_write_bw" "$ip" -p 18632 \
+		--dlid 5 -n 50
 	# -T on the wire: not here (rxe loops its own traffic back inside the
 	# driver, nothing crosses the netdev); make lab's two-guest run
 	# (tests/run-lab.sh) captures it on eth0 between the guests
