@@ -92,6 +92,18 @@ static int bench_check_dev_name(struct bench_ctx *b)
 	return ret;
 }
 
+/* -c DC, SRD, XRC: taken as perftest takes them, refused here, before
+ * the device or a peer is looked for (exit 2). */
+static int bench_check_conn(struct bench_ctx *b)
+{
+	char why[320];
+	int ret = opts_check_conn_built(&b->cfg, b->desc, why, sizeof(why));
+
+	if (ret)
+		bench_err_why(&b->why, "%s", why);
+	return ret;
+}
+
 /* The test-only hook --validate's tests use to prove a flip is caught. */
 static int64_t bench_flip_iter(void)
 {
@@ -135,6 +147,8 @@ static int bench_run_link(struct bench_ctx *b)
 	b->xfer.flip_iter = bench_flip_iter();
 	bench_build_test(b);
 	ret = record_begin(b);
+	if (!ret)
+		ret = bench_check_conn(b);
 	if (!ret)
 		ret = bench_check_dev_name(b);
 	if (!ret)

@@ -28,7 +28,10 @@
 #define OPTS_SWEEP_MAX_BYTES (8ULL << 20)
 
 /* Choices of enum options (the index is stored). */
-enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC, OPTS_CONN_UD };
+/* DC, SRD and XRC: perftest's parser takes them; refused at run time
+ * (opts_check_conn_built), rdmabench builds no such QP. */
+enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC, OPTS_CONN_UD, OPTS_CONN_DC,
+		      OPTS_CONN_SRD, OPTS_CONN_XRC };
 enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
 enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP, OPTS_OOB_AUTO };
 /* perftest's rate limiters (--rate_limit_type; OFF: none) and units. */
@@ -162,6 +165,7 @@ struct bench_cfg {
 	uint64_t burst_size;             /* --burst_size, 0: -t */
 	uint64_t typical_pkt_size;       /* --typical_pkt_size (PP only) */
 	bool comm_rdma_cm;               /* -z: perftest's rdma_cm channel */
+	bool old_post_send;              /* --use_old_post_send (a noop) */
 	uint64_t rate_limiter;           /* resolved: enum opts_rate */
 	double rate_limit_v;             /* resolved: --rate_limit's number */
 	/* perftest's options it takes and ignores on this tool (-t on a
@@ -185,7 +189,10 @@ static inline const char *opts_conn_name(uint64_t conn)
 {
 	static const char *const names[] = { [OPTS_CONN_RC] = "RC",
 					     [OPTS_CONN_UC] = "UC",
-					     [OPTS_CONN_UD] = "UD" };
+					     [OPTS_CONN_UD] = "UD",
+					     [OPTS_CONN_DC] = "DC",
+					     [OPTS_CONN_SRD] = "SRD",
+					     [OPTS_CONN_XRC] = "XRC" };
 
 	return conn < sizeof(names) / sizeof(names[0]) ? names[conn] : "RC";
 }
@@ -224,6 +231,14 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
  */
 int opts_check_outputs(const struct bench_cfg *cfg, char *err,
 		       size_t err_len);
+
+/*
+ * -c DC, SRD or XRC: perftest's parser takes them (each where its --help
+ * lists it), rdmabench builds no such QP: -EOPNOTSUPP with a sentence in
+ * why naming perftest's tool and the device it needs; 0 for RC, UC, UD.
+ */
+int opts_check_conn_built(const struct bench_cfg *cfg,
+			  const struct bench_desc *d, char *why, size_t len);
 
 /* Add "what (why)" to the header's " Changes nothing" notes, once. */
 void opts_note(struct bench_cfg *cfg, const char *what);

@@ -230,6 +230,68 @@ static int opts_check_port(struct bench_cfg *cfg, char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * -c DC, SRD, XRC: perftest's refusals at its parse (its
+ * force_dependecies), both sides; what it takes is refused at run time
+ * (opts_check_conn_built).
+ */
+static int opts_check_conn_rules(const struct bench_cfg *cfg,
+				 const struct bench_desc *d, char *err,
+				 size_t err_len)
+{
+	uint64_t c = cfg->conn_type;
+	const struct { bool bad; const char *msg; } rules[] = {
+		{ c > OPTS_CONN_UD && cfg->rdma_cm,
+		  "-R: perftest's DC, SRD and XRC QPs are not connected by "
+		  "rdma_cm: drop -R" },
+		{ c == OPTS_CONN_SRD && d->verb != BENCH_VERB_SEND &&
+		  d->verb != BENCH_VERB_READ,
+		  "-c SRD carries sends and reads only: use ib_send_* or "
+		  "ib_read_*, or another -c" },
+		{ c == OPTS_CONN_SRD && cfg->events,
+		  "-c SRD has no completion events in perftest: drop -e" },
+		{ c == OPTS_CONN_DC && cfg->old_post_send,
+		  "-c DC posts with perftest's ibv_wr_* API: drop "
+		  "--use_old_post_send" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].bad) {
+			opts_err(err, err_len, "%s", rules[i].msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int opts_check_conn_built(const struct bench_cfg *cfg,
+			  const struct bench_desc *d, char *why, size_t len)
+{
+	static const char *const needs[] = {
+		[OPTS_CONN_DC] = "DC (Dynamically Connected) QPs are mlx5's, "
+				 "made through mlx5dv",
+		[OPTS_CONN_SRD] = "SRD (Scalable Reliable Datagram) QPs are "
+				  "EFA's, made through efadv",
+		[OPTS_CONN_XRC] = "XRC QPs need an XRC domain and SRQs",
+	};
+	static const char *const where[] = {
+		[OPTS_CONN_DC] = "an mlx5 device",
+		[OPTS_CONN_SRD] = "an EFA device",
+		[OPTS_CONN_XRC] = "a device with XRC (ibv_devinfo -v: XRC in "
+				  "its capabilities)",
+	};
+	uint64_t c = cfg->conn_type;
+
+	if (c <= OPTS_CONN_UD || c > OPTS_CONN_XRC)
+		return 0;
+	snprintf(why, len, "-c %s: rdmabench builds RC, UC and UD QPs; %s: "
+		 "use perftest's %s -c %s on %s, or -c RC",
+		 opts_conn_name(c), needs[c], d->name, opts_conn_name(c),
+		 where[c]);
+	return -EOPNOTSUPP;
+}
+
 /* The notes, then the fields that would change something dropped. */
 static void opts_check_ignored(struct bench_cfg *cfg, bool is_bw)
 {
@@ -341,8 +403,11 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_outputs(cfg, err, err_len);
 	if (ret)
 		return ret;
-	if (cfg->conn_type != OPTS_CONN_RC && opts_oob(cfg) == OPTS_OOB_CM &&
-	    !opts_is_server(cfg)) {
+	ret = opts_check_conn_rules(cfg, desc, err, err_len);
+	if (ret)
+		return ret;
+	if (cfg->conn_type != OPTS_CONN_RC && cfg->conn_type <= OPTS_CONN_UD &&
+	    opts_oob(cfg) == OPTS_OOB_CM && !opts_is_server(cfg)) {
 		opts_err(err, err_len, "-c %s: rdma_cm connects RC QPs only: "
 			 "drop -R/--oob cm for %s (--oob tcp, the default's "
 			 "path, exchanges the QPs)",

@@ -20,7 +20,8 @@
 	  .max = (hi), .arg = (a), .only = ONLY_NO_TOOL | IGNORED_ELSEWHERE, \
 	  .group = OPT_G_PERFTEST }
 
-static const char *const conn_choices[] = { "RC", "UC", "UD", NULL };
+static const char *const conn_choices[] = { "RC", "UC", "UD", "DC", "SRD",
+					   "XRC", NULL };
 static const char *const atomic_choices[] = { "FETCH_AND_ADD", "CMP_AND_SWAP",
 					       NULL };
 static const char *const oob_choices[] = { "cm", "tcp", "auto", NULL };
@@ -360,7 +361,7 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "the address family follows the address given",
 	  .group = OPT_G_PERFTEST },
 	{ .name = "use_old_post_send", .code = LONG_OLD_POST_SEND,
-	  .kind = OPT_NOOP, .off = NOOP,
+	  .kind = OPT_NOOP, .off = CFG(old_post_send),
 	  .help = "work requests are always posted with ibv_post_send",
 	  .group = OPT_G_PERFTEST },
 	{ .name = "disable_pcie_relaxed", .code = LONG_NO_RELAXED,
@@ -698,8 +699,13 @@ bool opts_table_applies(const struct opt_def *o, const struct bench_desc *d)
 bool opts_table_choice_ok(const struct opt_def *o, size_t i,
 			  const struct bench_desc *d)
 {
-	/* the verb table says who can do UC; UD carries sends only */
-	if (o->choices != conn_choices || !d)
+	/* the verb table says who can do UC; UD carries sends only; DC,
+	 * SRD and XRC are taken as perftest takes them, never listed */
+	if (o->choices != conn_choices)
+		return true;
+	if (i > OPTS_CONN_UD)
+		return false;
+	if (!d)
 		return true;
 	if (i == OPTS_CONN_UC)
 		return bench_verb(d->verb)->uc_ok;

@@ -6,7 +6,7 @@
 # (exit 2); -x 300 refused at the device open (exit 2); --inline_recv
 # noted on the header's "Changes nothing" line; --rate_limit SW paces the
 # posts (measured near its limit), HW refused on rxe (exit 2); --dlid
-# noted on RoCE.
+# noted on RoCE; -c DC refused at run time (exit 2).
 #
 # One guest: rxe loops its own traffic back inside the driver, so nothing
 # crosses the netdev; the two-guest shape (run by make lab) captures on
@@ -145,6 +145,11 @@ elif lab_have rxe; then
 		-e '--dlid \(a RoCE port routes by the peer.s GID' \
 		"$B/ib_write_bw" -p 18632 -- "$B/ib_write_bw" "$ip" -p 18632 \
 		--dlid 5 -n 50
+	# -c DC: perftest's parser takes it; refused at run time, before a
+	# device or a peer is looked for, naming perftest's tool (exit 2)
+	lab_case qpattr.conn_dc_refused -t 30 -r 2 \
+		-e '-c DC: rdmabench builds RC, UC and UD QPs; DC .*: use perftest.s ib_write_bw -c DC on an mlx5 device' \
+		"$B/ib_write_bw" -c DC "$ip" -p 18633
 	# -T on the wire: not here (rxe loops its own traffic back inside the
 	# driver, nothing crosses the netdev); make lab's two-guest run
 	# (tests/run-lab.sh) captures it on eth0 between the guests
