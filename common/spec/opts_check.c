@@ -206,28 +206,22 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 
 /*
  * -p as perftest reads it: an int whose low 16 bits are the port (htons
- * of it, and getaddrinfo's service). 0 is a random port on the server,
- * which no client can find: refused.
+ * of it, and getaddrinfo's service). 0: a server listens on a port the
+ * kernel picks and says which; a client is told at run time to give the
+ * server's (driver.c).
  */
-static int opts_check_port(struct bench_cfg *cfg, char *err, size_t err_len)
+static void opts_check_port(struct bench_cfg *cfg)
 {
 	uint64_t port = cfg->tcp_port & 0xffff;
 	char note[96];
 
-	if (!port) {
-		opts_err(err, err_len, "-p/--port %llu: TCP port 0 (a random "
-			 "port, no client could find the server): give "
-			 "1..65535", (unsigned long long)cfg->tcp_port);
-		return -EINVAL;
-	}
 	if (port == cfg->tcp_port)
-		return 0;
+		return;
 	snprintf(note, sizeof(note), "-p/--port %llu (TCP port %llu: its "
 		 "low 16 bits, as perftest)",
 		 (unsigned long long)cfg->tcp_port, (unsigned long long)port);
 	opts_note(cfg, note);
 	cfg->tcp_port = port;
-	return 0;
 }
 
 /*
@@ -386,9 +380,8 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		return -EINVAL;
 	}
 	opts_check_ignored(cfg, is_bw);
-	ret = opts_check_port(cfg, err, err_len);
-	if (!ret)
-		ret = opts_check_numa(cfg, err, err_len);
+	opts_check_port(cfg);
+	ret = opts_check_numa(cfg, err, err_len);
 	if (!ret && !opts_is_server(cfg))
 		ret = opts_check_measure(cfg, is_bw, err, err_len);
 	if (!ret && !opts_is_server(cfg))

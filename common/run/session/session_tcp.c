@@ -428,6 +428,8 @@ static int tcp_listen(struct session_be *be)
 	if (!ret)
 		ret = ctrl_tcp_listen(addr, (uint16_t)b->cfg.tcp_port,
 				      &t->listen_fd);
+	if (!ret && !b->cfg.tcp_port) /* -p 0: the port the kernel picked */
+		be->s->b->cfg.tcp_port = ctrl_tcp_port_of(t->listen_fd);
 	if (!ret)
 		busy_watch_tcp(be->s, t->listen_fd);
 	return session_bind_err(b, ret);

@@ -6,7 +6,8 @@
 # (exit 2); -x 300 refused at the device open (exit 2); --inline_recv
 # noted on the header's "Changes nothing" line; --rate_limit SW paces the
 # posts (measured near its limit), HW refused on rxe (exit 2); --dlid
-# noted on RoCE; -c DC refused at run time (exit 2).
+# noted on RoCE; -c DC refused at run time (exit 2); -p 0: the server
+# says the port it got and a client reaches it there.
 #
 # One guest: rxe loops its own traffic back inside the driver, so nothing
 # crosses the netdev; the two-guest shape (run by make lab) captures on
@@ -150,6 +151,15 @@ elif lab_have rxe; then
 	lab_case qpattr.conn_dc_refused -t 30 -r 2 \
 		-e '-c DC: rdmabench builds RC, UC and UD QPs; DC .*: use perftest.s ib_write_bw -c DC on an mlx5 device' \
 		"$B/ib_write_bw" -c DC "$ip" -p 18633
+	# -p 0: the server listens on a port the kernel picks and says which
+	# on stderr; a client given that port runs; a client given -p 0 is
+	# told to give the server's port (exit 2)
+	lab_pair qpattr.port0 -t 60 --ready 'listening on port [0-9]+' \
+		-e "[[:space:]]65536 +50 +$NUM" \
+		"$B/ib_write_bw" -p 0 -- bash -c 'p=$(sed -n "s/.*listening on port \([0-9]*\).*/\1/p" "$1" | head -n 1); exec "$2" "$3" -p "$p" -n 50' \
+		_ "$LAB_LOGDIR/qpattr.port0.server.log" "$B/ib_write_bw" "$ip"
+	lab_case qpattr.port0_client_refused -t 30 -r 2 \
+		-e '-p 0: give the server.s port' "$B/ib_write_bw" "$ip" -p 0
 	# -T on the wire: not here (rxe loops its own traffic back inside the
 	# driver, nothing crosses the netdev); make lab's two-guest run
 	# (tests/run-lab.sh) captures it on eth0 between the guests
