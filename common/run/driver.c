@@ -92,12 +92,12 @@ static int bench_check_dev_name(struct bench_ctx *b)
 	return ret;
 }
 
-/* -c DC, SRD, XRC: taken as perftest takes them, refused here, before
+/* -c DC, SRD, XRC, -O, -g: taken as perftest takes them, refused here, before
  * the device or a peer is looked for (exit 2). */
-static int bench_check_conn(struct bench_ctx *b)
+static int bench_check_built(struct bench_ctx *b)
 {
 	char why[320];
-	int ret = opts_check_conn_built(&b->cfg, b->desc, why, sizeof(why));
+	int ret = opts_check_built(&b->cfg, b->desc, why, sizeof(why));
 
 	if (ret)
 		bench_err_why(&b->why, "%s", why);
@@ -160,7 +160,7 @@ static int bench_run_link(struct bench_ctx *b)
 	bench_build_test(b);
 	ret = record_begin(b);
 	if (!ret)
-		ret = bench_check_conn(b);
+		ret = bench_check_built(b);
 	if (!ret)
 		ret = bench_check_port(b);
 	if (!ret)

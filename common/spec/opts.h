@@ -29,7 +29,7 @@
 
 /* Choices of enum options (the index is stored). */
 /* DC, SRD and XRC: perftest's parser takes them; refused at run time
- * (opts_check_conn_built), rdmabench builds no such QP. */
+ * (opts_check_built), rdmabench builds no such QP. */
 enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC, OPTS_CONN_UD, OPTS_CONN_DC,
 		      OPTS_CONN_SRD, OPTS_CONN_XRC };
 enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
@@ -94,6 +94,9 @@ struct bench_cfg {
 	bool warm_up;                    /* --perform_warm_up */
 	bool events;                     /* -e: completion events */
 	bool use_srq; /* --use-srq: one SRQ for the QPs */
+	bool dualport;        /* -O: taken, refused at run time */
+	bool mcg;             /* -g: taken, refused at run time */
+	bool report_per_port; /* --report-per-port (needs -O and -D) */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
 	uint64_t clock; /* --clock: index in tick_src_names */
 	bool unsorted;                   /* -U: every sample, in order */
@@ -233,11 +236,13 @@ int opts_check_outputs(const struct bench_cfg *cfg, char *err,
 		       size_t err_len);
 
 /*
- * -c DC, SRD or XRC: perftest's parser takes them (each where its --help
- * lists it), rdmabench builds no such QP: -EOPNOTSUPP with a sentence in
- * why naming perftest's tool and the device it needs; 0 for RC, UC, UD.
+ * What perftest's parser takes and rdmabench does not build: -c DC, SRD
+ * or XRC (each where its --help lists it), -O (dual port), -g
+ * (multicast): -EOPNOTSUPP with a sentence in why naming the alternative
+ * (perftest's tool and the device it needs, or our way to the same
+ * figure); 0 for everything else. Said at the run's start, exit 2.
  */
-int opts_check_conn_built(const struct bench_cfg *cfg,
+int opts_check_built(const struct bench_cfg *cfg,
 			  const struct bench_desc *d, char *why, size_t len);
 
 /* Add "what (why)" to the header's " Changes nothing" notes, once. */

@@ -259,8 +259,66 @@ static int opts_check_conn_rules(const struct bench_cfg *cfg,
 	return 0;
 }
 
-int opts_check_conn_built(const struct bench_cfg *cfg,
-			  const struct bench_desc *d, char *why, size_t len)
+/*
+ * -O, --report-per-port, -g: perftest's refusals at its parse, so what it
+ * refuses we refuse; what it takes is refused at run time
+ * (opts_check_built).
+ */
+static int opts_check_port_rules(const struct bench_cfg *cfg, char *err,
+				 size_t err_len)
+{
+	const struct { bool bad; const char *msg; } rules[] = {
+		{ cfg->dualport && cfg->mcg,
+		  "-O with -g: perftest's dual-port mode has no multicast: "
+		  "drop one" },
+		{ (cfg->dualport || cfg->mcg) && cfg->rdma_cm,
+		  "-R: perftest connects neither dual-port (-O) nor multicast "
+		  "(-g) QPs through rdma_cm: drop -R" },
+		{ cfg->report_per_port && (!cfg->dualport || !cfg->duration_s),
+		  "--report-per-port needs -O and -D, as perftest's: add them "
+		  "or drop it" },
+		{ cfg->mcg && cfg->bidir,
+		  "-g with -b: perftest's multicast is one way: drop -b" },
+		{ cfg->mcg && cfg->qps > 1,
+		  "-g with -q above 1: perftest's multicast has one QP: "
+		  "drop -q" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].bad) {
+			opts_err(err, err_len, "%s", rules[i].msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* -O and -g (each taken only by the tools perftest takes it in). */
+static int opts_check_built_modes(const struct bench_cfg *cfg,
+				  const struct bench_desc *d, char *why,
+				  size_t len)
+{
+	if (cfg->dualport) {
+		snprintf(why, len, "-O: dual-port mode (half the QPs on "
+			 "port 2 of one device) is not built in rdmabench: "
+			 "run one pair per port (-i 1 -p P1, -i 2 -p P2), or "
+			 "use perftest's %s -O on a two-port device", d->name);
+		return -EOPNOTSUPP;
+	}
+	if (cfg->mcg) {
+		snprintf(why, len, "-g: multicast (the server's QPs joined "
+			 "to a group the client sends to) is not built in "
+			 "rdmabench: use -c UD for one peer, or perftest's %s "
+			 "-g (on InfiniBand it joins the group through the SM)",
+			 d->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int opts_check_built(const struct bench_cfg *cfg, const struct bench_desc *d,
+		     char *why, size_t len)
 {
 	static const char *const needs[] = {
 		[OPTS_CONN_DC] = "DC (Dynamically Connected) QPs are mlx5's, "
@@ -278,7 +336,7 @@ int opts_check_conn_built(const struct bench_cfg *cfg,
 	uint64_t c = cfg->conn_type;
 
 	if (c <= OPTS_CONN_UD || c > OPTS_CONN_XRC)
-		return 0;
+		return opts_check_built_modes(cfg, d, why, len);
 	snprintf(why, len, "-c %s: rdmabench builds RC, UC and UD QPs; %s: "
 		 "use perftest's %s -c %s on %s, or -c RC",
 		 opts_conn_name(c), needs[c], d->name, opts_conn_name(c),
@@ -381,6 +439,12 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	}
 	opts_check_ignored(cfg, is_bw);
 	opts_check_port(cfg);
+	/* perftest's --run_infinitely replaces -a's mode, before any check */
+	if (cfg->all_sizes && cfg->run_infinitely) {
+		opts_note(cfg, "-a/--all (--run_infinitely runs one size, "
+			  "-s's, as perftest's: its mode replaces -a's)");
+		cfg->all_sizes = false;
+	}
 	ret = opts_check_numa(cfg, err, err_len);
 	if (!ret && !opts_is_server(cfg))
 		ret = opts_check_measure(cfg, is_bw, err, err_len);
@@ -397,6 +461,8 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	if (ret)
 		return ret;
 	ret = opts_check_conn_rules(cfg, desc, err, err_len);
+	if (!ret)
+		ret = opts_check_port_rules(cfg, err, err_len);
 	if (ret)
 		return ret;
 	if (cfg->conn_type != OPTS_CONN_RC && cfg->conn_type <= OPTS_CONN_UD &&

@@ -86,6 +86,7 @@ enum {
 	LONG_BURST_SIZE,
 	LONG_TYPICAL_PKT_SIZE,
 	LONG_DLID,
+	LONG_REPORT_PER_PORT,
 };
 
 extern const struct opt_def opts_table_rows[];
