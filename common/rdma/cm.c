@@ -211,6 +211,11 @@ static void cm_listen_fail(const struct sockaddr *sa, uint16_t tcp_port,
 		  "host; give --bind one (ib_doctor lists them)" : "");
 }
 
+uint16_t cm_listen_port(const struct cm_ep *listener)
+{
+	return ntohs(rdma_get_src_port(listener->id));
+}
+
 int cm_listen(const struct sockaddr *addr, uint16_t tcp_port,
 	      struct cm_ep *listener)
 {

@@ -47,6 +47,9 @@ struct cm_ep {
 int cm_listen(const struct sockaddr *addr, uint16_t tcp_port,
 	      struct cm_ep *listener);
 
+/* The port a listener took (-p 0: the one rdma_cm picked). */
+uint16_t cm_listen_port(const struct cm_ep *listener);
+
 /*
  * Server: wait for a connection request until deadline_ns (0: until
  * stop_flag). Requests that are not ours, or of another protocol version,

@@ -77,6 +77,18 @@ int ctrl_tcp_listen(const struct sockaddr *addr, uint16_t port, int *fd_out)
 	return 0;
 }
 
+uint16_t ctrl_tcp_port_of(int fd)
+{
+	struct sockaddr_storage sa;
+	socklen_t len = sizeof(sa);
+
+	if (getsockname(fd, (struct sockaddr *)&sa, &len))
+		return 0;
+	return ntohs(sa.ss_family == AF_INET6 ?
+		     ((struct sockaddr_in6 *)&sa)->sin6_port :
+		     ((struct sockaddr_in *)&sa)->sin_port);
+}
+
 static void tcp_tune(int fd)
 {
 	int one = 1;

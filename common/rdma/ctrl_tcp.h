@@ -20,6 +20,9 @@
  */
 int ctrl_tcp_listen(const struct sockaddr *addr, uint16_t port, int *fd_out);
 
+/* The local port of socket fd (the one -p 0 got); 0 when unknown. */
+uint16_t ctrl_tcp_port_of(int fd);
+
 /*
  * Server: accept one client until deadline_ns (0: until stop_flag).
  * Returns 0 with *fd_out and the peer's "ADDR:PORT" in peer.

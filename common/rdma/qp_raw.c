@@ -83,8 +83,10 @@ static int qp_raw_modify(struct ibv_qp *qp, struct ibv_qp_attr *a,
 static struct ibv_ah_attr qp_raw_av(const struct qp_raw_path *path,
 				    const struct qp_raw_addr *peer)
 {
-	struct ibv_ah_attr av = { .dlid = peer->lid, .port_num = path->port,
-				  .sl = path->sl };
+	struct ibv_ah_attr av = { .dlid = path->dlid ? path->dlid : peer->lid,
+				  .port_num = path->port,
+				  .sl = path->sl,
+				  .static_rate = path->static_rate };
 
 	if (path->gid_index >= 0) {
 		av.is_global = 1;
@@ -176,4 +178,24 @@ int qp_raw_connect(struct conn *c, unsigned int i, struct ibv_pd *pd,
 			     (path->uc ? 0 : IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			      IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC),
 			     "RTS");
+}
+
+int qp_raw_rate_held(const struct conn *c, unsigned int i,
+		     const struct qp_raw_path *path)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_port_attr pa;
+	struct ibv_qp_attr a;
+	struct ibv_qp *qp = c->qps[i].qp;
+
+	if (ibv_query_port(qp->context, path->port, &pa) ||
+	    pa.link_layer != IBV_LINK_LAYER_INFINIBAND)
+		return -EOPNOTSUPP;
+	if (path->ud) /* the address handle holds it */
+		return 0;
+	memset(&a, 0, sizeof(a));
+	if (ibv_query_qp(qp, &a, IBV_QP_AV, &init) ||
+	    a.ah_attr.static_rate != path->static_rate)
+		return -EOPNOTSUPP;
+	return 0;
 }

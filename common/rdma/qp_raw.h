@@ -40,6 +40,8 @@ struct qp_raw_path {
 	uint8_t retry_cnt;       /* transport retries (--retry_count) */
 	uint32_t flow_label; /* GRH flow label (--flow_label), 20 bits */
 	uint16_t pkey_index; /* the P_Key table's entry (--pkey_index) */
+	uint8_t static_rate; /* enum ibv_rate (--rate_limit HW), 0: none */
+	uint16_t dlid;       /* --dlid: instead of the peer's LID; 0: none */
 };
 
 /*
@@ -60,5 +62,12 @@ int qp_raw_create(struct conn *c, unsigned int i, struct ibv_pd *pd,
 int qp_raw_connect(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		   const struct qp_raw_path *path,
 		   const struct qp_raw_addr *peer);
+
+/*
+ * --rate_limit HW: did QP i of c take path's static rate (InfiniBand: the
+ * address's; elsewhere a QP has none)? 0, or -EOPNOTSUPP (not logged).
+ */
+int qp_raw_rate_held(const struct conn *c, unsigned int i,
+		     const struct qp_raw_path *path);
 
 #endif

@@ -92,6 +92,30 @@ static int bench_check_dev_name(struct bench_ctx *b)
 	return ret;
 }
 
+/* -c DC, SRD, XRC, -O, -g: taken as perftest takes them, refused here, before
+ * the device or a peer is looked for (exit 2). */
+static int bench_check_built(struct bench_ctx *b)
+{
+	char why[320];
+	int ret = opts_check_built(&b->cfg, b->desc, why, sizeof(why));
+
+	if (ret)
+		bench_err_why(&b->why, "%s", why);
+	return ret;
+}
+
+/* -p 0 (perftest's parser takes it): a server listens on a port the
+ * kernel picks and says it; a client cannot guess it (exit 2). */
+static int bench_check_port(struct bench_ctx *b)
+{
+	if (b->is_server || b->cfg.tcp_port || b->cfg.rails[0])
+		return 0;
+	bench_err_why(&b->why, "-p 0: give the server's port (-p N; a server "
+		      "started with -p 0 says on stderr \"listening on port "
+		      "N\")");
+	return -EINVAL;
+}
+
 /* The test-only hook --validate's tests use to prove a flip is caught. */
 static int64_t bench_flip_iter(void)
 {
@@ -135,6 +159,10 @@ static int bench_run_link(struct bench_ctx *b)
 	b->xfer.flip_iter = bench_flip_iter();
 	bench_build_test(b);
 	ret = record_begin(b);
+	if (!ret)
+		ret = bench_check_built(b);
+	if (!ret)
+		ret = bench_check_port(b);
 	if (!ret)
 		ret = bench_check_dev_name(b);
 	if (!ret)

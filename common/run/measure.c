@@ -14,6 +14,7 @@
 #include "run/record.h"
 #include "lib/stats.h"
 #include "lib/timer.h"
+#include "spec/opts_rate.h"
 
 static int measure_handshake_client(struct bench_ctx *b, uint64_t size)
 {
@@ -157,6 +158,12 @@ static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
 		p->cq_mod = p->tx_depth;
 	if (p->post_list > p->tx_depth)
 		p->post_list = p->tx_depth;
+	/* --rate_limit SW: the client's posts of a one-way run (perftest's
+	 * run_iter_bw; opts_rate.c turned it off elsewhere) */
+	if (sends && !b->test.bidir) {
+		p->pace_per_s = opts_rate_per_s(&b->cfg, size);
+		p->pace_burst = (uint32_t)b->cfg.burst_size;
+	}
 	measure_clock(b, p);
 }
 

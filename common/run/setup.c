@@ -20,6 +20,7 @@
 #include "run/place_glue.h"
 #include "run/record_dev.h"
 #include "run/setup.h"
+#include "spec/opts_rate.h"
 #include "spec/plan.h"
 #include "spec/test.h"
 
@@ -264,6 +265,7 @@ void setup_print_header(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
 	char title[80], qp_attr[128], data_dev[320], warm[96], no_eff[768];
+	char rate[128];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
@@ -294,6 +296,9 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b) && b->xfer.clock &&
 	    b->test.measure == BENCH_MEASURE_LAT)
 		report_header_line(b->out, "Clock", "%s", b->xfer.clock->what);
+	if (perftest_out_table(b) &&
+	    opts_rate_text(&b->cfg, rate, sizeof(rate)))
+		report_header_line(b->out, "Rate limit", "%s", rate);
 	if (perftest_out_table(b) && b->cfg.latency_gap_us)
 		report_header_line(b->out, "Latency gap", "%llu usec before each "
 				   "post, not in the samples (--latency_gap)",

@@ -28,9 +28,15 @@
 #define OPTS_SWEEP_MAX_BYTES (8ULL << 20)
 
 /* Choices of enum options (the index is stored). */
-enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC, OPTS_CONN_UD };
+/* DC, SRD and XRC: perftest's parser takes them; refused at run time
+ * (opts_check_built), rdmabench builds no such QP. */
+enum opts_conn_type { OPTS_CONN_RC, OPTS_CONN_UC, OPTS_CONN_UD, OPTS_CONN_DC,
+		      OPTS_CONN_SRD, OPTS_CONN_XRC };
 enum opts_atomic { OPTS_ATOMIC_FAA, OPTS_ATOMIC_CAS };
 enum opts_oob { OPTS_OOB_CM, OPTS_OOB_TCP, OPTS_OOB_AUTO };
+/* perftest's rate limiters (--rate_limit_type; OFF: none) and units. */
+enum opts_rate { OPTS_RATE_HW, OPTS_RATE_SW, OPTS_RATE_PP, OPTS_RATE_OFF };
+enum opts_rate_unit { OPTS_RATE_GBPS, OPTS_RATE_MIBPS, OPTS_RATE_PPS };
 enum opts_output { OPTS_OUTPUT_TABLE, OPTS_OUTPUT_BW, OPTS_OUTPUT_MSGRATE,
 		   OPTS_OUTPUT_LATENCY };
 /* --use_cuda's two words; N >= 0 is a CUDA ordinal. "auto" (the GPU
@@ -88,6 +94,9 @@ struct bench_cfg {
 	bool warm_up;                    /* --perform_warm_up */
 	bool events;                     /* -e: completion events */
 	bool use_srq; /* --use-srq: one SRQ for the QPs */
+	bool dualport;        /* -O: taken, refused at run time */
+	bool mcg;             /* -g: taken, refused at run time */
+	bool report_per_port; /* --report-per-port (needs -O and -D) */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
 	uint64_t clock; /* --clock: index in tick_src_names */
 	bool unsorted;                   /* -U: every sample, in order */
@@ -148,6 +157,20 @@ struct bench_cfg {
 	bool has_flow_label;
 	uint64_t pkey_index; /* --pkey_index: INIT, --oob tcp */
 	bool has_pkey_index;
+	uint64_t dlid;                   /* --dlid: the AV's, not the peer's */
+	/* perftest's rate limiter (spec/opts_rate.c): its options as given,
+	 * then what they resolve to (rate_limiter, rate_per_s) */
+	char rate_limit[32];             /* --rate_limit, as typed */
+	uint64_t rate_units;             /* --rate_units: enum opts_rate_unit */
+	bool has_rate_units;
+	uint64_t rate_limit_type;        /* --rate_limit_type: enum opts_rate */
+	bool has_rate_limit_type;
+	uint64_t burst_size;             /* --burst_size, 0: -t */
+	uint64_t typical_pkt_size;       /* --typical_pkt_size (PP only) */
+	bool comm_rdma_cm;               /* -z: perftest's rdma_cm channel */
+	bool old_post_send;              /* --use_old_post_send (a noop) */
+	uint64_t rate_limiter;           /* resolved: enum opts_rate */
+	double rate_limit_v;             /* resolved: --rate_limit's number */
 	/* perftest's options it takes and ignores on this tool (-t on a
 	 * latency tool, --tcp, -P): their labels, ", " separated */
 	char noop_ignored[512];
@@ -169,7 +192,10 @@ static inline const char *opts_conn_name(uint64_t conn)
 {
 	static const char *const names[] = { [OPTS_CONN_RC] = "RC",
 					     [OPTS_CONN_UC] = "UC",
-					     [OPTS_CONN_UD] = "UD" };
+					     [OPTS_CONN_UD] = "UD",
+					     [OPTS_CONN_DC] = "DC",
+					     [OPTS_CONN_SRD] = "SRD",
+					     [OPTS_CONN_XRC] = "XRC" };
 
 	return conn < sizeof(names) / sizeof(names[0]) ? names[conn] : "RC";
 }
@@ -208,6 +234,19 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
  */
 int opts_check_outputs(const struct bench_cfg *cfg, char *err,
 		       size_t err_len);
+
+/*
+ * What perftest's parser takes and rdmabench does not build: -c DC, SRD
+ * or XRC (each where its --help lists it), -O (dual port), -g
+ * (multicast): -EOPNOTSUPP with a sentence in why naming the alternative
+ * (perftest's tool and the device it needs, or our way to the same
+ * figure); 0 for everything else. Said at the run's start, exit 2.
+ */
+int opts_check_built(const struct bench_cfg *cfg,
+			  const struct bench_desc *d, char *why, size_t len);
+
+/* Add "what (why)" to the header's " Changes nothing" notes, once. */
+void opts_note(struct bench_cfg *cfg, const char *what);
 
 /* True when the buffers go on a GPU (--use_cuda N or --use_cuda_bus_id;
  * --use_cuda auto once it has picked one). */

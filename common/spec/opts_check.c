@@ -12,6 +12,7 @@
 #include "lib/afile.h"
 #include "lib/units.h"
 #include "spec/opts.h"
+#include "spec/opts_rate.h"
 
 /* Placement options into one spelling: --numa auto|off|N. */
 static int opts_check_numa(struct bench_cfg *cfg, char *err, size_t err_len)
@@ -132,7 +133,7 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 }
 
 /* Add "what (why)" to the run's notes of what changes nothing. */
-static void opts_note(struct bench_cfg *cfg, const char *what)
+void opts_note(struct bench_cfg *cfg, const char *what)
 {
 	size_t at = strlen(cfg->noop_notes);
 
@@ -177,6 +178,9 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		{ cm && cfg->has_pkey_index,
 		  "--pkey_index (rdma_cm takes the "
 		  "P_Key of the address's interface)" },
+		{ cm && cfg->dlid, "--dlid (rdma_cm resolves the path)" },
+		{ cfg->dlid > 0xffff, "--dlid past 16 bits (its low 16 bits, "
+		  "as perftest; 0 is the peer's LID)" },
 		{ cfg->flow_label > 0xfffff,
 		  "--flow_label past 20 bits (its low "
 		  "20 bits, the GRH's field, are used)" },
@@ -202,28 +206,142 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 
 /*
  * -p as perftest reads it: an int whose low 16 bits are the port (htons
- * of it, and getaddrinfo's service). 0 is a random port on the server,
- * which no client can find: refused.
+ * of it, and getaddrinfo's service). 0: a server listens on a port the
+ * kernel picks and says which; a client is told at run time to give the
+ * server's (driver.c).
  */
-static int opts_check_port(struct bench_cfg *cfg, char *err, size_t err_len)
+static void opts_check_port(struct bench_cfg *cfg)
 {
 	uint64_t port = cfg->tcp_port & 0xffff;
 	char note[96];
 
-	if (!port) {
-		opts_err(err, err_len, "-p/--port %llu: TCP port 0 (a random "
-			 "port, no client could find the server): give "
-			 "1..65535", (unsigned long long)cfg->tcp_port);
-		return -EINVAL;
-	}
 	if (port == cfg->tcp_port)
-		return 0;
+		return;
 	snprintf(note, sizeof(note), "-p/--port %llu (TCP port %llu: its "
 		 "low 16 bits, as perftest)",
 		 (unsigned long long)cfg->tcp_port, (unsigned long long)port);
 	opts_note(cfg, note);
 	cfg->tcp_port = port;
+}
+
+/*
+ * -c DC, SRD, XRC: perftest's refusals at its parse (its
+ * force_dependecies), both sides; what it takes is refused at run time
+ * (opts_check_conn_built).
+ */
+static int opts_check_conn_rules(const struct bench_cfg *cfg,
+				 const struct bench_desc *d, char *err,
+				 size_t err_len)
+{
+	uint64_t c = cfg->conn_type;
+	const struct { bool bad; const char *msg; } rules[] = {
+		{ c > OPTS_CONN_UD && cfg->rdma_cm,
+		  "-R: perftest's DC, SRD and XRC QPs are not connected by "
+		  "rdma_cm: drop -R" },
+		{ c == OPTS_CONN_SRD && d->verb != BENCH_VERB_SEND &&
+		  d->verb != BENCH_VERB_READ,
+		  "-c SRD carries sends and reads only: use ib_send_* or "
+		  "ib_read_*, or another -c" },
+		{ c == OPTS_CONN_SRD && cfg->events,
+		  "-c SRD has no completion events in perftest: drop -e" },
+		{ c == OPTS_CONN_DC && cfg->old_post_send,
+		  "-c DC posts with perftest's ibv_wr_* API: drop "
+		  "--use_old_post_send" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].bad) {
+			opts_err(err, err_len, "%s", rules[i].msg);
+			return -EINVAL;
+		}
+	}
 	return 0;
+}
+
+/*
+ * -O, --report-per-port, -g: perftest's refusals at its parse, so what it
+ * refuses we refuse; what it takes is refused at run time
+ * (opts_check_built).
+ */
+static int opts_check_port_rules(const struct bench_cfg *cfg, char *err,
+				 size_t err_len)
+{
+	const struct { bool bad; const char *msg; } rules[] = {
+		{ cfg->dualport && cfg->mcg,
+		  "-O with -g: perftest's dual-port mode has no multicast: "
+		  "drop one" },
+		{ (cfg->dualport || cfg->mcg) && cfg->rdma_cm,
+		  "-R: perftest connects neither dual-port (-O) nor multicast "
+		  "(-g) QPs through rdma_cm: drop -R" },
+		{ cfg->report_per_port && (!cfg->dualport || !cfg->duration_s),
+		  "--report-per-port needs -O and -D, as perftest's: add them "
+		  "or drop it" },
+		{ cfg->mcg && cfg->bidir,
+		  "-g with -b: perftest's multicast is one way: drop -b" },
+		{ cfg->mcg && cfg->qps > 1,
+		  "-g with -q above 1: perftest's multicast has one QP: "
+		  "drop -q" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].bad) {
+			opts_err(err, err_len, "%s", rules[i].msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* -O and -g (each taken only by the tools perftest takes it in). */
+static int opts_check_built_modes(const struct bench_cfg *cfg,
+				  const struct bench_desc *d, char *why,
+				  size_t len)
+{
+	if (cfg->dualport) {
+		snprintf(why, len, "-O: dual-port mode (half the QPs on "
+			 "port 2 of one device) is not built in rdmabench: "
+			 "run one pair per port (-i 1 -p P1, -i 2 -p P2), or "
+			 "use perftest's %s -O on a two-port device", d->name);
+		return -EOPNOTSUPP;
+	}
+	if (cfg->mcg) {
+		snprintf(why, len, "-g: multicast (the server's QPs joined "
+			 "to a group the client sends to) is not built in "
+			 "rdmabench: use -c UD for one peer, or perftest's %s "
+			 "-g (on InfiniBand it joins the group through the SM)",
+			 d->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int opts_check_built(const struct bench_cfg *cfg, const struct bench_desc *d,
+		     char *why, size_t len)
+{
+	static const char *const needs[] = {
+		[OPTS_CONN_DC] = "DC (Dynamically Connected) QPs are mlx5's, "
+				 "made through mlx5dv",
+		[OPTS_CONN_SRD] = "SRD (Scalable Reliable Datagram) QPs are "
+				  "EFA's, made through efadv",
+		[OPTS_CONN_XRC] = "XRC QPs need an XRC domain and SRQs",
+	};
+	static const char *const where[] = {
+		[OPTS_CONN_DC] = "an mlx5 device",
+		[OPTS_CONN_SRD] = "an EFA device",
+		[OPTS_CONN_XRC] = "a device with XRC (ibv_devinfo -v: XRC in "
+				  "its capabilities)",
+	};
+	uint64_t c = cfg->conn_type;
+
+	if (c <= OPTS_CONN_UD || c > OPTS_CONN_XRC)
+		return opts_check_built_modes(cfg, d, why, len);
+	snprintf(why, len, "-c %s: rdmabench builds RC, UC and UD QPs; %s: "
+		 "use perftest's %s -c %s on %s, or -c RC",
+		 opts_conn_name(c), needs[c], d->name, opts_conn_name(c),
+		 where[c]);
+	return -EOPNOTSUPP;
 }
 
 /* The notes, then the fields that would change something dropped. */
@@ -320,9 +438,14 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		return -EINVAL;
 	}
 	opts_check_ignored(cfg, is_bw);
-	ret = opts_check_port(cfg, err, err_len);
-	if (!ret)
-		ret = opts_check_numa(cfg, err, err_len);
+	opts_check_port(cfg);
+	/* perftest's --run_infinitely replaces -a's mode, before any check */
+	if (cfg->all_sizes && cfg->run_infinitely) {
+		opts_note(cfg, "-a/--all (--run_infinitely runs one size, "
+			  "-s's, as perftest's: its mode replaces -a's)");
+		cfg->all_sizes = false;
+	}
+	ret = opts_check_numa(cfg, err, err_len);
 	if (!ret && !opts_is_server(cfg))
 		ret = opts_check_measure(cfg, is_bw, err, err_len);
 	if (!ret && !opts_is_server(cfg))
@@ -330,13 +453,20 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	if (!ret)
 		ret = opts_check_duration(cfg, err, err_len);
 	if (!ret)
+		ret = opts_check_rate(cfg, desc, err, err_len);
+	if (!ret)
 		ret = opts_check_needs(cfg, err, err_len);
 	if (!ret)
 		ret = opts_check_outputs(cfg, err, err_len);
 	if (ret)
 		return ret;
-	if (cfg->conn_type != OPTS_CONN_RC && opts_oob(cfg) == OPTS_OOB_CM &&
-	    !opts_is_server(cfg)) {
+	ret = opts_check_conn_rules(cfg, desc, err, err_len);
+	if (!ret)
+		ret = opts_check_port_rules(cfg, err, err_len);
+	if (ret)
+		return ret;
+	if (cfg->conn_type != OPTS_CONN_RC && cfg->conn_type <= OPTS_CONN_UD &&
+	    opts_oob(cfg) == OPTS_OOB_CM && !opts_is_server(cfg)) {
 		opts_err(err, err_len, "-c %s: rdma_cm connects RC QPs only: "
 			 "drop -R/--oob cm for %s (--oob tcp, the default's "
 			 "path, exchanges the QPs)",

@@ -102,7 +102,7 @@ static void sh_pattern(int code, const char *name, FILE *out)
 static void sh_value(const struct opt_def *o, const struct sh_syntax *s,
 		     FILE *out)
 {
-	size_t i;
+	size_t i, n = 0;
 
 	if (o->kind != OPT_ENUM) {
 		fputs(!strcmp(o->arg, "FILE") || !strcmp(o->arg, "DIR") ?
@@ -110,8 +110,9 @@ static void sh_value(const struct opt_def *o, const struct sh_syntax *s,
 		return;
 	}
 	fputs(s->values, out);
-	for (i = 0; o->choices[i]; i++)
-		fprintf(out, "%s%s", i ? " " : "", o->choices[i]);
+	for (i = 0; o->choices[i]; i++) /* what some tool lists */
+		if (opts_table_choice_ok(o, i, NULL))
+			fprintf(out, "%s%s", n++ ? " " : "", o->choices[i]);
 	fputs(s->values_end, out);
 }
 

@@ -16,9 +16,6 @@
 #define AES_USE "use perftest built with AES-XTS for encrypted traffic"
 #define MLX_WHY "a device-specific feature rdmabench does not set up"
 #define MLX_USE "drop it, or use perftest for this feature"
-#define RATE_WHY "there is no rate limiter"
-#define RATE_USE "drop it and shape with tc on the netdev, or use " \
-		 "perftest's rate limiter"
 
 const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "vector",
@@ -26,23 +23,10 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .has_arg = true,
 	  .why = "completion events (-e) always use vector 0",
 	  .instead = "drop -X" },
-	{ .name = "mcg",
-	  .short_name = 'g',
-	  .why = "multicast groups are not joined (UD runs unicast, "
-		 "-c UD)",
-	  .instead = "use -c UD for one peer, or perftest's ib_send_bw -g "
-		     "for multicast" },
 	{ .name = "report-cycles",
 	  .short_name = 'C',
 	  .why = "figures are in us from CLOCK_MONOTONIC_RAW, never in cycles",
 	  .instead = "drop -C (the us figures need no CPU frequency)" },
-	{ .name = "dualport",
-	  .short_name = 'O',
-	  .why = "dual-port mode is not supported",
-	  .instead = "run one pair per port, each with its own -i and -p" },
-	{ .name = "report-per-port",
-	  .why = "dual-port mode is not supported",
-	  .instead = "run one pair per port, each with its own -i and -p" },
 	{ .name = "report-counters",
 	  .short_name = 'W',
 	  .has_arg = true,
@@ -98,31 +82,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .has_arg = true,
 	  .why = "the link layer follows from the device",
 	  .instead = "pick the device with -d or --netdev" },
-	{ .name = "dlid",
-	  .has_arg = true,
-	  .why = "the path is resolved (rdma_cm) or exchanged (--oob tcp), "
-		 "never given",
-	  .instead = "drop it and give the server's address" },
-	{ .name = "burst_size",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
-	{ .name = "typical_pkt_size",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
-	{ .name = "rate_limit",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
-	{ .name = "rate_limit_type",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
-	{ .name = "rate_units",
-	  .has_arg = true,
-	  .why = RATE_WHY,
-	  .instead = RATE_USE },
 	{ .name = "use_cuda_pcie_mapping",
 	  .why = "CUDA memory is mapped by nvidia-peermem or dma-buf only",
 	  .instead = "use --use_cuda_dmabuf" },

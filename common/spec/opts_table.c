@@ -20,10 +20,14 @@
 	  .max = (hi), .arg = (a), .only = ONLY_NO_TOOL | IGNORED_ELSEWHERE, \
 	  .group = OPT_G_PERFTEST }
 
-static const char *const conn_choices[] = { "RC", "UC", "UD", NULL };
+static const char *const conn_choices[] = { "RC", "UC", "UD", "DC", "SRD",
+					   "XRC", NULL };
 static const char *const atomic_choices[] = { "FETCH_AND_ADD", "CMP_AND_SWAP",
 					       NULL };
 static const char *const oob_choices[] = { "cm", "tcp", "auto", NULL };
+/* enum opts_rate_unit and enum opts_rate (perftest's words) */
+static const char *const rate_unit_choices[] = { "g", "M", "p", NULL };
+static const char *const rate_type_choices[] = { "HW", "SW", "PP", NULL };
 static const char *const output_choices[] = { "table", "bandwidth",
 					       "message_rate", "latency", NULL };
 
@@ -109,6 +113,19 @@ const struct opt_def opts_table_rows[] = {
 	  .arg = "N",
 	  .help = "receives posted per QP (send tests)",
 	  .only = ONLY_SEND, .group = OPT_G_TEST },
+	{ .name = "dualport", .code = 'O', .kind = OPT_FLAG,
+	  .off = CFG(dualport),
+	  .help = "perftest's dual-port mode: taken, and refused at the "
+	  "run's start (not built): run one pair per port, -i 1 and -i 2",
+	  .only = ONLY_BW, .group = OPT_G_PERFTEST },
+	{ .name = "report-per-port", .code = LONG_REPORT_PER_PORT,
+	  .kind = OPT_FLAG, .off = CFG(report_per_port),
+	  .help = "with -O and -D, as perftest's: taken (-O is not built)",
+	  .only = ONLY_BW, .group = OPT_G_PERFTEST },
+	{ .name = "mcg", .code = 'g', .kind = OPT_FLAG, .off = CFG(mcg),
+	  .help = "perftest's multicast send: taken, and refused at the "
+	  "run's start (not built): use -c UD for one peer",
+	  .only = ONLY_SEND, .group = OPT_G_PERFTEST },
 	{ .name = "post_list", .code = 'l', .kind = OPT_U64,
 	  .off = CFG(post_list), .has_off = CFG(has_post_list), .max = 1024,
 	  .def = "1", .arg = "N",
@@ -342,12 +359,13 @@ const struct opt_def opts_table_rows[] = {
 	{ .name = "CPU-freq", .code = 'F', .kind = OPT_NOOP, .off = NOOP,
 	  .help = "no cpufreq warning: figures use CLOCK_MONOTONIC_RAW",
 	  .group = OPT_G_PERFTEST },
-	{ .name = "comm_rdma_cm", .code = 'z', .kind = OPT_NOOP, .off = NOOP,
+	{ .name = "comm_rdma_cm", .code = 'z', .kind = OPT_NOOP,
+	  .off = CFG(comm_rdma_cm),
 	  .help = "the control channel follows --oob (rdma_cm with -R)",
 	  .group = OPT_G_PERFTEST },
 	/* perftest's --help spells -z so: no help, not listed */
 	{ .name = "com_rdma_cm", .code = LONG_COM_RDMA_CM, .kind = OPT_NOOP,
-	  .off = NOOP, .group = OPT_G_PERFTEST },
+	  .off = CFG(comm_rdma_cm), .group = OPT_G_PERFTEST },
 	{ .name = "ipv6", .code = LONG_IPV6, .kind = OPT_NOOP, .off = NOOP,
 	  .help = "the address family follows the address given",
 	  .group = OPT_G_PERFTEST },
@@ -356,7 +374,7 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "the address family follows the address given",
 	  .group = OPT_G_PERFTEST },
 	{ .name = "use_old_post_send", .code = LONG_OLD_POST_SEND,
-	  .kind = OPT_NOOP, .off = NOOP,
+	  .kind = OPT_NOOP, .off = CFG(old_post_send),
 	  .help = "work requests are always posted with ibv_post_send",
 	  .group = OPT_G_PERFTEST },
 	{ .name = "disable_pcie_relaxed", .code = LONG_NO_RELAXED,
@@ -447,6 +465,60 @@ const struct opt_def opts_table_rows[] = {
 	  .max = UINT16_MAX, .arg = "N",
 	  .help = "TCP control: the QP's P_Key table index [0]",
 	  .group = OPT_G_CONN },
+	{ .name = "dlid",
+	  .code = LONG_DLID,
+	  .kind = OPT_U64,
+	  .off = CFG(dlid),
+	  .max = INT32_MAX,
+	  .arg = "LID",
+	  .help = "TCP control, InfiniBand: this LID as the QPs' destination, "
+		  "not the peer's (its low 16 bits; 0: the peer's)",
+	  .group = OPT_G_CONN },
+	{ .name = "rate_limit",
+	  .code = LONG_RATE_LIMIT,
+	  .kind = OPT_STR,
+	  .off = CFG(rate_limit),
+	  .max = sizeof(((struct bench_cfg *)0)->rate_limit),
+	  .arg = "RATE",
+	  .help = "client, bandwidth: post at most RATE (--rate_units; HW "
+		  "unless --rate_limit_type says)",
+	  .group = OPT_G_TEST },
+	{ .name = "rate_units",
+	  .code = LONG_RATE_UNITS,
+	  .kind = OPT_ENUM,
+	  .off = CFG(rate_units),
+	  .has_off = CFG(has_rate_units),
+	  .def = "g",
+	  .arg = "g|M|p",
+	  .help = "--rate_limit's unit: Gb/s, MiB/s or messages/s",
+	  .choices = rate_unit_choices,
+	  .group = OPT_G_TEST },
+	{ .name = "rate_limit_type",
+	  .code = LONG_RATE_LIMIT_TYPE,
+	  .kind = OPT_ENUM,
+	  .off = CFG(rate_limit_type),
+	  .has_off = CFG(has_rate_limit_type),
+	  .arg = "HW|SW|PP",
+	  .help = "the limiter: HW (the QP's static rate, InfiniBand), SW "
+		  "(paced posts) or PP (raw Ethernet: refused)",
+	  .choices = rate_type_choices,
+	  .group = OPT_G_TEST },
+	{ .name = "burst_size",
+	  .code = LONG_BURST_SIZE,
+	  .kind = OPT_U64,
+	  .off = CFG(burst_size),
+	  .max = INT32_MAX,
+	  .arg = "N",
+	  .help = "SW limiter: messages posted at once [-t]",
+	  .group = OPT_G_TEST },
+	{ .name = "typical_pkt_size",
+	  .code = LONG_TYPICAL_PKT_SIZE,
+	  .kind = OPT_U64,
+	  .off = CFG(typical_pkt_size),
+	  .max = UINT16_MAX,
+	  .arg = "B",
+	  .help = "PP limiter's packet size (raw Ethernet: refused)",
+	  .group = OPT_G_TEST },
 	{ .name = "hop_limit", .code = 'L', .kind = OPT_U64,
 	  .off = CFG(hop_limit), .has_off = CFG(has_hop_limit), .max = 255,
 	  .arg = "N",
@@ -640,8 +712,13 @@ bool opts_table_applies(const struct opt_def *o, const struct bench_desc *d)
 bool opts_table_choice_ok(const struct opt_def *o, size_t i,
 			  const struct bench_desc *d)
 {
-	/* the verb table says who can do UC; UD carries sends only */
-	if (o->choices != conn_choices || !d)
+	/* the verb table says who can do UC; UD carries sends only; DC,
+	 * SRD and XRC are taken as perftest takes them, never listed */
+	if (o->choices != conn_choices)
+		return true;
+	if (i > OPTS_CONN_UD)
+		return false;
+	if (!d)
 		return true;
 	if (i == OPTS_CONN_UC)
 		return bench_verb(d->verb)->uc_ok;

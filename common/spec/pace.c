@@ -42,13 +42,58 @@ static struct pace_src *pace_find(struct pace *r, const char *host)
 	return free_src;
 }
 
+/* GCRA: how many steps fit between tat (at least now) and now + burst
+ * steps. */
+static uint64_t pace_room(uint64_t tat, uint64_t now, uint64_t step,
+			  uint64_t burst)
+{
+	uint64_t limit = now + burst * step;
+
+	if (tat < now)
+		tat = now;
+	return tat >= limit ? 0 : (limit - tat) / step;
+}
+
 bool pace_take(struct pace *r, const char *host, uint64_t now_ns)
 {
 	struct pace_src *s = pace_find(r, host);
-	uint64_t tat = s->tat_ns > now_ns ? s->tat_ns : now_ns;
 
-	if (tat + PACE_STEP_NS > now_ns + PACE_BURST * PACE_STEP_NS)
+	if (!pace_room(s->tat_ns, now_ns, PACE_STEP_NS, PACE_BURST))
 		return false;
-	s->tat_ns = tat + PACE_STEP_NS;
+	s->tat_ns = (s->tat_ns > now_ns ? s->tat_ns : now_ns) + PACE_STEP_NS;
 	return true;
+}
+
+void pace_flow_init(struct pace_flow *f, double per_s, uint64_t burst,
+		    uint64_t now_ns)
+{
+	/* burst steps must fit in 64 bits, with room for the clock */
+	double most = (double)(UINT64_MAX / 4 / (burst ? burst : 1));
+	double step = per_s > 0 ? 1e12 / per_s : 0;
+
+	*f = (struct pace_flow){ .start_ns = now_ns, .burst = burst ? burst : 1 };
+	if (per_s > 0)
+		f->step_ps = step >= most ? (uint64_t)most :
+			     step < 1 ? 1 : (uint64_t)step;
+}
+
+static uint64_t pace_flow_now(const struct pace_flow *f, uint64_t now_ns)
+{
+	return (now_ns - f->start_ns) * 1000;
+}
+
+uint64_t pace_flow_room(const struct pace_flow *f, uint64_t now_ns)
+{
+	if (!f->step_ps)
+		return UINT64_MAX;
+	return pace_room(f->tat_ps, pace_flow_now(f, now_ns), f->step_ps,
+			 f->burst);
+}
+
+void pace_flow_take(struct pace_flow *f, uint64_t now_ns, uint64_t n)
+{
+	uint64_t now = pace_flow_now(f, now_ns);
+
+	if (f->step_ps)
+		f->tat_ps = (f->tat_ps > now ? f->tat_ps : now) + n * f->step_ps;
 }

@@ -34,4 +34,26 @@ void pace_init(struct pace *r);
  * false: over its rate (nothing counted: a refusal costs no token). */
 bool pace_take(struct pace *r, const char *host, uint64_t now_ns);
 
+/*
+ * The same bucket for one stream of messages (perftest's SW rate
+ * limiter, --rate_limit): per_s messages a second in the long run, up to
+ * burst at once after a pause. Times in ps from the start (a message
+ * can cost under 1 ns).
+ */
+struct pace_flow {
+	uint64_t start_ns;
+	uint64_t step_ps;           /* one message; 0: no limit */
+	uint64_t burst;
+	uint64_t tat_ps;
+};
+
+void pace_flow_init(struct pace_flow *f, double per_s, uint64_t burst,
+		    uint64_t now_ns);
+
+/* How many messages may go at now_ns (UINT64_MAX: no limit). */
+uint64_t pace_flow_room(const struct pace_flow *f, uint64_t now_ns);
+
+/* n messages went at now_ns. */
+void pace_flow_take(struct pace_flow *f, uint64_t now_ns, uint64_t n);
+
 #endif

@@ -83,6 +83,9 @@ struct xfer_bw_plan {
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t post_list;
+	double pace_per_s;       /* --rate_limit SW: messages a second at
+				  * most, all QPs together; 0: no limit */
+	uint32_t pace_burst;     /* ... posted at once after a pause */
 	bool sends;              /* this side initiates operations */
 	bool receives;           /* this side counts receives (send verb) */
 };

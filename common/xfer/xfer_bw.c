@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "spec/pace.h"
 #include "xfer/xfer_int.h"
 
 #define XFER_PEAK_SLICES 16
@@ -40,6 +41,7 @@ struct bw_run {
 	bool posting;
 	bool fin_sent;   /* ctrl FIN for a peer that counts receives */
 	uint32_t depth;
+	struct pace_flow pace;   /* --rate_limit SW (plan's pace_per_s) */
 };
 
 static void bw_peak(struct bw_run *r, uint64_t now_ns)
@@ -57,6 +59,18 @@ static void bw_peak(struct bw_run *r, uint64_t now_ns)
 	r->mark_ns = now_ns;
 }
 
+/* --rate_limit SW: at most what the limiter allows now of n (taken). */
+static uint64_t bw_pace(struct bw_run *r, uint64_t n)
+{
+	uint64_t now_ns = timer_now_ns();
+	uint64_t room = pace_flow_room(&r->pace, now_ns);
+
+	if (n > room)
+		n = room;
+	pace_flow_take(&r->pace, now_ns, n);
+	return n;
+}
+
 static int bw_post_qp(struct bw_run *r, unsigned int qp)
 {
 	const struct xfer_bw_plan *p = r->p;
@@ -72,6 +86,10 @@ static int bw_post_qp(struct bw_run *r, unsigned int qp)
 		n = p->post_list < room ? p->post_list : room;
 		if (p->iters && r->posted[qp] + n > p->iters)
 			n = p->iters - r->posted[qp];
+		if (p->pace_per_s > 0)
+			n = bw_pace(r, n);
+		if (!n)
+			break;
 		r->unsignaled[qp] += n;
 		sig = r->unsignaled[qp] >= p->cq_mod ||
 		      r->posted[qp] + n == p->iters ||
@@ -381,6 +399,7 @@ int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
 		r->depth = x->slots; /* a read's slot is checked before reuse */
 	if (x->conn->nqps > XFER_MAX_QPS)
 		ret = -EINVAL;
+	pace_flow_init(&r->pace, p->pace_per_s, p->pace_burst, timer_now_ns());
 	xfer_watch_init(&w);
 	w.ticks = true;
 	while (!ret && !(bw_sends_done(r) && bw_recvs_done(r)))

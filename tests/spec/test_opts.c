@@ -173,14 +173,16 @@ static void test_errors(void)
 {
 	struct bench_cfg cfg;
 
-	/* -p as perftest: an int, its low 16 bits the port; 0 refused */
+	/* -p as perftest: an int, its low 16 bits the port; 0 taken (the
+	 * server picks one, a client is told at run time) */
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "0")), 0);
-	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
-	EXPECT_ERR_HAS("-p/--port 0: TCP port 0");
-	EXPECT_ERR_HAS("1..65535");
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT((int)cfg.tcp_port, 0);
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-p", "65536")), 0);
-	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
-	EXPECT_ERR_HAS("-p/--port 65536: TCP port 0");
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT((int)cfg.tcp_port, 0);
+	EXPECT_TRUE(strstr(cfg.noop_notes, "-p/--port 65536 (TCP port 0") !=
+		    NULL);
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--port=70000")), 0);
 	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
 	EXPECT_EQ_U64(cfg.tcp_port, 4464);
@@ -653,8 +655,53 @@ static void test_enum_values(void)
 	EXPECT_STREQ(err, "-c/--connection 'bogus': must be one of RC");
 }
 
+/*
+ * -O and -g: taken as perftest's parser takes them, with its refusals
+ * (-O with -g or -R; -g with -b or -q 2; --report-per-port without -O and
+ * -D), then refused at the run's start with the alternative.
+ */
+static void test_built_modes(void)
+{
+	static const struct bench_desc send_desc = {
+		.name = "ib_send_bw", .verb = BENCH_VERB_SEND,
+		.measure = BENCH_MEASURE_BW, .default_size = 65536,
+		.default_iters = 1000,
+	};
+	struct bench_cfg cfg;
+	char why[320];
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("-O", "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(opts_check_built(&cfg, &bw_desc, why, sizeof(why)),
+		      -EOPNOTSUPP);
+	EXPECT_TRUE(strstr(why, "run one pair per port") != NULL);
+	EXPECT_TRUE(parse(&cfg, &lat_desc, ARGS("-O", "10.0.0.1")) != 0);
+	EXPECT_EQ_INT(parse(&cfg, &send_desc, ARGS("-g", "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &send_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(opts_check_built(&cfg, &send_desc, why, sizeof(why)),
+		      -EOPNOTSUPP);
+	EXPECT_TRUE(strstr(why, "use -c UD for one peer") != NULL);
+	EXPECT_TRUE(parse(&cfg, &bw_desc, ARGS("-g", "10.0.0.1")) != 0);
+	EXPECT_EQ_INT(parse(&cfg, &send_desc, ARGS("-g", "-b", "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &send_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("drop -b");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("--report-per-port", "-O", "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), -EINVAL);
+	EXPECT_ERR_HAS("needs -O and -D");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(opts_check_built(&cfg, &bw_desc, why, sizeof(why)), 0);
+	/* perftest's --run_infinitely replaces -a's mode (a note) */
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc,
+			    ARGS("-a", "--run_infinitely", "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_TRUE(!cfg.all_sizes && strstr(cfg.noop_notes, "-a/--all (") != NULL);
+}
+
 int main(void)
 {
+	test_built_modes();
 	test_enum_values();
 	test_oob();
 	test_optional_value();

@@ -74,8 +74,31 @@ static void test_table_full(void)
 	EXPECT_TRUE(!pace_take(&r, "10.0.0.66", 100 * S + i * MS));
 }
 
+/* --rate_limit SW: a stream of 1000 messages a second, bursts of 10:
+ * the burst at once, then one a ms; 10 s of posting as fast as allowed
+ * (a look every 100 us) sends 10 s' worth, plus the first burst. */
+static void test_flow_rate(void)
+{
+	struct pace_flow f;
+	uint64_t t, room, sent = 0;
+
+	pace_flow_init(&f, 1000, 10, 5 * S);
+	EXPECT_EQ_INT((int)pace_flow_room(&f, 5 * S), 10);
+	for (t = 5 * S; t < 15 * S; t += MS / 10) {
+		room = pace_flow_room(&f, t);
+		pace_flow_take(&f, t, room);
+		sent += room;
+	}
+	EXPECT_TRUE(sent >= 10000 && sent <= 10010);
+	pace_flow_init(&f, 0, 10, 5 * S); /* no rate: no limit */
+	EXPECT_TRUE(pace_flow_room(&f, 5 * S) == UINT64_MAX);
+	pace_flow_init(&f, 1e-9, 1u << 30, 5 * S); /* no overflow */
+	EXPECT_TRUE(pace_flow_room(&f, 6 * S) == 1u << 30);
+}
+
 int main(void)
 {
+	test_flow_rate();
 	test_burst_then_rate();
 	test_sources_apart();
 	test_table_full();

@@ -40,6 +40,7 @@ static const struct bench_desc all_tools[] = {
 /* Values a perftest user would give; "1" for the rest. */
 static const struct { const char *name, *value; } samples[] = {
 	PERFTEST_SAMPLES,
+	{ "rate_limit_type", "HW" }, { "rate_units", "g" },
 };
 
 /* What a refusal must carry: an imperative for what to do instead. */

@@ -526,11 +526,17 @@ static int session_serve(struct session_be *be)
 	if (s->key)
 		bench_info("clients must prove the key of --auth-key-file %s",
 			   s->key->path);
+	bool pick = !b->cfg.tcp_port; /* -p 0 */
+
 	ret = ops->open(be);
 	if (!ret)
 		ret = ops->listen(be);
 	if (ret)
 		return ret;
+	if (pick)
+		bench_info("-p 0: listening on port %llu: give the client -p "
+			   "%llu", (unsigned long long)b->cfg.tcp_port,
+			   (unsigned long long)b->cfg.tcp_port);
 	bench_info("waiting for a client on %s %llu%s%s (rdmabench %s%s)",
 		   ops->port_what, (unsigned long long)b->cfg.tcp_port,
 		   b->cfg.bind_addr[0] ? " at " : "", b->cfg.bind_addr,

@@ -345,6 +345,7 @@ static int auto_listen(struct session_be *be)
 		ret = a->tcp->ops.listen(a->tcp);
 	if (ret)
 		return ret;
+	a->cm_port = (uint16_t)b->cfg.tcp_port; /* -p 0: TCP's pick */
 	if (!dev_open_first_active(WIRE_DATA_IWARP, dev, sizeof(dev), &port))
 		a->cm_port = (uint16_t)(b->cfg.tcp_port < 65535 ?
 					b->cfg.tcp_port + 1 :

@@ -204,6 +204,8 @@ static int server_listen(struct session_be *be)
 	ret = session_bind_addr(b, &sa, &addr);
 	if (!ret)
 		ret = cm_listen(addr, c->port, &c->listener);
+	if (!ret && !c->port) /* -p 0: the port rdma_cm picked */
+		be->s->b->cfg.tcp_port = c->port = cm_listen_port(&c->listener);
 	if (!ret)
 		busy_watch_cm(be->s, &c->listener);
 	return session_bind_err(b, ret);

@@ -27,6 +27,7 @@
 #include "run/session/session_tcp.h"
 #include "run/setup.h"
 #include "spec/limit.h"
+#include "spec/opts_rate.h"
 #include "spec/trust.h"
 #include "spec/turns.h"
 
@@ -171,6 +172,10 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 	path->retry_cnt = (uint8_t)c->retry_count;
 	path->flow_label = (uint32_t)c->flow_label;
 	path->pkey_index = (uint16_t)c->pkey_index;
+	path->dlid = (uint16_t)c->dlid;
+	path->static_rate = c->rate_limiter != OPTS_RATE_HW ? 0 :
+		(uint8_t)mbps_to_ibv_rate((int)(opts_rate_static_gbps(
+			c->rate_limit) * 1000));
 	path->max_rd_atomic = da.max_qp_rd_atom < 16 ?
 			      (uint8_t)da.max_qp_rd_atom : 16;
 }
@@ -292,6 +297,50 @@ static int tcp_check_peer_qp(struct bench_ctx *b, struct tcp_peer *p,
 	return ret;
 }
 
+/* --dlid on a port that routes by GID (RoCE, as perftest's: the address
+ * carries it, the port does not use it): a note of the header's. */
+static void tcp_note_dlid(struct bench_ctx *b)
+{
+	struct ibv_port_attr pa = { .link_layer = IBV_LINK_LAYER_ETHERNET };
+
+	if (!(b->cfg.dlid & 0xffff))
+		return;
+	ibv_query_port(b->ctrl.verbs, b->port, &pa);
+	if (pa.link_layer != IBV_LINK_LAYER_INFINIBAND)
+		opts_note(&b->cfg, "--dlid (a RoCE port routes by the peer's "
+			  "GID: a LID is not used)");
+}
+
+/*
+ * --rate_limit HW, perftest's: the static rate of an InfiniBand QP's
+ * address. A QP that did not take it (a RoCE or iWARP port has none):
+ * refused where --rate_limit_type HW asked for it, naming SW; else SW
+ * instead, as perftest falls back (said here and in the header).
+ */
+static int tcp_rate_check(struct bench_ctx *b, unsigned int i,
+			  const struct qp_raw_path *path)
+{
+	char why[WIRE_TEXT_MAX];
+
+	if (!path->static_rate || !qp_raw_rate_held(&b->data, i, path))
+		return 0;
+	if (!b->cfg.has_rate_limit_type) {
+		bench_warn("--rate_limit %s: %s port %u takes no HW rate limit "
+			   "(InfiniBand's static rate): pacing the posts (SW) "
+			   "instead, as perftest", b->cfg.rate_limit,
+			   b->dev.name, b->port);
+		opts_rate_no_hw(&b->cfg, b->desc); /* the next path: none */
+		return 0;
+	}
+	snprintf(why, sizeof(why), "--rate_limit_type HW: %.32s port %u "
+		 "(%.16s) took no static rate, InfiniBand's HW limit: use "
+		 "--rate_limit_type SW (paced posts)", b->dev.name, b->port,
+		 b->dev.link_layer);
+	bench_err("%s", why);
+	ctrl_send_error(&b->ctrl, -EOPNOTSUPP, why);
+	return -EOPNOTSUPP;
+}
+
 /*
  * Every QP: the client creates its QP and sends its address; the server
  * creates its own, connects it and answers; the client connects.
@@ -310,6 +359,7 @@ static int tcp_connect_qps(struct session_be *be)
 	if (ret)
 		return ret;
 	tcp_peer_init(be->s, &peer);
+	tcp_note_dlid(b);
 	tcp_path(b, 0, &path); /* path.mtu: what this side offers */
 	for (i = 0; i < b->test.qps && !ret; i++) {
 		uint32_t inl = setup_inline_bytes(b);
@@ -335,6 +385,8 @@ static int tcp_connect_qps(struct session_be *be)
 		tcp_path(b, (enum ibv_mtu)msg.u.qp_info.mtu, &path);
 		ret = qp_raw_connect(&b->data, i, b->ctrl.pd, &path,
 				     &theirs);
+		if (!ret)
+			ret = tcp_rate_check(b, i, &path);
 		if (!ret && b->is_server) {
 			tcp_info_pack(&mine, i, path.mtu, &msg);
 			ret = ctrl_send(&b->ctrl, &msg);
@@ -376,6 +428,8 @@ static int tcp_listen(struct session_be *be)
 	if (!ret)
 		ret = ctrl_tcp_listen(addr, (uint16_t)b->cfg.tcp_port,
 				      &t->listen_fd);
+	if (!ret && !b->cfg.tcp_port) /* -p 0: the port the kernel picked */
+		be->s->b->cfg.tcp_port = ctrl_tcp_port_of(t->listen_fd);
 	if (!ret)
 		busy_watch_tcp(be->s, t->listen_fd);
 	return session_bind_err(b, ret);

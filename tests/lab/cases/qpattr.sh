@@ -4,7 +4,10 @@
 # results JSON, over rdma_cm (-R) and --oob tcp (with -S, -L, -m); -T 106 on the
 # wire (tcpdump: "tos 0x6a"); --source_ip; what rdma_cm cannot set refused
 # (exit 2); -x 300 refused at the device open (exit 2); --inline_recv
-# noted on the header's "Changes nothing" line.
+# noted on the header's "Changes nothing" line; --rate_limit SW paces the
+# posts (measured near its limit), HW refused on rxe (exit 2); --dlid
+# noted on RoCE; -c DC refused at run time (exit 2); -p 0: the server
+# says the port it got and a client reaches it there.
 #
 # One guest: rxe loops its own traffic back inside the driver, so nothing
 # crosses the netdev; the two-guest shape (run by make lab) captures on
@@ -20,6 +23,18 @@ qpattr_json() { # NAME FILE
 	local text=
 	[ -r "$2" ] && text=$(<"$2")
 	lab_assert "$1" '"qp_attr": \{[^}]*"traffic_class": 106,[^}]*"timeout": 20,[^}]*"retry_count": 3,' "$text"
+}
+
+# The BW average (--report_gbits) of SIZE's row in OUT is in LO..HI.
+qpattr_bw_near() { # NAME SIZE LO HI OUT
+	local avg
+	avg=$(awk -v s="$2" '$1 == s && NF >= 5 { print $4; exit }' <<<"$5")
+	if [ -n "$avg" ] && awk -v a="$avg" -v lo="$3" -v hi="$4" \
+		'BEGIN { exit !(a >= lo && a <= hi) }'; then
+		lab_pass "$1" "BW average $avg Gb/s (want $3..$4)"
+	else
+		lab_fail "$1" "BW average '${avg:-none}' Gb/s, want $3..$4"
+	fi
 }
 
 # -T 106 on the wire: a capture on IF of what SRC sends, around what runs
@@ -110,6 +125,41 @@ elif lab_have rxe; then
 		"$B/ib_write_bw" -p 18629 --oob tcp --flow_label 7 --pkey_index 0 -- \
 		"$B/ib_write_bw" "$ip" -p 18629 --oob tcp --flow_label 7 \
 		--pkey_index 0 -n 50
+	# --rate_limit SW, perftest's software limiter (paced posts): 0.02
+	# Gb/s, a fifth of what rxe moves here; -D 4 measures the 2 s after
+	# the first burst, -Q 8 keeps the completions that count it fine
+	lab_pair qpattr.rate_sw -t 60 -e 'Rate limit +: SW: 0.02 Gb/s' \
+		"$B/ib_write_bw" -p 18630 -- "$B/ib_write_bw" "$ip" -p 18630 \
+		-s 4096 -D 4 -Q 8 --report_gbits --rate_limit 0.02 \
+		--rate_limit_type SW
+	qpattr_bw_near qpattr.rate_sw.near 4096 0.018 0.022 "$LAB_CLIENT_OUT"
+	# --rate_limit_type HW: the static rate of an InfiniBand QP's address;
+	# rxe (RoCE) takes none: refused once the QPs connect (exit 2), the
+	# server told why (exit 5: the peer's error)
+	lab_pair qpattr.rate_hw_refused -t 60 -r 2 -R 5 \
+		-e 'rxe0 port 1 \(Ethernet\) took no static rate, InfiniBand.s HW limit: use --rate_limit_type SW' \
+		"$B/ib_write_bw" -p 18631 -- "$B/ib_write_bw" "$ip" -p 18631 \
+		-n 50 --rate_limit 10 --rate_limit_type HW
+	# --dlid: perftest's destination LID; a RoCE port routes by the
+	# peer's GID, so it changes nothing here: the header says so
+	lab_pair qpattr.dlid_noted -t 60 \
+		-e '--dlid \(a RoCE port routes by the peer.s GID' \
+		"$B/ib_write_bw" -p 18632 -- "$B/ib_write_bw" "$ip" -p 18632 \
+		--dlid 5 -n 50
+	# -c DC: perftest's parser takes it; refused at run time, before a
+	# device or a peer is looked for, naming perftest's tool (exit 2)
+	lab_case qpattr.conn_dc_refused -t 30 -r 2 \
+		-e '-c DC: rdmabench builds RC, UC and UD QPs; DC .*: use perftest.s ib_write_bw -c DC on an mlx5 device' \
+		"$B/ib_write_bw" -c DC "$ip" -p 18633
+	# -p 0: the server listens on a port the kernel picks and says which
+	# on stderr; a client given that port runs; a client given -p 0 is
+	# told to give the server's port (exit 2)
+	lab_pair qpattr.port0 -t 60 --ready 'listening on port [0-9]+' \
+		-e "[[:space:]]65536 +50 +$NUM" \
+		"$B/ib_write_bw" -p 0 -- bash -c 'p=$(sed -n "s/.*listening on port \([0-9]*\).*/\1/p" "$1" | head -n 1); exec "$2" "$3" -p "$p" -n 50' \
+		_ "$LAB_LOGDIR/qpattr.port0.server.log" "$B/ib_write_bw" "$ip"
+	lab_case qpattr.port0_client_refused -t 30 -r 2 \
+		-e '-p 0: give the server.s port' "$B/ib_write_bw" "$ip" -p 0
 	# -T on the wire: not here (rxe loops its own traffic back inside the
 	# driver, nothing crosses the netdev); make lab's two-guest run
 	# (tests/run-lab.sh) captures it on eth0 between the guests
