@@ -65,6 +65,7 @@ static void bench_build_test(struct bench_ctx *b)
 	t->inline_bytes = c->has_inline ? (uint32_t)c->inline_bytes : UINT32_MAX;
 	t->duration_s = (uint32_t)c->duration_s;
 	t->margin_s = (uint32_t)c->margin_s;
+	t->recv_post_list = (uint32_t)c->recv_post_list;
 	snprintf(t->tool, sizeof(t->tool), "%s", b->desc->name);
 	test_sizes(t, &first, &last);
 	t->max_size_bytes = last;

@@ -117,7 +117,8 @@ int setup_data_init(struct bench_ctx *b)
 	p.region_bytes = slots * b->test.max_size_bytes;
 	b->hist = hist_create();
 	b->xfer.qs = calloc(b->test.qps, sizeof(*b->xfer.qs));
-	if (!b->hist || !b->xfer.qs)
+	if (!b->hist || !b->xfer.qs ||
+	    xfer_recv_room(&b->xfer, b->test.recv_post_list))
 		return -ENOMEM;
 	b->xfer.conn = &b->data;
 	b->xfer.ctrl = &b->ctrl;
@@ -307,6 +308,9 @@ void setup_print_header(struct bench_ctx *b)
 				   "queue for the %u QP(s), both sides "
 				   "(--use-srq)",
 				   b->test.qps);
+	if (perftest_out_table(b) && b->test.recv_post_list > 1)
+		report_header_line(b->out, "Recv Post List", "%u",
+				   b->test.recv_post_list);
 	if (perftest_out_table(b) && b->is_server &&
 	    b->test.measure == BENCH_MEASURE_BW)
 		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?
@@ -370,4 +374,5 @@ void setup_release(struct bench_ctx *b)
 	b->xfer.raw = NULL;
 	free(b->xfer.qs);
 	b->xfer.qs = NULL;
+	xfer_recv_room_free(&b->xfer);
 }

@@ -63,6 +63,8 @@ struct bench_cfg {
 	uint64_t rx_depth;               /* -r */
 	uint64_t post_list;              /* -l */
 	bool has_post_list;
+	uint64_t recv_post_list;         /* --recv_post_list; 0: not given */
+	bool has_recv_post_list;
 	uint64_t inline_bytes;           /* -I */
 	bool has_inline;
 	uint64_t cq_mod;                 /* -Q: signal one send in cq_mod */

@@ -50,11 +50,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .instead =
 		  "use --json: it records the port counters before and "
 		  "after each run; --expect-no-errors gates on the error counters" },
-	{ .name = "recv_post_list",
-	  .has_arg = true,
-	  .why = "receives are posted one list per refill",
-	  .instead =
-		  "drop it: -r sets how many receives each QP keeps posted" },
 	{ .name = "odp",
 	  .why = "ODP is not supported: buffers are registered up front",
 	  .instead = "drop it, or use perftest --odp to measure on-demand "

@@ -114,6 +114,12 @@ const struct opt_def opts_table_rows[] = {
 	  .def = "1", .arg = "N",
 	  .help = "chain N work requests per post (0: 1, as perftest)",
 	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_TEST },
+	{ .name = "recv_post_list", .code = LONG_RECV_POST_LIST,
+	  .kind = OPT_U64, .off = CFG(recv_post_list),
+	  .has_off = CFG(has_recv_post_list), .max = 16384, .arg = "N",
+	  .help = "post receives in lists of N (send tests; -n a multiple "
+	  "of N, as perftest; 0: 1)",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_TEST },
 	{ .name = "inline_size", .code = 'I', .kind = OPT_U64,
 	  .off = CFG(inline_bytes), .has_off = CFG(has_inline), .max = 1024,
 	  .arg = "BYTES",

@@ -39,6 +39,9 @@ struct test {
 	uint32_t inline_bytes;      /* UINT32_MAX: the device's default */
 	uint32_t duration_s;        /* 0: iterations */
 	uint32_t margin_s;
+	uint32_t recv_post_list;    /* --recv_post_list: receives go in lists
+				     * of this many; 0: as many a post as the
+				     * refill finds (up to 16) */
 	char tool[TEST_TOOL_MAX];   /* "ib_write_bw", for the server's log */
 };
 

@@ -149,21 +149,47 @@ static struct ibv_sge xfer_grh_sge(const struct xfer *x, unsigned int qp)
 		.length = CONN_UD_GRH_BYTES, .lkey = x->conn->aux.mr->lkey };
 }
 
-/* Up to XFER_POLL_BATCH receives as one list, from recv_posted on. */
-static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
-			       uint64_t size, unsigned int n)
+int xfer_recv_room(struct xfer *x, uint32_t recv_list)
 {
-	struct ibv_recv_wr wr[XFER_POLL_BATCH], *bad;
-	struct ibv_sge sge[XFER_POLL_BATCH][2];
+	x->recv_list = recv_list;
+	if (recv_list <= XFER_POLL_BATCH)
+		return 0;
+	x->recv_wr = calloc(recv_list, sizeof(*x->recv_wr));
+	x->recv_sge = calloc(2ull * recv_list, sizeof(*x->recv_sge));
+	return x->recv_wr && x->recv_sge ? 0 : -ENOMEM;
+}
+
+void xfer_recv_room_free(struct xfer *x)
+{
+	free(x->recv_wr);
+	free(x->recv_sge);
+	x->recv_wr = NULL;
+	x->recv_sge = NULL;
+}
+
+uint64_t xfer_recv_whole(const struct xfer *x, uint64_t n, uint64_t room)
+{
+	if (x->recv_list > 1 && n < room)
+		n -= n % x->recv_list;
+	return n;
+}
+
+/* n receives as one list, from recv_posted on, built in wr and sge (2 a
+ * receive). */
+static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
+			       uint64_t size, unsigned int n,
+			       struct ibv_recv_wr *wr, struct ibv_sge *sge)
+{
 	bool ud = x->conn->qps[qp].ah;
+	struct ibv_recv_wr *bad;
 	unsigned int k;
 	int ret;
 
 	for (k = 0; k < n; k++) {
-		sge[k][0] = xfer_grh_sge(x, qp);
+		sge[2 * k] = xfer_grh_sge(x, qp);
 		/* as long as the largest size: a receive left posted from a
 		 * smaller size must still take a larger message */
-		sge[k][ud] = (struct ibv_sge){
+		sge[2 * k + ud] = (struct ibv_sge){
 			.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV,
 						     size,
 						     x->qs[qp].recv_posted + k),
@@ -171,7 +197,7 @@ static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
 			.lkey = x->conn->mem.mr->lkey
 		};
 		wr[k] = (struct ibv_recv_wr){ .wr_id = XFER_WR_ID(qp, 0),
-					      .sg_list = sge[k],
+					      .sg_list = &sge[2 * k],
 					      .num_sge = 1 + ud,
 					      .next = k + 1 < n ? &wr[k + 1] :
 								  NULL };
@@ -191,12 +217,16 @@ static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
 int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
 		   uint64_t n)
 {
-	unsigned int k;
+	struct ibv_recv_wr stack_wr[XFER_POLL_BATCH];
+	struct ibv_sge stack_sge[2 * XFER_POLL_BATCH];
+	struct ibv_recv_wr *wr = x->recv_wr ? x->recv_wr : stack_wr;
+	struct ibv_sge *sge = x->recv_wr ? x->recv_sge : stack_sge;
+	unsigned int k, list = x->recv_list ? x->recv_list : XFER_POLL_BATCH;
 	int ret = 0;
 
 	for (; n && !ret; n -= k) {
-		k = n < XFER_POLL_BATCH ? (unsigned int)n : XFER_POLL_BATCH;
-		ret = xfer_post_recv_list(x, qp, size, k);
+		k = n < list ? (unsigned int)n : list;
+		ret = xfer_post_recv_list(x, qp, size, k, wr, sge);
 	}
 	return ret;
 }
@@ -410,7 +440,10 @@ int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
 			want = iters;
 		have = x->qs[qp].recv_posted - x->qs[qp].recv_done;
 		if (have < want)
-			ret = xfer_post_recv(x, qp, size, want - have);
+			ret = xfer_post_recv(x, qp, size,
+					     xfer_recv_whole(x, want - have,
+							     iters ? iters - have :
+								     UINT64_MAX));
 	}
 	return ret;
 }

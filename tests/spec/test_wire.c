@@ -15,7 +15,7 @@ static size_t body_bytes(uint16_t type)
 {
 	switch (type) {
 	case WIRE_CONNECT: return 4 + 8;
-	case WIRE_HELLO: return 1 + 1 + 2 + 4 * 3 + 8 * 3 + 4 * 7 + WIRE_NAME_MAX;
+	case WIRE_HELLO: return 1 + 1 + 2 + 4 * 3 + 8 * 3 + 4 * 8 + WIRE_NAME_MAX;
 	case WIRE_HELLO_ACK: return 4 + 8 + WIRE_NAME_MAX + WIRE_TEXT_MAX;
 	case WIRE_BUF: return 8 + 8 + 4;
 	case WIRE_SYNC: return 16;
@@ -89,6 +89,7 @@ static void test_round_trips(void)
 	m.u.hello.size_bytes = 65536;
 	m.u.hello.max_size_bytes = 0x0102030405060708ULL;
 	m.u.hello.iters = UINT64_MAX;
+	m.u.hello.recv_post_list = 0x0a0b0c0d;
 	strcpy(m.u.hello.tool, "ib_write_bw");
 	round_trip(&m, &b);
 	EXPECT_EQ_INT(b.u.hello.verb, 0xfe);
@@ -100,6 +101,7 @@ static void test_round_trips(void)
 	EXPECT_EQ_U64(b.u.hello.size_bytes, 65536);
 	EXPECT_EQ_U64(b.u.hello.max_size_bytes, 0x0102030405060708ULL);
 	EXPECT_EQ_U64(b.u.hello.iters, UINT64_MAX);
+	EXPECT_EQ_U64(b.u.hello.recv_post_list, 0x0a0b0c0d);
 	EXPECT_STREQ(b.u.hello.tool, "ib_write_bw");
 
 	memset(&m, 0, sizeof(m));
@@ -521,6 +523,7 @@ static void full_test(struct test *t)
 	t->size_bytes = 4, t->max_size_bytes = 5, t->iters = 6;
 	t->qps = 7, t->post_list = 8, t->outstanding = 9, t->rx_depth = 10;
 	t->inline_bytes = UINT32_MAX, t->duration_s = 11, t->margin_s = 12;
+	t->recv_post_list = 13;
 	strcpy(t->tool, "ib_atomic_lat");
 }
 
