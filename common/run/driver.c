@@ -51,6 +51,7 @@ static void bench_build_test(struct bench_ctx *b)
 	t->warm_up = c->warm_up;
 	t->events = c->events;
 	t->srq = c->use_srq;
+	t->mr_per_qp = c->mr_per_qp;
 	t->uc = c->conn_type == OPTS_CONN_UC;
 	t->ud = c->conn_type == OPTS_CONN_UD;
 	t->tx_depth = (uint32_t)c->tx_depth;

@@ -90,6 +90,7 @@ struct bench_cfg {
 	bool warm_up;                    /* --perform_warm_up */
 	bool events;                     /* -e: completion events */
 	bool use_srq; /* --use-srq: one SRQ for the QPs */
+	bool mr_per_qp;                  /* --mr_per_qp: a buffer, MR per QP */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
 	uint64_t clock; /* --clock: index in tick_src_names */
 	bool unsorted;                   /* -U: every sample, in order */

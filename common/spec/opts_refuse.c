@@ -67,10 +67,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "buffers cannot be mmapped files",
 	  .instead =
 		  "use --use_cuda for P2P to GPU memory, or perftest --mmap" },
-	{ .name = "mr_per_qp",
-	  .why = "one MR serves all QPs (each QP its own slots)",
-	  .instead =
-		  "drop it, or use perftest --mr_per_qp to measure many MRs" },
 	{ .name = "use-null-mr",
 	  .why = "null MRs are not supported",
 	  .instead = "use perftest --use-null-mr" },

@@ -385,6 +385,11 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "one shared receive queue (SRQ) that every QP's messages "
 	  "land from, both sides (the client's travels)",
 	  .only = ONLY_SEND, .group = OPT_G_TEST },
+	{ .name = "mr_per_qp", .code = LONG_MR_PER_QP, .kind = OPT_FLAG,
+	  .off = CFG(mr_per_qp),
+	  .help = "a buffer and memory region (MR) per QP instead of one for "
+	  "all, both sides (the client's travels)",
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_TEST },
 	{ .name = "latency_gap", .code = LONG_LATENCY_GAP, .kind = OPT_U64,
 	  .off = CFG(latency_gap_us), .max = INT32_MAX, .arg = "US",
 	  .help = "client: wait US microseconds before each sample's post "

@@ -81,6 +81,7 @@ enum {
 	LONG_FLOW_LABEL,
 	LONG_PKEY_INDEX,
 	LONG_RECV_POST_LIST,
+	LONG_MR_PER_QP,
 };
 
 extern const struct opt_def opts_table_rows[];

@@ -26,6 +26,7 @@ struct test {
 	bool warm_up;               /* --perform_warm_up */
 	bool events;                /* -e: completions through a channel */
 	bool srq; /* --use-srq: one SRQ for the QPs */
+	bool mr_per_qp;             /* --mr_per_qp: a buffer and MR per QP */
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t io_timeout_ms;

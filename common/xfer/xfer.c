@@ -36,14 +36,15 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 	uint64_t slot = x->validate ? iter % x->slots : 0;
 	uint64_t remote = conn_remote_region(c, qp, v->region) + slot * size;
 
-	*sge = (struct ibv_sge){ .length = (uint32_t)size, .lkey = c->mem.mr->lkey };
+	*sge = (struct ibv_sge){ .length = (uint32_t)size,
+				 .lkey = c->qps[qp].mem->mr->lkey };
 	*wr = (struct ibv_send_wr){ .sg_list = sge, .num_sge = 1,
 				    .opcode = verb_opcode[x->verb] };
 	if (v->fixed_size) { /* atomics: 8 bytes into the aux slot */
 		sge->addr = (uintptr_t)conn_aux_slot(c, qp, LAYOUT_AUX_ATOMIC);
 		sge->lkey = c->aux.mr->lkey;
 		wr->wr.atomic.remote_addr = conn_remote_region(c, qp, v->region);
-		wr->wr.atomic.rkey = c->remote.rkey;
+		wr->wr.atomic.rkey = c->qps[qp].remote.rkey;
 		/* FAA adds 1; CAS moves the counter from iter to iter + 1,
 		 * which succeeds only when every earlier one did */
 		wr->wr.atomic.compare_add =
@@ -55,7 +56,7 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 					 BENCH_REGION_RECV : BENCH_REGION_SEND,
 					 size, iter);
 	wr->wr.rdma.remote_addr = remote;
-	wr->wr.rdma.rkey = c->remote.rkey;
+	wr->wr.rdma.rkey = c->qps[qp].remote.rkey;
 	if (c->qps[qp].ah) { /* UD: the peer's address, not its memory */
 		wr->wr.ud.ah = c->qps[qp].ah;
 		wr->wr.ud.remote_qpn = c->qps[qp].remote_qpn;
@@ -64,7 +65,7 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 	if (v->region == BENCH_REGION_RECV && size <= c->qps[qp].max_inline)
 		wr->send_flags |= IBV_SEND_INLINE;
 	if (x->validate && v->region == BENCH_REGION_RECV)
-		xfer_fill(x, (uint8_t *)(uintptr_t)sge->addr, size, iter);
+		xfer_fill(x, qp, (uint8_t *)(uintptr_t)sge->addr, size, iter);
 }
 
 /*
@@ -194,7 +195,7 @@ static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
 						     size,
 						     x->qs[qp].recv_posted + k),
 			.length = (uint32_t)(x->conn->region_bytes / x->slots),
-			.lkey = x->conn->mem.mr->lkey
+			.lkey = x->conn->qps[qp].mem->mr->lkey
 		};
 		wr[k] = (struct ibv_recv_wr){ .wr_id = XFER_WR_ID(qp, 0),
 					      .sg_list = &sge[2 * k],
@@ -380,16 +381,18 @@ int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 	return 0;
 }
 
-/* Where buf lies in the data buffer (host or GPU: mem_* take offsets). */
-static size_t xfer_offset(const struct xfer *x, const uint8_t *buf)
+/* Where buf lies in QP qp's data buffer (host or GPU: mem_* take
+ * offsets). */
+static size_t xfer_offset(const struct xfer *x, unsigned int qp,
+			  const uint8_t *buf)
 {
-	return (size_t)(buf - (const uint8_t *)x->conn->mem.addr);
+	return (size_t)(buf - (const uint8_t *)x->conn->qps[qp].mem->addr);
 }
 
-void xfer_fill(const struct xfer *x, uint8_t *buf, uint64_t size,
-	       uint64_t iter)
+void xfer_fill(const struct xfer *x, unsigned int qp, uint8_t *buf,
+	       uint64_t size, uint64_t iter)
 {
-	mem_fill(&x->conn->mem, xfer_offset(x, buf), size, iter);
+	mem_fill(x->conn->qps[qp].mem, xfer_offset(x, qp, buf), size, iter);
 }
 
 int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
@@ -401,9 +404,9 @@ int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
 	if (!x->validate)
 		return 0;
 	/* test hook: prove we notice (host memory only) */
-	if ((int64_t)iter == x->flip_iter && mem_is_host(&x->conn->mem))
+	if ((int64_t)iter == x->flip_iter && mem_is_host(x->conn->qps[qp].mem))
 		((uint8_t *)buf)[size / 2] ^= 0x5a;
-	if (!mem_check(&x->conn->mem, xfer_offset(x, buf), size,
+	if (!mem_check(x->conn->qps[qp].mem, xfer_offset(x, qp, buf), size,
 		       read ? iter % x->slots : iter, &miss))
 		return 0;
 	bench_err("data corruption: size %llu, iteration %llu, QP %u, offset "
@@ -423,11 +426,12 @@ int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
 
 	for (qp = 0; qp < x->conn->nqps && !ret; qp++) {
 		if (v->fixed_size) /* the atomic counter starts at 0 */
-			mem_zero(&x->conn->mem, xfer_offset(x,
+			mem_zero(x->conn->qps[qp].mem, xfer_offset(x, qp,
 				 conn_region(x->conn, qp, v->region)), 8);
 		if (v->region == BENCH_REGION_SEND && x->validate)
 			for (i = 0; i < x->slots; i++)
-				xfer_fill(x, xfer_slot(x, qp, v->region, size, i),
+				xfer_fill(x, qp,
+					  xfer_slot(x, qp, v->region, size, i),
 					  size, i);
 		if (!peer_sends)
 			continue;

@@ -95,9 +95,10 @@ int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 uint8_t *xfer_slot(const struct xfer *x, unsigned int qp,
 		   enum bench_region r, uint64_t size, uint64_t iter);
 
-/* Write iteration iter's pattern at buf (host or GPU memory). */
-void xfer_fill(const struct xfer *x, uint8_t *buf, uint64_t size,
-	       uint64_t iter);
+/* Write iteration iter's pattern at buf, in QP qp's buffer (host or GPU
+ * memory). */
+void xfer_fill(const struct xfer *x, unsigned int qp, uint8_t *buf,
+	       uint64_t size, uint64_t iter);
 
 /*
  * Check the landed data of iteration iter (validate); -EILSEQ logged.

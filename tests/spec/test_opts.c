@@ -490,6 +490,24 @@ static void test_recv_post_list(void)
 	NOTES_HAS("--recv_post_list (this tool posts no receives)");
 }
 
+/* --mr_per_qp: the bandwidth tools' (each QP its own MR); taken and
+ * ignored on the latency tools (one QP), as perftest. */
+static void test_mr_per_qp(void)
+{
+	struct bench_cfg cfg;
+	char err[256];
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--mr_per_qp", "-q", "2",
+						 "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_TRUE(cfg.mr_per_qp);
+	EXPECT_EQ_INT(parse(&cfg, &lat_desc, ARGS("--mr_per_qp",
+						  "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &lat_desc, err, sizeof(err)), 0);
+	EXPECT_TRUE(!cfg.mr_per_qp);
+	IGNORED_HAS("--mr_per_qp");
+}
+
 /*
  * What perftest takes and ignores (issue 26): bandwidth options on the
  * latency tools and the options of perftest's other tools, checked but
@@ -537,6 +555,7 @@ static void test_perftest_ignores(void)
 	EXPECT_EQ_U64(cfg.post_list, 1);
 	NOTES_HAS("-l/--post_list 0 (one WR a post, as -l 1)");
 	test_recv_post_list();
+	test_mr_per_qp();
 	/* our rules perftest has not: taken, said to change nothing */
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--report-both", "-f", "2",
 						 "-S", "3", "-R",
