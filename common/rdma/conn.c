@@ -173,11 +173,40 @@ static int conn_srq(struct conn *c, struct ibv_pd *pd, uint32_t depth)
 	return -e;
 }
 
-int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
-	      const struct conn_params *p)
+/*
+ * The data buffers: one for every QP, or with --mr_per_qp one each, an MR
+ * each (perftest's create_single_mr per QP); then each QP's regions.
+ */
+static int conn_data_mem(struct conn *c, struct ibv_pd *pd,
+			 const struct conn_params *p)
 {
 	int access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
 		     IBV_ACCESS_REMOTE_ATOMIC;
+	unsigned int i, n = p->mr_per_qp ? p->nqps : 1;
+	struct mem_buf *m;
+	int ret = 0;
+
+	c->own = p->mr_per_qp ? calloc(p->nqps, sizeof(*c->own)) : NULL;
+	if (p->mr_per_qp && !c->own)
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		m = c->own ? &c->own[i] : &c->mem;
+		ret = mem_alloc(&p->mem, layout_data_bytes(p->nqps / n,
+							   p->region_bytes), m);
+		if (!ret)
+			ret = mem_register(m, pd, access);
+	}
+	for (i = 0; i < p->nqps && !ret; i++) {
+		c->qps[i].mem = c->own ? &c->own[i] : &c->mem;
+		c->qps[i].base = (uint8_t *)c->qps[i].mem->addr +
+				 layout_region(c->own ? 0 : i, 0, p->region_bytes);
+	}
+	return ret;
+}
+
+int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
+	      const struct conn_params *p)
+{
 	int ret = -ENOMEM;
 
 	c->nqps = p->nqps;
@@ -198,11 +227,7 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 	ret = p->srq ? conn_srq(c, pd, p->nqps * (p->recv_depth + 1)) : 0;
 	if (ret)
 		goto err;
-	ret = -ENOMEM;
-	ret = mem_alloc(&p->mem, layout_data_bytes(p->nqps, p->region_bytes),
-			&c->mem);
-	if (!ret)
-		ret = mem_register(&c->mem, pd, access);
+	ret = conn_data_mem(c, pd, p);
 	if (!ret)
 		ret = mem_host_alloc(layout_aux_bytes(p->nqps), p->numa_node,
 				     &c->aux);
@@ -228,11 +253,32 @@ int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 	return ret;
 }
 
-void conn_local_buf(const struct conn *c, struct wire_buf *out)
+unsigned int conn_bufs(const struct conn *c)
 {
-	out->addr = (uint64_t)(uintptr_t)c->mem.addr;
+	return c->own ? c->nqps : 1;
+}
+
+void conn_local_buf(const struct conn *c, unsigned int i,
+		    struct wire_buf *out)
+{
+	out->addr = (uint64_t)(uintptr_t)c->qps[i].base;
 	out->length = c->region_bytes;
-	out->rkey = c->mem.mr->rkey;
+	out->rkey = c->qps[i].mem->mr->rkey;
+}
+
+void conn_remote_buf(struct conn *c, unsigned int i,
+		     const struct wire_buf *b)
+{
+	unsigned int q;
+
+	if (c->own) {
+		c->qps[i].remote = *b;
+		return;
+	}
+	for (q = 0; q < c->nqps; q++) { /* one buffer: QP q's regions */
+		c->qps[q].remote = *b;
+		c->qps[q].remote.addr += layout_region(q, 0, b->length);
+	}
 }
 
 void conn_destroy(struct conn *c)
@@ -254,6 +300,10 @@ void conn_destroy(struct conn *c)
 		bench_warn("ibv_destroy_srq: %s", strerror(errno));
 	c->srq = NULL;
 	mem_free(&c->mem);
+	for (i = 0; c->own && i < c->nqps; i++)
+		mem_free(&c->own[i]);
+	free(c->own);
+	c->own = NULL;
 	mem_free(&c->aux);
 	if (c->send_cq && ibv_destroy_cq(c->send_cq))
 		bench_warn("ibv_destroy_cq: %s", strerror(errno));

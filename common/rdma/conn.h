@@ -2,13 +2,16 @@
 /*
  * conn - the data connections: one send CQ and one receive CQ shared by
  * -q QPs (each its own rdma_cm connection), one registered buffer for all
- * of them, and a small host buffer for control slots. rdma_cm moves each
+ * of them (with --mr_per_qp one buffer and MR each), and a small host
+ * buffer for control slots. rdma_cm moves each
  * QP through INIT -> RTR -> RTS when it connects (without rdma_cm, with
  * --oob tcp, rdma/qp_raw.h makes and connects them).
  *
  * The buffers' layout is spec/layout.h's: for QP i, [recv region | send
  * region], region_bytes each, and LAYOUT_AUX_COUNT host slots. A region
- * holds `slots` messages of the largest size.
+ * holds `slots` messages of the largest size. Each QP knows where its
+ * regions lie (base, in mem), and where the peer's regions of that QP
+ * lie (remote): the hot loops never ask which of the two layouts it is.
  */
 #ifndef RDMABENCH_RDMA_CONN_H
 #define RDMABENCH_RDMA_CONN_H
@@ -30,6 +33,10 @@ struct conn_qp {
 	uint32_t psn;            /* --oob tcp: our first packet number */
 	struct ibv_ah *ah;       /* -c UD: the address of the peer's QP */
 	uint32_t remote_qpn;     /* -c UD: the peer's QP number */
+	uint8_t *base;           /* its [recv | send] regions ... */
+	struct mem_buf *mem;     /* ... in this buffer, and its MR */
+	struct wire_buf remote;  /* the peer's regions of this QP: their
+				  * base, region_bytes and rkey */
 };
 
 /* -c UD: the Q_Key of every UD QP (perftest's DEF_QKEY), and the bytes a
@@ -47,12 +54,13 @@ struct conn {
 	struct ibv_srq *srq;
 	struct conn_qp *qps;
 	unsigned int nqps;
-	struct mem_buf mem;      /* the regions */
+	struct mem_buf mem;      /* the regions of every QP (one MR) ... */
+	struct mem_buf *own;     /* ... or --mr_per_qp: nqps buffers, a QP's
+				  * regions and MR each; NULL: mem */
 	struct mem_buf aux;      /* host: a FIN/atomic slot per QP */
 	uint64_t region_bytes;
 	uint32_t send_depth;     /* send queue slots per QP */
 	uint32_t recv_depth;     /* receive queue slots per QP */
-	struct wire_buf remote;  /* the peer's buffer: base, region_bytes */
 };
 
 struct conn_params {
@@ -64,6 +72,7 @@ struct conn_params {
 	struct mem_spec mem;     /* the data buffer: host or GPU memory */
 	bool events;             /* -e: the CQs get a completion channel */
 	bool srq; /* --use-srq: one SRQ for the QPs */
+	bool mr_per_qp;          /* --mr_per_qp: a buffer and MR per QP */
 };
 
 /* A QP's queues: slots of one SGE each, inline bytes at most. */
@@ -115,8 +124,20 @@ int conn_init(struct conn *c, struct ibv_context *verbs, struct ibv_pd *pd,
 int conn_qp_setup(struct conn *c, unsigned int i, struct ibv_pd *pd,
 		  uint32_t want_inline);
 
-/* Our buffer as the peer needs it. */
-void conn_local_buf(const struct conn *c, struct wire_buf *out);
+/*
+ * The buffer messages (WIRE_BUF) each side sends: one for all QPs (QP 0's
+ * regions are the buffer's start; QP i's follow), or with --mr_per_qp one
+ * a QP, in QP order. Both sides know which: --mr_per_qp travels.
+ */
+unsigned int conn_bufs(const struct conn *c);
+
+/* Our buffer message i (< conn_bufs) as the peer needs it. */
+void conn_local_buf(const struct conn *c, unsigned int i,
+		    struct wire_buf *out);
+
+/* The peer's buffer message i (< conn_bufs): where its regions lie. */
+void conn_remote_buf(struct conn *c, unsigned int i,
+		     const struct wire_buf *b);
 
 /*
  * QP i's local region r, and the peer's address of its region r: inline
@@ -125,13 +146,14 @@ void conn_local_buf(const struct conn *c, struct wire_buf *out);
 static inline uint8_t *conn_region(const struct conn *c, unsigned int i,
 				   enum bench_region r)
 {
-	return (uint8_t *)c->mem.addr + layout_region(i, r, c->region_bytes);
+	return c->qps[i].base + layout_region(0, r, c->region_bytes);
 }
 
 static inline uint64_t conn_remote_region(const struct conn *c,
 					  unsigned int i, enum bench_region r)
 {
-	return c->remote.addr + layout_region(i, r, c->remote.length);
+	return c->qps[i].remote.addr +
+	       layout_region(0, r, c->qps[i].remote.length);
 }
 
 /* QP i's host slot `which` (LAYOUT_AUX_SLOT_BYTES). */

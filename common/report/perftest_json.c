@@ -25,6 +25,8 @@ static void pj_depths(struct json_writer *w,
 		json_kv_u64(w, "TX_depth", in->tx_depth);
 	if (in->post_list > 1)
 		json_kv_u64(w, "Post_List", in->post_list);
+	if (in->recv_post_list > 1)
+		json_kv_u64(w, "Recv_Post_List", in->recv_post_list);
 	if (in->rx_side)
 		json_kv_u64(w, "RX_depth", in->rx_depth);
 	if (in->bw)

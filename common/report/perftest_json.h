@@ -40,6 +40,7 @@ struct perftest_json_info {
 	bool bw;                 /* CQ_Moderation printed */
 	uint64_t cq_mod;
 	uint64_t post_list;      /* Post_List when > 1 */
+	uint64_t recv_post_list; /* Recv_Post_List when > 1 */
 	unsigned int mtu_bytes;  /* Mtu */
 	const char *link_type;   /* Link_type: "IB", "Ethernet" */
 	int gid_index;           /* GID_index, -1: none chosen (rdma_cm) */

@@ -51,6 +51,7 @@ static void bench_build_test(struct bench_ctx *b)
 	t->warm_up = c->warm_up;
 	t->events = c->events;
 	t->srq = c->use_srq;
+	t->mr_per_qp = c->mr_per_qp;
 	t->uc = c->conn_type == OPTS_CONN_UC;
 	t->ud = c->conn_type == OPTS_CONN_UD;
 	t->tx_depth = (uint32_t)c->tx_depth;
@@ -65,6 +66,7 @@ static void bench_build_test(struct bench_ctx *b)
 	t->inline_bytes = c->has_inline ? (uint32_t)c->inline_bytes : UINT32_MAX;
 	t->duration_s = (uint32_t)c->duration_s;
 	t->margin_s = (uint32_t)c->margin_s;
+	t->recv_post_list = (uint32_t)c->recv_post_list;
 	snprintf(t->tool, sizeof(t->tool), "%s", b->desc->name);
 	test_sizes(t, &first, &last);
 	t->max_size_bytes = last;

@@ -139,13 +139,19 @@ static int bw_bidir_show(struct bench_ctx *b, uint64_t size,
 			 &theirs.bw);
 }
 
+/* A bandwidth run's iterations per QP; 0 with -D (no count ends it). */
+static uint64_t bw_iters(const struct bench_ctx *b)
+{
+	return b->test.duration_s ? 0 : b->test.iters;
+}
+
 static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
 		    bool peer_sends, struct xfer_bw_plan *p)
 {
 	const struct bench_verb_info *v = bench_verb(b->test.verb);
 
 	*p = (struct xfer_bw_plan){
-		.size = size, .iters = b->test.duration_s ? 0 : b->test.iters,
+		.size = size, .iters = bw_iters(b),
 		.tx_depth = b->test.tx_depth, .cq_mod = b->test.cq_mod,
 		.post_list = b->test.post_list, .sends = sends,
 		.receives = peer_sends && v->bw_end == BENCH_END_RECV,
@@ -214,7 +220,7 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	uint64_t peer_msgs;
 	int ret;
 
-	ret = xfer_prepare(&b->xfer, size, b->test.bidir, b->test.iters);
+	ret = xfer_prepare(&b->xfer, size, b->test.bidir, bw_iters(b));
 	if (!ret)
 		ret = measure_handshake_client(b, size);
 	if (!ret)
@@ -263,7 +269,7 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	struct stats_bw bw;
 	int ret;
 
-	ret = xfer_prepare(&b->xfer, size, true, b->test.iters);
+	ret = xfer_prepare(&b->xfer, size, true, bw_iters(b));
 	if (!ret)
 		ret = measure_ready(b);
 	start_ns = timer_now_ns();

@@ -57,6 +57,7 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 		.bw = b->test.measure == BENCH_MEASURE_BW,
 		.cq_mod = b->test.cq_mod,
 		.post_list = b->test.post_list,
+		.recv_post_list = b->test.recv_post_list,
 		.mtu_bytes = b->dev.active_mtu_bytes,
 		.link_type = strcmp(b->dev.link_layer, "Ethernet") ? "IB" :
 								     "Ethernet",

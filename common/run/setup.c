@@ -81,6 +81,7 @@ int setup_data_init(struct bench_ctx *b)
 		.numa_node = b->dev.numa_node,
 		.events = b->test.events,
 		.srq = b->test.srq,
+		.mr_per_qp = b->test.mr_per_qp,
 	};
 	uint32_t slots = test_slots(&b->test);
 	int ret;
@@ -118,7 +119,8 @@ int setup_data_init(struct bench_ctx *b)
 	p.region_bytes = slots * b->test.max_size_bytes;
 	b->hist = hist_create();
 	b->xfer.qs = calloc(b->test.qps, sizeof(*b->xfer.qs));
-	if (!b->hist || !b->xfer.qs)
+	if (!b->hist || !b->xfer.qs ||
+	    xfer_recv_room(&b->xfer, b->test.recv_post_list))
 		return -ENOMEM;
 	b->xfer.conn = &b->data;
 	b->xfer.ctrl = &b->ctrl;
@@ -167,24 +169,45 @@ uint32_t setup_inline_bytes(const struct bench_ctx *b)
 	return b->dev.software ? 16 : 256;
 }
 
-int setup_xchg_bufs(struct bench_ctx *b)
+/* Our buffer messages: one for all QPs, or one a QP (--mr_per_qp). */
+static int setup_send_bufs(struct bench_ctx *b)
 {
-	struct wire_msg mine = { .type = WIRE_BUF }, theirs;
-	int ret;
+	struct wire_msg mine = { .type = WIRE_BUF };
+	unsigned int i;
+	int ret = 0;
 
-	conn_local_buf(&b->data, &mine.u.buf);
-	if (b->is_server) {
+	for (i = 0; i < conn_bufs(&b->data) && !ret; i++) {
+		conn_local_buf(&b->data, i, &mine.u.buf);
+		ret = ctrl_send(&b->ctrl, &mine);
+	}
+	return ret;
+}
+
+/* The peer's, as many as ours (its --mr_per_qp is ours: it travels). */
+static int setup_recv_bufs(struct bench_ctx *b)
+{
+	struct wire_msg theirs;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < conn_bufs(&b->data) && !ret; i++) {
 		ret = ctrl_recv(&b->ctrl, WIRE_BUF, &theirs);
 		if (!ret)
-			ret = ctrl_send(&b->ctrl, &mine);
-	} else {
-		ret = ctrl_send(&b->ctrl, &mine);
-		if (!ret)
-			ret = ctrl_recv(&b->ctrl, WIRE_BUF, &theirs);
+			conn_remote_buf(&b->data, i, &theirs.u.buf);
 	}
-	if (!ret)
-		b->data.remote = theirs.u.buf;
 	return ret;
+}
+
+int setup_xchg_bufs(struct bench_ctx *b)
+{
+	int ret;
+
+	if (b->is_server) {
+		ret = setup_recv_bufs(b);
+		return ret ? ret : setup_send_bufs(b);
+	}
+	ret = setup_send_bufs(b);
+	return ret ? ret : setup_recv_bufs(b);
 }
 
 /*
@@ -219,6 +242,16 @@ static const char *setup_data_dev(const struct bench_ctx *b, char *buf,
 		p.gid[0] = '\0';
 	snprintf(buf, len, "%s port %u%s%.64s (%s)", b->dev.name, b->dev.port,
 		 p.gid[0] ? ", GID " : "", p.gid, b->dev_note);
+	return buf;
+}
+
+/* The header's "Memory": host or GPU, and --mr_per_qp's MRs. */
+static const char *setup_memory(const struct bench_ctx *b, char *buf,
+				size_t len)
+{
+	snprintf(buf, len, "%s%s", mem_path_name(b->data.qps[0].mem),
+		 b->test.mr_per_qp ? ", a buffer and MR per QP (--mr_per_qp)" :
+				     "");
 	return buf;
 }
 
@@ -266,14 +299,15 @@ void setup_print_header(struct bench_ctx *b)
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
 	char title[80], qp_attr[128], data_dev[320], warm[96], no_eff[768];
 	char rate[128];
+	char memory[64];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
 		.transport = b->dev.transport, .port_state = b->dev.port_state,
 		.port = b->dev.port, .mtu_bytes = b->dev.active_mtu_bytes,
-		.numa_node = b->data.mem.numa_node, .local = b->local,
+		.numa_node = b->data.qps[0].mem->numa_node, .local = b->local,
 		.placement = b->place.summary,
-		.memory = mem_path_name(&b->data.mem),
+		.memory = setup_memory(b, memory, sizeof(memory)),
 		.peer = b->peer, .tx_depth = b->test.tx_depth,
 		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
 		.qps = b->test.qps,
@@ -312,6 +346,9 @@ void setup_print_header(struct bench_ctx *b)
 				   "queue for the %u QP(s), both sides "
 				   "(--use-srq)",
 				   b->test.qps);
+	if (perftest_out_table(b) && b->test.recv_post_list > 1)
+		report_header_line(b->out, "Recv Post List", "%u",
+				   b->test.recv_post_list);
 	if (perftest_out_table(b) && b->is_server &&
 	    b->test.measure == BENCH_MEASURE_BW)
 		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?
@@ -375,4 +412,5 @@ void setup_release(struct bench_ctx *b)
 	b->xfer.raw = NULL;
 	free(b->xfer.qs);
 	b->xfer.qs = NULL;
+	xfer_recv_room_free(&b->xfer);
 }

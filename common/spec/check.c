@@ -82,6 +82,12 @@ int check_test(const struct test *t, const struct bench_cfg *caps,
 		snprintf(why, len, "-D %u: this server allows %llu s "
 			 "(--max-duration)", t->duration_s,
 			 (unsigned long long)caps->max_duration_s);
+	else if (t->recv_post_list > t->rx_depth ||
+		 (t->recv_post_list > 1 && t->measure != BENCH_MEASURE_BW))
+		snprintf(why, len, "--recv_post_list %u with -r %u: a list of "
+			 "receives must fit in the receive queue, and only "
+			 "bandwidth tests post lists", t->recv_post_list,
+			 t->rx_depth);
 	else if (t->margin_s && 2ULL * t->margin_s >= t->duration_s)
 		snprintf(why, len, "-f %u with -D %u: the margin must be less "
 			 "than half of -D (each end of the run has one)",

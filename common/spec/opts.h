@@ -69,6 +69,8 @@ struct bench_cfg {
 	uint64_t rx_depth;               /* -r */
 	uint64_t post_list;              /* -l */
 	bool has_post_list;
+	uint64_t recv_post_list;         /* --recv_post_list; 0: not given */
+	bool has_recv_post_list;
 	uint64_t inline_bytes;           /* -I */
 	bool has_inline;
 	uint64_t cq_mod;                 /* -Q: signal one send in cq_mod */
@@ -97,6 +99,7 @@ struct bench_cfg {
 	bool dualport;        /* -O: taken, refused at run time */
 	bool mcg;             /* -g: taken, refused at run time */
 	bool report_per_port; /* --report-per-port (needs -O and -D) */
+	bool mr_per_qp;                  /* --mr_per_qp: a buffer, MR per QP */
 	uint64_t latency_gap_us;         /* --latency_gap: client, between samples */
 	uint64_t clock; /* --clock: index in tick_src_names */
 	bool unsorted;                   /* -U: every sample, in order */

@@ -388,6 +388,68 @@ int opts_check_outputs(const struct bench_cfg *cfg, char *err,
 			       err_len);
 }
 
+/* Does tool d post its receives in lists (a send bandwidth test)? */
+static bool opts_posts_recv_lists(const struct bench_desc *d)
+{
+	return d->measure == BENCH_MEASURE_BW &&
+	       bench_verb(d->verb)->bw_end == BENCH_END_RECV;
+}
+
+/* --recv_post_list where no list is posted: noted, and not sent. */
+static void opts_recv_ignored(struct bench_cfg *cfg,
+			      const struct bench_desc *d)
+{
+	opts_note(cfg, bench_verb(d->verb)->bw_end == BENCH_END_RECV ?
+		  "--recv_post_list (a latency sample is one receive)" :
+		  "--recv_post_list (this tool posts no receives)");
+	cfg->recv_post_list = 0;
+}
+
+/*
+ * --recv_post_list N, perftest's meaning: a send test's receives posted
+ * in lists of N. Bandwidth tests only; in iteration mode -n must be a
+ * multiple of N (perftest refuses the rest too); a list must fit in the
+ * receive queue (-r), or none is ever posted. 0 is 1, and a tool that
+ * posts no receives takes it and ignores it, as perftest's parser does.
+ */
+static int opts_check_recv_list(struct bench_cfg *cfg,
+				const struct bench_desc *d, char *err,
+				size_t err_len)
+{
+	bool is_bw = d->measure == BENCH_MEASURE_BW;
+	unsigned long long n = cfg->recv_post_list;
+
+	if (!cfg->has_recv_post_list)
+		return 0;
+	if (!n) {
+		opts_note(cfg, "--recv_post_list 0 (one receive a post, as 1)");
+		n = cfg->recv_post_list = 1;
+	}
+	if (!is_bw && n > 1) {
+		opts_err(err, err_len, "--recv_post_list %llu: a receive post "
+			 "list is for bandwidth tests (perftest's latency tools "
+			 "refuse it too): use the ib_*_bw tool, or drop it", n);
+		return -EINVAL;
+	}
+	if (!cfg->duration_s && cfg->iters % n) {
+		opts_err(err, err_len, "-n %llu is not a multiple of "
+			 "--recv_post_list %llu (perftest refuses it too): give "
+			 "-n a multiple of it, or run -D",
+			 (unsigned long long)cfg->iters, n);
+		return -EINVAL;
+	}
+	if (opts_posts_recv_lists(d) && n > cfg->rx_depth) {
+		opts_err(err, err_len, "--recv_post_list %llu exceeds -r %llu: "
+			 "a list must fit in the receive queue: raise -r or "
+			 "lower --recv_post_list", n,
+			 (unsigned long long)cfg->rx_depth);
+		return -EINVAL;
+	}
+	if (!opts_posts_recv_lists(d)) /* perftest parses it, no list */
+		opts_recv_ignored(cfg, d);
+	return 0;
+}
+
 /* Duration modes: -D, -f, --run_infinitely. */
 static int opts_check_duration(struct bench_cfg *cfg, char *err,
 			       size_t err_len)
@@ -454,6 +516,8 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_duration(cfg, err, err_len);
 	if (!ret)
 		ret = opts_check_rate(cfg, desc, err, err_len);
+	if (!ret)
+		ret = opts_check_recv_list(cfg, desc, err, err_len);
 	if (!ret)
 		ret = opts_check_needs(cfg, err, err_len);
 	if (!ret)

@@ -34,11 +34,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .instead =
 		  "use --json: it records the port counters before and "
 		  "after each run; --expect-no-errors gates on the error counters" },
-	{ .name = "recv_post_list",
-	  .has_arg = true,
-	  .why = "receives are posted one list per refill",
-	  .instead =
-		  "drop it: -r sets how many receives each QP keeps posted" },
 	{ .name = "odp",
 	  .why = "ODP is not supported: buffers are registered up front",
 	  .instead = "drop it, or use perftest --odp to measure on-demand "
@@ -56,10 +51,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "buffers cannot be mmapped files",
 	  .instead =
 		  "use --use_cuda for P2P to GPU memory, or perftest --mmap" },
-	{ .name = "mr_per_qp",
-	  .why = "one MR serves all QPs (each QP its own slots)",
-	  .instead =
-		  "drop it, or use perftest --mr_per_qp to measure many MRs" },
 	{ .name = "use-null-mr",
 	  .why = "null MRs are not supported",
 	  .instead = "use perftest --use-null-mr" },

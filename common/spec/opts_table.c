@@ -131,6 +131,12 @@ const struct opt_def opts_table_rows[] = {
 	  .def = "1", .arg = "N",
 	  .help = "chain N work requests per post (0: 1, as perftest)",
 	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_TEST },
+	{ .name = "recv_post_list", .code = LONG_RECV_POST_LIST,
+	  .kind = OPT_U64, .off = CFG(recv_post_list),
+	  .has_off = CFG(has_recv_post_list), .max = 16384, .arg = "N",
+	  .help = "post receives in lists of N (send tests; -n a multiple "
+	  "of N, as perftest; 0: 1)",
+	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_TEST },
 	{ .name = "inline_size", .code = 'I', .kind = OPT_U64,
 	  .off = CFG(inline_bytes), .has_off = CFG(has_inline), .max = 1024,
 	  .arg = "BYTES",
@@ -397,6 +403,11 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "one shared receive queue (SRQ) that every QP's messages "
 	  "land from, both sides (the client's travels)",
 	  .only = ONLY_SEND, .group = OPT_G_TEST },
+	{ .name = "mr_per_qp", .code = LONG_MR_PER_QP, .kind = OPT_FLAG,
+	  .off = CFG(mr_per_qp),
+	  .help = "a buffer and memory region (MR) per QP instead of one for "
+	  "all, both sides (the client's travels)",
+	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_TEST },
 	{ .name = "latency_gap", .code = LONG_LATENCY_GAP, .kind = OPT_U64,
 	  .off = CFG(latency_gap_us), .max = INT32_MAX, .arg = "US",
 	  .help = "client: wait US microseconds before each sample's post "

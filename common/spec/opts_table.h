@@ -87,6 +87,8 @@ enum {
 	LONG_TYPICAL_PKT_SIZE,
 	LONG_DLID,
 	LONG_REPORT_PER_PORT,
+	LONG_RECV_POST_LIST,
+	LONG_MR_PER_QP,
 };
 
 extern const struct opt_def opts_table_rows[];

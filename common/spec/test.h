@@ -26,6 +26,7 @@ struct test {
 	bool warm_up;               /* --perform_warm_up */
 	bool events;                /* -e: completions through a channel */
 	bool srq; /* --use-srq: one SRQ for the QPs */
+	bool mr_per_qp;             /* --mr_per_qp: a buffer and MR per QP */
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t io_timeout_ms;
@@ -39,6 +40,9 @@ struct test {
 	uint32_t inline_bytes;      /* UINT32_MAX: the device's default */
 	uint32_t duration_s;        /* 0: iterations */
 	uint32_t margin_s;
+	uint32_t recv_post_list;    /* --recv_post_list: receives go in lists
+				     * of this many; 0: as many a post as the
+				     * refill finds (up to 16) */
 	char tool[TEST_TOOL_MAX];   /* "ib_write_bw", for the server's log */
 };
 

@@ -27,6 +27,7 @@
 #define WIRE_HELLO_EVENTS 0x40u
 #define WIRE_HELLO_UD 0x80u
 #define WIRE_HELLO_SRQ 0x100u
+#define WIRE_HELLO_MR_PER_QP 0x200u
 
 static const struct {
 	size_t off; /* of a bool in struct test */
@@ -41,6 +42,7 @@ static const struct {
 	{ offsetof(struct test, events), WIRE_HELLO_EVENTS },
 	{ offsetof(struct test, ud), WIRE_HELLO_UD },
 	{ offsetof(struct test, srq), WIRE_HELLO_SRQ },
+	{ offsetof(struct test, mr_per_qp), WIRE_HELLO_MR_PER_QP },
 };
 
 _Static_assert(sizeof(((struct test *)0)->tool) ==
@@ -50,7 +52,8 @@ _Static_assert(sizeof(((struct test *)0)->tool) ==
 #define HELLO_FIELDS(X)                                                  \
 	X(tx_depth) X(cq_mod) X(io_timeout_ms) X(size_bytes)             \
 	X(max_size_bytes) X(iters) X(qps) X(post_list) X(outstanding)    \
-	X(rx_depth) X(inline_bytes) X(duration_s) X(margin_s)
+	X(rx_depth) X(inline_bytes) X(duration_s) X(margin_s)            \
+	X(recv_post_list)
 
 void wire_hello_encode(const struct test *t, struct wire_hello *h)
 {
@@ -188,6 +191,7 @@ static void io_hello(struct cursor *c, struct wire_hello *h)
 	io_u32(c, &h->inline_bytes);
 	io_u32(c, &h->duration_s);
 	io_u32(c, &h->margin_s);
+	io_u32(c, &h->recv_post_list);
 	io_text(c, h->tool, sizeof(h->tool));
 }
 

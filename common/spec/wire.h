@@ -10,7 +10,7 @@
  *
  * The sequence (client -> server unless marked <-):
  *   CONNECT(ctrl) [AUTH <-AUTH AUTH <-AUTH] HELLO  <-HELLO_ACK  CONNECT(data)
- *   BUF  <-BUF
+ *   BUF  <-BUF          (--mr_per_qp: a BUF per QP, in QP order)
  *   per size: SYNC  <-READY  (traffic)  <-RESULT  [RESULT: -b]
  *   BYE
  * Either side may send ERROR instead of what it owes; the other prints it.
@@ -25,11 +25,14 @@
 
 #define WIRE_MAGIC 0x52444d42u /* "RDMB" */
 #define WIRE_VERSION \
-	5 /* 2: CONNECT and HELLO_ACK carry a token, AUTH;
+	7 /* 2: CONNECT and HELLO_ACK carry a token, AUTH;
 			* 3: AUTH in 4 steps, the client proves first;
 			* 4: HELLO flags -e (0x40) and -c UD (0x80), which
 			* a version 3 server would ignore;
-			* 5: HELLO flag --use-srq (0x100) */
+			* 5: HELLO flag --use-srq (0x100);
+			* 6: HELLO field recv_post_list, which a version 5
+			* server could not read;
+			* 7: HELLO flag --mr_per_qp (0x200): a BUF per QP */
 #define WIRE_HEADER_BYTES 12
 #define WIRE_MSG_MAX 512
 #define WIRE_TEXT_MAX 200
@@ -99,6 +102,7 @@ struct wire_hello {
 	uint32_t inline_bytes;     /* UINT32_MAX: as large as allowed */
 	uint32_t duration_s;       /* 0: iterations */
 	uint32_t margin_s;
+	uint32_t recv_post_list;   /* 0: not given */
 	char tool[WIRE_NAME_MAX];  /* "ib_write_bw", for the server's log */
 };
 

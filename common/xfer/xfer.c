@@ -46,14 +46,15 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 	uint64_t slot = x->validate ? iter % x->slots : 0;
 	uint64_t remote = conn_remote_region(c, qp, v->region) + slot * size;
 
-	*sge = (struct ibv_sge){ .length = (uint32_t)size, .lkey = c->mem.mr->lkey };
+	*sge = (struct ibv_sge){ .length = (uint32_t)size,
+				 .lkey = c->qps[qp].mem->mr->lkey };
 	*wr = (struct ibv_send_wr){ .sg_list = sge, .num_sge = 1,
 				    .opcode = verb_opcode[x->verb] };
 	if (v->fixed_size) { /* atomics: 8 bytes into the aux slot */
 		sge->addr = (uintptr_t)conn_aux_slot(c, qp, LAYOUT_AUX_ATOMIC);
 		sge->lkey = c->aux.mr->lkey;
 		wr->wr.atomic.remote_addr = conn_remote_region(c, qp, v->region);
-		wr->wr.atomic.rkey = c->remote.rkey;
+		wr->wr.atomic.rkey = c->qps[qp].remote.rkey;
 		xfer_atomic_args(wr, iter);
 		return;
 	}
@@ -61,7 +62,7 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 					 BENCH_REGION_RECV : BENCH_REGION_SEND,
 					 size, iter);
 	wr->wr.rdma.remote_addr = remote;
-	wr->wr.rdma.rkey = c->remote.rkey;
+	wr->wr.rdma.rkey = c->qps[qp].remote.rkey;
 	if (c->qps[qp].ah) { /* UD: the peer's address, not its memory */
 		wr->wr.ud.ah = c->qps[qp].ah;
 		wr->wr.ud.remote_qpn = c->qps[qp].remote_qpn;
@@ -70,7 +71,7 @@ static void xfer_wr(const struct xfer *x, unsigned int qp, uint64_t size,
 	if (v->region == BENCH_REGION_RECV && size <= c->qps[qp].max_inline)
 		wr->send_flags |= IBV_SEND_INLINE;
 	if (x->validate && v->region == BENCH_REGION_RECV)
-		xfer_fill(x, (uint8_t *)(uintptr_t)sge->addr, size, iter);
+		xfer_fill(x, qp, (uint8_t *)(uintptr_t)sge->addr, size, iter);
 }
 
 /*
@@ -174,29 +175,55 @@ static struct ibv_sge xfer_grh_sge(const struct xfer *x, unsigned int qp)
 		.length = CONN_UD_GRH_BYTES, .lkey = x->conn->aux.mr->lkey };
 }
 
-/* Up to XFER_POLL_BATCH receives as one list, from recv_posted on. */
-static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
-			       uint64_t size, unsigned int n)
+int xfer_recv_room(struct xfer *x, uint32_t recv_list)
 {
-	struct ibv_recv_wr wr[XFER_POLL_BATCH], *bad;
-	struct ibv_sge sge[XFER_POLL_BATCH][2];
+	x->recv_list = recv_list;
+	if (recv_list <= XFER_POLL_BATCH)
+		return 0;
+	x->recv_wr = calloc(recv_list, sizeof(*x->recv_wr));
+	x->recv_sge = calloc(2ull * recv_list, sizeof(*x->recv_sge));
+	return x->recv_wr && x->recv_sge ? 0 : -ENOMEM;
+}
+
+void xfer_recv_room_free(struct xfer *x)
+{
+	free(x->recv_wr);
+	free(x->recv_sge);
+	x->recv_wr = NULL;
+	x->recv_sge = NULL;
+}
+
+uint64_t xfer_recv_whole(const struct xfer *x, uint64_t n, uint64_t room)
+{
+	if (x->recv_list > 1 && n < room)
+		n -= n % x->recv_list;
+	return n;
+}
+
+/* n receives as one list, from recv_posted on, built in wr and sge (2 a
+ * receive). */
+static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
+			       uint64_t size, unsigned int n,
+			       struct ibv_recv_wr *wr, struct ibv_sge *sge)
+{
 	bool ud = x->conn->qps[qp].ah;
+	struct ibv_recv_wr *bad;
 	unsigned int k;
 	int ret;
 
 	for (k = 0; k < n; k++) {
-		sge[k][0] = xfer_grh_sge(x, qp);
+		sge[2 * k] = xfer_grh_sge(x, qp);
 		/* as long as the largest size: a receive left posted from a
 		 * smaller size must still take a larger message */
-		sge[k][ud] = (struct ibv_sge){
+		sge[2 * k + ud] = (struct ibv_sge){
 			.addr = (uintptr_t)xfer_slot(x, qp, BENCH_REGION_RECV,
 						     size,
 						     x->qs[qp].recv_posted + k),
 			.length = (uint32_t)(x->conn->region_bytes / x->slots),
-			.lkey = x->conn->mem.mr->lkey
+			.lkey = x->conn->qps[qp].mem->mr->lkey
 		};
 		wr[k] = (struct ibv_recv_wr){ .wr_id = XFER_WR_ID(qp, 0),
-					      .sg_list = sge[k],
+					      .sg_list = &sge[2 * k],
 					      .num_sge = 1 + ud,
 					      .next = k + 1 < n ? &wr[k + 1] :
 								  NULL };
@@ -216,12 +243,16 @@ static int xfer_post_recv_list(const struct xfer *x, unsigned int qp,
 int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
 		   uint64_t n)
 {
-	unsigned int k;
+	struct ibv_recv_wr stack_wr[XFER_POLL_BATCH];
+	struct ibv_sge stack_sge[2 * XFER_POLL_BATCH];
+	struct ibv_recv_wr *wr = x->recv_wr ? x->recv_wr : stack_wr;
+	struct ibv_sge *sge = x->recv_wr ? x->recv_sge : stack_sge;
+	unsigned int k, list = x->recv_list ? x->recv_list : XFER_POLL_BATCH;
 	int ret = 0;
 
 	for (; n && !ret; n -= k) {
-		k = n < XFER_POLL_BATCH ? (unsigned int)n : XFER_POLL_BATCH;
-		ret = xfer_post_recv_list(x, qp, size, k);
+		k = n < list ? (unsigned int)n : list;
+		ret = xfer_post_recv_list(x, qp, size, k, wr, sge);
 	}
 	return ret;
 }
@@ -375,16 +406,18 @@ int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
 	return 0;
 }
 
-/* Where buf lies in the data buffer (host or GPU: mem_* take offsets). */
-static size_t xfer_offset(const struct xfer *x, const uint8_t *buf)
+/* Where buf lies in QP qp's data buffer (host or GPU: mem_* take
+ * offsets). */
+static size_t xfer_offset(const struct xfer *x, unsigned int qp,
+			  const uint8_t *buf)
 {
-	return (size_t)(buf - (const uint8_t *)x->conn->mem.addr);
+	return (size_t)(buf - (const uint8_t *)x->conn->qps[qp].mem->addr);
 }
 
-void xfer_fill(const struct xfer *x, uint8_t *buf, uint64_t size,
-	       uint64_t iter)
+void xfer_fill(const struct xfer *x, unsigned int qp, uint8_t *buf,
+	       uint64_t size, uint64_t iter)
 {
-	mem_fill(&x->conn->mem, xfer_offset(x, buf), size, iter);
+	mem_fill(x->conn->qps[qp].mem, xfer_offset(x, qp, buf), size, iter);
 }
 
 int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
@@ -396,9 +429,9 @@ int xfer_check(const struct xfer *x, const uint8_t *buf, uint64_t size,
 	if (!x->validate)
 		return 0;
 	/* test hook: prove we notice (host memory only) */
-	if ((int64_t)iter == x->flip_iter && mem_is_host(&x->conn->mem))
+	if ((int64_t)iter == x->flip_iter && mem_is_host(x->conn->qps[qp].mem))
 		((uint8_t *)buf)[size / 2] ^= 0x5a;
-	if (!mem_check(&x->conn->mem, xfer_offset(x, buf), size,
+	if (!mem_check(x->conn->qps[qp].mem, xfer_offset(x, qp, buf), size,
 		       read ? iter % x->slots : iter, &miss))
 		return 0;
 	bench_err("data corruption: size %llu, iteration %llu, QP %u, offset "
@@ -418,11 +451,12 @@ int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
 
 	for (qp = 0; qp < x->conn->nqps && !ret; qp++) {
 		if (v->fixed_size) /* the atomic counter starts at 0 */
-			mem_zero(&x->conn->mem, xfer_offset(x,
+			mem_zero(x->conn->qps[qp].mem, xfer_offset(x, qp,
 				 conn_region(x->conn, qp, v->region)), 8);
 		if (v->region == BENCH_REGION_SEND && x->validate)
 			for (i = 0; i < x->slots; i++)
-				xfer_fill(x, xfer_slot(x, qp, v->region, size, i),
+				xfer_fill(x, qp,
+					  xfer_slot(x, qp, v->region, size, i),
 					  size, i);
 		if (!peer_sends)
 			continue;
@@ -435,7 +469,10 @@ int xfer_prepare(const struct xfer *x, uint64_t size, bool peer_sends,
 			want = iters;
 		have = x->qs[qp].recv_posted - x->qs[qp].recv_done;
 		if (have < want)
-			ret = xfer_post_recv(x, qp, size, want - have);
+			ret = xfer_post_recv(x, qp, size,
+					     xfer_recv_whole(x, want - have,
+							     iters ? iters - have :
+								     UINT64_MAX));
 	}
 	return ret;
 }

@@ -54,6 +54,14 @@ struct xfer {
 	uint64_t spin_ns;
 	uint32_t slots;          /* messages a region holds (validate) */
 	bool validate;
+	/* --recv_post_list: receives go in lists of this many, a post each
+	 * (an -n run's last may be shorter); 0: up to XFER_POLL_BATCH a post,
+	 * as the refill finds them */
+	uint32_t recv_list;
+	/* room for one list longer than XFER_POLL_BATCH (xfer_recv_room);
+	 * NULL: a list fits on the stack */
+	struct ibv_recv_wr *recv_wr;
+	struct ibv_sge *recv_sge; /* 2 a receive: UD's GRH, the message */
 	struct samples *raw;     /* -U: latency samples in order; NULL: none */
 	uint64_t gap_ns;         /* --latency_gap: the initiator waits this
 				  * long before each sample's post */
@@ -103,6 +111,12 @@ struct xfer_bw_out {
 				  * turn's posts outlasted it): the figures
 				  * are the whole run's, margins included */
 };
+
+/* Set x->recv_list, with the room its lists need (0 or -ENOMEM). */
+int xfer_recv_room(struct xfer *x, uint32_t recv_list);
+
+/* Free what xfer_recv_room() took. */
+void xfer_recv_room_free(struct xfer *x);
 
 /* Run a bandwidth plan (either or both directions). */
 int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,

@@ -32,6 +32,9 @@ struct bw_run {
 	uint64_t done[XFER_MAX_QPS];
 	uint64_t unsignaled[XFER_MAX_QPS];
 	uint64_t recvd[XFER_MAX_QPS];
+	/* receives consumed and not given back yet: --recv_post_list gives
+	 * them back in whole lists only */
+	uint64_t owed[XFER_MAX_QPS];
 	uint64_t done_all, recv_all, recv_target;
 	uint64_t posts_all;  /* work requests posted (-e: a turn's moves) */
 	uint64_t first_ns, last_ns, recv_first_ns, recv_last_ns;
@@ -214,6 +217,19 @@ static int bw_take_recvs(struct bw_run *r, uint32_t *used)
 	return n;
 }
 
+/* Give QP qp back the receives it consumed, as many as this run still
+ * takes; with --recv_post_list in whole lists (the rest waits). */
+static int bw_refill(struct bw_run *r, unsigned int qp, uint32_t used)
+{
+	uint64_t room = bw_recv_room(r, qp), n;
+
+	r->owed[qp] += used;
+	n = xfer_recv_whole(r->x, r->owed[qp] < room ? r->owed[qp] : room,
+			    room);
+	r->owed[qp] -= n;
+	return n ? xfer_post_recv(r->x, qp, r->p->size, n) : 0;
+}
+
 /*
  * Receives of a send test: check and count what completed, and give each
  * QP as many receives back, a list per QP, batch by batch until the CQ is
@@ -226,19 +242,15 @@ static int bw_poll_recv(struct bw_run *r)
 	uint32_t used[XFER_MAX_QPS];
 	unsigned int qp, nqps = r->x->conn->nqps;
 	/* twice what the peer posts a turn, so the clock is still read */
-	uint64_t room, left = 2ull * XFER_POSTS_PER_TURN * nqps;
+	uint64_t left = 2ull * XFER_POSTS_PER_TURN * nqps;
 	int n, ret = 0;
 
 	do {
 		memset(used, 0, nqps * sizeof(used[0]));
 		n = bw_take_recvs(r, used);
-		for (qp = 0; n > 0 && qp < nqps && !ret; qp++) {
-			room = bw_recv_room(r, qp);
-			if (room > used[qp])
-				room = used[qp];
-			if (room)
-				ret = xfer_post_recv(r->x, qp, r->p->size, room);
-		}
+		for (qp = 0; n > 0 && qp < nqps && !ret; qp++)
+			if (used[qp])
+				ret = bw_refill(r, qp, used[qp]);
 		if (n > 0) {
 			r->recv_last_ns = timer_now_ns();
 			if (!r->recv_first_ns)

@@ -64,10 +64,18 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 
 /*
  * Post n receives on QP qp, for the next iterations' slots (from its
- * recv_posted on), as lists of up to XFER_POLL_BATCH.
+ * recv_posted on), as lists of x->recv_list (the last may be shorter),
+ * or of up to XFER_POLL_BATCH without one.
  */
 int xfer_post_recv(const struct xfer *x, unsigned int qp, uint64_t size,
 		   uint64_t n);
+
+/*
+ * --recv_post_list: of n receives owed to a QP, how many to post now:
+ * whole lists only, unless n is all that room (the receives this run
+ * still takes) leaves, which may end in a shorter list. n without it.
+ */
+uint64_t xfer_recv_whole(const struct xfer *x, uint64_t n, uint64_t room);
 
 /* Post the receive for QP qp's FIN (into its host slot). */
 int xfer_post_fin_recv(const struct xfer *x, unsigned int qp);
@@ -87,9 +95,10 @@ int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 uint8_t *xfer_slot(const struct xfer *x, unsigned int qp,
 		   enum bench_region r, uint64_t size, uint64_t iter);
 
-/* Write iteration iter's pattern at buf (host or GPU memory). */
-void xfer_fill(const struct xfer *x, uint8_t *buf, uint64_t size,
-	       uint64_t iter);
+/* Write iteration iter's pattern at buf, in QP qp's buffer (host or GPU
+ * memory). */
+void xfer_fill(const struct xfer *x, unsigned int qp, uint8_t *buf,
+	       uint64_t size, uint64_t iter);
 
 /*
  * Check the landed data of iteration iter (validate); -EILSEQ logged.

@@ -231,8 +231,10 @@ int main(int argc, char **argv)
 	conn.region_bytes = size;
 	conn.mem.addr = aligned_alloc(4096, (2 * size + 4095) / 4096 * 4096);
 	conn.mem.mr = &mr;
-	conn.remote = (struct wire_buf){ .addr = (uintptr_t)conn.mem.addr,
-					 .length = size, .rkey = 2 };
+	cqp.base = conn.mem.addr;
+	cqp.mem = &conn.mem;
+	cqp.remote = (struct wire_buf){ .addr = (uintptr_t)conn.mem.addr,
+					.length = size, .rkey = 2 };
 	conn.send_depth = 128;
 	conn.recv_depth = 512;
 	ctl.fd = -1;

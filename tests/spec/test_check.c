@@ -77,6 +77,27 @@ static void test_margin(void)
 	EXPECT_EQ_INT(check(&t), 0);
 }
 
+/* --recv_post_list: a list within the receive queue, bandwidth only. */
+static void test_recv_post_list(void)
+{
+	struct test t = ok_test();
+
+	t.verb = BENCH_VERB_SEND;
+	t.recv_post_list = 512;
+	EXPECT_EQ_INT(check(&t), 0);
+	t.recv_post_list = 513;
+	expect_refused(&t, "--recv_post_list 513 with -r 512: a list of "
+		       "receives must fit in the receive queue, and only "
+		       "bandwidth tests post lists");
+	t.recv_post_list = 2;
+	t.measure = BENCH_MEASURE_LAT;
+	expect_refused(&t, "--recv_post_list 2 with -r 512: a list of "
+		       "receives must fit in the receive queue, and only "
+		       "bandwidth tests post lists");
+	t.recv_post_list = 1;
+	EXPECT_EQ_INT(check(&t), 0);
+}
+
 static void test_unknown(void)
 {
 	struct test t = ok_test();
@@ -250,6 +271,7 @@ int main(void)
 	test_ud();
 	test_ud_clamp();
 	test_margin();
+	test_recv_post_list();
 	test_unknown();
 	test_refusals();
 	test_mem();

@@ -447,6 +447,70 @@ static void test_perftest_accepts(void)
 #define NOTES_HAS(what) EXPECT_TRUE(strstr(cfg.noop_notes, what) != NULL)
 
 /*
+ * --recv_post_list, perftest's meaning: lists of receives for the send
+ * bandwidth test, -n a multiple of the list, a list within -r; taken and
+ * ignored (noted) where no list is posted; refused (as perftest) on the
+ * latency tools above 1.
+ */
+static void test_recv_post_list(void)
+{
+	const struct bench_desc *send_bw = bench_tool(BENCH_TOOL_SEND_BW);
+	const struct bench_desc *send_lat = bench_tool(BENCH_TOOL_SEND_LAT);
+	struct bench_cfg cfg;
+	char err[256];
+
+	EXPECT_EQ_INT(parse(&cfg, send_bw, ARGS("--recv_post_list", "4",
+						"10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, send_bw, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(cfg.recv_post_list, 4);
+	EXPECT_EQ_INT(parse(&cfg, send_bw, ARGS("--recv_post_list", "3")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, send_bw, err, sizeof(err)), -EINVAL);
+	EXPECT_TRUE(strstr(err, "-n 1000 is not a multiple of "
+			   "--recv_post_list 3") != NULL);
+	EXPECT_EQ_INT(parse(&cfg, send_bw, ARGS("--recv_post_list", "3", "-D",
+						"2")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, send_bw, err, sizeof(err)), 0);
+	EXPECT_EQ_INT(parse(&cfg, send_bw, ARGS("--recv_post_list", "8", "-r",
+						"4", "-n", "80")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, send_bw, err, sizeof(err)), -EINVAL);
+	EXPECT_TRUE(strstr(err, "--recv_post_list 8 exceeds -r 4") != NULL);
+	EXPECT_EQ_INT(parse(&cfg, send_bw, ARGS("--recv_post_list", "0")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, send_bw, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(cfg.recv_post_list, 1);
+	NOTES_HAS("--recv_post_list 0 (one receive a post, as 1)");
+	EXPECT_EQ_INT(parse(&cfg, send_lat, ARGS("--recv_post_list", "2")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, send_lat, err, sizeof(err)), -EINVAL);
+	EXPECT_TRUE(strstr(err, "perftest's latency tools refuse it") != NULL);
+	EXPECT_EQ_INT(parse(&cfg, send_lat, ARGS("--recv_post_list", "1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, send_lat, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(cfg.recv_post_list, 0);
+	NOTES_HAS("--recv_post_list (a latency sample is one receive)");
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--recv_post_list", "1000",
+						 "-n", "5000")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(cfg.recv_post_list, 0); /* not sent: no receives */
+	NOTES_HAS("--recv_post_list (this tool posts no receives)");
+}
+
+/* --mr_per_qp: the bandwidth tools' (each QP its own MR); taken and
+ * ignored on the latency tools (one QP), as perftest. */
+static void test_mr_per_qp(void)
+{
+	struct bench_cfg cfg;
+	char err[256];
+
+	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--mr_per_qp", "-q", "2",
+						 "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
+	EXPECT_TRUE(cfg.mr_per_qp);
+	EXPECT_EQ_INT(parse(&cfg, &lat_desc, ARGS("--mr_per_qp",
+						  "10.0.0.1")), 0);
+	EXPECT_EQ_INT(opts_check(&cfg, &lat_desc, err, sizeof(err)), 0);
+	EXPECT_TRUE(!cfg.mr_per_qp);
+	IGNORED_HAS("--mr_per_qp");
+}
+
+/*
  * What perftest takes and ignores (issue 26): bandwidth options on the
  * latency tools and the options of perftest's other tools, checked but
  * not used, named in the header; our own rules that perftest has not.
@@ -492,6 +556,8 @@ static void test_perftest_ignores(void)
 	EXPECT_EQ_INT(opts_check(&cfg, &bw_desc, err, sizeof(err)), 0);
 	EXPECT_EQ_U64(cfg.post_list, 1);
 	NOTES_HAS("-l/--post_list 0 (one WR a post, as -l 1)");
+	test_recv_post_list();
+	test_mr_per_qp();
 	/* our rules perftest has not: taken, said to change nothing */
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--report-both", "-f", "2",
 						 "-S", "3", "-R",

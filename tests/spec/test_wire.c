@@ -15,7 +15,7 @@ static size_t body_bytes(uint16_t type)
 {
 	switch (type) {
 	case WIRE_CONNECT: return 4 + 8;
-	case WIRE_HELLO: return 1 + 1 + 2 + 4 * 3 + 8 * 3 + 4 * 7 + WIRE_NAME_MAX;
+	case WIRE_HELLO: return 1 + 1 + 2 + 4 * 3 + 8 * 3 + 4 * 8 + WIRE_NAME_MAX;
 	case WIRE_HELLO_ACK: return 4 + 8 + WIRE_NAME_MAX + WIRE_TEXT_MAX;
 	case WIRE_BUF: return 8 + 8 + 4;
 	case WIRE_SYNC: return 16;
@@ -89,6 +89,7 @@ static void test_round_trips(void)
 	m.u.hello.size_bytes = 65536;
 	m.u.hello.max_size_bytes = 0x0102030405060708ULL;
 	m.u.hello.iters = UINT64_MAX;
+	m.u.hello.recv_post_list = 0x0a0b0c0d;
 	strcpy(m.u.hello.tool, "ib_write_bw");
 	round_trip(&m, &b);
 	EXPECT_EQ_INT(b.u.hello.verb, 0xfe);
@@ -100,6 +101,7 @@ static void test_round_trips(void)
 	EXPECT_EQ_U64(b.u.hello.size_bytes, 65536);
 	EXPECT_EQ_U64(b.u.hello.max_size_bytes, 0x0102030405060708ULL);
 	EXPECT_EQ_U64(b.u.hello.iters, UINT64_MAX);
+	EXPECT_EQ_U64(b.u.hello.recv_post_list, 0x0a0b0c0d);
 	EXPECT_STREQ(b.u.hello.tool, "ib_write_bw");
 
 	memset(&m, 0, sizeof(m));
@@ -521,6 +523,7 @@ static void full_test(struct test *t)
 	t->size_bytes = 4, t->max_size_bytes = 5, t->iters = 6;
 	t->qps = 7, t->post_list = 8, t->outstanding = 9, t->rx_depth = 10;
 	t->inline_bytes = UINT32_MAX, t->duration_s = 11, t->margin_s = 12;
+	t->recv_post_list = 13;
 	strcpy(t->tool, "ib_atomic_lat");
 }
 
@@ -545,19 +548,21 @@ static void test_hello_codec(void)
 static void test_hello_flags(void)
 {
 	static const uint16_t bits[] = { 0x1,  0x2,  0x4,  0x8,	 0x10,
-					 0x20, 0x40, 0x80, 0x100 };
-	struct wire_hello h = { .flags = 0xfe00 };
+					 0x20, 0x40, 0x80, 0x100, 0x200 };
+	struct wire_hello h = { .flags = 0xfc00 };
 	struct test t;
-	bool *flag[9];
+	bool *flag[10];
 	size_t i;
 
 	wire_hello_decode(&h, &t);
 	EXPECT_TRUE(!t.all_sizes && !t.gbits && !t.bidir && !t.validate &&
-		    !t.uc && !t.warm_up && !t.events && !t.ud && !t.srq);
+		    !t.uc && !t.warm_up && !t.events && !t.ud && !t.srq &&
+		    !t.mr_per_qp);
 	flag[0] = &t.all_sizes, flag[1] = &t.gbits, flag[2] = &t.bidir;
 	flag[3] = &t.validate, flag[4] = &t.uc, flag[5] = &t.warm_up;
 	flag[6] = &t.events, flag[7] = &t.ud, flag[8] = &t.srq;
-	for (i = 0; i < 9; i++) {
+	flag[9] = &t.mr_per_qp;
+	for (i = 0; i < 10; i++) {
 		memset(&t, 0, sizeof(t));
 		*flag[i] = true;
 		wire_hello_encode(&t, &h);

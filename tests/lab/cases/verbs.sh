@@ -76,8 +76,8 @@ if lab_have rxe; then
 	lab_case a_with_D_refused -r 2 -e '-a and -D do not mix' \
 		"$B/ib_write_bw" -a -D 2 "$LAB_RXE_IP"
 	lab_case refused_perftest_flag -r 2 \
-		-e '--mr_per_qp is not supported by rdmabench: one MR serves' \
-		"$B/ib_send_bw" --mr_per_qp "$LAB_RXE_IP"
+		-e '--use-null-mr is not supported by rdmabench: null MRs' \
+		"$B/ib_send_bw" --use-null-mr "$LAB_RXE_IP"
 	lab_pair histogram -t 60 -e '# +lower_us' "$B/ib_write_lat" -- \
 		"$B/ib_write_lat" "$LAB_RXE_IP" -n 300 -H
 	# UC: write and send, through --oob tcp (rdma_cm connects RC only);
