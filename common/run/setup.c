@@ -69,6 +69,15 @@ static int setup_clock(struct bench_ctx *b)
 	return 0;
 }
 
+/* The buffers' kind: this side's own options, as perftest's (none of
+ * them travels in the HELLO). */
+static enum mem_kind setup_mem_kind(const struct bench_cfg *c)
+{
+	if (opts_wants_gpu(c))
+		return c->use_cuda_dmabuf ? MEM_CUDA_DMABUF : MEM_CUDA;
+	return c->use_hugepages ? MEM_HUGEPAGES : MEM_HOST;
+}
+
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
 int setup_data_init(struct bench_ctx *b)
 {
@@ -100,15 +109,13 @@ int setup_data_init(struct bench_ctx *b)
 		return ret;
 	p.numa_node = b->place.mem_node;
 	p.mem = (struct mem_spec){
-		.kind = b->cfg.use_cuda < 0 && !b->cfg.cuda_bus_id[0] ?
-			MEM_HOST : b->cfg.use_cuda_dmabuf ? MEM_CUDA_DMABUF
-							  : MEM_CUDA,
+		.kind = setup_mem_kind(&b->cfg),
 		.numa_node = b->place.mem_node,
 		.cuda_index = b->cfg.use_cuda > 0 ? (int)b->cfg.use_cuda : 0,
 		.cuda_bus_id = b->cfg.cuda_bus_id[0] ? b->cfg.cuda_bus_id : NULL,
 		.why = &b->why,
 	};
-	if (p.mem.kind != MEM_HOST && bench_verb(b->test.verb)->fixed_size) {
+	if (!mem_kind_cpu(p.mem.kind) && bench_verb(b->test.verb)->fixed_size) {
 		bench_err_why(&b->why, "atomics on GPU memory are not "
 			      "supported: run %s without --use_cuda",
 			      b->test.tool);
@@ -264,6 +271,7 @@ void setup_print_header(struct bench_ctx *b)
 {
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
 	char title[80], qp_attr[128], data_dev[320], warm[96], no_eff[768];
+	char memory[OPTS_PATH_MAX + 64];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,
@@ -271,7 +279,7 @@ void setup_print_header(struct bench_ctx *b)
 		.port = b->dev.port, .mtu_bytes = b->dev.active_mtu_bytes,
 		.numa_node = b->data.mem.numa_node, .local = b->local,
 		.placement = b->place.summary,
-		.memory = mem_path_name(&b->data.mem),
+		.memory = memory,
 		.peer = b->peer, .tx_depth = b->test.tx_depth,
 		.cq_mod = b->test.cq_mod, .max_inline = b->data.qps[0].max_inline,
 		.qps = b->test.qps,
@@ -285,6 +293,7 @@ void setup_print_header(struct bench_ctx *b)
 	};
 
 	perftest_out_title(b, ' ', title, sizeof(title));
+	mem_describe(&b->data.mem, memory, sizeof(memory));
 	if (b->test.measure == BENCH_MEASURE_LAT)
 		ri.lat_note = bench_verb_lat_divisor(b->test.verb) == 2 ?
 			"half of the ping-pong round trip" : "full round trip";

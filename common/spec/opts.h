@@ -126,6 +126,7 @@ struct bench_cfg {
 	int64_t use_cuda;                /* --use_cuda[=N|auto]: OPTS_CUDA_* */
 	char cuda_bus_id[OPTS_NAME_MAX]; /* --use_cuda_bus_id */
 	bool use_cuda_dmabuf;            /* --use_cuda_dmabuf */
+	bool use_hugepages; /* --use_hugepages: this side's */
 	uint64_t cuda_mem_type;          /* --cuda_mem_type: 0 = device */
 	/* server */
 	bool persistent;                 /* --persistent */

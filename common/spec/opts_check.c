@@ -190,6 +190,8 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		{ cfg->has_inline_recv,
 		  "--inline_recv (no inline receive "
 		  "is requested: receives land in the registered buffer)" },
+		{ cfg->use_hugepages && opts_wants_gpu(cfg),
+		  "--use_hugepages (the buffers are GPU memory: --use_cuda)" },
 		{ !is_bw && cfg->has_post_list && cfg->post_list == 1,
 		  "-l/--post_list (a latency sample is one WR)" },
 	};

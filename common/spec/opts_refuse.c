@@ -59,9 +59,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "ODP is not supported: buffers are registered up front",
 	  .instead = "drop it, or use perftest --odp to measure on-demand "
 		     "paging" },
-	{ .name = "use_hugepages",
-	  .why = "buffers are page-aligned NUMA-local memory, not hugepages",
-	  .instead = "drop it (pick the node with --numa)" },
 	{ .name = "mmap",
 	  .has_arg = true,
 	  .why = "buffers cannot be mmapped files",

@@ -296,6 +296,11 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(use_cuda_dmabuf),
 	  .help = "register GPU memory through dmabuf",
 	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_GPU },
+	{ .name = "use_hugepages", .code = LONG_USE_HUGEPAGES,
+	  .kind = OPT_FLAG, .off = CFG(use_hugepages),
+	  .help = "buffers in huge pages (MAP_HUGETLB, /proc/sys/vm/"
+	  "nr_hugepages) on the NUMA node; this side's only",
+	  .group = OPT_G_PLACE },
 	{ .name = "persistent", .code = LONG_PERSISTENT, .kind = OPT_FLAG,
 	  .off = CFG(persistent),
 	  .help = "server: serve clients one after another",
