@@ -220,6 +220,8 @@ static const struct mem_kind_ops mem_kinds[MEM_KIND_COUNT] = {
 		       mem_host_release },
 	[MEM_HUGEPAGES] = { "hugepages", true, mem_huge_pages, mem_reg_host,
 			    mem_host_release },
+	[MEM_MMAP] = { "mmap", true, mem_mmap_pages, mem_reg_host,
+		       mem_host_release },
 	[MEM_CUDA] = { "cuda (peermem)", false, mem_gpu_alloc, mem_reg_peermem,
 		       mem_gpu_release },
 	[MEM_CUDA_DMABUF] = { "cuda (dmabuf)", false, mem_gpu_alloc,
@@ -275,6 +277,10 @@ void mem_describe(const struct mem_buf *m, char *buf, size_t len)
 	if (m->kind == MEM_HUGEPAGES)
 		snprintf(buf, len, "%s (%zu kB pages)", mem_ops(m->kind)->name,
 			 m->page_bytes >> 10);
+	else if (m->kind == MEM_MMAP)
+		snprintf(buf, len, "%s of %s at offset %llu",
+			 mem_ops(m->kind)->name, m->map_path,
+			 (unsigned long long)m->map_offset);
 	else
 		snprintf(buf, len, "%s", mem_ops(m->kind)->name);
 }

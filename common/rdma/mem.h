@@ -27,17 +27,20 @@ enum mem_kind {
 	MEM_HOST = 0,    /* malloc/numa_alloc_onnode; ibv_reg_mr */
 	MEM_CUDA,        /* cuMemAlloc; ibv_reg_mr through nvidia-peermem */
 	MEM_CUDA_DMABUF, /* cuMemAlloc; dmabuf fd, ibv_reg_dmabuf_mr */
-	MEM_HUGEPAGES, /* mmap MAP_HUGETLB, mbind to the node; ibv_reg_mr */
+	MEM_HUGEPAGES,   /* mmap MAP_HUGETLB, mbind to the node; ibv_reg_mr */
+	MEM_MMAP,        /* a regular file's pages, MAP_SHARED; ibv_reg_mr */
 	MEM_KIND_COUNT,
 };
 
 struct mem_spec {
 	enum mem_kind kind;
-	int numa_node; /* host kinds: node of the pages, -1: any */
+	int numa_node;           /* host kinds: node of the pages, -1: any */
 	int cuda_index;              /* GPU kinds: CUDA ordinal (--use_cuda=N) */
 	const char *cuda_bus_id; /* or its PCI address ("0000:3b:00.0") */
 	struct log_why *why;     /* a registration error's sentence is kept
 				  * here (the run's reason); NULL: none */
+	const char *mmap_path;   /* MEM_MMAP: the file (--mmap), never made */
+	uint64_t mmap_offset;    /* MEM_MMAP: where in it (--mmap-offset) */
 };
 
 struct cuda_ctx;
@@ -49,9 +52,11 @@ struct mem_buf {
 	int numa_node;       /* host: where placed, -1: not pinned;
 			      * GPU: the GPU's node, -1: unknown */
 	bool from_numa;      /* host: freed with numa_free() */
-	size_t map_len; /* mapped kinds: the mapping's length (whole
+	size_t map_len;      /* mapped kinds: the mapping's length (whole
 			      * huge pages), for munmap */
-	size_t page_bytes; /* MEM_HUGEPAGES: the huge page size */
+	size_t page_bytes;   /* MEM_HUGEPAGES: the huge page size */
+	const char *map_path; /* MEM_MMAP: the file, and the offset */
+	uint64_t map_offset;
 	struct ibv_mr *mr;
 	struct cuda_ctx *cuda; /* GPU kinds: the GPU it lives on */
 	uint64_t dptr;         /* GPU kinds: == (uintptr_t)addr */
@@ -69,6 +74,13 @@ struct mem_buf {
  * -ENODEV (no such GPU), -EOPNOTSUPP (no dmabuf on this GPU).
  */
 int mem_alloc(const struct mem_spec *s, size_t len, struct mem_buf *out);
+
+/*
+ * --mmap before the session: is path a regular file this process can read
+ * and write, and offset a page multiple? 0 or -errno (logged, kept in why,
+ * with what to do); its size is checked when the buffers are made.
+ */
+int mem_mmap_probe(const char *path, uint64_t offset, struct log_why *why);
 
 /* mem_alloc of MEM_HOST memory on numa_node (-1: anywhere). */
 int mem_host_alloc(size_t len, int numa_node, struct mem_buf *out);
@@ -108,8 +120,8 @@ int mem_fill(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter);
 int mem_check(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter,
 	      struct pattern_miss *miss);
 
-/* For the report: "host", "hugepages (2048 kB pages)", "cuda (peermem)",
- * "cuda (dmabuf)". */
+/* For the report: "host", "hugepages (2048 kB pages)", "mmap of FILE at
+ * offset N", "cuda (peermem)", "cuda (dmabuf)". */
 void mem_describe(const struct mem_buf *m, char *buf, size_t len);
 
 #endif

@@ -8,7 +8,9 @@
 #include <numaif.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "host/hugepages.h"
@@ -202,4 +204,130 @@ void mem_host_release(struct mem_buf *m)
 	m->addr = NULL;
 	m->map_len = 0;
 	m->from_numa = false;
+}
+
+/* "a directory", "a character device", ... of st_mode's type. */
+static const char *mem_file_type(mode_t mode)
+{
+	static const struct {
+		mode_t type;
+		const char *name;
+	} types[] = {
+		{ S_IFDIR, "a directory" },
+		{ S_IFCHR, "a character device" },
+		{ S_IFBLK, "a block device" },
+		{ S_IFIFO, "a FIFO" },
+		{ S_IFSOCK, "a socket" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if ((mode & S_IFMT) == types[i].type)
+			return types[i].name;
+	return "not a file";
+}
+
+/* Open path to map: a regular file (a device is never written over),
+ * never created; offset a page multiple. The fd, or -errno (logged). */
+static int mem_mmap_open(const char *path, uint64_t offset, struct log_why *why,
+			 struct stat *st)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fd, ret;
+
+	if (offset % (uint64_t)page) {
+		bench_err_why(why,
+			      "--mmap-offset %llu is not a multiple of "
+			      "the page size (%ld bytes): mmap(2) maps a file "
+			      "from a page boundary: give a multiple of %ld",
+			      (unsigned long long)offset, page, page);
+		return -EINVAL;
+	}
+	/* O_NONBLOCK: a FIFO's open does not wait for a writer */
+	fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		bench_err_why(why,
+			      "--mmap %s: cannot open it to read and "
+			      "write: %s: give an existing regular file (it "
+			      "is never created)",
+			      path, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		bench_err_why(why,
+			      "--mmap %s is %s: only a regular file's "
+			      "pages become the buffers (the run writes over "
+			      "them): give a file",
+			      path, mem_file_type(st->st_mode));
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+int mem_mmap_probe(const char *path, uint64_t offset, struct log_why *why)
+{
+	struct stat st = { 0 };
+	int fd = mem_mmap_open(path, offset, why, &st);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* Does the file hold len bytes from offset? 0, or -EINVAL (logged). */
+static int mem_mmap_fits(const struct mem_spec *s, const struct stat *st,
+			 size_t len)
+{
+	uint64_t size = (uint64_t)st->st_size, end = s->mmap_offset + len;
+
+	if (end >= s->mmap_offset && size >= end)
+		return 0;
+	bench_err_why(s->why,
+		      "--mmap %s has %llu bytes; the buffers need "
+		      "%zu bytes from offset %llu: make it at least %llu bytes "
+		      "(truncate -s %llu %s: the run writes over it), or use a "
+		      "smaller -s or -q",
+		      s->mmap_path, (unsigned long long)size, len,
+		      (unsigned long long)s->mmap_offset,
+		      (unsigned long long)end, (unsigned long long)end,
+		      s->mmap_path);
+	return -EINVAL;
+}
+
+int mem_mmap_pages(const struct mem_spec *s, size_t len, struct mem_buf *out)
+{
+	struct stat st = { 0 };
+	void *addr;
+	int fd, ret;
+
+	fd = mem_mmap_open(s->mmap_path, s->mmap_offset, s->why, &st);
+	if (fd < 0)
+		return fd;
+	ret = mem_mmap_fits(s, &st, len);
+	addr = ret ? MAP_FAILED :
+		     mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			  (off_t)s->mmap_offset);
+	if (!ret && addr == MAP_FAILED) {
+		ret = -errno;
+		bench_err_why(s->why,
+			      "--mmap %s: mmap of %zu bytes at offset "
+			      "%llu: %s",
+			      s->mmap_path, len,
+			      (unsigned long long)s->mmap_offset,
+			      strerror(-ret));
+	}
+	close(fd);
+	if (ret)
+		return ret;
+	out->addr = addr;
+	out->len = out->map_len = len;
+	out->map_path = s->mmap_path;
+	out->map_offset = s->mmap_offset;
+	ret = mem_first_touch(out); /* as perftest's, the file's bytes go */
+	if (ret)
+		mem_host_release(out);
+	return ret;
 }

@@ -17,6 +17,12 @@ int mem_host_pages(const struct mem_spec *s, size_t len, struct mem_buf *out);
  * 0, -ENOMEM (the pool's numbers and what to do, logged) or -EINTR. */
 int mem_huge_pages(const struct mem_spec *s, size_t len, struct mem_buf *out);
 
+/* --mmap: len bytes of s->mmap_path's pages from s->mmap_offset
+ * (MAP_SHARED), zeroed: the file is written over, never created, never
+ * grown; not a regular file, or one too short, is refused. 0 or -errno
+ * (logged with what to do). */
+int mem_mmap_pages(const struct mem_spec *s, size_t len, struct mem_buf *out);
+
 /* Free what mem_host_pages or the mapped kinds made. */
 void mem_host_release(struct mem_buf *m);
 

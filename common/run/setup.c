@@ -75,6 +75,8 @@ static enum mem_kind setup_mem_kind(const struct bench_cfg *c)
 {
 	if (opts_wants_gpu(c))
 		return c->use_cuda_dmabuf ? MEM_CUDA_DMABUF : MEM_CUDA;
+	if (c->mmap_path[0])
+		return MEM_MMAP;
 	return c->use_hugepages ? MEM_HUGEPAGES : MEM_HOST;
 }
 
@@ -114,6 +116,8 @@ int setup_data_init(struct bench_ctx *b)
 		.cuda_index = b->cfg.use_cuda > 0 ? (int)b->cfg.use_cuda : 0,
 		.cuda_bus_id = b->cfg.cuda_bus_id[0] ? b->cfg.cuda_bus_id : NULL,
 		.why = &b->why,
+		.mmap_path = b->cfg.mmap_path,
+		.mmap_offset = b->cfg.mmap_offset,
 	};
 	if (!mem_kind_cpu(p.mem.kind) && bench_verb(b->test.verb)->fixed_size) {
 		bench_err_why(&b->why, "atomics on GPU memory are not "

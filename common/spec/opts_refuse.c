@@ -59,16 +59,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "ODP is not supported: buffers are registered up front",
 	  .instead = "drop it, or use perftest --odp to measure on-demand "
 		     "paging" },
-	{ .name = "mmap",
-	  .has_arg = true,
-	  .why = "buffers cannot be mmapped files",
-	  .instead =
-		  "use --use_cuda for P2P to GPU memory, or perftest --mmap" },
-	{ .name = "mmap-offset",
-	  .has_arg = true,
-	  .why = "buffers cannot be mmapped files",
-	  .instead =
-		  "use --use_cuda for P2P to GPU memory, or perftest --mmap" },
 	{ .name = "mr_per_qp",
 	  .why = "one MR serves all QPs (each QP its own slots)",
 	  .instead =

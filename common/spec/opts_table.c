@@ -301,6 +301,16 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "buffers in huge pages (MAP_HUGETLB, /proc/sys/vm/"
 	  "nr_hugepages) on the NUMA node; this side's only",
 	  .group = OPT_G_PLACE },
+	{ .name = "mmap", .code = LONG_MMAP, .kind = OPT_STR,
+	  .off = CFG(mmap_path), .max = OPTS_PATH_MAX, .arg = "FILE",
+	  .help = "buffers in this regular file's pages (MAP_SHARED, written "
+	  "over, never created); this side's only",
+	  .group = OPT_G_PLACE },
+	{ .name = "mmap-offset", .code = LONG_MMAP_OFFSET, .kind = OPT_U64,
+	  .off = CFG(mmap_offset), .has_off = CFG(has_mmap_offset),
+	  .max = INT64_MAX, .def = "0", .arg = "BYTES",
+	  .help = "--mmap: from this offset in the file (a page multiple)",
+	  .group = OPT_G_PLACE },
 	{ .name = "persistent", .code = LONG_PERSISTENT, .kind = OPT_FLAG,
 	  .off = CFG(persistent),
 	  .help = "server: serve clients one after another",

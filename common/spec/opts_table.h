@@ -81,6 +81,8 @@ enum {
 	LONG_FLOW_LABEL,
 	LONG_PKEY_INDEX,
 	LONG_USE_HUGEPAGES,
+	LONG_MMAP,
+	LONG_MMAP_OFFSET,
 };
 
 extern const struct opt_def opts_table_rows[];

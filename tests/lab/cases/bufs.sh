@@ -3,7 +3,11 @@
 # perftest's buffer options (issue 26), each side's own as in perftest's
 # (none travels in the HELLO), on rxe: --use_hugepages with a pool set in
 # /proc/sys/vm/nr_hugepages, ours and perftest's pairs, then the pool
-# emptied to show the sentence. Iterations are scaled for TCG.
+# emptied to show the sentence; --mmap of scratch files in /dev/shm (one
+# a side: a shared one would alias the two buffers), ours with
+# --validate (the client's pattern lands in the server's file) and
+# perftest's, then a short file's and a device's sentences. Iterations
+# are scaled for TCG.
 # shellcheck shell=bash
 
 BUFS_ROW="[[:space:]]65536 +200 +$NUM"
@@ -30,4 +34,39 @@ if lab_have rxe; then
 		-e "the pod's hugepages-2Mi resource" \
 		"$B/ib_write_bw" -p 18673 -- \
 		"$B/ib_write_bw" -p 18673 --use_hugepages -n 200 "$LAB_RXE_IP"
+
+	# --mmap: each side its own file, the client's from an offset; with
+	# --validate (4 KiB: a 64 MiB layout) the pattern lands in the file
+	bufs_f=/dev/shm/rdmabench-bufs
+	rm -f $bufs_f.*
+	truncate -s 72M $bufs_f.srv $bufs_f.cli $bufs_f.pts $bufs_f.ptc
+	truncate -s 4096 $bufs_f.short
+	lab_pair bufs.mmap.ours.rxe -t 60 -e "[[:space:]]4096 +200 +$NUM" \
+		-e "Memory +: mmap of $bufs_f.cli at offset 65536" \
+		-E "Memory +: mmap of $bufs_f.srv at offset 0" \
+		"$B/ib_write_bw" -p 18674 --validate --mmap $bufs_f.srv -- \
+		"$B/ib_write_bw" -p 18674 --validate --mmap $bufs_f.cli \
+		--mmap-offset 65536 -s 4096 -n 200 "$LAB_RXE_IP"
+	if lab_wants bufs.mmap.file_written; then
+		if [ "$(tr -d '\0' < $bufs_f.srv | head -c 64 | wc -c)" = 64 ]; then
+			lab_pass bufs.mmap.file_written
+		else
+			lab_fail bufs.mmap.file_written "$bufs_f.srv holds no pattern"
+		fi
+	fi
+	lab_pair bufs.mmap.perftest.rxe --retries 2 -t 60 --delay 2 \
+		-e "$BUFS_PT_ROW" \
+		ib_write_bw "${bufs_pt[@]}" --mmap $bufs_f.pts -p 18675 -- \
+		ib_write_bw "${bufs_pt[@]}" --mmap $bufs_f.ptc -p 18675 \
+		"$LAB_RXE_IP"
+	lab_pair bufs.mmap.short.rxe -t 60 -r 2 -R 5 \
+		-e "--mmap $bufs_f.short has 4096 bytes; the buffers need [0-9]+ bytes from offset 0: make it at least" \
+		"$B/ib_write_bw" -p 18676 -- \
+		"$B/ib_write_bw" -p 18676 --mmap $bufs_f.short -n 200 \
+		"$LAB_RXE_IP"
+	# a device is never written over: refused before the session
+	lab_case bufs.mmap.device -r 2 \
+		-e "--mmap /dev/zero is a character device: only a regular file's pages" \
+		"$B/ib_write_bw" --mmap /dev/zero -n 200 "$LAB_RXE_IP"
+	rm -f $bufs_f.*
 fi
