@@ -93,8 +93,11 @@ static int mem_reg_host(struct mem_buf *m, struct ibv_pd *pd, int access)
 	char why[PLACE_MSG_MAX] = "";
 	int ret;
 
+	/* --odp: pages come and go on demand, nothing is pinned */
+	if (m->odp)
+		access |= IBV_ACCESS_ON_DEMAND;
 	/* fail with the numbers instead of a bare ENOMEM from the driver */
-	if (!place_memlock_read(MEM_PROC_ROOT, &ml) &&
+	if (!m->odp && !place_memlock_read(MEM_PROC_ROOT, &ml) &&
 	    place_memlock_check(&ml, pinned, why, sizeof(why))) {
 		bench_err_why(m->why, "%s", why);
 		return -ENOMEM;
@@ -241,6 +244,7 @@ int mem_alloc(const struct mem_spec *s, size_t len, struct mem_buf *out)
 	out->why = s->why;
 	out->numa_node = -1;
 	out->dmabuf_fd = -1;
+	out->odp = s->odp && mem_kind_cpu(s->kind);
 	return mem_ops(s->kind)->alloc(s, len, out);
 }
 
@@ -272,7 +276,7 @@ bool mem_is_host(const struct mem_buf *m)
 	return mem_kind_cpu(m->kind);
 }
 
-void mem_describe(const struct mem_buf *m, char *buf, size_t len)
+static void mem_describe_kind(const struct mem_buf *m, char *buf, size_t len)
 {
 	if (m->kind == MEM_HUGEPAGES)
 		snprintf(buf, len, "%s (%zu kB pages)", mem_ops(m->kind)->name,
@@ -283,6 +287,16 @@ void mem_describe(const struct mem_buf *m, char *buf, size_t len)
 			 (unsigned long long)m->map_offset);
 	else
 		snprintf(buf, len, "%s", mem_ops(m->kind)->name);
+}
+
+void mem_describe(const struct mem_buf *m, char *buf, size_t len)
+{
+	size_t at;
+
+	mem_describe_kind(m, buf, len);
+	at = strlen(buf);
+	if (m->odp && at < len)
+		snprintf(buf + at, len - at, ", on demand (ODP)");
 }
 
 static int mem_range_ok(const struct mem_buf *m, size_t off, uint64_t len,

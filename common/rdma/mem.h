@@ -41,6 +41,8 @@ struct mem_spec {
 				  * here (the run's reason); NULL: none */
 	const char *mmap_path;   /* MEM_MMAP: the file (--mmap), never made */
 	uint64_t mmap_offset;    /* MEM_MMAP: where in it (--mmap-offset) */
+	bool odp;                /* host kinds: registered on demand (--odp,
+				  * IBV_ACCESS_ON_DEMAND): nothing pinned */
 };
 
 struct cuda_ctx;
@@ -57,6 +59,7 @@ struct mem_buf {
 	size_t page_bytes;   /* MEM_HUGEPAGES: the huge page size */
 	const char *map_path; /* MEM_MMAP: the file, and the offset */
 	uint64_t map_offset;
+	bool odp;            /* the spec's: registered on demand */
 	struct ibv_mr *mr;
 	struct cuda_ctx *cuda; /* GPU kinds: the GPU it lives on */
 	uint64_t dptr;         /* GPU kinds: == (uintptr_t)addr */
@@ -121,7 +124,8 @@ int mem_check(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter,
 	      struct pattern_miss *miss);
 
 /* For the report: "host", "hugepages (2048 kB pages)", "mmap of FILE at
- * offset N", "cuda (peermem)", "cuda (dmabuf)". */
+ * offset N", "cuda (peermem)", "cuda (dmabuf)"; then ", on demand (ODP)"
+ * when so registered. */
 void mem_describe(const struct mem_buf *m, char *buf, size_t len);
 
 #endif

@@ -80,6 +80,37 @@ static enum mem_kind setup_mem_kind(const struct bench_cfg *c)
 	return c->use_hugepages ? MEM_HUGEPAGES : MEM_HOST;
 }
 
+/* The data QPs' transport. */
+static enum ibv_qp_type setup_qp_type(const struct test *t)
+{
+	if (t->ud)
+		return IBV_QPT_UD;
+	return t->uc ? IBV_QPT_UC : IBV_QPT_RC;
+}
+
+/*
+ * --odp (this side's): can the device page the data buffer on demand for
+ * what the verb does with it on the test's transport? Atomics never get
+ * here (perftest refuses --odp there, and so do we).
+ */
+static int setup_odp(struct bench_ctx *b, struct ibv_context *verbs)
+{
+	static const uint32_t need[BENCH_VERB_COUNT] = {
+		[BENCH_VERB_WRITE] = IBV_ODP_SUPPORT_SEND |
+				     IBV_ODP_SUPPORT_WRITE,
+		[BENCH_VERB_READ] = IBV_ODP_SUPPORT_READ,
+		[BENCH_VERB_SEND] = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
+	};
+	uint32_t n;
+
+	if (!b->cfg.odp || (unsigned int)b->test.verb >= BENCH_VERB_COUNT)
+		return 0;
+	n = need[b->test.verb];
+	if (b->test.srq) /* receives come from the SRQ */
+		n = (n & ~IBV_ODP_SUPPORT_RECV) | IBV_ODP_SUPPORT_SRQ_RECV;
+	return dev_odp_check(verbs, setup_qp_type(&b->test), n, &b->why);
+}
+
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
 int setup_data_init(struct bench_ctx *b)
 {
@@ -106,7 +137,9 @@ int setup_data_init(struct bench_ctx *b)
 			      b->dev.transport, b->test.tool);
 		return -EOPNOTSUPP;
 	}
-	ret = place_glue_apply(b);
+	ret = setup_odp(b, verbs);
+	if (!ret)
+		ret = place_glue_apply(b);
 	if (ret)
 		return ret;
 	p.numa_node = b->place.mem_node;
@@ -118,6 +151,7 @@ int setup_data_init(struct bench_ctx *b)
 		.why = &b->why,
 		.mmap_path = b->cfg.mmap_path,
 		.mmap_offset = b->cfg.mmap_offset,
+		.odp = b->cfg.odp,
 	};
 	if (!mem_kind_cpu(p.mem.kind) && bench_verb(b->test.verb)->fixed_size) {
 		bench_err_why(&b->why, "atomics on GPU memory are not "

@@ -130,6 +130,7 @@ struct bench_cfg {
 	char mmap_path[OPTS_PATH_MAX]; /* --mmap: this side's buffers' file */
 	uint64_t mmap_offset;          /* --mmap-offset: where in it */
 	bool has_mmap_offset;
+	bool odp;                        /* --odp: this side's, on demand */
 	uint64_t cuda_mem_type;          /* --cuda_mem_type: 0 = device */
 	/* server */
 	bool persistent;                 /* --persistent */

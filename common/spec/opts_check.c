@@ -109,6 +109,12 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		{ cfg->use_cuda == OPTS_CUDA_AUTO && cfg->cuda_bus_id[0],
 		  "--use_cuda auto picks the GPU itself: drop "
 		  "--use_cuda_bus_id, or name the GPU with it and drop auto" },
+		{ cfg->odp && cfg->conn_type == OPTS_CONN_UC,
+		  "--odp with -c UC: on-demand paging is not for UC (perftest "
+		  "refuses it too): use -c RC, or drop --odp" },
+		{ cfg->odp && opts_wants_gpu(cfg),
+		  "--odp with --use_cuda: GPU memory is registered through "
+		  "peermem or dmabuf, never on demand: drop one" },
 		{ cfg->mmap_path[0] && opts_wants_gpu(cfg),
 		  "--mmap and --use_cuda: the buffers are either the file's "
 		  "pages or GPU memory (perftest refuses both too): drop one" },

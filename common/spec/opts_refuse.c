@@ -55,10 +55,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .why = "receives are posted one list per refill",
 	  .instead =
 		  "drop it: -r sets how many receives each QP keeps posted" },
-	{ .name = "odp",
-	  .why = "ODP is not supported: buffers are registered up front",
-	  .instead = "drop it, or use perftest --odp to measure on-demand "
-		     "paging" },
 	{ .name = "mr_per_qp",
 	  .why = "one MR serves all QPs (each QP its own slots)",
 	  .instead =

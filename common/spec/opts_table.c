@@ -311,6 +311,10 @@ const struct opt_def opts_table_rows[] = {
 	  .max = INT64_MAX, .def = "0", .arg = "BYTES",
 	  .help = "--mmap: from this offset in the file (a page multiple)",
 	  .group = OPT_G_PLACE },
+	{ .name = "odp", .code = LONG_ODP, .kind = OPT_FLAG, .off = CFG(odp),
+	  .help = "register the buffers on demand (ODP: nothing pinned), "
+	  "where the device pages on demand; this side's only",
+	  .only = ONLY_WRITE | ONLY_READ | ONLY_SEND, .group = OPT_G_PLACE },
 	{ .name = "persistent", .code = LONG_PERSISTENT, .kind = OPT_FLAG,
 	  .off = CFG(persistent),
 	  .help = "server: serve clients one after another",

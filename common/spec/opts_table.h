@@ -83,6 +83,7 @@ enum {
 	LONG_USE_HUGEPAGES,
 	LONG_MMAP,
 	LONG_MMAP_OFFSET,
+	LONG_ODP,
 };
 
 extern const struct opt_def opts_table_rows[];
