@@ -140,3 +140,75 @@ int dev_qp_path(struct ibv_qp *qp, const struct dev_info *dev,
 		out->gid_index = -1;
 	return 0;
 }
+
+/* The IBV_ODP_SUPPORT_* bits by name, for the sentence. */
+static void dev_odp_names(uint32_t bits, char *buf, size_t len)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = {
+		{ IBV_ODP_SUPPORT_SEND, "SEND" },
+		{ IBV_ODP_SUPPORT_RECV, "RECV" },
+		{ IBV_ODP_SUPPORT_WRITE, "WRITE" },
+		{ IBV_ODP_SUPPORT_READ, "READ" },
+		{ IBV_ODP_SUPPORT_ATOMIC, "ATOMIC" },
+		{ IBV_ODP_SUPPORT_SRQ_RECV, "SRQ_RECV" },
+	};
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && at < len; i++)
+		if (bits & names[i].bit)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? "|" : "", names[i].name);
+}
+
+/* odp's caps of qpt (RC, UC or UD), and that transport's name. */
+static uint32_t dev_odp_transport(const struct ibv_odp_caps *odp,
+				  enum ibv_qp_type qpt, const char **name)
+{
+	*name = qpt == IBV_QPT_UD ? "UD" : qpt == IBV_QPT_UC ? "UC" : "RC";
+	if (qpt == IBV_QPT_UD)
+		return odp->per_transport_caps.ud_odp_caps;
+	if (qpt == IBV_QPT_UC)
+		return odp->per_transport_caps.uc_odp_caps;
+	return odp->per_transport_caps.rc_odp_caps;
+}
+
+int dev_odp_check(struct ibv_context *ctx, enum ibv_qp_type qpt, uint32_t need,
+		  struct log_why *why)
+{
+	const char *dev = ibv_get_device_name(ctx->device), *tname;
+	struct ibv_device_attr_ex da;
+	char lacks[64];
+	uint32_t has;
+	int ret;
+
+	memset(&da, 0, sizeof(da));
+	ret = ibv_query_device_ex(ctx, NULL, &da);
+	if (ret) {
+		bench_err_why(why,
+			      "--odp: cannot query %s for on-demand "
+			      "paging (ibv_query_device_ex: %s): drop --odp to "
+			      "register the buffers up front",
+			      dev, strerror(ret));
+		return -ret;
+	}
+	has = dev_odp_transport(&da.odp_caps, qpt, &tname);
+	if (!(da.odp_caps.general_caps & IBV_ODP_SUPPORT))
+		has = 0;
+	if ((has & need) == need)
+		return 0;
+	dev_odp_names(need & ~has, lacks, sizeof(lacks));
+	bench_err_why(why,
+		      "--odp: %s has %s on-demand paging for %s "
+		      "(ibv_query_device_ex odp_caps: general 0x%llx, %s 0x%x; "
+		      "this test needs %s): drop --odp to register the buffers "
+		      "up front (pinned), or run on a device whose driver "
+		      "pages on demand (mlx5, for one)",
+		      dev, has ? "partial" : "no", tname,
+		      (unsigned long long)da.odp_caps.general_caps, tname,
+		      dev_odp_transport(&da.odp_caps, qpt, &tname), lacks);
+	return -EOPNOTSUPP;
+}

@@ -39,6 +39,16 @@ const char *dev_kind_name(enum wire_data_kind kind);
 /* Query ctx/port into *out. Returns 0 or -errno (logged). */
 int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out);
 
+/*
+ * --odp: does ctx page memory on demand for the operations need
+ * (IBV_ODP_SUPPORT_* bits) on transport qpt (RC, UC, UD), as
+ * ibv_query_device_ex's odp_caps say? 0, or -EOPNOTSUPP (or the query's
+ * -errno) logged and kept in why (may be NULL), naming what is missing
+ * and what to do.
+ */
+int dev_odp_check(struct ibv_context *ctx, enum ibv_qp_type qpt, uint32_t need,
+		  struct log_why *why);
+
 /* A verbs MTU in bytes (IBV_MTU_1024: 1024); 0 for no valid value. */
 unsigned int dev_mtu_bytes(enum ibv_mtu mtu);
 

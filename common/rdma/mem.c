@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 #include <errno.h>
-#include <numa.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,69 +8,12 @@
 #include "gpu/cuda_drv.h"
 #include "lib/fs.h"
 #include "lib/log.h"
-#include "lib/stop.h"
 #include "rdma/mem.h"
+#include "rdma/mem_kinds.h"
 #include "host/place.h"
 
 #define MEM_PROC_ROOT "/"
 #define MEM_SYSFS "/sys"
-
-/* First touch in chunks, so that a stop (SIGTERM) is not held up by a
- * large buffer: the pages land on the node. 0, or -EINTR. */
-#define MEM_TOUCH_CHUNK (32ULL << 20)
-
-static int mem_first_touch(const struct mem_buf *m)
-{
-	size_t off, n;
-
-	for (off = 0; off < m->len; off += n) {
-		if (stop_flag)
-			return -EINTR;
-		n = m->len - off < MEM_TOUCH_CHUNK ? m->len - off :
-						     MEM_TOUCH_CHUNK;
-		memset((uint8_t *)m->addr + off, 0, n);
-	}
-	return 0;
-}
-
-static int mem_host_pages(const struct mem_spec *s, size_t len,
-			  struct mem_buf *out)
-{
-	void *addr = NULL;
-
-	/* containers' default seccomp profile allows the NUMA calls only
-	 * with CAP_SYS_NICE: numa_available() then fails */
-	if (s->numa_node >= 0 && numa_available() < 0) {
-		bench_warn("cannot bind the buffer to NUMA node %d (the NUMA "
-			   "system calls are refused): it goes wherever the "
-			   "kernel places it; in a container, add the SYS_NICE "
-			   "capability", s->numa_node);
-	} else if (s->numa_node >= 0) {
-		/* numa_alloc_onnode maps whole pages: page-aligned */
-		addr = numa_alloc_onnode(len, s->numa_node);
-		if (addr) {
-			out->from_numa = true;
-			out->numa_node = s->numa_node;
-		} else {
-			bench_warn("cannot allocate %zu bytes on NUMA node %d: "
-				   "the buffer goes wherever the kernel "
-				   "places it (numactl -H shows free memory "
-				   "per node)", len, s->numa_node);
-		}
-	}
-	if (!addr &&
-	    posix_memalign(&addr, (size_t)sysconf(_SC_PAGESIZE), len)) {
-		bench_err("cannot allocate a %zu-byte buffer: free memory, or "
-			  "use a smaller -s", len);
-		return -ENOMEM;
-	}
-	out->addr = addr;
-	out->len = len;
-	if (!mem_first_touch(out))
-		return 0;
-	mem_free(out); /* stopped meanwhile */
-	return -EINTR;
-}
 
 static int mem_gpu_alloc(const struct mem_spec *s, size_t len,
 			 struct mem_buf *out)
@@ -105,16 +48,15 @@ err_close:
 	return ret;
 }
 
-int mem_alloc(const struct mem_spec *s, size_t len, struct mem_buf *out)
+static void mem_gpu_release(struct mem_buf *m)
 {
-	memset(out, 0, sizeof(*out));
-	out->kind = s->kind;
-	out->why = s->why;
-	out->numa_node = -1;
-	out->dmabuf_fd = -1;
-	if (s->kind == MEM_HOST)
-		return mem_host_pages(s, len, out);
-	return mem_gpu_alloc(s, len, out);
+	if (m->cuda) {
+		cuda_drv_free(m->cuda, m->dptr);
+		cuda_drv_close(m->cuda);
+	}
+	m->cuda = NULL;
+	m->dptr = 0;
+	m->addr = NULL;
 }
 
 int mem_host_alloc(size_t len, int numa_node, struct mem_buf *out)
@@ -151,8 +93,11 @@ static int mem_reg_host(struct mem_buf *m, struct ibv_pd *pd, int access)
 	char why[PLACE_MSG_MAX] = "";
 	int ret;
 
+	/* --odp: pages come and go on demand, nothing is pinned */
+	if (m->odp)
+		access |= IBV_ACCESS_ON_DEMAND;
 	/* fail with the numbers instead of a bare ENOMEM from the driver */
-	if (!place_memlock_read(MEM_PROC_ROOT, &ml) &&
+	if (!m->odp && !place_memlock_read(MEM_PROC_ROOT, &ml) &&
 	    place_memlock_check(&ml, pinned, why, sizeof(why))) {
 		bench_err_why(m->why, "%s", why);
 		return -ENOMEM;
@@ -264,18 +209,48 @@ static int mem_reg_dmabuf(struct mem_buf *m, struct ibv_pd *pd, int access)
 	return ret;
 }
 
+/* One row a kind: how its bytes are made, registered and given back. */
+struct mem_kind_ops {
+	const char *name; /* the header's Memory */
+	bool cpu; /* the CPU reads and writes the bytes */
+	int (*alloc)(const struct mem_spec *s, size_t len, struct mem_buf *out);
+	int (*reg)(struct mem_buf *m, struct ibv_pd *pd, int access);
+	void (*release)(struct mem_buf *m);
+};
+
+static const struct mem_kind_ops mem_kinds[MEM_KIND_COUNT] = {
+	[MEM_HOST] = { "host", true, mem_host_pages, mem_reg_host,
+		       mem_host_release },
+	[MEM_HUGEPAGES] = { "hugepages", true, mem_huge_pages, mem_reg_host,
+			    mem_host_release },
+	[MEM_MMAP] = { "mmap", true, mem_mmap_pages, mem_reg_host,
+		       mem_host_release },
+	[MEM_CUDA] = { "cuda (peermem)", false, mem_gpu_alloc, mem_reg_peermem,
+		       mem_gpu_release },
+	[MEM_CUDA_DMABUF] = { "cuda (dmabuf)", false, mem_gpu_alloc,
+			      mem_reg_dmabuf, mem_gpu_release },
+};
+
+static const struct mem_kind_ops *mem_ops(enum mem_kind kind)
+{
+	return (unsigned int)kind < MEM_KIND_COUNT ? &mem_kinds[kind] :
+						     &mem_kinds[MEM_HOST];
+}
+
+int mem_alloc(const struct mem_spec *s, size_t len, struct mem_buf *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = s->kind;
+	out->why = s->why;
+	out->numa_node = -1;
+	out->dmabuf_fd = -1;
+	out->odp = s->odp && mem_kind_cpu(s->kind);
+	return mem_ops(s->kind)->alloc(s, len, out);
+}
+
 int mem_register(struct mem_buf *m, struct ibv_pd *pd, int access)
 {
-	access |= IBV_ACCESS_LOCAL_WRITE;
-	switch (m->kind) {
-	case MEM_CUDA:
-		return mem_reg_peermem(m, pd, access);
-	case MEM_CUDA_DMABUF:
-		return mem_reg_dmabuf(m, pd, access);
-	case MEM_HOST:
-	default:
-		return mem_reg_host(m, pd, access);
-	}
+	return mem_ops(m->kind)->reg(m, pd, access | IBV_ACCESS_LOCAL_WRITE);
 }
 
 void mem_free(struct mem_buf *m)
@@ -288,17 +263,40 @@ void mem_free(struct mem_buf *m)
 		close(m->dmabuf_fd);
 	m->has_dmabuf_fd = false;
 	m->dmabuf_fd = -1;
-	if (m->cuda) {
-		cuda_drv_free(m->cuda, m->dptr);
-		cuda_drv_close(m->cuda);
-	} else if (m->addr && m->from_numa) {
-		numa_free(m->addr, m->len);
-	} else {
-		free(m->addr);
-	}
-	m->cuda = NULL;
-	m->dptr = 0;
-	m->addr = NULL;
+	mem_ops(m->kind)->release(m);
+}
+
+bool mem_kind_cpu(enum mem_kind kind)
+{
+	return mem_ops(kind)->cpu;
+}
+
+bool mem_is_host(const struct mem_buf *m)
+{
+	return mem_kind_cpu(m->kind);
+}
+
+static void mem_describe_kind(const struct mem_buf *m, char *buf, size_t len)
+{
+	if (m->kind == MEM_HUGEPAGES)
+		snprintf(buf, len, "%s (%zu kB pages)", mem_ops(m->kind)->name,
+			 m->page_bytes >> 10);
+	else if (m->kind == MEM_MMAP)
+		snprintf(buf, len, "%s of %s at offset %llu",
+			 mem_ops(m->kind)->name, m->map_path,
+			 (unsigned long long)m->map_offset);
+	else
+		snprintf(buf, len, "%s", mem_ops(m->kind)->name);
+}
+
+void mem_describe(const struct mem_buf *m, char *buf, size_t len)
+{
+	size_t at;
+
+	mem_describe_kind(m, buf, len);
+	at = strlen(buf);
+	if (m->odp && at < len)
+		snprintf(buf + at, len - at, ", on demand (ODP)");
 }
 
 static int mem_range_ok(const struct mem_buf *m, size_t off, uint64_t len,
@@ -343,17 +341,4 @@ int mem_check(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter,
 		return pattern_check((uint8_t *)m->addr + off, size, iter,
 				     miss);
 	return cuda_drv_check(m->cuda, m->dptr + off, size, iter, miss, NULL);
-}
-
-const char *mem_path_name(const struct mem_buf *m)
-{
-	switch (m->kind) {
-	case MEM_CUDA:
-		return "cuda (peermem)";
-	case MEM_CUDA_DMABUF:
-		return "cuda (dmabuf)";
-	case MEM_HOST:
-	default:
-		return "host";
-	}
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mem - the buffers RDMA moves: host memory on a NUMA node, or GPU memory
- * (CUDA, through gpu/cuda_drv.h) registered through nvidia-peermem or dmabuf;
- * their registration, and the --validate pattern written and checked in
+ * mem - the buffers RDMA moves, one allocator over a table of kinds (mem.c):
+ * host memory on a NUMA node, huge pages on it (--use_hugepages), a file's
+ * pages (--mmap), or GPU memory (CUDA, through gpu/cuda_drv.h) registered
+ * through nvidia-peermem or dmabuf; their registration (pinned, or on
+ * demand with --odp), and the --validate pattern written and checked in
  * place (on the GPU for GPU memory).
  *
  * For GPU memory, addr holds the device address: valid in work requests,
@@ -25,15 +27,22 @@ enum mem_kind {
 	MEM_HOST = 0,    /* malloc/numa_alloc_onnode; ibv_reg_mr */
 	MEM_CUDA,        /* cuMemAlloc; ibv_reg_mr through nvidia-peermem */
 	MEM_CUDA_DMABUF, /* cuMemAlloc; dmabuf fd, ibv_reg_dmabuf_mr */
+	MEM_HUGEPAGES,   /* mmap MAP_HUGETLB, mbind to the node; ibv_reg_mr */
+	MEM_MMAP,        /* a regular file's pages, MAP_SHARED; ibv_reg_mr */
+	MEM_KIND_COUNT,
 };
 
 struct mem_spec {
 	enum mem_kind kind;
-	int numa_node;           /* MEM_HOST: node of the pages, -1: any */
+	int numa_node;           /* host kinds: node of the pages, -1: any */
 	int cuda_index;              /* GPU kinds: CUDA ordinal (--use_cuda=N) */
 	const char *cuda_bus_id; /* or its PCI address ("0000:3b:00.0") */
 	struct log_why *why;     /* a registration error's sentence is kept
 				  * here (the run's reason); NULL: none */
+	const char *mmap_path;   /* MEM_MMAP: the file (--mmap), never made */
+	uint64_t mmap_offset;    /* MEM_MMAP: where in it (--mmap-offset) */
+	bool odp;                /* host kinds: registered on demand (--odp,
+				  * IBV_ACCESS_ON_DEMAND): nothing pinned */
 };
 
 struct cuda_ctx;
@@ -45,6 +54,12 @@ struct mem_buf {
 	int numa_node;       /* host: where placed, -1: not pinned;
 			      * GPU: the GPU's node, -1: unknown */
 	bool from_numa;      /* host: freed with numa_free() */
+	size_t map_len;      /* mapped kinds: the mapping's length (whole
+			      * huge pages), for munmap */
+	size_t page_bytes;   /* MEM_HUGEPAGES: the huge page size */
+	const char *map_path; /* MEM_MMAP: the file, and the offset */
+	uint64_t map_offset;
+	bool odp;            /* the spec's: registered on demand */
 	struct ibv_mr *mr;
 	struct cuda_ctx *cuda; /* GPU kinds: the GPU it lives on */
 	uint64_t dptr;         /* GPU kinds: == (uintptr_t)addr */
@@ -54,13 +69,21 @@ struct mem_buf {
 };
 
 /*
- * Allocate len bytes of s->kind memory, page-aligned and zeroed. Host:
- * on s->numa_node (warns and falls back when NUMA calls are refused); GPU:
+ * Allocate len bytes of s->kind memory, page-aligned and zeroed. Host and
+ * huge pages: on s->numa_node (warns and falls back when NUMA calls are
+ * refused; huge pages: -ENOMEM with the pool's numbers); GPU:
  * opens the GPU, and for dmabuf checks that it can export one. Returns 0
  * or -errno (logged, with what to do): -ENOMEM, -ENOSYS (no CUDA driver),
  * -ENODEV (no such GPU), -EOPNOTSUPP (no dmabuf on this GPU).
  */
 int mem_alloc(const struct mem_spec *s, size_t len, struct mem_buf *out);
+
+/*
+ * --mmap before the session: is path a regular file this process can read
+ * and write, and offset a page multiple? 0 or -errno (logged, kept in why,
+ * with what to do); its size is checked when the buffers are made.
+ */
+int mem_mmap_probe(const char *path, uint64_t offset, struct log_why *why);
 
 /* mem_alloc of MEM_HOST memory on numa_node (-1: anywhere). */
 int mem_host_alloc(size_t len, int numa_node, struct mem_buf *out);
@@ -78,10 +101,11 @@ int mem_register(struct mem_buf *m, struct ibv_pd *pd, int access);
 /* Deregister (when registered) and free; accepts a partly built buffer. */
 void mem_free(struct mem_buf *m);
 
-static inline bool mem_is_host(const struct mem_buf *m)
-{
-	return m->kind == MEM_HOST;
-}
+/* Can the CPU read and write m's bytes (every kind but GPU memory)? */
+bool mem_is_host(const struct mem_buf *m);
+
+/* The same question of a kind. */
+bool mem_kind_cpu(enum mem_kind kind);
 
 /* Zero len bytes at off. Returns 0 or -errno (logged). */
 int mem_zero(struct mem_buf *m, size_t off, size_t len);
@@ -99,7 +123,9 @@ int mem_fill(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter);
 int mem_check(struct mem_buf *m, size_t off, uint64_t size, uint64_t iter,
 	      struct pattern_miss *miss);
 
-/* For the report: "host", "cuda (peermem)" or "cuda (dmabuf)". */
-const char *mem_path_name(const struct mem_buf *m);
+/* For the report: "host", "hugepages (2048 kB pages)", "mmap of FILE at
+ * offset N", "cuda (peermem)", "cuda (dmabuf)"; then ", on demand (ODP)"
+ * when so registered. */
+void mem_describe(const struct mem_buf *m, char *buf, size_t len);
 
 #endif

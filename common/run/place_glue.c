@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpu/cuda_drv.h"
+#include "rdma/mem.h"
 #include "run/cuda_auto.h"
 #include "run/place_glue.h"
 #include "lib/log.h"
@@ -71,6 +72,12 @@ int place_glue_preflight(struct bench_ctx *b)
 	if (ret) {
 		bench_err_why(&b->why, "%s", b->place.err);
 		return -EINVAL;
+	}
+	if (b->cfg.mmap_path[0]) { /* before the session: a path's mistake */
+		ret = mem_mmap_probe(b->cfg.mmap_path, b->cfg.mmap_offset,
+				     &b->why);
+		if (ret)
+			return ret;
 	}
 	ret = bench_gpu_auto(&b->cfg);
 	if (ret)

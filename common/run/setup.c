@@ -70,6 +70,48 @@ static int setup_clock(struct bench_ctx *b)
 	return 0;
 }
 
+/* The buffers' kind: this side's own options, as perftest's (none of
+ * them travels in the HELLO). */
+static enum mem_kind setup_mem_kind(const struct bench_cfg *c)
+{
+	if (opts_wants_gpu(c))
+		return c->use_cuda_dmabuf ? MEM_CUDA_DMABUF : MEM_CUDA;
+	if (c->mmap_path[0])
+		return MEM_MMAP;
+	return c->use_hugepages ? MEM_HUGEPAGES : MEM_HOST;
+}
+
+/* The data QPs' transport. */
+static enum ibv_qp_type setup_qp_type(const struct test *t)
+{
+	if (t->ud)
+		return IBV_QPT_UD;
+	return t->uc ? IBV_QPT_UC : IBV_QPT_RC;
+}
+
+/*
+ * --odp (this side's): can the device page the data buffer on demand for
+ * what the verb does with it on the test's transport? Atomics never get
+ * here (perftest refuses --odp there, and so do we).
+ */
+static int setup_odp(struct bench_ctx *b, struct ibv_context *verbs)
+{
+	static const uint32_t need[BENCH_VERB_COUNT] = {
+		[BENCH_VERB_WRITE] = IBV_ODP_SUPPORT_SEND |
+				     IBV_ODP_SUPPORT_WRITE,
+		[BENCH_VERB_READ] = IBV_ODP_SUPPORT_READ,
+		[BENCH_VERB_SEND] = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
+	};
+	uint32_t n;
+
+	if (!b->cfg.odp || (unsigned int)b->test.verb >= BENCH_VERB_COUNT)
+		return 0;
+	n = need[b->test.verb];
+	if (b->test.srq) /* receives come from the SRQ */
+		n = (n & ~IBV_ODP_SUPPORT_RECV) | IBV_ODP_SUPPORT_SRQ_RECV;
+	return dev_odp_check(verbs, setup_qp_type(&b->test), n, &b->why);
+}
+
 /* Both sides, once the control channel is up: CQs, buffers, the xfer. */
 int setup_data_init(struct bench_ctx *b)
 {
@@ -97,20 +139,23 @@ int setup_data_init(struct bench_ctx *b)
 			      b->dev.transport, b->test.tool);
 		return -EOPNOTSUPP;
 	}
-	ret = place_glue_apply(b);
+	ret = setup_odp(b, verbs);
+	if (!ret)
+		ret = place_glue_apply(b);
 	if (ret)
 		return ret;
 	p.numa_node = b->place.mem_node;
 	p.mem = (struct mem_spec){
-		.kind = b->cfg.use_cuda < 0 && !b->cfg.cuda_bus_id[0] ?
-			MEM_HOST : b->cfg.use_cuda_dmabuf ? MEM_CUDA_DMABUF
-							  : MEM_CUDA,
+		.kind = setup_mem_kind(&b->cfg),
 		.numa_node = b->place.mem_node,
 		.cuda_index = b->cfg.use_cuda > 0 ? (int)b->cfg.use_cuda : 0,
 		.cuda_bus_id = b->cfg.cuda_bus_id[0] ? b->cfg.cuda_bus_id : NULL,
 		.why = &b->why,
+		.mmap_path = b->cfg.mmap_path,
+		.mmap_offset = b->cfg.mmap_offset,
+		.odp = b->cfg.odp,
 	};
-	if (p.mem.kind != MEM_HOST && bench_verb(b->test.verb)->fixed_size) {
+	if (!mem_kind_cpu(p.mem.kind) && bench_verb(b->test.verb)->fixed_size) {
 		bench_err_why(&b->why, "atomics on GPU memory are not "
 			      "supported: run %s without --use_cuda",
 			      b->test.tool);
@@ -249,9 +294,13 @@ static const char *setup_data_dev(const struct bench_ctx *b, char *buf,
 static const char *setup_memory(const struct bench_ctx *b, char *buf,
 				size_t len)
 {
-	snprintf(buf, len, "%s%s", mem_path_name(b->data.qps[0].mem),
-		 b->test.mr_per_qp ? ", a buffer and MR per QP (--mr_per_qp)" :
-				     "");
+	size_t n;
+
+	mem_describe(b->data.qps[0].mem, buf, len);
+	n = strlen(buf);
+	if (b->test.mr_per_qp && n < len)
+		snprintf(buf + n, len - n, ", a buffer and MR per QP "
+			 "(--mr_per_qp)");
 	return buf;
 }
 
@@ -299,7 +348,7 @@ void setup_print_header(struct bench_ctx *b)
 	const struct measure_ops *ops = measure_ops_get(b->test.measure);
 	char title[80], qp_attr[128], data_dev[320], warm[96], no_eff[768];
 	char rate[128];
-	char memory[64];
+	char memory[OPTS_PATH_MAX + 112];
 	struct report_info ri = {
 		.title = title, .role = b->is_server ? "server" : "client",
 		.dev_name = b->dev.name, .fw_ver = b->dev.fw_ver,

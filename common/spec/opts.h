@@ -138,6 +138,11 @@ struct bench_cfg {
 	int64_t use_cuda;                /* --use_cuda[=N|auto]: OPTS_CUDA_* */
 	char cuda_bus_id[OPTS_NAME_MAX]; /* --use_cuda_bus_id */
 	bool use_cuda_dmabuf;            /* --use_cuda_dmabuf */
+	bool use_hugepages; /* --use_hugepages: this side's */
+	char mmap_path[OPTS_PATH_MAX]; /* --mmap: this side's buffers' file */
+	uint64_t mmap_offset;          /* --mmap-offset: where in it */
+	bool has_mmap_offset;
+	bool odp;                        /* --odp: this side's, on demand */
 	uint64_t cuda_mem_type;          /* --cuda_mem_type: 0 = device */
 	/* server */
 	bool persistent;                 /* --persistent */

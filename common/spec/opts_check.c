@@ -110,6 +110,15 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		{ cfg->use_cuda == OPTS_CUDA_AUTO && cfg->cuda_bus_id[0],
 		  "--use_cuda auto picks the GPU itself: drop "
 		  "--use_cuda_bus_id, or name the GPU with it and drop auto" },
+		{ cfg->odp && cfg->conn_type == OPTS_CONN_UC,
+		  "--odp with -c UC: on-demand paging is not for UC (perftest "
+		  "refuses it too): use -c RC, or drop --odp" },
+		{ cfg->odp && opts_wants_gpu(cfg),
+		  "--odp with --use_cuda: GPU memory is registered through "
+		  "peermem or dmabuf, never on demand: drop one" },
+		{ cfg->mmap_path[0] && opts_wants_gpu(cfg),
+		  "--mmap and --use_cuda: the buffers are either the file's "
+		  "pages or GPU memory (perftest refuses both too): drop one" },
 		{ cfg->cuda_mem_type && cfg->use_cuda == OPTS_CUDA_HOST,
 		  "--cuda_mem_type is for --use_cuda runs: add --use_cuda N" },
 		{ cfg->use_srq && cfg->validate && cfg->qps > 1,
@@ -194,6 +203,12 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		{ cfg->has_inline_recv,
 		  "--inline_recv (no inline receive "
 		  "is requested: receives land in the registered buffer)" },
+		{ cfg->use_hugepages && opts_wants_gpu(cfg),
+		  "--use_hugepages (the buffers are GPU memory: --use_cuda)" },
+		{ cfg->use_hugepages && cfg->mmap_path[0],
+		  "--use_hugepages (the buffers are --mmap's file pages)" },
+		{ cfg->has_mmap_offset && !cfg->mmap_path[0],
+		  "--mmap-offset (an offset in --mmap's file: none given)" },
 		{ !is_bw && cfg->has_post_list && cfg->post_list == 1,
 		  "-l/--post_list (a latency sample is one WR)" },
 	};

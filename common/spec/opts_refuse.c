@@ -34,23 +34,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	  .instead =
 		  "use --json: it records the port counters before and "
 		  "after each run; --expect-no-errors gates on the error counters" },
-	{ .name = "odp",
-	  .why = "ODP is not supported: buffers are registered up front",
-	  .instead = "drop it, or use perftest --odp to measure on-demand "
-		     "paging" },
-	{ .name = "use_hugepages",
-	  .why = "buffers are page-aligned NUMA-local memory, not hugepages",
-	  .instead = "drop it (pick the node with --numa)" },
-	{ .name = "mmap",
-	  .has_arg = true,
-	  .why = "buffers cannot be mmapped files",
-	  .instead =
-		  "use --use_cuda for P2P to GPU memory, or perftest --mmap" },
-	{ .name = "mmap-offset",
-	  .has_arg = true,
-	  .why = "buffers cannot be mmapped files",
-	  .instead =
-		  "use --use_cuda for P2P to GPU memory, or perftest --mmap" },
 	{ .name = "use-null-mr",
 	  .why = "null MRs are not supported",
 	  .instead = "use perftest --use-null-mr" },

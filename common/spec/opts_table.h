@@ -89,6 +89,10 @@ enum {
 	LONG_REPORT_PER_PORT,
 	LONG_RECV_POST_LIST,
 	LONG_MR_PER_QP,
+	LONG_USE_HUGEPAGES,
+	LONG_MMAP,
+	LONG_MMAP_OFFSET,
+	LONG_ODP,
 };
 
 extern const struct opt_def opts_table_rows[];
