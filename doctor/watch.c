@@ -223,6 +223,7 @@ static void watch_if_diff(const struct watch_if_snap *a,
 			  const struct watch_if_snap *b,
 			  struct watch_result *r, struct watch_if *w)
 {
+	const struct watch_port *p;
 	uint64_t tx, rx;
 
 	fs_copy(w->name, sizeof(w->name), b->name);
@@ -233,7 +234,9 @@ static void watch_if_diff(const struct watch_if_snap *a,
 	w->rx_bytes = w->reset ? 0 : rx;
 	w->crossed = w->tx_bytes > w->rx_bytes ? w->tx_bytes : w->rx_bytes;
 	/* a port's own netdev is TCP when the port moved no RDMA bytes */
-	w->tcp = !w->port[0] || watch_port_idle(watch_port_find(r, w->port));
+	p = w->port[0] ? watch_port_find(r, w->port) : NULL;
+	w->port_counts = p && p->has && (p->xmit.src || p->rcv.src);
+	w->tcp = !w->port[0] || watch_port_idle(p);
 }
 
 /* The totals and the busiest port and TCP interface. */

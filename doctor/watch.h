@@ -82,6 +82,7 @@ struct watch_if {
 	char port[FINDING_SUBJECT_LEN];
 	bool reset;
 	bool tcp;               /* judged a TCP interface */
+	bool port_counts;       /* its port has byte counts (exact or not) */
 	uint64_t tx_bytes, rx_bytes;
 	uint64_t crossed;       /* the busier direction's bytes */
 };

@@ -81,12 +81,10 @@ static void judge_port(struct chk_ctx *c, const struct watch_port *p)
 	char x[160], r[160];
 
 	if (!p->has) {
+		/* siw has none; a pod may not show them (docs/doctor.md) */
 		findings_add(&c->rep, WATCH_STEP, "watch_port", p->subject,
 			     VERDICT_SKIP, "no counters/ or hw_counters/ "
 			     "readable: the bytes it moved cannot be told");
-		findings_fix(&c->rep, "in a pod, the RDMA device's sysfs "
-			     "(/sys/class/infiniband) must be visible; see "
-			     "docs/doctor.md, --watch");
 		return;
 	}
 	if (!p->xmit.src && !p->rcv.src) {
@@ -114,8 +112,9 @@ static void judge_if(struct chk_ctx *c, const struct watch_if *w)
 	else
 		snprintf(role, sizeof(role), "%s's netdev, %s", w->port,
 			 w->tcp ? "counted as TCP: its port moved no RDMA "
-			 "bytes" : "not counted as TCP: its port moved RDMA "
-			 "bytes");
+			 "bytes" : w->port_counts ? "not counted as TCP: its "
+			 "port moved RDMA bytes" : "not counted as TCP: its "
+			 "port counts no bytes (iWARP rides TCP)");
 	if (w->reset)
 		findings_add(&c->rep, WATCH_STEP, "watch_if", w->name,
 			     VERDICT_WARN, "its counters went back (reset, or "
@@ -183,15 +182,18 @@ static void judge_rdma(struct chk_ctx *c, const struct watch_result *r,
 		findings_add(&c->rep, WATCH_STEP, "watch", "bytes",
 			     judge_any_bytes(r) ? VERDICT_WARN : VERDICT_SKIP,
 			     "no bytes crossed the RDMA ports%s; the TCP "
-			     "interfaces %" PRIu64 " (%s the most)",
+			     "interfaces %" PRIu64 "%s%s%s",
 			     judge_any_bytes(r) ? "" : " (none counts them)",
-			     T, t->ifname);
+			     T, T ? " (" : "", T ? t->ifname : "",
+			     T ? " the most)" : "");
 	} else {
 		findings_add(&c->rep, WATCH_STEP, "watch", "bytes",
 			     VERDICT_PASS, "the bytes took RDMA: %" PRIu64
-			     " bytes crossed the RDMA ports (%s %" PRIu64 ")%s, "
-			     "the TCP interfaces %" PRIu64 " (%s the most)", R,
-			     t->port, t->port_bytes, est, T, t->ifname);
+			     " bytes crossed the RDMA ports (%s %" PRIu64 "%s), "
+			     "the TCP interfaces %" PRIu64 "%s%s%s", R, t->port,
+			     t->port_bytes, r->estimated ? ", estimated" : "",
+			     T, T ? " (" : "", T ? t->ifname : "",
+			     T ? " the most)" : "");
 	}
 }
 
