@@ -123,7 +123,8 @@ void watch_judge(struct chk_ctx *c, const struct watch_result *r,
 /*
  * Run argv (fork, execvp) and wait for it: SIGINT/SIGTERM that another
  * process sends ib_doctor are passed on to it (a terminal's Ctrl-C
- * reaches it already); cmd->stopped says one came. 0, or -errno when
+ * reaches it already; one still running 10 s later is killed);
+ * cmd->stopped says one came. 0, or -errno when
  * it could not start (the child exits 127 when execvp fails).
  */
 int watch_run(struct watch_cmd *cmd);

@@ -5,7 +5,7 @@
  * sigtimedwait, so no handler and no global: a signal another process
  * sent (si_code <= 0: kill, sigqueue) is passed on to the command; one
  * the terminal sent (SI_KERNEL) reached the command's process group
- * already. The command keeps ib_doctor's stdin, stdout and stderr.
+ * already; one still running 10 s after is killed. The command keeps ib_doctor's stdin, stdout and stderr.
  */
 #include <errno.h>
 #include <signal.h>
@@ -36,17 +36,31 @@ static void run_child(const struct watch_cmd *cmd, const sigset_t *old)
 	_exit(127);
 }
 
+/* A command still running this long after a stop is killed (SIGKILL):
+ * ib_doctor never hangs on one that ignores SIGINT and SIGTERM. */
+#define RUN_KILL_AFTER_MS 10000
+
 /* Wait for pid, passing on the stop signals that come meanwhile. */
 static void run_wait(pid_t pid, const sigset_t *set, struct watch_cmd *cmd)
 {
 	const struct timespec tick = { .tv_sec = 1 };
+	uint64_t kill_at = 0;
 	siginfo_t si;
 	int sig;
 
 	while (waitpid(pid, &cmd->status, WNOHANG) != pid) {
+		if (kill_at && timer_expired(kill_at)) {
+			bench_warn("--watch: %s still runs %d s after the stop: "
+				   "killed", cmd->argv[0],
+				   RUN_KILL_AFTER_MS / 1000);
+			kill(pid, SIGKILL);
+			kill_at = 0;
+		}
 		sig = sigtimedwait(set, &si, &tick);
 		if (sig != SIGINT && sig != SIGTERM)
 			continue;
+		if (!cmd->stopped)
+			kill_at = timer_deadline_ns(RUN_KILL_AFTER_MS);
 		cmd->stopped = sig;
 		if (si.si_code <= 0)
 			kill(pid, sig);
