@@ -237,6 +237,38 @@ static void test_cmd_fails(void)
 	run_free(&r);
 }
 
+/* ib_doctor ARGS... with the output thrown away: its exit code. */
+static int cli(int argc, char **argv)
+{
+	FILE *out = fopen("/dev/null", "w");
+	int code = doctor_cli(argc, argv, NULL, NULL, out);
+
+	fclose(out);
+	return code;
+}
+
+/* A literal as argv's words (the parser takes char *). */
+#define W(text) ((char *)(text))
+
+/* The command goes after "--", alone; --expect needs --watch. */
+static void test_usage(void)
+{
+	char *stray[] = { W("ib_doctor"), W("--watch"), W("ls"), W("--"),
+			  W("-l") };
+	char *none[] = { W("ib_doctor"), W("--watch"), W("--") };
+	char *alone[] = { W("ib_doctor"), W("--expect"), W("tcp") };
+	char *both[] = { W("ib_doctor"), W("--watch"), W("--nccl-log"),
+			 W("x"), W("--"), W("ls") };
+	char *bad[] = { W("ib_doctor"), W("--watch"), W("--expect"),
+			W("udp"), W("--"), W("ls") };
+
+	EXPECT_EQ_INT(cli(5, stray), 2);
+	EXPECT_EQ_INT(cli(3, none), 2);
+	EXPECT_EQ_INT(cli(3, alone), 2);
+	EXPECT_EQ_INT(cli(6, both), 2);
+	EXPECT_EQ_INT(cli(6, bad), 2);
+}
+
 int main(void)
 {
 	test_rdma();
@@ -244,5 +276,6 @@ int main(void)
 	test_wrap_estimate();
 	test_no_counters();
 	test_cmd_fails();
+	test_usage();
 	return test_finish("test_watch");
 }
