@@ -13,6 +13,7 @@
 #include "doctor/chk.h"
 #include "doctor/chk_nccl.h"
 #include "doctor/net.h"
+#include "doctor/watch.h"
 #include "lib/afile.h"
 #include "lib/log.h"
 #include "spec/bench.h"
@@ -37,13 +38,18 @@ struct cli_opts {
 	char more_logs[CLI_LOGS_MAX][CLI_LOG_PATH_MAX];
 	char *more[CLI_LOGS_MAX];
 	int n_more;
+	bool watch;             /* --watch -- CMD ARGS */
+	uint64_t expect;        /* --expect: enum watch_expect */
+	bool has_expect;
 	bool help;
 	bool version;
 };
 
 /* Long-only options get codes above any char. */
 enum { CLI_JSON = 256, CLI_PEER, CLI_NETSTATUS, CLI_ROOT, CLI_SUMMARY,
-       CLI_NCCL_LOG };
+       CLI_NCCL_LOG, CLI_WATCH, CLI_EXPECT };
+
+static const char *const cli_expect_names[] = { "rdma", "tcp", NULL };
 
 /* Where --help and the man page list an option, in this order. */
 enum { CLI_G_NONE, CLI_G_CHECKS, CLI_G_OUTPUTS, CLI_G_HELP, CLI_G_COUNT };
@@ -56,6 +62,15 @@ static int cli_operands(void *cfg, int argc, char **argv, int first,
 {
 	struct cli_opts *o = cfg;
 
+	if (o->watch) {
+		/* the command itself is taken from the caller's argv */
+		o->n_more = argc - first;
+		if (first < argc)
+			return 0;
+		opts_err(err, len, "--watch needs a command after --: "
+			 "ib_doctor --watch -- ib_write_bw -d mlx5_0 IP");
+		return -EINVAL;
+	}
 	if (first < argc && !o->nccl_log[0]) {
 		opts_err(err, len, "unexpected argument '%s' (the peer is "
 			 "--peer IP; logs follow --nccl-log)", argv[first]);
@@ -100,6 +115,17 @@ static const struct opt_def cli_rows[] = {
 		  "log instead (one file per rank or one merged log; - is "
 		  "stdin; the files after it are more logs)",
 	  .group = CLI_G_CHECKS },
+	{ .name = "watch", .code = CLI_WATCH, .kind = OPT_FLAG,
+	  .off = CLI(watch),
+	  .help = "run the command after -- and say how many bytes crossed "
+		  "each RDMA port and each TCP interface meanwhile, from their "
+		  "counters; fail when they took TCP",
+	  .group = CLI_G_CHECKS },
+	{ .name = "expect", .code = CLI_EXPECT, .kind = OPT_ENUM,
+	  .off = CLI(expect), .has_off = CLI(has_expect), .arg = "rdma|tcp",
+	  .help = "with --watch: what the command should use [rdma]; tcp "
+		  "fails when its bytes took RDMA",
+	  .choices = cli_expect_names, .group = CLI_G_CHECKS },
 	{ .name = "root", .code = CLI_ROOT, .kind = OPT_STR, .off = CLI(root),
 	  .max = OPTS_PATH_MAX, .arg = "DIR",
 	  .help = "read /sys, /proc, /dev below DIR and the verbs answers "
@@ -128,6 +154,7 @@ static const char *const cli_groups[CLI_G_COUNT] = {
 static const struct opt_usage cli_usage[] = {
 	{ .args = "[--peer IP] [-d DEV] [--json FILE] [options]" },
 	{ .args = "--nccl-log FILE... [--json FILE] [options]" },
+	{ .args = "--watch [--expect rdma|tcp] [--json FILE] -- CMD [ARG...]" },
 	{ 0 },
 };
 
@@ -143,6 +170,11 @@ static const char *const cli_about[] = {
 	"judged against this host when the log is this host's. A fall back "
 	"to Socket, NET/IB without GDRDMA where the host allows it, or an "
 	"NCCL_IB_HCA naming a missing device fails.",
+	"With --watch, step 11 alone, the byte proof: the RDMA ports' data "
+	"and packet counters and every netdev's byte counters before and "
+	"after CMD; how many bytes crossed each RDMA port and each TCP "
+	"interface while it ran. The TCP interfaces carrying more than the "
+	"RDMA ports (and over 1 MiB) fails, naming the interface.",
 	NULL,
 };
 
@@ -152,6 +184,8 @@ static const struct opt_example cli_examples[] = {
 	  .what = "one device, and the route and rdma_cm to a peer" },
 	{ .args = "--nccl-log rank0.log rank1.log",
 	  .what = "NCCL's transport from its NCCL_DEBUG=INFO logs" },
+	{ .args = "--watch -- ib_write_bw -d mlx5_0 192.0.2.2",
+	  .what = "the bytes a run moved, per RDMA port and TCP interface" },
 	{ .args = "--json - | jq .exit_code",
 	  .what = "the findings as JSON on stdout, the table on stderr" },
 	{ 0 },
@@ -171,7 +205,9 @@ const struct opt_prog doctor_cli_prog = {
 	.examples = cli_examples,
 	.exit_codes = "Exit codes: 0 every check passed (SKIPs allowed), 6 "
 		      "warnings only, 7 a failure, 2 usage, 1 runtime error "
-		      "(--json not written, a --nccl-log file unreadable).",
+		      "(--json not written, a --nccl-log file unreadable). "
+		      "--watch: 7 also when the bytes took TCP or the "
+		      "command failed, 130 stopped by SIGINT/SIGTERM.",
 	.operand_hint = "the peer is --peer IP",
 	.operands = cli_operands,
 };
@@ -190,11 +226,53 @@ static int cli_check(const struct cli_opts *o, char *err, size_t len)
 			 "give the peer's IP on the RDMA network", o->peer);
 		return -EINVAL;
 	}
+	if (o->watch && o->nccl_log[0]) {
+		opts_err(err, len, "--watch and --nccl-log: give one of them");
+		return -EINVAL;
+	}
+	if (o->has_expect && !o->watch) {
+		opts_err(err, len, "--expect goes with --watch -- CMD");
+		return -EINVAL;
+	}
 	if (o->root[0] && (stat(o->root, &st) || !S_ISDIR(st.st_mode))) {
 		opts_err(err, len, "--root '%s': not a folder", o->root);
 		return -EINVAL;
 	}
 	return afile_check_set(outs, sizeof(outs) / sizeof(outs[0]), err, len);
+}
+
+/* --watch's command: argv's last n_more words, right after a "--" (the
+ * parser permutes: an operand before the "--" would end up among them). */
+static int cli_watch_cmd(const struct cli_opts *o, int argc, char **argv,
+			 char ***cmd, char *err, size_t len)
+{
+	int first = argc - o->n_more;
+
+	*cmd = NULL;
+	if (!o->watch)
+		return 0;
+	if (first < 2 || strcmp(argv[first - 1], "--")) {
+		opts_err(err, len, "--watch: the command goes after -- "
+			 "(ib_doctor --watch [options] -- CMD ARGS)");
+		return -EINVAL;
+	}
+	*cmd = &argv[first];
+	return 0;
+}
+
+/* Step 11 alone: the byte proof around the command. */
+static int cli_watch(struct chk_ctx *c, const struct cli_opts *o,
+		     char **cmd, int *stopped)
+{
+	struct watch_cmd w = {
+		.argv = cmd,
+		.out_to_stderr = afile_is_stdout(o->json_path) ||
+				 afile_is_stdout(o->summary_path),
+	};
+	int ret = watch_go(c, &w, (enum watch_expect)o->expect);
+
+	*stopped = w.stopped;
+	return ret;
 }
 
 /* An option's value, NULL when not given. */
@@ -205,7 +283,7 @@ static const char *cli_given(const char *value)
 
 /* Run the checks and write both outputs; the exit code. With --json -
  * the document takes out and the table goes to stderr. */
-static int cli_go(const struct cli_opts *o, char *const *envp,
+static int cli_go(const struct cli_opts *o, char **cmd, char *const *envp,
 		  const struct probe *probe, FILE *out)
 {
 	struct chk_ctx c = {
@@ -217,15 +295,17 @@ static int cli_go(const struct cli_opts *o, char *const *envp,
 	FILE *text = afile_is_stdout(o->json_path) ||
 		     afile_is_stdout(o->summary_path) ? stderr : out;
 	char host[128] = "";
-	int code, ret;
+	int code, ret, stopped = 0;
 
 	fs_read(c.root, host, sizeof(host), "/proc/sys/kernel/hostname");
 	host[strcspn(host, "\n")] = '\0';
 	ret = o->nccl_log[0] ? chk_nccl_files(&c, o->nccl_log, o->more,
-					     o->n_more, host) : cli_run(&c);
+					     o->n_more, host) :
+	      cmd ? cli_watch(&c, o, cmd, &stopped) : cli_run(&c);
 	fprintf(text, "# ib_doctor: %s of %s%s%s\n", o->nccl_log[0] ?
 		"NCCL's transport from its log, judged on the host facts" :
-		"RDMA preflight", host[0] ? host : "this host",
+		cmd ? "the bytes a command moved, from the port and interface "
+		"counters" : "RDMA preflight", host[0] ? host : "this host",
 		o->root[0] ? ", root " : "", o->root);
 	findings_print_text(&c.rep, text);
 	fflush(text);
@@ -240,7 +320,7 @@ static int cli_go(const struct cli_opts *o, char *const *envp,
 	    findings_write_summary(&c.rep, code, o->summary_path, out))
 		code = FINDINGS_EXIT_RUNTIME;
 	cli_ctx_free(&c);
-	return code;
+	return stopped ? BENCH_EXIT_STOPPED : code;
 }
 
 int doctor_cli(int argc, char **argv, char *const *envp,
@@ -248,11 +328,12 @@ int doctor_cli(int argc, char **argv, char *const *envp,
 {
 	struct probe fake, none = { 0 };
 	struct cli_opts o;
-	char err[256];
+	char err[256], **cmd;
 
 	if (opts_prog_parse(&doctor_cli_prog, NULL, &o, argc, argv, err,
 			    sizeof(err)) ||
-	    cli_check(&o, err, sizeof(err))) {
+	    cli_check(&o, err, sizeof(err)) ||
+	    cli_watch_cmd(&o, argc, argv, &cmd, err, sizeof(err))) {
 		bench_err("%s", err);
 		return FINDINGS_EXIT_USAGE;
 	}
@@ -261,7 +342,7 @@ int doctor_cli(int argc, char **argv, char *const *envp,
 	if (o.root[0])
 		fake_probe(o.root, &fake);
 	/* no probes at all: every probed check SKIPs */
-	return cli_go(&o, envp, o.root[0] ? &fake : real ? real : &none,
+	return cli_go(&o, cmd, envp, o.root[0] ? &fake : real ? real : &none,
 		      out);
 }
 

@@ -195,3 +195,48 @@ unsigned int counters_errors(const struct counters_delta *d, unsigned int n,
 	}
 	return found;
 }
+
+static const struct counters_unit ctr_units[] = {
+	{ "port_xmit_data", "bytes", 4 }, { "port_rcv_data", "bytes", 4 },
+	{ "_bytes", "bytes", 1 },	  { "_octets", "bytes", 1 },
+	{ "_packets", "packets", 1 },	  { "_pkts", "packets", 1 },
+};
+
+const struct counters_unit *counters_unit_of(const char *name)
+{
+	static const struct counters_unit events = { "", "events", 1 };
+	size_t i, n = strlen(name), k;
+
+	for (i = 0; i < sizeof(ctr_units) / sizeof(ctr_units[0]); i++) {
+		k = strlen(ctr_units[i].suffix);
+		if (n >= k && !strcmp(name + n - k, ctr_units[i].suffix))
+			return &ctr_units[i];
+	}
+	return &events;
+}
+
+int counters_get(const struct counters_snap *s, const char *name,
+		 uint64_t *value)
+{
+	const struct counters_value *c = ctr_find(s, name);
+
+	if (!c)
+		return -ENOENT;
+	*value = c->value;
+	return 0;
+}
+
+int counters_moved(uint64_t before, uint64_t after, uint64_t *moved)
+{
+	uint64_t d = after - before; /* modulo 2^64 */
+
+	*moved = 0;
+	if (d <= INT64_MAX) {
+		*moved = d;
+		return 0;
+	}
+	if (before > UINT32_MAX || after > UINT32_MAX)
+		return -ERANGE;
+	*moved = (uint32_t)(after - before);
+	return 0;
+}

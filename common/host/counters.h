@@ -73,4 +73,31 @@ unsigned int counters_diff(const struct counters_snap *before,
 unsigned int counters_errors(const struct counters_delta *d, unsigned int n,
 			     char *text, size_t len, int64_t *sum);
 
+/*
+ * A counter's unit and the factor to it, by the end of its name: the
+ * PMA's port_xmit_data / port_rcv_data count 4-byte words (IBA 16.1.3.5),
+ * so their bytes are 4x; "_bytes"/"_octets" are bytes, "_packets"/"_pkts"
+ * packets; anything else counts events (factor 1). The one rule of the
+ * words -> bytes arithmetic (results' Prometheus text, ib_doctor --watch).
+ */
+struct counters_unit {
+	const char *suffix;
+	const char *unit;		/* "bytes", "packets", "events" */
+	unsigned int factor;
+};
+const struct counters_unit *counters_unit_of(const char *name);
+
+/* The value of the counter called name in s into *value: 0, or -ENOENT. */
+int counters_get(const struct counters_snap *s, const char *name,
+		 uint64_t *value);
+
+/*
+ * How far a counter moved from before to after, into *moved: after -
+ * before modulo 2^64 (a 64-bit counter that wrapped past 2^64 - 1 still
+ * gives its move); a counter that went back while both values fit 32
+ * bits wrapped at 2^32 (the 32-bit counters of older drivers). Anything
+ * else that went back was reset: -ERANGE, *moved 0.
+ */
+int counters_moved(uint64_t before, uint64_t after, uint64_t *moved);
+
 #endif

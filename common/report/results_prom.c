@@ -7,6 +7,7 @@
  * metric name, HELP and TYPE once, families contiguous; NaN figures are
  * left out rather than exported, so an alert never fires on "not measured".
  */
+#include "host/counters.h"
 #include "lib/json.h"
 #include "report/results_prom.h"
 
@@ -355,39 +356,10 @@ static void prom_gates(struct prom_ctx *c)
 	}
 }
 
-/*
- * A counter's unit and the factor to it, by the end of its name: the
- * PMA's port_xmit_data / port_rcv_data count 4-byte words (IBA 16.1.3.5).
- */
-struct prom_unit {
-	const char *suffix;
-	const char *unit;
-	double factor;
-};
-
-static const struct prom_unit prom_units[] = {
-	{ "port_xmit_data", "bytes", 4 }, { "port_rcv_data", "bytes", 4 },
-	{ "_bytes", "bytes", 1 },	  { "_octets", "bytes", 1 },
-	{ "_packets", "packets", 1 },	  { "_pkts", "packets", 1 },
-};
-
-static const struct prom_unit *prom_unit_of(const char *name)
-{
-	static const struct prom_unit events = { "", "events", 1 };
-	size_t i, n = strlen(name), k;
-
-	for (i = 0; i < ARRAY_SIZE(prom_units); i++) {
-		k = strlen(prom_units[i].suffix);
-		if (n >= k && !strcmp(name + n - k, prom_units[i].suffix))
-			return &prom_units[i];
-	}
-	return &events;
-}
-
 static void prom_counters(struct prom_ctx *c)
 {
 	char labels[RESULTS_NAME_LEN * 2 + 48];
-	const struct prom_unit *u;
+	const struct counters_unit *u;
 	unsigned int i;
 
 	for (i = 0; c->d->has_counters && i < c->d->n_counters; i++) {
@@ -398,7 +370,7 @@ static void prom_counters(struct prom_ctx *c)
 			  "unit the unit label names: bytes (the 4-byte data "
 			  "words of port_xmit_data and port_rcv_data times 4), "
 			  "packets or events.");
-		u = prom_unit_of(c->d->counters[i].name);
+		u = counters_unit_of(c->d->counters[i].name);
 		labels[0] = '\0';
 		prom_label(labels, sizeof(labels), "stat",
 			   c->d->counters[i].name);
