@@ -110,6 +110,10 @@ int ntest_json_write(FILE *out, const struct ntest_doc *d)
 	json_kv_u64(&w, "fabric_nccl_version", 1);
 	json_kv_u64(&w, "rank", d->rank);
 	json_kv_string(&w, "node", d->node);
+	json_kv_array_begin(&w, "nodes");
+	for (unsigned int i = 0; d->hl && i < d->hl->n; i++)
+		json_string(&w, d->hl->h[i].name);
+	json_array_end(&w);
 	json_kv_string(&w, "engine", d->engine);
 	json_kv_string(&w, "program", d->program);
 	json_kv_string(&w, "log", d->log);

@@ -126,7 +126,7 @@ static void figure(const struct ntest_out *o, struct ntest_judgement *j)
 			if (h->have && h->wrong > 0)
 				j->wrong += h->wrong;
 			if (h->have && o->rows[i].size >= j->large_from &&
-			    h->busbw > j->busbw)
+			    (!j->at_size || h->busbw > j->busbw))
 				j->busbw = h->busbw, j->at_size = o->rows[i].size;
 		}
 }

@@ -213,7 +213,7 @@ static void test_json(void)
 	struct ntest_expect e = { .busbw = 150, .from = "--expect-busbw",
 				  .table_due = true };
 	struct ntest_doc d = { 0, "node-1", "mpirun", "all_reduce_perf",
-			       "nccl_r0.log", &o, &e, &j };
+			       "nccl_r0.log", NULL, &o, &e, &j };
 	struct json_read_tok tok[4096];
 	char *buf = NULL;
 	size_t len = 0;
