@@ -12,6 +12,8 @@
 
 #include "fabric/plan.h"
 
+/* The rows and their codes, a few fields a line (as spec/opts_table.c). */
+/* clang-format off */
 /* Long-only options get codes above any char. */
 enum { CLI_BARRIER_PORT = 256, CLI_TIMEOUT, CLI_CONNECT_TIMEOUT,
        CLI_AUTH_KEY_FILE, CLI_NCCL_TEST, CLI_EXPECT_BUSBW };
@@ -96,12 +98,11 @@ static const struct opt_def cli_rows[] = {
 	  .choices = dry_choices, .group = CLI_G_OUTPUTS },
 	OPT_ROWS_HELP(CFG(help), CFG(version), CLI_G_HELP),
 };
+/* clang-format on */
 
 static const char *const cli_groups[CLI_G_COUNT] = {
-	[CLI_G_NODES] = "Nodes",
-	[CLI_G_LINKS] = "Links",
-	[CLI_G_NCCL] = "nccl-tests",
-	[CLI_G_OUTPUTS] = "Outputs",
+	[CLI_G_NODES] = "Nodes",     [CLI_G_LINKS] = "Links",
+	[CLI_G_NCCL] = "nccl-tests", [CLI_G_OUTPUTS] = "Outputs",
 	[CLI_G_HELP] = "Help",
 };
 
@@ -195,7 +196,8 @@ static int nccl_check(struct fabric_cfg *c, char *err, size_t err_len)
 	if (!c->nccl_test[0]) {
 		if (!c->expect_busbw[0])
 			return 0;
-		opts_err(err, err_len, "--expect-busbw gates --nccl-test: "
+		opts_err(err, err_len,
+			 "--expect-busbw gates --nccl-test: "
 			 "give the program too (--nccl-test all_reduce_perf)");
 		return -EINVAL;
 	}
@@ -227,8 +229,10 @@ int fabric_cli_parse(struct fabric_cfg *c, int argc, char **argv, char *err,
 	if (ret)
 		return ret;
 	if (!c->have_pattern && !c->nccl_test[0]) {
-		opts_err(err, err_len, "--pattern is required: one of %s "
-			 "(or --nccl-test PROG)", plan_pattern_list());
+		opts_err(err, err_len,
+			 "--pattern is required: one of %s "
+			 "(or --nccl-test PROG)",
+			 plan_pattern_list());
 		return -EINVAL;
 	}
 	if (c->hosts[0] && c->hostfile[0]) {

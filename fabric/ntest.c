@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define NTEST_TOKS 64
 
 /* The header's names and what they are. */
@@ -15,11 +14,11 @@ static const struct {
 	const char *name;
 	enum ntest_col col;
 } col_names[] = {
-	{ "size", NTEST_C_SIZE },     { "count", NTEST_C_COUNT },
-	{ "type", NTEST_C_TYPE },     { "redop", NTEST_C_REDOP },
-	{ "root", NTEST_C_ROOT },     { "time", NTEST_C_TIME },
-	{ "cputime", NTEST_C_TIME },  { "algbw", NTEST_C_ALGBW },
-	{ "busbw", NTEST_C_BUSBW },   { "#wrong", NTEST_C_WRONG },
+	{ "size", NTEST_C_SIZE },    { "count", NTEST_C_COUNT },
+	{ "type", NTEST_C_TYPE },    { "redop", NTEST_C_REDOP },
+	{ "root", NTEST_C_ROOT },    { "time", NTEST_C_TIME },
+	{ "cputime", NTEST_C_TIME }, { "algbw", NTEST_C_ALGBW },
+	{ "busbw", NTEST_C_BUSBW },  { "#wrong", NTEST_C_WRONG },
 	{ "error", NTEST_C_WRONG },
 };
 
@@ -100,16 +99,35 @@ static void take_cell(struct ntest_row *r, enum ntest_col c,
 	struct ntest_half *h = &r->h[pl];
 
 	switch (c) {
-	case NTEST_C_SIZE: r->size = strtoull(t, NULL, 10); break;
-	case NTEST_C_COUNT: r->count = strtoull(t, NULL, 10); break;
-	case NTEST_C_TYPE: snprintf(r->type, sizeof(r->type), "%s", t); break;
-	case NTEST_C_REDOP: snprintf(r->redop, sizeof(r->redop), "%s", t); break;
-	case NTEST_C_ROOT: r->root = strtol(t, NULL, 10); break;
-	case NTEST_C_TIME: h->time_us = num(t), h->have = true; break;
-	case NTEST_C_ALGBW: h->algbw = num(t); break;
-	case NTEST_C_BUSBW: h->busbw = num(t); break;
-	case NTEST_C_WRONG: h->wrong = strcmp(t, "N/A") ? num(t) : -1; break;
-	default: break;
+	case NTEST_C_SIZE:
+		r->size = strtoull(t, NULL, 10);
+		break;
+	case NTEST_C_COUNT:
+		r->count = strtoull(t, NULL, 10);
+		break;
+	case NTEST_C_TYPE:
+		snprintf(r->type, sizeof(r->type), "%s", t);
+		break;
+	case NTEST_C_REDOP:
+		snprintf(r->redop, sizeof(r->redop), "%s", t);
+		break;
+	case NTEST_C_ROOT:
+		r->root = strtol(t, NULL, 10);
+		break;
+	case NTEST_C_TIME:
+		h->time_us = num(t), h->have = true;
+		break;
+	case NTEST_C_ALGBW:
+		h->algbw = num(t);
+		break;
+	case NTEST_C_BUSBW:
+		h->busbw = num(t);
+		break;
+	case NTEST_C_WRONG:
+		h->wrong = strcmp(t, "N/A") ? num(t) : -1;
+		break;
+	default:
+		break;
 	}
 }
 
@@ -180,8 +198,7 @@ static long nccl_start(const char *line)
  * the piece ends at a column's end from the header, before the name's
  * first ':'; else the piece is what comes before the token.
  */
-static size_t piece_end(const struct ntest_out *o, const char *line,
-			size_t tok)
+static size_t piece_end(const struct ntest_out *o, const char *line, size_t tok)
 {
 	const char *colon = strchr(line + tok, ':');
 	size_t c = colon ? (size_t)(colon - line) : tok;
@@ -251,8 +268,8 @@ static void take_text(struct ntest_out *o, const char *line)
 			return;
 	}
 	snprintf(buf, sizeof(buf), "%s", line);
-	if (!take_row(o, buf) && o->ncol && isdigit((unsigned char)
-			line[strspn(line, " ")]))
+	if (!take_row(o, buf) && o->ncol &&
+	    isdigit((unsigned char)line[strspn(line, " ")]))
 		o->dropped++;
 }
 

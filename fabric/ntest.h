@@ -35,17 +35,21 @@
 #define NTEST_LINE 1024
 #define NTEST_REASON 512
 
-enum ntest_place { NTEST_OOP, NTEST_IP, NTEST_PLACES };
+enum ntest_place {
+	NTEST_OOP,
+	NTEST_IP,
+	NTEST_PLACES
+};
 
 /* One half of a row: out of place or in place. */
 struct ntest_half {
 	bool have;
-	double time_us, algbw, busbw;  /* us, GB/s, GB/s */
-	double wrong;                  /* #wrong; -1: "N/A" (no check) */
+	double time_us, algbw, busbw; /* us, GB/s, GB/s */
+	double wrong; /* #wrong; -1: "N/A" (no check) */
 };
 
 struct ntest_row {
-	uint64_t size, count;          /* bytes, elements */
+	uint64_t size, count; /* bytes, elements */
 	char type[16], redop[16];
 	long root;
 	struct ntest_half h[NTEST_PLACES];
@@ -53,28 +57,35 @@ struct ntest_row {
 
 /* What the header says each column is. */
 enum ntest_col {
-	NTEST_C_OTHER, NTEST_C_SIZE, NTEST_C_COUNT, NTEST_C_TYPE,
-	NTEST_C_REDOP, NTEST_C_ROOT, NTEST_C_TIME, NTEST_C_ALGBW,
-	NTEST_C_BUSBW, NTEST_C_WRONG,
+	NTEST_C_OTHER,
+	NTEST_C_SIZE,
+	NTEST_C_COUNT,
+	NTEST_C_TYPE,
+	NTEST_C_REDOP,
+	NTEST_C_ROOT,
+	NTEST_C_TIME,
+	NTEST_C_ALGBW,
+	NTEST_C_BUSBW,
+	NTEST_C_WRONG,
 };
 
 struct ntest_out {
-	char version[NTEST_TEXT];      /* "2.19.6" ("" before 2.17.4) */
-	char test[NTEST_TEXT];         /* "all_reduce_perf" */
-	unsigned int ranks;            /* "#  Rank N Group G Pid ..." lines */
-	unsigned int ngpus;            /* "nGpus N": GPUs of one process */
+	char version[NTEST_TEXT]; /* "2.19.6" ("" before 2.17.4) */
+	char test[NTEST_TEXT]; /* "all_reduce_perf" */
+	unsigned int ranks; /* "#  Rank N Group G Pid ..." lines */
+	unsigned int ngpus; /* "nGpus N": GPUs of one process */
 	/* the header's columns: kind, place and end offset of each */
 	unsigned int ncol;
 	unsigned char col[NTEST_COLS], place[NTEST_COLS];
 	unsigned int col_end[NTEST_COLS];
 	struct ntest_row rows[NTEST_ROWS_MAX];
 	size_t nrows;
-	unsigned long dropped;         /* rows past NTEST_ROWS_MAX or unread */
+	unsigned long dropped; /* rows past NTEST_ROWS_MAX or unread */
 	bool have_oob, have_avg, concluded;
-	long oob;                      /* "# Out of bounds values : N" */
-	double avg_busbw;              /* "# Avg bus bandwidth : X" */
-	char pending[NTEST_LINE];      /* a row split by NCCL's lines */
-	struct nccl_log nccl;          /* the NCCL_DEBUG lines among it */
+	long oob; /* "# Out of bounds values : N" */
+	double avg_busbw; /* "# Avg bus bandwidth : X" */
+	char pending[NTEST_LINE]; /* a row split by NCCL's lines */
+	struct nccl_log nccl; /* the NCCL_DEBUG lines among it */
 };
 
 /* An empty output. */
@@ -91,12 +102,12 @@ void ntest_end(struct ntest_out *o);
 
 /* The network NCCL used, as the gate sees it. */
 enum ntest_net {
-	NTEST_NET_UNKNOWN,     /* no NCCL_DEBUG=INFO lines: not judged */
-	NTEST_NET_NONE,        /* NCCL lines, but no network chosen */
-	NTEST_NET_IB,          /* IB, GPUDirect RDMA where a path says */
-	NTEST_NET_IB_NO_GDR,   /* IB, some path without GDRDMA: a note */
-	NTEST_NET_PLUGIN,      /* a net plugin (OFI, IBext) */
-	NTEST_NET_SOCKET,      /* the silent fallback: a failure */
+	NTEST_NET_UNKNOWN, /* no NCCL_DEBUG=INFO lines: not judged */
+	NTEST_NET_NONE, /* NCCL lines, but no network chosen */
+	NTEST_NET_IB, /* IB, GPUDirect RDMA where a path says */
+	NTEST_NET_IB_NO_GDR, /* IB, some path without GDRDMA: a note */
+	NTEST_NET_PLUGIN, /* a net plugin (OFI, IBext) */
+	NTEST_NET_SOCKET, /* the silent fallback: a failure */
 };
 
 /* "IB", "Socket", ... */
@@ -111,10 +122,10 @@ enum ntest_net ntest_transport(const struct nccl_log *l);
 
 /* How the collective's busbw is bounded by the network (docs/fabric.md). */
 enum ntest_bound {
-	NTEST_BOUND_NODE,      /* ring collectives: the node's NICs, summed */
-	NTEST_BOUND_NIC,       /* sendrecv: one GPU's NIC */
-	NTEST_BOUND_ALLTOALL,  /* alltoall: the NICs x (GN-1)/(G^2 (N-1)) */
-	NTEST_BOUND_NONE,      /* unknown test: no derived expectation */
+	NTEST_BOUND_NODE, /* ring collectives: the node's NICs, summed */
+	NTEST_BOUND_NIC, /* sendrecv: one GPU's NIC */
+	NTEST_BOUND_ALLTOALL, /* alltoall: the NICs x (GN-1)/(G^2 (N-1)) */
+	NTEST_BOUND_NONE, /* unknown test: no derived expectation */
 };
 
 /* The bound of a test by its program's name ("all_reduce_perf"). */
@@ -122,8 +133,8 @@ enum ntest_bound ntest_bound_of(const char *test);
 
 /* A node's network, for the derived expectation. */
 struct ntest_nics {
-	double sum_gbps;       /* the active RDMA ports' data rates, summed */
-	double max_gbps;       /* the fastest one */
+	double sum_gbps; /* the active RDMA ports' data rates, summed */
+	double max_gbps; /* the fastest one */
 	unsigned int ports;
 };
 
@@ -139,31 +150,31 @@ double ntest_derive(enum ntest_bound b, const struct ntest_nics *n,
 
 enum ntest_verdict {
 	NTEST_PASS,
-	NTEST_BELOW,           /* busbw below the expectation: exit 3 */
-	NTEST_SOCKET,          /* NCCL used sockets: exit 3 */
-	NTEST_ERROR,           /* no table where one was due, or it failed */
-	NTEST_CORRUPT,         /* #wrong > 0 or out of bounds values: 4 */
+	NTEST_BELOW, /* busbw below the expectation: exit 3 */
+	NTEST_SOCKET, /* NCCL used sockets: exit 3 */
+	NTEST_ERROR, /* no table where one was due, or it failed */
+	NTEST_CORRUPT, /* #wrong > 0 or out of bounds values: 4 */
 };
 
 const char *ntest_verdict_name(enum ntest_verdict v);
 
 /* What the gate is given. */
 struct ntest_expect {
-	double busbw;          /* GB/s; 0: none */
-	const char *from;      /* "--expect-busbw", or the formula */
-	bool table_due;        /* this rank prints the table (MPI rank 0) */
-	int exit_status;       /* the program's; 0 when it succeeded */
+	double busbw; /* GB/s; 0: none */
+	const char *from; /* "--expect-busbw", or the formula */
+	bool table_due; /* this rank prints the table (MPI rank 0) */
+	int exit_status; /* the program's; 0 when it succeeded */
 };
 
 struct ntest_judgement {
 	enum ntest_verdict verdict;
 	enum ntest_net net;
-	double busbw;          /* the figure: best busbw at the large sizes */
-	uint64_t at_size;      /* the row it came from */
-	uint64_t large_from;   /* the large sizes: this size and up */
-	double wrong;          /* #wrong summed over rows and places */
+	double busbw; /* the figure: best busbw at the large sizes */
+	uint64_t at_size; /* the row it came from */
+	uint64_t large_from; /* the large sizes: this size and up */
+	double wrong; /* #wrong summed over rows and places */
 	char reason[NTEST_REASON];
-	int exit_code;         /* the project's table: 0, 1, 3, 4 */
+	int exit_code; /* the project's table: 0, 1, 3, 4 */
 };
 
 /*

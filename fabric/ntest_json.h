@@ -16,7 +16,7 @@
 struct ntest_doc {
 	unsigned int rank;
 	const char *node, *engine, *program, *log;
-	const struct hostlist *hl;     /* every node, in rank order */
+	const struct hostlist *hl; /* every node, in rank order */
 	const struct ntest_out *o;
 	const struct ntest_expect *e;
 	const struct ntest_judgement *j;

@@ -11,20 +11,20 @@
 
 static const char *const net_names[] = {
 	[NTEST_NET_UNKNOWN] = "unknown", [NTEST_NET_NONE] = "none",
-	[NTEST_NET_IB] = "IB",           [NTEST_NET_IB_NO_GDR] = "IB-no-GDRDMA",
-	[NTEST_NET_PLUGIN] = "plugin",   [NTEST_NET_SOCKET] = "Socket",
+	[NTEST_NET_IB] = "IB",		 [NTEST_NET_IB_NO_GDR] = "IB-no-GDRDMA",
+	[NTEST_NET_PLUGIN] = "plugin",	 [NTEST_NET_SOCKET] = "Socket",
 };
 
 static const char *const verdict_names[] = {
-	[NTEST_PASS] = "passed",   [NTEST_BELOW] = "below",
-	[NTEST_SOCKET] = "socket", [NTEST_ERROR] = "error",
+	[NTEST_PASS] = "passed",     [NTEST_BELOW] = "below",
+	[NTEST_SOCKET] = "socket",   [NTEST_ERROR] = "error",
 	[NTEST_CORRUPT] = "corrupt",
 };
 
 /* Exit codes of the project's table (spec/bench.h's values). */
 static const int verdict_exit[] = {
-	[NTEST_PASS] = 0,   [NTEST_BELOW] = 3, [NTEST_SOCKET] = 3,
-	[NTEST_ERROR] = 1,  [NTEST_CORRUPT] = 4,
+	[NTEST_PASS] = 0,  [NTEST_BELOW] = 3,	[NTEST_SOCKET] = 3,
+	[NTEST_ERROR] = 1, [NTEST_CORRUPT] = 4,
 };
 
 /* The tests and the bound of their busbw (docs/fabric.md). */
@@ -92,19 +92,22 @@ double ntest_derive(enum ntest_bound b, const struct ntest_nics *n,
 		return 0;
 	if (b == NTEST_BOUND_NIC) {
 		gbs = n->max_gbps / 8;
-		snprintf(why, why_len, "%.2g x one NIC (%.0f Gb/s) / 8 = %.1f GB/s",
-			 fraction, n->max_gbps, fraction * gbs);
+		snprintf(why, why_len,
+			 "%.2g x one NIC (%.0f Gb/s) / 8 = %.1f GB/s", fraction,
+			 n->max_gbps, fraction * gbs);
 	} else if (b == NTEST_BOUND_ALLTOALL) {
 		gbs = n->sum_gbps / 8 * (g * nn - 1) / (g * g * (nn - 1));
-		snprintf(why, why_len,
-			 "%.2g x %u NIC port(s) (%.0f Gb/s) / 8 x (GN-1)/(G^2(N-1)) with G=%u N=%u = %.1f GB/s",
-			 fraction, n->ports, n->sum_gbps, (unsigned int)g,
-			 nodes, fraction * gbs);
+		snprintf(
+			why, why_len,
+			"%.2g x %u NIC port(s) (%.0f Gb/s) / 8 x (GN-1)/(G^2(N-1)) with G=%u N=%u = %.1f GB/s",
+			fraction, n->ports, n->sum_gbps, (unsigned int)g, nodes,
+			fraction * gbs);
 	} else {
 		gbs = n->sum_gbps / 8;
-		snprintf(why, why_len,
-			 "%.2g x %u NIC port(s) of the node (%.0f Gb/s) / 8 = %.1f GB/s",
-			 fraction, n->ports, n->sum_gbps, fraction * gbs);
+		snprintf(
+			why, why_len,
+			"%.2g x %u NIC port(s) of the node (%.0f Gb/s) / 8 = %.1f GB/s",
+			fraction, n->ports, n->sum_gbps, fraction * gbs);
 	}
 	return fraction * gbs;
 }
@@ -127,7 +130,8 @@ static void figure(const struct ntest_out *o, struct ntest_judgement *j)
 				j->wrong += h->wrong;
 			if (h->have && o->rows[i].size >= j->large_from &&
 			    (!j->at_size || h->busbw > j->busbw))
-				j->busbw = h->busbw, j->at_size = o->rows[i].size;
+				j->busbw = h->busbw,
+				j->at_size = o->rows[i].size;
 		}
 }
 
@@ -143,8 +147,8 @@ static void fail(struct ntest_judgement *j, enum ntest_verdict v,
 		 why);
 }
 
-static void judge_table(const struct ntest_out *o,
-			const struct ntest_expect *e, struct ntest_judgement *j)
+static void judge_table(const struct ntest_out *o, const struct ntest_expect *e,
+			struct ntest_judgement *j)
 {
 	char why[NTEST_REASON];
 
@@ -161,10 +165,11 @@ static void judge_table(const struct ntest_out *o,
 		fail(j, NTEST_CORRUPT, why);
 	}
 	if (e->busbw > 0 && j->busbw < e->busbw) {
-		snprintf(why, sizeof(why),
-			 "busbw %.2f GB/s at %llu B is below the expected %.2f GB/s (%s)",
-			 j->busbw, (unsigned long long)j->at_size, e->busbw,
-			 e->from ? e->from : "--expect-busbw");
+		snprintf(
+			why, sizeof(why),
+			"busbw %.2f GB/s at %llu B is below the expected %.2f GB/s (%s)",
+			j->busbw, (unsigned long long)j->at_size, e->busbw,
+			e->from ? e->from : "--expect-busbw");
 		fail(j, NTEST_BELOW, why);
 	}
 }
@@ -178,10 +183,12 @@ void ntest_judge(const struct ntest_out *o, const struct ntest_expect *e,
 	j->net = ntest_transport(&o->nccl);
 	figure(o, j);
 	if (j->net == NTEST_NET_SOCKET) {
-		snprintf(why, sizeof(why),
-			 "NCCL used sockets, not RDMA (%s%s): a failure whatever the bandwidth; ib_doctor --nccl-log says why",
-			 o->nccl.ib_none ? "NET/IB : No device found; " : "",
-			 o->nccl.sockets[0] ? o->nccl.sockets : "Using network Socket");
+		snprintf(
+			why, sizeof(why),
+			"NCCL used sockets, not RDMA (%s%s): a failure whatever the bandwidth; ib_doctor --nccl-log says why",
+			o->nccl.ib_none ? "NET/IB : No device found; " : "",
+			o->nccl.sockets[0] ? o->nccl.sockets :
+					     "Using network Socket");
 		fail(j, NTEST_SOCKET, why);
 	}
 	judge_table(o, e, j);

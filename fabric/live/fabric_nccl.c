@@ -45,7 +45,8 @@ static void debug_env(void)
 		return;
 	if (d && *d)
 		bench_warn("NCCL_DEBUG=%s: set to INFO, the transport's lines "
-			   "are needed", d);
+			   "are needed",
+			   d);
 	setenv("NCCL_DEBUG", "INFO", 1);
 }
 
@@ -66,8 +67,10 @@ static void child(const struct fabric_nccl *n, const char *log)
 		argv[i + 1] = n->args[i];
 	signal(SIGPIPE, SIG_DFL);
 	execvp(n->prog, argv);
-	fprintf(stderr, "ib_fabric: cannot run %s: %s (--nccl-test: a path, "
-		"or a name on PATH)\n", n->prog, strerror(errno));
+	fprintf(stderr,
+		"ib_fabric: cannot run %s: %s (--nccl-test: a path, "
+		"or a name on PATH)\n",
+		n->prog, strerror(errno));
 	_exit(127);
 }
 
@@ -115,9 +118,8 @@ static void nics_read(struct ntest_nics *nics)
 }
 
 /* The expectation: given, derived, or none (said why). */
-static void expectation(const struct fabric_nccl *n,
-			const struct ntest_out *o, struct ntest_expect *e,
-			char *why, size_t why_len)
+static void expectation(const struct fabric_nccl *n, const struct ntest_out *o,
+			struct ntest_expect *e, char *why, size_t why_len)
 {
 	struct ntest_nics nics;
 	const char *test = o->test[0] ? o->test : n->prog;
@@ -127,8 +129,8 @@ static void expectation(const struct fabric_nccl *n,
 	if (!n->expect_auto)
 		return;
 	nics_read(&nics);
-	e->busbw = ntest_derive(ntest_bound_of(test), &nics, n->nodes,
-				o->ngpus, FABRIC_BUSBW_FRACTION, why, why_len);
+	e->busbw = ntest_derive(ntest_bound_of(test), &nics, n->nodes, o->ngpus,
+				FABRIC_BUSBW_FRACTION, why, why_len);
 	e->from = why;
 	if (e->busbw <= 0)
 		bench_warn("--expect-busbw auto: no expectation for %s on %u "
@@ -151,7 +153,7 @@ static int judge_log(const struct fabric_nccl *n, const char *log, int status)
 				  .exit_status = status };
 	char why[256], path[PATH_MAX], base[PATH_MAX];
 	struct ntest_doc d = { n->rank, n->node, n->engine, n->prog, base,
-			       n->hl, o, &e, &j };
+			       n->hl,	o,	 &e,	    &j };
 	FILE *f = fopen(log, "r");
 
 	if (!o || !f || ntest_read((ntest_init(o), o), f)) {
@@ -169,10 +171,11 @@ static int judge_log(const struct fabric_nccl *n, const char *log, int status)
 	if (afile_write(path, render, &d))
 		j.exit_code = BENCH_EXIT_RUNTIME;
 	bench_info("rank %u (%s): %s %s: %zu rows, busbw %.2f GB/s at %llu B, "
-		   "NCCL over %s: %s (exit %d); %s", n->rank, n->node,
-		   o->test[0] ? o->test : n->prog, ntest_verdict_name(j.verdict),
-		   o->nrows, j.busbw, (unsigned long long)j.at_size,
-		   ntest_net_name(j.net), j.reason, j.exit_code, path);
+		   "NCCL over %s: %s (exit %d); %s",
+		   n->rank, n->node, o->test[0] ? o->test : n->prog,
+		   ntest_verdict_name(j.verdict), o->nrows, j.busbw,
+		   (unsigned long long)j.at_size, ntest_net_name(j.net),
+		   j.reason, j.exit_code, path);
 	free(o);
 	return j.exit_code;
 }

@@ -18,16 +18,16 @@
 #include "fabric/hostlist.h"
 
 struct fabric_nccl {
-	const char *prog;              /* --nccl-test */
-	char **args;                   /* its arguments (after --) */
+	const char *prog; /* --nccl-test */
+	char **args; /* its arguments (after --) */
 	unsigned int nargs;
-	const char *out;               /* --out */
+	const char *out; /* --out */
 	unsigned int rank, nodes;
 	const struct hostlist *hl;
 	const char *node, *engine;
-	unsigned int timeout_s;        /* --timeout: the program's limit */
-	double expect_gbps;            /* --expect-busbw GBPS; 0: none */
-	bool expect_auto;              /* --expect-busbw auto */
+	unsigned int timeout_s; /* --timeout: the program's limit */
+	double expect_gbps; /* --expect-busbw GBPS; 0: none */
+	bool expect_auto; /* --expect-busbw auto */
 };
 
 /* Run, judge, write. Returns the rank's exit code (ntest.h's table). */

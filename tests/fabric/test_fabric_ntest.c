@@ -58,7 +58,8 @@ static void test_real_h200(void)
 	struct ntest_judgement j;
 
 	EXPECT_EQ_INT(read_fixture(&o, "nccl/real-h200-nccl-tests-2.28.9-"
-				   "all_reduce.log"), 0);
+				       "all_reduce.log"),
+		      0);
 	EXPECT_EQ_INT((int)o.nrows, 25);
 	EXPECT_EQ_INT((int)o.dropped, 0);
 	EXPECT_STREQ(o.version, "2.19.6");
@@ -89,8 +90,8 @@ static void test_pass(void)
 {
 	struct ntest_judgement j;
 
-	EXPECT_EQ_INT(read_fixture(&o, "nccl-tests/stand-in-2.19.6-ib-pass.log"),
-		      0);
+	EXPECT_EQ_INT(
+		read_fixture(&o, "nccl-tests/stand-in-2.19.6-ib-pass.log"), 0);
 	EXPECT_EQ_INT((int)o.nrows, 28);
 	EXPECT_EQ_INT((int)o.dropped, 0);
 	EXPECT_EQ_U64(o.rows[0].size, 8);
@@ -115,8 +116,8 @@ static void test_wrong(void)
 {
 	struct ntest_judgement j;
 
-	EXPECT_EQ_INT(read_fixture(&o, "nccl-tests/stand-in-2.19.6-ib-wrong.log"),
-		      0);
+	EXPECT_EQ_INT(
+		read_fixture(&o, "nccl-tests/stand-in-2.19.6-ib-wrong.log"), 0);
 	judge(&o, 190, &j); /* corrupt wins over below */
 	EXPECT_EQ_INT(j.verdict, NTEST_CORRUPT);
 	EXPECT_EQ_INT(j.exit_code, 4);
@@ -143,13 +144,16 @@ static void test_forms(void)
 	struct ntest_expect e = { .table_due = true, .exit_status = 0 };
 
 	ntest_init(&o);
-	ntest_line(&o, "#       size         count      type   redop    root "
+	ntest_line(&o,
+		   "#       size         count      type   redop    root "
 		   "    time   algbw   busbw  #wrong     time   algbw   busbw "
 		   " #wrong ");
-	ntest_line(&o, "        1024           256     float     sum      -1 "
+	ntest_line(&o,
+		   "        1024           256     float     sum      -1 "
 		   "    7.34  142.89    3.00     N/A     1.28  821.12   2.50 "
 		   "    N/A");
-	ntest_line(&o, "        2048           512     float     sum      -1 "
+	ntest_line(&o,
+		   "        2048           512     float     sum      -1 "
 		   "                                    0.36  5763.0  1.0e+05 "
 		   "      0");
 	ntest_line(&o, "rank=1 #wrong=3");
@@ -160,10 +164,12 @@ static void test_forms(void)
 	EXPECT_NEAR(o.rows[1].h[NTEST_IP].busbw, 1e5, 1e-9);
 	EXPECT_EQ_INT(ntest_transport(&o.nccl), NTEST_NET_UNKNOWN);
 	ntest_init(&o);
-	ntest_line(&o, "#       size         count      type   redop    root "
+	ntest_line(&o,
+		   "#       size         count      type   redop    root "
 		   "    time   algbw   busbw   error     time   algbw   busbw "
 		   "  error");
-	ntest_line(&o, "     1048576        262144     float     sum      -1 "
+	ntest_line(&o,
+		   "     1048576        262144     float     sum      -1 "
 		   "   10.00  104.86  104.86  2e+00    10.00  104.86  104.86 "
 		   " 0e+00");
 	judge(&o, 0, &j);
@@ -188,17 +194,22 @@ static void test_derive(void)
 	char why[256];
 
 	EXPECT_NEAR(ntest_derive(NTEST_BOUND_NODE, &four, 2, 8, 1.0, why,
-				 sizeof(why)), 200.0, 1e-9);
+				 sizeof(why)),
+		    200.0, 1e-9);
 	EXPECT_NEAR(ntest_derive(NTEST_BOUND_NODE, &eight, 2, 8, 0.8, why,
-				 sizeof(why)), 320.0, 1e-9);
+				 sizeof(why)),
+		    320.0, 1e-9);
 	EXPECT_TRUE(strstr(why, "8 NIC port(s)") != NULL);
 	EXPECT_NEAR(ntest_derive(NTEST_BOUND_NIC, &eight, 2, 8, 1.0, why,
-				 sizeof(why)), 50.0, 1e-9);
+				 sizeof(why)),
+		    50.0, 1e-9);
 	/* alltoall, 2 nodes of 8: 400 x 15 / 64 */
 	EXPECT_NEAR(ntest_derive(NTEST_BOUND_ALLTOALL, &eight, 2, 8, 1.0, why,
-				 sizeof(why)), 400.0 * 15 / 64, 1e-9);
+				 sizeof(why)),
+		    400.0 * 15 / 64, 1e-9);
 	EXPECT_NEAR(ntest_derive(NTEST_BOUND_NODE, &eight, 1, 8, 1.0, why,
-				 sizeof(why)), 0, 1e-9);
+				 sizeof(why)),
+		    0, 1e-9);
 	EXPECT_EQ_INT(ntest_bound_of("/opt/nt/all_reduce_perf"),
 		      NTEST_BOUND_NODE);
 	EXPECT_EQ_INT(ntest_bound_of("sendrecv_perf"), NTEST_BOUND_NIC);
@@ -210,10 +221,13 @@ static void test_derive(void)
 static void test_json(void)
 {
 	struct ntest_judgement j;
-	struct ntest_expect e = { .busbw = 150, .from = "--expect-busbw",
+	struct ntest_expect e = { .busbw = 150,
+				  .from = "--expect-busbw",
 				  .table_due = true };
-	struct ntest_doc d = { 0, "node-1", "mpirun", "all_reduce_perf",
-			       "nccl_r0.log", NULL, &o, &e, &j };
+	struct ntest_doc d = {
+		0,  "node-1", "mpirun", "all_reduce_perf", "nccl_r0.log", NULL,
+		&o, &e,	      &j
+	};
 	struct json_read_tok tok[4096];
 	char *buf = NULL;
 	size_t len = 0;
