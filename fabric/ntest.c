@@ -193,6 +193,13 @@ static long nccl_start(const char *line)
 	return b - line;
 }
 
+static bool blank(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s))
+		s++, len--;
+	return !len;
+}
+
 /*
  * A table piece glued to the host name ("      -1vm:829:829 [0] NCCL"):
  * the piece ends at a column's end from the header, before the name's
@@ -203,6 +210,8 @@ static size_t piece_end(const struct ntest_out *o, const char *line, size_t tok)
 	const char *colon = strchr(line + tok, ':');
 	size_t c = colon ? (size_t)(colon - line) : tok;
 
+	if (blank(line, tok)) /* a line of NCCL's own, not a row's end */
+		return tok;
 	for (unsigned int i = 0; i < o->ncol; i++)
 		if (o->col_end[i] > tok && o->col_end[i] < c)
 			return o->col_end[i];
@@ -216,13 +225,6 @@ static void pend(struct ntest_out *o, const char *piece, size_t len)
 	if (have + len + 2 < sizeof(o->pending))
 		snprintf(o->pending + have, sizeof(o->pending) - have, " %.*s",
 			 (int)len, piece);
-}
-
-static bool blank(const char *s, size_t len)
-{
-	while (len && isspace((unsigned char)*s))
-		s++, len--;
-	return !len;
 }
 
 /* A row split by NCCL's lines: its pieces, then the rest of it. */

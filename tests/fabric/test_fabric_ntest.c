@@ -163,6 +163,12 @@ static void test_forms(void)
 	EXPECT_TRUE(!o.rows[1].h[NTEST_OOP].have && o.rows[1].h[NTEST_IP].have);
 	EXPECT_NEAR(o.rows[1].h[NTEST_IP].busbw, 1e5, 1e-9);
 	EXPECT_EQ_INT(ntest_transport(&o.nccl), NTEST_NET_UNKNOWN);
+	/* a long host name is not cut at a column's end */
+	ntest_line(&o, "gpu-node-0001.cluster.example:77:77 [0] NCCL INFO "
+		       "Using network IB");
+	EXPECT_STREQ(o.nccl.host, "gpu-node-0001.cluster.example");
+	EXPECT_EQ_INT(ntest_transport(&o.nccl), NTEST_NET_IB);
+	EXPECT_TRUE(!o.pending[0]);
 	ntest_init(&o);
 	ntest_line(&o,
 		   "#       size         count      type   redop    root "
