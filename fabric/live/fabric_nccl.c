@@ -126,7 +126,7 @@ static void expectation(const struct fabric_nccl *n, const struct ntest_out *o,
 
 	e->busbw = n->expect_gbps;
 	e->from = "--expect-busbw";
-	if (!n->expect_auto)
+	if (!n->expect_auto || !o->nrows) /* no table: nothing to gate */
 		return;
 	nics_read(&nics);
 	e->busbw = ntest_derive(ntest_bound_of(test), &nics, n->nodes, o->ngpus,
@@ -142,6 +142,27 @@ static void expectation(const struct fabric_nccl *n, const struct ntest_out *o,
 static int render(const void *arg, FILE *out)
 {
 	return ntest_json_write(out, arg);
+}
+
+/* The rank's one line: its verdict, figure and transport. */
+static void say(const struct fabric_nccl *n, const struct ntest_out *o,
+		const struct ntest_judgement *jp, const char *path)
+{
+	const struct ntest_judgement j = *jp;
+
+	if (o->nrows)
+		bench_info("rank %u (%s): %s %s: %zu rows, busbw %.2f GB/s at "
+			   "%llu B, NCCL over %s: %s (exit %d); %s",
+			   n->rank, n->node, o->test[0] ? o->test : n->prog,
+			   ntest_verdict_name(j.verdict), o->nrows, j.busbw,
+			   (unsigned long long)j.at_size, ntest_net_name(j.net),
+			   j.reason, j.exit_code, path);
+	else
+		bench_info("rank %u (%s): %s %s: no table (an MPI build prints "
+			   "it on rank 0), NCCL over %s: %s (exit %d); %s",
+			   n->rank, n->node, n->prog,
+			   ntest_verdict_name(j.verdict), ntest_net_name(j.net),
+			   j.reason, j.exit_code, path);
 }
 
 /* Read the log, judge it, write the document. The exit code. */
@@ -170,12 +191,7 @@ static int judge_log(const struct fabric_nccl *n, const char *log, int status)
 	nccl_path(n, "json", path, sizeof(path), false);
 	if (afile_write(path, render, &d))
 		j.exit_code = BENCH_EXIT_RUNTIME;
-	bench_info("rank %u (%s): %s %s: %zu rows, busbw %.2f GB/s at %llu B, "
-		   "NCCL over %s: %s (exit %d); %s",
-		   n->rank, n->node, o->test[0] ? o->test : n->prog,
-		   ntest_verdict_name(j.verdict), o->nrows, j.busbw,
-		   (unsigned long long)j.at_size, ntest_net_name(j.net),
-		   j.reason, j.exit_code, path);
+	say(n, o, &j, path);
 	free(o);
 	return j.exit_code;
 }
