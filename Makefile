@@ -21,7 +21,8 @@
 #
 # Layers are folders (docs/architecture.md): common/lib <- host <- spec <-
 # report <- rdma <- xfer <- run <- bench/, gpu/ on lib+host, doctor/ on
-# lib+host+spec, fabric/ on lib+spec (its live/ also on report+rdma).
+# lib+host+spec, fabric/ on lib+spec+doctor (NCCL's log), its live/ also on
+# host+report+rdma.
 # The pure folders include no verbs, rdma_cm or CUDA header;
 # unit tests link only them, so a verbs call creeping in breaks the link.
 
@@ -51,7 +52,8 @@ src_of   = $(foreach d,$(1),$(wildcard $(d)/*.c))
 PURE_OBJS   := $(patsubst %.c,$(B)/%.o,$(call src_of,$(PURE_DIRS)))
 CORE_OBJS   := $(patsubst %.c,$(B)/%.o,$(call src_of,$(CORE_DIRS)))
 DOCTOR_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,doctor doctor/live))
-FABRIC_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,fabric fabric/live))
+FABRIC_OBJS := $(patsubst %.c,$(B)/%.o,$(call src_of,fabric fabric/live)) \
+               $(B)/doctor/nccl_log.o
 LDLIBS  := -lrdmacm -libverbs -lnuma -ldl -lm
 # the unit tests, each in the folder of the code it tests (tests/lib/test_fs.c
 # -> $(B)/tests/lib/test_fs); tests/run-checks.sh also finds tests/*/test_*.sh

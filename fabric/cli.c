@@ -7,17 +7,20 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fabric/plan.h"
 
+/* The rows and their codes, a few fields a line (as spec/opts_table.c). */
+/* clang-format off */
 /* Long-only options get codes above any char. */
 enum { CLI_BARRIER_PORT = 256, CLI_TIMEOUT, CLI_CONNECT_TIMEOUT,
-       CLI_AUTH_KEY_FILE };
+       CLI_AUTH_KEY_FILE, CLI_NCCL_TEST, CLI_EXPECT_BUSBW };
 
 /* Where --help and the man page list an option, in this order. */
-enum { CLI_G_NONE, CLI_G_NODES, CLI_G_LINKS, CLI_G_OUTPUTS, CLI_G_HELP,
-       CLI_G_COUNT };
+enum { CLI_G_NONE, CLI_G_NODES, CLI_G_LINKS, CLI_G_NCCL, CLI_G_OUTPUTS,
+       CLI_G_HELP, CLI_G_COUNT };
 
 #define CFG(field) offsetof(struct fabric_cfg, field)
 
@@ -74,6 +77,17 @@ static const struct opt_def cli_rows[] = {
 	  .max = 86400, .def = "60", .arg = "SEC",
 	  .help = "how long the clients retry their servers",
 	  .group = CLI_G_LINKS },
+	{ .name = "nccl-test", .code = CLI_NCCL_TEST, .kind = OPT_STR,
+	  .off = CFG(nccl_test), .max = PATH_MAX, .arg = "PROG",
+	  .help = "instead of links: run PROG (nccl-tests' all_reduce_perf "
+		  "...) on every rank with NCCL_DEBUG=INFO, TOOL_ARGS its "
+		  "arguments; parse and gate its table and NCCL's transport",
+	  .group = CLI_G_NCCL },
+	{ .name = "expect-busbw", .code = CLI_EXPECT_BUSBW, .kind = OPT_STR,
+	  .off = CFG(expect_busbw), .max = 31, .arg = "GBPS|auto",
+	  .help = "busbw (GB/s) due at the large sizes; auto: 0.8 x what "
+		  "this node's RDMA ports carry for the test (docs/fabric.md)",
+	  .group = CLI_G_NCCL },
 	{ .name = "out", .code = 'o', .kind = OPT_STR, .off = CFG(out),
 	  .max = FABRIC_OUT_MAX, .def = "fabric-out", .arg = "DIR",
 	  .help = "the plan, per-link results and logs",
@@ -84,17 +98,19 @@ static const struct opt_def cli_rows[] = {
 	  .choices = dry_choices, .group = CLI_G_OUTPUTS },
 	OPT_ROWS_HELP(CFG(help), CFG(version), CLI_G_HELP),
 };
+/* clang-format on */
 
 static const char *const cli_groups[CLI_G_COUNT] = {
-	[CLI_G_NODES] = "Nodes",
-	[CLI_G_LINKS] = "Links",
-	[CLI_G_OUTPUTS] = "Outputs",
+	[CLI_G_NODES] = "Nodes",     [CLI_G_LINKS] = "Links",
+	[CLI_G_NCCL] = "nccl-tests", [CLI_G_OUTPUTS] = "Outputs",
 	[CLI_G_HELP] = "Help",
 };
 
 static const struct opt_usage cli_usage[] = {
 	{ .args = "--pattern P (--hosts LIST | --hostfile FILE) [options] "
 		  "[-- TOOL_ARGS...]" },
+	{ .args = "--nccl-test PROG (--hosts LIST | --hostfile FILE) "
+		  "[--expect-busbw GBPS|auto] [options] [-- PROG_ARGS...]" },
 	{ 0 },
 };
 
@@ -112,6 +128,10 @@ static const struct opt_example cli_examples[] = {
 	  .what = "the plan: who tests whom, in which round, with what" },
 	{ .args = "-P all-to-all -H 'node-[01-04]' -- -D 10 --report_gbits",
 	  .what = "one process a node (mpirun, srun): 10 s a link, in Gb/s" },
+	{ .args = "--nccl-test all_reduce_perf -H 'node-[01-04]' "
+		  "--expect-busbw auto -- -b 8 -e 8G -f 2 -g 8",
+	  .what = "one process a node: nccl-tests, gated on busbw and on "
+		  "NCCL's transport" },
 	{ 0 },
 };
 
@@ -141,10 +161,61 @@ const struct opt_prog fabric_cli_prog = {
 	.exit_codes = "Exit codes (each rank): its clients' worst: 4 corrupt "
 		      "data, then a link's error (1, 5; a server that failed "
 		      "is one), then 3 below a gate, else 0; 2 usage, 5 the "
-		      "barrier lost a rank, 130 stopped.",
+		      "barrier lost a rank, 130 stopped. --nccl-test: 4 "
+		      "#wrong > 0, 1 no table or the program failed, 3 NCCL "
+		      "used sockets or busbw below --expect-busbw, else 0.",
 	.in_order = true,
 	.operands = cli_operands,
 };
+
+/* --expect-busbw: a number of GB/s > 0, or auto. */
+static int expect_parse(struct fabric_cfg *c, char *err, size_t err_len)
+{
+	char *end;
+
+	if (!c->expect_busbw[0])
+		return 0;
+	if (!strcmp(c->expect_busbw, "auto")) {
+		c->expect_auto = true;
+		return 0;
+	}
+	c->expect_gbps = strtod(c->expect_busbw, &end);
+	if (end != c->expect_busbw && !*end && c->expect_gbps > 0 &&
+	    c->expect_gbps < 1e6)
+		return 0;
+	opts_err(err, err_len,
+		 "--expect-busbw '%s': give GB/s as nccl-tests prints busbw "
+		 "(--expect-busbw 180), or auto",
+		 c->expect_busbw);
+	return -EINVAL;
+}
+
+/* --nccl-test runs one program a rank: no links, no JSON plan. */
+static int nccl_check(struct fabric_cfg *c, char *err, size_t err_len)
+{
+	if (!c->nccl_test[0]) {
+		if (!c->expect_busbw[0])
+			return 0;
+		opts_err(err, err_len,
+			 "--expect-busbw gates --nccl-test: "
+			 "give the program too (--nccl-test all_reduce_perf)");
+		return -EINVAL;
+	}
+	if (c->have_pattern) {
+		opts_err(err, err_len,
+			 "--nccl-test and --pattern: run them one after the "
+			 "other into one --out folder; fabric_report.py gives "
+			 "one verdict for both");
+		return -EINVAL;
+	}
+	if (c->dry && c->dry_as != FABRIC_DRY_TEXT) {
+		opts_err(err, err_len,
+			 "--dry-run=json is the links' plan: with --nccl-test "
+			 "use --dry-run");
+		return -EINVAL;
+	}
+	return expect_parse(c, err, err_len);
+}
 
 int fabric_cli_parse(struct fabric_cfg *c, int argc, char **argv, char *err,
 		     size_t err_len)
@@ -154,8 +225,13 @@ int fabric_cli_parse(struct fabric_cfg *c, int argc, char **argv, char *err,
 
 	if (ret || c->help || c->version)
 		return ret;
-	if (!c->have_pattern) {
-		opts_err(err, err_len, "--pattern is required: one of %s",
+	ret = nccl_check(c, err, err_len);
+	if (ret)
+		return ret;
+	if (!c->have_pattern && !c->nccl_test[0]) {
+		opts_err(err, err_len,
+			 "--pattern is required: one of %s "
+			 "(or --nccl-test PROG)",
 			 plan_pattern_list());
 		return -EINVAL;
 	}

@@ -3,7 +3,8 @@
  * cli - ib_fabric's command line: its rows in the one option engine
  * (spec/opts_prog.h), from which its parser, --help, --version, man page
  * and completion all come, and what the rows cannot say (--pattern is
- * required, --hosts or --hostfile, the tool's arguments after --). Pure.
+ * required unless --nccl-test, --hosts or --hostfile, the tool's
+ * arguments after --, --expect-busbw's forms). Pure.
  */
 #ifndef RDMABENCH_FABRIC_CLI_H
 #define RDMABENCH_FABRIC_CLI_H
@@ -36,9 +37,16 @@ struct fabric_cfg {
 	uint64_t streams, port, barrier_port, timeout_s, connect_timeout_s;
 	bool dry;                        /* --dry-run: print the plan */
 	uint64_t dry_as;                 /* enum fabric_dry */
+	char nccl_test[PATH_MAX];        /* --nccl-test PROG; "": links */
+	char expect_busbw[32];           /* --expect-busbw GBPS|auto */
+	double expect_gbps;              /* its number (GB/s); 0: none */
+	bool expect_auto;                /* "auto": from the node's NICs */
 	int tool_args;                   /* argv's first tool argument */
 	bool help, version;
 };
+
+/* --expect-busbw auto: this share of the network's bound (docs/fabric.md). */
+#define FABRIC_BUSBW_FRACTION 0.8
 
 /* ib_fabric's program: its rows and the text of its --help and man. */
 extern const struct opt_prog fabric_cli_prog;

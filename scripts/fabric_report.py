@@ -13,6 +13,15 @@ not found as a file is looked for in the folders' *.log files: the pod
 logs of scripts/k8s/fabric.py's Job (kubectl logs [--prefix]), where each
 document stands between its markers.
 
+With ib_fabric --nccl-test's rank documents in the folders
+(nccl_r<rank>_<node>.json, results/schema/fabric-nccl-v1.schema.json),
+the report adds their section "nccl": every rank of the run (the nodes
+of the plan, else of the documents) with its verdict (passed, below,
+socket, error, corrupt), busbw at the large sizes, the expectation and
+NCCL's transport; a rank without a document is an error. Links and
+nccl-tests in one folder give one verdict for both; a folder of
+nccl-tests alone needs no plan.json.
+
 Writes, into --out-dir (default: the first DIR):
   fabric.txt    the text table (also printed): one row per link, the
                 node x node matrix (client row -> server column, Gb/s of
@@ -82,7 +91,60 @@ def find_plan(dirs):
             if plan.get("fabric_plan_version") != 1:
                 die(f"{p}: fabric_plan_version {plan.get('fabric_plan_version')!r} is not 1")
             return plan
-    die("no plan.json in " + " ".join(dirs) + " (ib_fabric --out DIR writes it)")
+    return None
+
+
+NCCL_FILE = re.compile(r"^nccl_r([0-9]+)_(.+)\.json$")
+# a rank document's verdict -> the report's verdict and exit code
+NCCL_VERDICT = {"passed": "pass", "below": "fail", "socket": "fail", "error": "error",
+                "corrupt": "corrupt"}
+
+
+def nccl_docs(dirs):
+    """{rank: (file name, document)} of ib_fabric --nccl-test's ranks."""
+    out = {}
+    for d in dirs:
+        for n in sorted(os.listdir(d)):
+            m = NCCL_FILE.match(n)
+            if not m or int(m.group(1)) in out:
+                continue
+            doc = load_json(os.path.join(d, n))
+            if not isinstance(doc, dict) or doc.get("fabric_nccl_version") != 1:
+                die(f"{n}: not an ib_fabric --nccl-test document (fabric_nccl_version 1)")
+            out[int(m.group(1))] = (n, doc)
+    return out
+
+
+def nccl_rank(i, node, found):
+    if found is None:
+        return {"rank": i, "node": node, "result_file": None, "verdict": "error", "exit_code": 1,
+                "nccl_verdict": "error", "test": None, "net": None, "rows": 0,
+                "busbw_gbps": None, "at_size": None, "expect_busbw_gbps": None,
+                "expect_from": None, "wrong": None,
+                "reason": f"no result: nccl_r{i}_{node}.json is in none of the folders"}
+    name, d = found
+    g, v = d["gate"], NCCL_VERDICT.get(d.get("verdict"), "error")
+    return {"rank": i, "node": d["node"], "result_file": name, "verdict": v,
+            "exit_code": {"pass": 0, "fail": 3, "corrupt": 4, "error": 1}[v],
+            "nccl_verdict": d["verdict"],
+            "test": d["test"] or os.path.basename(d["program"]), "net": d["transport"]["net"],
+            "rows": len(d["rows"]), "busbw_gbps": g["busbw_gbps"] if d["rows"] else None,
+            "at_size": g["at_size"] if d["rows"] else None,
+            "expect_busbw_gbps": g["expect_busbw_gbps"], "expect_from": g["expect_from"],
+            "wrong": g["wrong"], "reason": d["reason"]}
+
+
+def nccl_of(dirs, nodes):
+    """The report's "nccl" section, or None without rank documents."""
+    docs = nccl_docs(dirs)
+    if not docs:
+        return None
+    if not nodes:
+        nodes = max((d["nodes"] for _, d in docs.values()), key=len)
+    ranks = [nccl_rank(i, n, docs.get(i)) for i, n in enumerate(nodes)]
+    verdict, code = overall(ranks)
+    return {"test": next((r["test"] for r in ranks if r["test"]), ""), "ranks": ranks,
+            "verdict": verdict, "exit_code": code}
 
 
 BEGIN = re.compile(r"^(\[[^\]]*\] )?===== rdmabench fabric link (\S+) begin =====$")
@@ -237,6 +299,9 @@ def sentence(s):
 
 def render_text(rep):
     w = max([len(n) for n in rep["nodes"]] + [6])
+    if not rep["links"]:
+        return "\n".join(nccl_text(rep["nccl"], w)[1:] +
+                         [f"overall: {rep['verdict']} (exit {rep['exit_code']})"]) + "\n"
     out = [f"fabric: {rep['pattern']} over {len(rep['nodes'])} nodes x {rep['streams']} stream(s), "
            f"{rep['tool']}", "",
            f"{'round':>5}  {'client':<{w}} -> {'server':<{w}} {'stream':>6} {'Gb/s':>9}  verdict"]
@@ -260,6 +325,7 @@ def render_text(rep):
                    f"{fmt(l['gbps'])} Gb/s ({l['why']})")
     for s in rep["suspects"]:
         out.append(f"suspect: {sentence(s)}")
+    out += nccl_text(rep.get("nccl"), w)
     c = {v: sum(1 for l in rep["links"] if l["verdict"] == v) for v in SEVERITY}
     out.append(f"overall: {rep['verdict']} (exit {rep['exit_code']}): {c['pass']} passed, "
                f"{c['fail']} failed, {c['error']} errors, {c['corrupt']} corrupt, "
@@ -267,18 +333,56 @@ def render_text(rep):
     return "\n".join(out) + "\n"
 
 
+def nccl_text(n, w):
+    if not n:
+        return []
+    out = ["", f"nccl-tests: {n['test']} on {len(n['ranks'])} rank(s): {n['verdict']} "
+           f"(exit {n['exit_code']})",
+           f"{'rank':>5}  {'node':<{w}} {'busbw GB/s':>10} {'expected':>9}  {'NCCL net':<12} verdict"]
+    for r in n["ranks"]:
+        out.append(f"{r['rank']:>5}  {r['node']:<{w}} {fmt(r['busbw_gbps']):>10} "
+                   f"{fmt(r['expect_busbw_gbps']):>9}  {r['net'] or '-':<12} {r['nccl_verdict']}"
+                   + ("" if r["nccl_verdict"] == "passed" else f": {r['reason']}"))
+    return out
+
+
 def link_name(l):
     return f"{l['client']}->{l['server']}.s{l['stream']}"
 
 
+def junit_head(cases):
+    fails = sum(1 for l in cases if l["verdict"] == "fail")
+    errs = sum(1 for l in cases if l["verdict"] in ("error", "corrupt"))
+    return f'tests="{len(cases)}" failures="{fails}" errors="{errs}"'
+
+
+def nccl_junit(n):
+    """A testsuite of one testcase a rank (classname rdmabench.fabric.nccl)."""
+    if not n:
+        return []
+    out = [f'  <testsuite name={quoteattr("fabric.nccl." + n["test"])} '
+           f'{junit_head(n["ranks"])} skipped="0">']
+    for r in n["ranks"]:
+        name = f"{n['test']}.r{r['rank']}.{r['node']}"
+        case = f'    <testcase classname="rdmabench.fabric.nccl" name={quoteattr(name)}'
+        if r["verdict"] == "pass":
+            out.append(case + "/>")
+            continue
+        tag = "failure" if r["verdict"] == "fail" else "error"
+        out += [case + ">", f'      <{tag} message={quoteattr(r["reason"])} '
+                f'type={quoteattr(r["nccl_verdict"])}/>', "    </testcase>"]
+    return out + ["    <system-out/>", "    <system-err/>", "  </testsuite>"]
+
+
 def render_junit(rep):
     links = rep["links"]
-    fails = sum(1 for l in links if l["verdict"] == "fail")
-    errs = sum(1 for l in links if l["verdict"] in ("error", "corrupt"))
-    head = f'tests="{len(links)}" failures="{fails}" errors="{errs}"'
+    n = rep.get("nccl")
+    head = junit_head(links + (n["ranks"] if n else []))
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name="rdmabench-fabric" {head}>',
-           f'  <testsuite name={quoteattr("fabric." + rep["pattern"])} {head} skipped="0">']
+           f'<testsuites name="rdmabench-fabric" {head}>']
+    if links:
+        out.append(f'  <testsuite name={quoteattr("fabric." + rep["pattern"])} '
+                   f'{junit_head(links)} skipped="0">')
     for l in links:
         case = (f'    <testcase classname={quoteattr("rdmabench.fabric." + rep["pattern"])} '
                 f'name={quoteattr(link_name(l))}')
@@ -290,9 +394,9 @@ def render_junit(rep):
         out += [case + ">", f'      <{tag} message={quoteattr(text)} type={quoteattr(l["verdict"])}/>',
                 "    </testcase>"]
     # the strict (Ant) schema wants both, even empty (results/schema/junit.xsd)
-    out += ["    <system-out/>", "    <system-err/>", "  </testsuite>",
-            "</testsuites>"]
-    return "\n".join(out) + "\n"
+    if links:
+        out += ["    <system-out/>", "    <system-err/>", "  </testsuite>"]
+    return "\n".join(out + nccl_junit(n) + ["</testsuites>"]) + "\n"
 
 
 def prom_label(v):
@@ -319,7 +423,24 @@ def render_prom(rep):
                 rails.append(f"rdmabench_fabric_link_rail_bandwidth_bytes_per_second{{{rl}}} "
                              f"{r['gbps'] * 1e9 / 8!r}")
         ok.append(f"rdmabench_fabric_link_passed{{{lab}}} {1 if l['verdict'] == 'pass' else 0}")
-    return "\n".join(out + ok + (rails if len(rails) > 2 else [])) + "\n"
+    return "\n".join(out + ok + (rails if len(rails) > 2 else []) + nccl_prom(rep.get("nccl"))) + "\n"
+
+
+def nccl_prom(n):
+    if not n:
+        return []
+    bw = ["# HELP rdmabench_fabric_nccl_busbw_bytes_per_second nccl-tests' busbw of a rank at the "
+          "large sizes (x 1e9 = GB/s as nccl-tests prints).",
+          "# TYPE rdmabench_fabric_nccl_busbw_bytes_per_second gauge"]
+    ok = ["# HELP rdmabench_fabric_nccl_passed 1 when the rank's nccl-tests run passed its gates "
+          "(busbw, #wrong, NCCL's transport), else 0.", "# TYPE rdmabench_fabric_nccl_passed gauge"]
+    for r in n["ranks"]:
+        lab = (f'test="{prom_label(n["test"])}",rank="{r["rank"]}",node="{prom_label(r["node"])}",'
+               f'net="{prom_label(r["net"] or "")}"')
+        if r["busbw_gbps"] is not None:
+            bw.append(f"rdmabench_fabric_nccl_busbw_bytes_per_second{{{lab}}} {r['busbw_gbps'] * 1e9!r}")
+        ok.append(f"rdmabench_fabric_nccl_passed{{{lab}}} {1 if r['verdict'] == 'pass' else 0}")
+    return bw + ok
 
 
 def render_heatmap(rep, stem, title):
@@ -369,7 +490,13 @@ def render_heatmap(rep, stem, title):
 
 
 def build(plan, dirs, a):
-    nodes = [n["name"] for n in plan["nodes"]]
+    nodes = [n["name"] for n in plan["nodes"]] if plan else []
+    nccl = nccl_of(dirs, nodes)
+    if not plan and not nccl:
+        die("no plan.json and no nccl_r*.json in " + " ".join(dirs) +
+            " (ib_fabric --out DIR writes them)")
+    if not plan:
+        return nccl_only(nccl)
     logged = logged_docs(dirs)
     links = [link_of(pl, dirs, logged) for pl in plan["links"]]
     if not links:
@@ -379,8 +506,8 @@ def build(plan, dirs, a):
     weak = sorted(bad, key=lambda l: (l["gbps"] is not None, l["gbps"] or 0))
     if not weak:
         weak = sorted([l for l in links if l["gbps"] is not None], key=lambda l: l["gbps"])[:1]
-    verdict, code = overall(links)
-    return {
+    verdict, code = overall(links + (nccl["ranks"] if nccl else []))
+    return dict({
         "fabric_report_version": 1, "pattern": plan["pattern"], "tool": plan["tool"],
         "streams": plan["streams"], "rounds": plan["rounds"], "nodes": nodes,
         "links": links, "matrix": dict({"nodes": nodes, "gbps": matrix_of(links, nodes)},
@@ -390,7 +517,17 @@ def build(plan, dirs, a):
         "weakest": [{"client": l["client"], "server": l["server"], "stream": l["stream"],
                      "gbps": l["gbps"], "why": why(l)} for l in weak[:5]],
         "suspects": suspects_of(bad, nodes), "verdict": verdict, "exit_code": code,
-    }
+    }, **({"nccl": nccl} if nccl else {}))
+
+
+def nccl_only(nccl):
+    """A report of nccl-tests alone: no pattern, no links."""
+    nodes = [r["node"] for r in nccl["ranks"]]
+    return {"fabric_report_version": 1, "pattern": None, "tool": "", "streams": 0,
+            "rounds": 0, "nodes": nodes, "links": [],
+            "matrix": {"nodes": nodes, "gbps": [[None] * len(nodes) for _ in nodes]},
+            "median_gbps": None, "weakest": [], "suspects": [], "verdict": nccl["verdict"],
+            "exit_code": nccl["exit_code"], "nccl": nccl}
 
 
 def main():
@@ -416,7 +553,7 @@ def main():
         for name, body in files.items():
             afile.write(os.path.join(out, name), body)
         sys.stdout.write(text)
-        note = render_heatmap(rep, os.path.join(out, "fabric"), a.title)
+        note = render_heatmap(rep, os.path.join(out, "fabric"), a.title) if rep["links"] else None
     except (OSError, afile.AfileError) as e:
         die(f"cannot write the report: {e}")
     if note:

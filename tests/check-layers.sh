@@ -28,8 +28,8 @@ declare -A MAY=(
 	[common/run/rails]="lib host spec report run"
 	[doctor]="lib host spec doctor"
 	[doctor/live]="lib host spec rdma doctor"
-	[fabric]="lib spec"
-	[fabric/live]="lib spec report rdma fabric"
+	[fabric]="lib spec doctor"
+	[fabric/live]="lib host spec report rdma fabric doctor"
 	[bench]="run doctor spec fabric/live"
 )
 PURE="common/lib common/host common/spec common/report fabric doctor"

@@ -20,6 +20,7 @@
 #include "fabric/live/fabric_addr.h"
 #include "fabric/live/fabric_barrier.h"
 #include "fabric/live/fabric_exec.h"
+#include "fabric/live/fabric_nccl.h"
 #include "fabric/plan.h"
 #include "fabric/plan_json.h"
 #include "fabric/role.h"
@@ -140,10 +141,10 @@ static int resolve(struct fabric *f)
 		bench_err("no nodes: give --hosts LIST or --hostfile FILE");
 		err = -EINVAL;
 	}
-	err = err ? err :
-		    plan_build(&f->pl, (enum plan_pattern)f->cfg.pattern,
-			       f->hl.n, (unsigned int)f->cfg.streams,
-			       (unsigned int)f->cfg.port);
+	if (!err && !f->cfg.nccl_test[0])
+		err = plan_build(&f->pl, (enum plan_pattern)f->cfg.pattern,
+				 f->hl.n, (unsigned int)f->cfg.streams,
+				 (unsigned int)f->cfg.port);
 	return err ? err : resolve_rank(f);
 }
 
@@ -299,6 +300,44 @@ static int run(struct fabric *f)
 	return code;
 }
 
+/* --nccl-test: this rank's run, or (--dry-run) what each rank runs. */
+static int nccl(struct fabric *f, int argc, char **argv)
+{
+	struct fabric_nccl n = {
+		.prog = f->cfg.nccl_test,
+		.args = argv + f->cfg.tool_args,
+		.nargs = (unsigned int)(argc - f->cfg.tool_args),
+		.out = f->cfg.out,
+		.nodes = f->hl.n,
+		.hl = &f->hl,
+		.timeout_s = (unsigned int)f->cfg.timeout_s,
+		.expect_gbps = f->cfg.expect_gbps,
+		.expect_auto = f->cfg.expect_auto,
+	};
+
+	if (f->cfg.dry) {
+		for (unsigned int i = 0; i < f->hl.n; i++) {
+			printf("rank %u on %-16s %s NCCL_DEBUG=INFO %s", i,
+			       f->hl.h[i].name,
+			       f->have_rank && f->role.rank == i ? "*" : " ",
+			       n.prog);
+			for (unsigned int a = 0; a < n.nargs; a++)
+				printf(" %s", n.args[a]);
+			printf(" > %s/nccl_r%u_%s.log\n", n.out, i,
+			       f->hl.h[i].name);
+		}
+		return BENCH_EXIT_OK;
+	}
+	if (mkdir(f->cfg.out, 0755) && errno != EEXIST) {
+		bench_err("--out %s: %s", f->cfg.out, strerror(errno));
+		return BENCH_EXIT_USAGE;
+	}
+	n.rank = f->role.rank;
+	n.node = f->hl.h[f->role.rank].name;
+	n.engine = f->role.engine;
+	return fabric_nccl_run(&n);
+}
+
 int fabric_main(int argc, char **argv)
 {
 	struct fabric f = { 0 };
@@ -321,9 +360,11 @@ int fabric_main(int argc, char **argv)
 				    (unsigned int)(argc - f.cfg.tool_args),
 				    argv + f.cfg.tool_args,
 				    &f.hl };
-	err = err ? err : linkcmd_check(&f.x);
+	err = err || f.cfg.nccl_test[0] ? err : linkcmd_check(&f.x);
 	if (err)
 		code = BENCH_EXIT_USAGE;
+	else if (f.cfg.nccl_test[0])
+		code = nccl(&f, argc, argv);
 	else if (f.cfg.dry && f.cfg.dry_as == FABRIC_DRY_TEXT)
 		print_plan(&f), code = BENCH_EXIT_OK;
 	else if (f.cfg.dry)

@@ -12,6 +12,11 @@
 # then scripts/fabric_report.py, and tests/lab/fabric_check.py compares the
 # report with the planner's plan (ib_fabric --dry-run=json): the same links,
 # each measured; fabric.json valid, one JUnit case a link, a PNG heat map.
+# Then "nccl" and "nccl-socket": ib_fabric --nccl-test through mpirun,
+# the program tests/fabric/nccl_replay.sh, a STAND-IN replaying a
+# captured nccl-tests output (no GPU in the lab): the stand-in fixture of
+# two IB ranks (pass, --expect-busbw auto from the guests' rxe ports) and
+# the real H200 capture (NCCL over Socket: every rank fails).
 # Last, "planted": all-to-all with node-N's rail 0 limited by tc (plant(),
 # RDMABENCH_FABRIC_PLANT_RATE, default 2mbit; RDMABENCH_FABRIC_PLANT_ARGS,
 # default "-D 2 -s 65536 -t 4 -u 19": 256 KiB in flight): the report must
@@ -51,6 +56,23 @@ fabric() {
 	/usr/bin/python3 scripts/fabric_report.py --slow-fraction 0.5 --out-dir "$d" "$d"
 	/usr/bin/python3 tests/lab/fabric_check.py "$d.plan.json" "$d" ${FABRIC_SLOW:+--slow "$FABRIC_SLOW"} \
 		${FABRIC_RAILS:+--rails "$FABRIC_RAILS"}
+}
+
+# nccl NAME LOG VERDICT [IB_FABRIC_OPTS...]: ib_fabric --nccl-test through
+# mpirun with tests/fabric/nccl_replay.sh, a STAND-IN for an nccl-tests
+# program that replays LOG (a captured output: no GPU here), the report,
+# and tests/lab/nccl_check.py: every rank collected and gated
+nccl() {
+	local d=$F/$1 log=$2 verdict=$3
+	shift 3
+	mkdir -p "$d" || return 1
+	echo "+ mpirun ib_fabric --nccl-test tests/fabric/nccl_replay.sh $* -- $log -b 8 -e 128M"
+	mpirun --bind-to none --map-by node -np "$LAB_NODES" --host "$HOSTLIST" \
+		"$B/ib_fabric" --nccl-test tests/fabric/nccl_replay.sh -H "$LAB_HOSTS" --out "$d" \
+		--timeout 60 "$@" -- "$log" -b 8 -e 128M
+	echo "mpirun: exit $?"
+	/usr/bin/python3 scripts/fabric_report.py "$d"
+	/usr/bin/python3 tests/lab/nccl_check.py "$d" "$LAB_NODES" openmpi "$verdict"
 }
 
 # plant NODE: NODE's rail 0 sends its data frames at RATE (tbf), its short
@@ -105,7 +127,8 @@ if [ -z "${LAB_NODES:-}" ] || [ ! -x "$B/ib_fabric" ] || ! command -v mpirun > /
 	lab_summary
 fi
 want=("$@")
-[ ${#want[@]} -gt 0 ] || want=(pairs ring ring-streams all-to-all bisection incast fan-out fan-out-rails planted)
+[ ${#want[@]} -gt 0 ] || want=(pairs ring ring-streams all-to-all bisection incast fan-out fan-out-rails planted
+	nccl nccl-socket)
 [ "${RDMABENCH_FABRIC_STRANGERS:-0}" = 1 ] && want+=(strangers)
 for w in "${want[@]}"; do
 	case "$w" in
@@ -122,6 +145,10 @@ for w in "${want[@]}"; do
 		ARGS=$PLANT_ARGS FABRIC_SLOW=$LAST lab_case "fabric.$w" -t 300 \
 			-e "fabric-check: .*: ok" fabric "$w" all-to-all
 		ssh "$LAST" tc qdisc del dev eth0 root ;;
+	nccl) lab_case "fabric.$w" -t 120 -e 'nccl-check: .*: ok' -e 'mpirun: exit 0' \
+		nccl "$w" tests/fixtures/nccl-tests/stand-in-2.19.6-ib-pass.log pass --expect-busbw auto ;;
+	nccl-socket) lab_case "fabric.$w" -t 120 -e 'nccl-check: .*: ok' -e 'mpirun: exit [1-9]' \
+		-e 'NCCL used sockets' nccl "$w" tests/fixtures/nccl/real-h200-nccl-tests-2.28.9-all_reduce.log fail ;;
 	*) lab_case "fabric.$w" -t 300 -e 'fabric-check: .*: ok' fabric "$w" "$w" ;;
 	esac
 done

@@ -9,7 +9,9 @@
 # pattern (default all six)
 #   srun -N N --ntasks-per-node=1 ib_fabric -P PATTERN --out DIR -- ...
 # (the node list from Slurm) and checks the report against the plan as
-# tests/lab/fabric-group.sh does. Skips when slurmd/munged are missing.
+# tests/lab/fabric-group.sh does; then "nccl": ib_fabric --nccl-test
+# through srun over a replaying STAND-IN (srun_nccl). Skips when
+# slurmd/munged are missing.
 # shellcheck disable=SC2086 # the tool arguments are split on purpose
 source "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
@@ -70,6 +72,21 @@ srun_fabric() {
 	/usr/bin/python3 tests/lab/fabric_check.py "$d.plan.json" "$d"
 }
 
+# srun_nccl: ib_fabric --nccl-test through srun with
+# tests/fabric/nccl_replay.sh, a STAND-IN for an nccl-tests program that
+# replays the real H200 capture (no GPU here; NCCL over Socket there):
+# every rank collected, every rank fails on the transport
+srun_nccl() {
+	local d=$F/nccl
+	mkdir -p "$d" || return 1
+	srun --immediate=60 -N "$LAB_NODES" --ntasks-per-node=1 "$B/ib_fabric" \
+		--nccl-test tests/fabric/nccl_replay.sh --out "$d" --timeout 60 \
+		-- tests/fixtures/nccl/real-h200-nccl-tests-2.28.9-all_reduce.log -b 8 -e 128M
+	echo "srun: exit $?"
+	/usr/bin/python3 scripts/fabric_report.py "$d"
+	/usr/bin/python3 tests/lab/nccl_check.py "$d" "$LAB_NODES" slurm fail
+}
+
 # slurm_up: every node IDLE in sinfo (at most 60 s)
 slurm_up() {
 	local i out
@@ -95,8 +112,12 @@ for ((k = 1; k <= LAB_NODES; k++)); do
 done
 lab_case slurm.up -t 90 slurm_up
 want=("$@")
-[ ${#want[@]} -gt 0 ] || want=(pairs ring all-to-all bisection incast fan-out)
+[ ${#want[@]} -gt 0 ] || want=(pairs ring all-to-all bisection incast fan-out nccl)
 for w in "${want[@]}"; do
-	lab_case "slurm.$w" -t 300 -e 'fabric-check: .*: ok' srun_fabric "$w"
+	case $w in
+	nccl) lab_case "slurm.$w" -t 120 -e 'nccl-check: .*: ok' -e 'srun: exit [1-9]' \
+		-e 'NCCL used sockets' srun_nccl ;;
+	*) lab_case "slurm.$w" -t 300 -e 'fabric-check: .*: ok' srun_fabric "$w" ;;
+	esac
 done
 lab_summary
