@@ -1,10 +1,11 @@
 #!/bin/bash
 # The issue 28 acceptance run of ib_fabric --nccl-test on the lent H200
 # (one GPU, no RDMA NIC), from the repository root, on the device tool:
-#   run(command="bash results/nccl-h200/fabric-nccl.sh", carry=["build", ".dev-nccl"])
-# with build/ made here (make -j2 WERROR=1; build/h200-libs/ holding this
-# machine's librdmacm.so.1, libibverbs.so.1, libnl-3.so.200 and
-# libnl-route-3.so.200 in case the image lacks them) and .dev-nccl/nccl-tests
+#   run(command="bash results/nccl-h200/fabric-nccl.sh", carry=[".dev-h200", ".dev-nccl"])
+# with .dev-h200/ holding ib_fabric made here (make -j2 WERROR=1; build/ is
+# too large to carry) and, in .dev-h200/lib, this machine's librdmacm.so.1,
+# libibverbs.so.1, libnl-3.so.200 and libnl-route-3.so.200 in case the
+# image lacks them (FABRIC_BIN=build: a full build/ instead), and .dev-nccl/nccl-tests
 # nccl-tests' source (NVIDIA/nccl-tests a0b82b2, 2.19.6: git archive of
 # the mirror), as capture.sh used. Builds all_reduce_perf against the
 # nvidia-nccl-cu13 wheel's headers (capture.sh's command), then runs it
@@ -21,10 +22,11 @@ ln -sf "$NCCL_HOME/lib/libnccl.so.2" $H/lib/libnccl.so
 	BUILDDIR=/tmp/nt /tmp/nt/all_reduce_perf > "$OUT/nccl-tests-build.log" 2>&1)
 echo "build rc=$?"
 export LD_LIBRARY_PATH=$NCCL_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-ldd build/ib_fabric | grep -q 'not found' && export LD_LIBRARY_PATH=$PWD/build/h200-libs:$LD_LIBRARY_PATH
-build/ib_fabric --version
+B=${FABRIC_BIN:-.dev-h200}
+ldd $B/ib_fabric | grep -q 'not found' && export LD_LIBRARY_PATH=$PWD/$B/lib:$LD_LIBRARY_PATH
+$B/ib_fabric --version
 F=$OUT/fabric-nccl
-timeout 300 build/ib_fabric --nccl-test /tmp/nt/all_reduce_perf -H "$(hostname)" --out "$F" \
+timeout 300 $B/ib_fabric --nccl-test /tmp/nt/all_reduce_perf -H "$(hostname)" --out "$F" \
 	--expect-busbw auto --timeout 240 -- -b 8 -e 128M -f 2 -g 1
 echo "ib_fabric rc=$?"
 python3 scripts/fabric_report.py "$F"
