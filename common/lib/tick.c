@@ -49,7 +49,7 @@ static bool always(void)
 }
 
 static const struct tick_src tick_srcs[] = {
-	{ .name = "tsc", .now = tsc_now, .usable = tsc_usable,
+	{ .name = "tsc", .now = tsc_now, .usable = tsc_usable, .tsc = true,
 	  .what = "the CPU's invariant TSC, calibrated against "
 		  "CLOCK_MONOTONIC_RAW over each size's window" },
 	{ .name = "monotonic", .now = timer_now_ns, .usable = always,

@@ -23,7 +23,23 @@ struct tick_src {
 	const char *what;        /* for the header */
 	uint64_t (*now)(void);
 	bool (*usable)(void);
+	bool tsc;                /* now() is the time-stamp counter */
 };
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+/* A read of src, the loop's one per iteration: the TSC inline (no call
+ * through the table, which costs as much as the read), else now(). */
+static inline uint64_t tick_now(const struct tick_src *src)
+{
+#if defined(__x86_64__)
+	if (src->tsc)
+		return __rdtsc();
+#endif
+	return src->now();
+}
 
 /* The source called name (NULL or "auto": the TSC where usable, else
  * CLOCK_MONOTONIC_RAW). NULL when name is unknown or its source is not
