@@ -28,6 +28,16 @@ void opts_err(char *err, size_t err_len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Add "what (why)" to the run's notes of what changes nothing. */
+void opts_note(struct bench_cfg *cfg, const char *what)
+{
+	size_t at = strlen(cfg->noop_notes);
+
+	if (!strstr(cfg->noop_notes, what))
+		snprintf(cfg->noop_notes + at, sizeof(cfg->noop_notes) - at,
+			 "%s%s", at ? "; " : "", what);
+}
+
 /*
  * The values option o accepts, ", "-separated, into list: every choice
  * bench tool d can take (NULL: every choice), as its --help lists them.

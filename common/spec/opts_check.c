@@ -141,16 +141,6 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 	return 0;
 }
 
-/* Add "what (why)" to the run's notes of what changes nothing. */
-void opts_note(struct bench_cfg *cfg, const char *what)
-{
-	size_t at = strlen(cfg->noop_notes);
-
-	if (!strstr(cfg->noop_notes, what))
-		snprintf(cfg->noop_notes + at, sizeof(cfg->noop_notes) - at,
-			 "%s%s", at ? "; " : "", what);
-}
-
 /* An MTU perftest's set_mtu() knows; another is the port's active MTU. */
 static bool opts_mtu_known(uint64_t mtu)
 {
