@@ -457,7 +457,6 @@ static void test_recv_post_list(void)
 	const struct bench_desc *send_bw = bench_tool(BENCH_TOOL_SEND_BW);
 	const struct bench_desc *send_lat = bench_tool(BENCH_TOOL_SEND_LAT);
 	struct bench_cfg cfg;
-	char err[256];
 
 	EXPECT_EQ_INT(parse(&cfg, send_bw, ARGS("--recv_post_list", "4",
 						"10.0.0.1")), 0);
@@ -497,7 +496,6 @@ static void test_recv_post_list(void)
 static void test_mr_per_qp(void)
 {
 	struct bench_cfg cfg;
-	char err[256];
 
 	EXPECT_EQ_INT(parse(&cfg, &bw_desc, ARGS("--mr_per_qp", "-q", "2",
 						 "10.0.0.1")), 0);
