@@ -7,6 +7,7 @@
 #include "report/perftest_json.h"
 #include "report/report.h"
 #include "run/perftest_out.h"
+#include "run/portctr.h"
 
 bool perftest_out_table(const struct bench_ctx *b)
 {
@@ -140,6 +141,7 @@ int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	else
 		report_bw_row_cpu(b->out, row.gbits, size, iters, bw, peak,
 				  pout_cpu(b));
+	portctr_print(b);
 	return pout_json(b, &row);
 }
 
@@ -206,5 +208,6 @@ int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 				   pout_cpu(b));
 	else
 		report_lat_row(b->out, size, iters, lat);
+	portctr_print(b);
 	return pout_json(b, &row);
 }

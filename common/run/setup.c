@@ -18,6 +18,7 @@
 #include "run/measure.h"
 #include "run/perftest_out.h"
 #include "run/place_glue.h"
+#include "run/portctr.h"
 #include "run/record_dev.h"
 #include "run/setup.h"
 #include "spec/plan.h"
@@ -129,6 +130,9 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.gap_ns = b->cfg.latency_gap_us * 1000;
 	if (setup_clock(b))
 		return -EINVAL;
+	ret = portctr_open(b);
+	if (ret)
+		return ret;
 	if (b->cfg.unsorted && !b->test.duration_s &&
 	    b->test.measure == BENCH_MEASURE_LAT) {
 		if (samples_init(&b->raw, b->test.iters))
@@ -368,6 +372,7 @@ void setup_release(struct bench_ctx *b)
 	b->hist = NULL;
 	samples_free(&b->raw);
 	b->xfer.raw = NULL;
+	portctr_close(b);
 	free(b->xfer.qs);
 	b->xfer.qs = NULL;
 }

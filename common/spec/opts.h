@@ -99,6 +99,7 @@ struct bench_cfg {
 	uint64_t connect_timeout_s;      /* --connect-timeout */
 	uint64_t io_timeout_s;           /* --timeout: no progress for this long */
 	bool report_gbits;               /* --report_gbits */
+	char report_counters[OPTS_PATH_MAX]; /* -W: counter names, ","s */
 	/* results (see results.h) */
 	char json_path[OPTS_PATH_MAX];   /* --json: our document */
 	bool out_json;                   /* --out_json: perftest's file */

@@ -43,13 +43,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 	{ .name = "report-per-port",
 	  .why = "dual-port mode is not supported",
 	  .instead = "run one pair per port, each with its own -i and -p" },
-	{ .name = "report-counters",
-	  .short_name = 'W',
-	  .has_arg = true,
-	  .why = "counters are not named on the command line",
-	  .instead =
-		  "use --json: it records the port counters before and "
-		  "after each run; --expect-no-errors gates on the error counters" },
 	{ .name = "recv_post_list",
 	  .has_arg = true,
 	  .why = "receives are posted one list per refill",

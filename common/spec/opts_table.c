@@ -196,6 +196,12 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(report_gbits),
 	  .help = "bandwidth in Gb/sec (10^9 bit/s) instead of MiB/sec",
 	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_OUTPUTS },
+	{ .name = "report-counters", .code = 'W', .kind = OPT_STR,
+	  .off = CFG(report_counters), .max = OPTS_PATH_MAX, .arg = "LIST",
+	  .help = "after each row, the change of these port counters (files "
+	  "under /sys/class/infiniband/DEV/ports/N/: "
+	  "counters/port_xmit_data,hw_counters/...), as perftest",
+	  .group = OPT_G_OUTPUTS },
 	{ .name = "json", .code = LONG_JSON, .kind = OPT_STR,
 	  .off = CFG(json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
 	  .help = "write the run's JSON document",
