@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "run/cycles.h"
 #include "run/measure.h"
 #include "lib/log.h"
 #include "report/report.h"
@@ -312,14 +313,16 @@ static void lat_head(const struct bench_ctx *b)
 static void lat_show_unsorted(const struct bench_ctx *b, unsigned int div)
 {
 	const struct samples *s = &b->raw;
+	double k = cycles_per_us(b); /* -C: cycles, perftest's unit word */
 	uint64_t i;
 
 	if (!b->xfer.raw || !s->n)
 		return;
-	fprintf(b->out, "#, usec\n");
+	fprintf(b->out, "#, %s\n", k > 0 ? "cycles" : "usec");
 	for (i = 0; i < s->n; i++)
 		fprintf(b->out, "%llu, %g\n", (unsigned long long)i + 1,
-			(double)s->ns[i] * b->hist->ns_per_tick / 1000.0 / div);
+			(double)s->ns[i] * b->hist->ns_per_tick / 1000.0 / div *
+				(k > 0 ? k : 1));
 	if (s->seen > s->n)
 		report_note(perftest_out_notes(b), "-U: the first %llu of %llu "
 			    "samples (the row has them all)",

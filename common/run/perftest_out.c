@@ -6,6 +6,7 @@
 #include "lib/log.h"
 #include "report/perftest_json.h"
 #include "report/report.h"
+#include "run/cycles.h"
 #include "run/perftest_out.h"
 #include "run/portctr.h"
 
@@ -192,9 +193,30 @@ int perftest_out_bidir(const struct bench_ctx *b, uint64_t size,
 	return 0;
 }
 
-int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
-		     const struct stats_lat *lat, double tps)
+/* -C: the figures in cycles, k a us (0: as they are, in usec). */
+static struct stats_lat pout_cycles(const struct stats_lat *l, double k)
 {
+	if (!(k > 0))
+		return *l;
+	return (struct stats_lat){
+		.samples = l->samples,
+		.min_us = l->min_us * k,
+		.p50_us = l->p50_us * k,
+		.avg_us = l->avg_us * k,
+		.stdev_us = l->stdev_us * k,
+		.p90_us = l->p90_us * k,
+		.p99_us = l->p99_us * k,
+		.p999_us = l->p999_us * k,
+		.p9999_us = l->p9999_us * k,
+		.max_us = l->max_us * k,
+	};
+}
+
+int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
+		     const struct stats_lat *lat_us, double tps)
+{
+	struct stats_lat cyc = pout_cycles(lat_us, cycles_per_us(b));
+	const struct stats_lat *lat = &cyc;
 	struct perftest_json_row row = {
 		.kind = tps > 0 ? PERFTEST_JSON_LAT_DUR : PERFTEST_JSON_LAT,
 		.output = b->cfg.output, .size = size, .iters = iters,

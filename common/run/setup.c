@@ -15,6 +15,7 @@
 #include "lib/tick.h"
 #include "lib/timer.h"
 #include "report/report.h"
+#include "run/cycles.h"
 #include "run/measure.h"
 #include "run/perftest_out.h"
 #include "run/place_glue.h"
@@ -131,6 +132,8 @@ int setup_data_init(struct bench_ctx *b)
 	if (setup_clock(b))
 		return -EINVAL;
 	ret = portctr_open(b);
+	if (!ret)
+		ret = cycles_setup(b);
 	if (ret)
 		return ret;
 	if (b->cfg.unsorted && !b->test.duration_s &&
@@ -298,6 +301,12 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b) && b->xfer.clock &&
 	    b->test.measure == BENCH_MEASURE_LAT)
 		report_header_line(b->out, "Clock", "%s", b->xfer.clock->what);
+	if (perftest_out_table(b) && b->cycle_note[0])
+		report_header_line(b->out, "Cycles",
+				   "-C: figures in CPU "
+				   "cycles (the column names keep perftest's "
+				   "[usec]) at %s",
+				   b->cycle_note);
 	if (perftest_out_table(b) && b->cfg.latency_gap_us)
 		report_header_line(b->out, "Latency gap", "%llu usec before each "
 				   "post, not in the samples (--latency_gap)",

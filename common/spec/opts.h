@@ -95,6 +95,7 @@ struct bench_cfg {
 	uint64_t wait_destroy_s;         /* --wait_destroy: before the release */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
+	bool report_cycles; /* -C: latency rows in CPU cycles */
 	uint64_t output;                 /* --output: enum opts_output */
 	uint64_t connect_timeout_s;      /* --connect-timeout */
 	uint64_t io_timeout_s;           /* --timeout: no progress for this long */

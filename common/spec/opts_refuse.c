@@ -32,10 +32,6 @@ const struct opts_refusal opts_refuse_rows[] = {
 		 "-c UD)",
 	  .instead = "use -c UD for one peer, or perftest's ib_send_bw -g "
 		     "for multicast" },
-	{ .name = "report-cycles",
-	  .short_name = 'C',
-	  .why = "figures are in us from CLOCK_MONOTONIC_RAW, never in cycles",
-	  .instead = "drop -C (the us figures need no CPU frequency)" },
 	{ .name = "dualport",
 	  .short_name = 'O',
 	  .why = "dual-port mode is not supported",

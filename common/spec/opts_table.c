@@ -166,6 +166,11 @@ const struct opt_def opts_table_rows[] = {
 	  .kind = OPT_FLAG, .off = CFG(validate),
 	  .help = "same as --validate",
 	  .group = OPT_G_TEST },
+	{ .name = "report-cycles", .code = 'C', .kind = OPT_FLAG,
+	  .off = CFG(report_cycles),
+	  .help = "latency rows (and -U) in CPU cycles, as perftest; the "
+	  "header says how the cycle rate was measured",
+	  .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
 	{ .name = "report-histogram", .code = 'H', .kind = OPT_FLAG,
 	  .off = CFG(histogram),
 	  .help = "print the latency histogram",

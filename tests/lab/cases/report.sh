@@ -1,10 +1,29 @@
 # tests/lab/cases/report.sh - sourced by tests/lab/all.sh in the lab guest:
 # perftest's reporting and direction options (issue 26), a few seconds
 # each on rxe: -W (the named port counters after each row, perftest's
-# "\tNAME=CHANGE" lines and an empty line; rxe has hw_counters only).
+# "\tNAME=CHANGE" lines and an empty line; rxe has hw_counters only), -C
+# (latency in CPU cycles: the guest under TCG has no invariant TSC, so
+# the rate is /proc/cpuinfo's, and the header says so).
 # shellcheck shell=bash
 
 REP_ROW="[[:space:]][0-9]+ +100 +$NUM"
+REP_LAT_ROW="2 +200([[:space:]]+$NUM){7}"
+
+# -C: the row's t_typical (cycles) over the JSON's p50_us (the same
+# median, in usec) is the header's rate
+rep_cycles_ratio() { # CLIENT_OUTPUT
+	local mhz typ p50
+	mhz=$(grep -oE 'Cycles +: .* at [0-9.]+ MHz' <<<"$1" |
+		grep -oE '[0-9.]+ MHz' | cut -d' ' -f1)
+	typ=$(awk '$1 == "2" && NF == 9 { print $5 }' <<<"$1")
+	p50=$(grep -m1 -oE '"p50_us": [0-9.]+' <<<"$1" | cut -d' ' -f2)
+	awk -v m="$mhz" -v t="$typ" -v p="$p50" 'BEGIN {
+		if (!(m > 0 && p > 0)) { print "no rate or no p50"; exit 1 }
+		r = t / p / m
+		printf "t_typical %s cycles / p50 %s us = %.1f a us; " \
+			"rate %s MHz: ratio %.4f\n", t, p, t / p, m, r
+		exit !(r > 0.99 && r < 1.01) }'
+}
 
 if ! lab_have rxe; then
 	lab_skip report "no rxe0 came up in this guest"
@@ -29,4 +48,14 @@ else
 		"$B/ib_write_bw" -- \
 		"$B/ib_write_bw" "$LAB_RXE_IP" -n 100 \
 		-W hw_counters/sent_pkts,counters/port_xmit_data
+	# -C on ib_write_lat: cycles on both sides, the header's rate and
+	# how it was had; the figures are the usec ones at that rate
+	lab_pair report.C.rxe -t 60 \
+		-e "$REP_LAT_ROW" -e " Cycles +: -C: figures in CPU cycles" \
+		-e "MHz, /proc/cpuinfo's cpu MHz \(perftest's source\): this CPU has no invariant TSC" \
+		-E "$REP_LAT_ROW" -E " Cycles +: -C: figures in CPU cycles" \
+		"$B/ib_write_lat" -C -- \
+		"$B/ib_write_lat" "$LAB_RXE_IP" -n 200 -C --json -
+	lab_case report.C_rate.rxe -t 10 -e "ratio 1\.00|ratio 0\.99" \
+		rep_cycles_ratio "$LAB_CLIENT_OUT"
 fi
