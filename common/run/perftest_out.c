@@ -42,6 +42,8 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 {
 	const struct bench_verb_info *v = bench_verb(b->test.verb);
 	bool reads = v->lat_mode == BENCH_LAT_ROUND_TRIP;
+	/* --reversed: the server is the side that sends */
+	bool sender = b->is_server == b->test.reversed;
 
 	perftest_out_title(b, '_', test, len);
 	*in = (struct perftest_json_info){
@@ -51,10 +53,10 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 		.transport = strcmp(b->dev.transport, "iWARP") ? "IB" : "IW",
 		.conn_type = test_conn_name(&b->test),
 		.srq = b->test.srq,
-		.tx_side = !b->is_server || b->test.bidir,
+		.tx_side = sender || b->test.bidir,
 		.tx_depth = b->test.tx_depth,
 		.rx_side = v->bw_end == BENCH_END_RECV &&
-			   (b->is_server || b->test.bidir),
+			   (!sender || b->test.bidir),
 		.rx_depth = b->test.rx_depth,
 		.bw = b->test.measure == BENCH_MEASURE_BW,
 		.cq_mod = b->test.cq_mod,

@@ -320,8 +320,13 @@ void setup_print_header(struct bench_ctx *b)
 				   "queue for the %u QP(s), both sides "
 				   "(--use-srq)",
 				   b->test.qps);
+	if (perftest_out_table(b) && b->test.reversed)
+		report_header_line(b->out, "Direction",
+				   "--reversed: the "
+				   "server sends, the client receives; the "
+				   "client's rows: what arrived");
 	if (perftest_out_table(b) && b->is_server &&
-	    b->test.measure == BENCH_MEASURE_BW)
+	    b->test.measure == BENCH_MEASURE_BW && !b->test.reversed)
 		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?
 				   "this side's sending only; the client's "
 				   "rows carry the sum of both directions" :

@@ -68,6 +68,7 @@ struct bench_cfg {
 	uint64_t cq_mod;                 /* -Q: signal one send in cq_mod */
 	uint64_t outstanding;            /* -o: reads/atomics in flight */
 	bool bidir;                      /* -b */
+	bool reversed; /* --reversed: the server sends */
 	uint64_t conn_type;              /* -c: enum opts_conn_type */
 	uint64_t atomic_op;              /* -A: enum opts_atomic */
 	uint64_t tos;                    /* -T / --tclass: traffic class */

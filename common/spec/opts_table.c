@@ -132,6 +132,11 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(bidir),
 	  .help = "both sides send; each side's figure and the sum",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
+	{ .name = "reversed", .code = LONG_REVERSED, .kind = OPT_FLAG,
+	  .off = CFG(reversed),
+	  .help = "bandwidth tools: the server sends, the client receives "
+	  "(perftest's; the client's travels in its request)",
+	  .group = OPT_G_TEST },
 	{ .name = "connection", .code = 'c', .kind = OPT_ENUM,
 	  .off = CFG(conn_type), .def = "RC", .arg = "RC|UC|UD",
 	  .help = "connection type (UC, UD: RoCE/IB, not iWARP; UD: "

@@ -80,6 +80,7 @@ enum {
 	LONG_INLINE_RECV,
 	LONG_FLOW_LABEL,
 	LONG_PKEY_INDEX,
+	LONG_REVERSED,
 };
 
 extern const struct opt_def opts_table_rows[];

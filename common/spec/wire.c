@@ -27,6 +27,7 @@
 #define WIRE_HELLO_EVENTS 0x40u
 #define WIRE_HELLO_UD 0x80u
 #define WIRE_HELLO_SRQ 0x100u
+#define WIRE_HELLO_REVERSED 0x200u
 
 static const struct {
 	size_t off; /* of a bool in struct test */
@@ -41,6 +42,7 @@ static const struct {
 	{ offsetof(struct test, events), WIRE_HELLO_EVENTS },
 	{ offsetof(struct test, ud), WIRE_HELLO_UD },
 	{ offsetof(struct test, srq), WIRE_HELLO_SRQ },
+	{ offsetof(struct test, reversed), WIRE_HELLO_REVERSED },
 };
 
 _Static_assert(sizeof(((struct test *)0)->tool) ==

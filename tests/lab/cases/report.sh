@@ -3,7 +3,9 @@
 # each on rxe: -W (the named port counters after each row, perftest's
 # "\tNAME=CHANGE" lines and an empty line; rxe has hw_counters only), -C
 # (latency in CPU cycles: the guest under TCG has no invariant TSC, so
-# the rate is /proc/cpuinfo's, and the header says so).
+# the rate is /proc/cpuinfo's, and the header says so), --reversed (the
+# server sends: its row is the sender's, with a peak; the client's is
+# what arrived, with the server's figure on a note line).
 # shellcheck shell=bash
 
 REP_ROW="[[:space:]][0-9]+ +100 +$NUM"
@@ -58,4 +60,14 @@ else
 		"$B/ib_write_lat" "$LAB_RXE_IP" -n 200 -C --json -
 	lab_case report.C_rate.rxe -t 10 -e "ratio 1\.00|ratio 0\.99" \
 		rep_cycles_ratio "$LAB_CLIENT_OUT"
+	# --reversed on both sides, as perftest wants it (ours: the client's
+	# request decides); --validate checks every byte that arrived
+	for t in write send; do
+		lab_pair "report.reversed.ib_${t}_bw.rxe" -t 60 \
+			-e "$REP_ROW" -e " Direction +: --reversed: the server sends" \
+			-e " # server \(what it sent\): BW average\[MiB/sec\] $NUM" \
+			-E "$REP_ROW" -E " Direction +: --reversed: the server sends" \
+			"$B/ib_${t}_bw" --reversed -- \
+			"$B/ib_${t}_bw" "$LAB_RXE_IP" -n 100 --reversed --validate
+	done
 fi
