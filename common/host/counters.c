@@ -104,6 +104,22 @@ int counters_read(const char *sysfs_root, const char *dev, unsigned int port,
 	return 0;
 }
 
+int counters_find(const struct counters_snap *s, const char *name,
+		  uint64_t *value)
+{
+	struct counters_value key;
+	const struct counters_value *c;
+
+	if (!name || strlen(name) >= sizeof(key.name))
+		return -ENOENT;
+	strcpy(key.name, name);
+	c = bsearch(&key, s->c, s->n, sizeof(s->c[0]), ctr_cmp);
+	if (!c)
+		return -ENOENT;
+	*value = c->value;
+	return 0;
+}
+
 bool counters_is_error(const char *name)
 {
 	static const char *const marks[] = {

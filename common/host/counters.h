@@ -47,6 +47,13 @@ int counters_read(const char *sysfs_root, const char *dev, unsigned int port,
 		  struct counters_snap *out);
 
 /*
+ * The value of the counter called name ("counters/port_xmit_data") in s:
+ * 0, or -ENOENT when s has none of that name.
+ */
+int counters_find(const struct counters_snap *s, const char *name,
+		  uint64_t *value);
+
+/*
  * Does the counter count errors? Names containing "err", "discard",
  * "drop", "out_of_buffer", "out_of_seq", "link_down", "retrans" or
  * "timeout", except "flush" counters (work requests flushed when a QP is

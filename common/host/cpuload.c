@@ -37,6 +37,27 @@ int cpuload_read(const char *root, struct cpuload *out)
 	return ret;
 }
 
+int cpuload_mhz(const char *root, double *mhz)
+{
+	char line[256], *colon;
+	FILE *f;
+	int ret;
+
+	ret = fs_open_lines(root, &f, "/proc/cpuinfo");
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	while (ret == -ENOENT && fgets(line, sizeof(line), f)) {
+		colon = strchr(line, ':');
+		if (strncmp(line, "cpu MHz", 7) || !colon)
+			continue;
+		ret = sscanf(colon + 1, "%lf", mhz) == 1 && *mhz > 0 ? 0 :
+								       -EINVAL;
+	}
+	fclose(f);
+	return ret;
+}
+
 double cpuload_pct(const struct cpuload *a, const struct cpuload *b)
 {
 	uint64_t user = b->user - a->user, idle = b->idle - a->idle;

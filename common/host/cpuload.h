@@ -26,4 +26,9 @@ int cpuload_read(const char *root, struct cpuload *out);
  * passed. */
 double cpuload_pct(const struct cpuload *a, const struct cpuload *b);
 
+/* The first "cpu MHz" line of root's /proc/cpuinfo (x86: the clock of a
+ * CPU at that moment; what perftest's get_cpu_mhz() reads): 0, -ENOENT
+ * when there is none, or -errno. */
+int cpuload_mhz(const char *root, double *mhz);
+
 #endif

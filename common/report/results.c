@@ -204,10 +204,11 @@ int results_check(const struct results_doc *d)
 {
 	if (d->n_rows > RESULTS_MAX_SIZES || d->n_gates > RESULTS_MAX_GATES ||
 	    d->n_counters > RESULTS_MAX_COUNTERS ||
+	    d->n_named > RESULTS_MAX_NAMED ||
 	    d->test.n_sizes > RESULTS_MAX_SIZES ||
 	    d->line_rate.n_warnings > RESULTS_MAX_WARNINGS ||
-	    d->n_rails > RESULTS_MAX_RAILS ||
-	    d->argc < 0 || (d->argc && !d->argv))
+	    d->n_rails > RESULTS_MAX_RAILS || d->argc < 0 ||
+	    (d->argc && !d->argv))
 		return -EINVAL;
 	return 0;
 }
@@ -545,6 +546,19 @@ static void rj_counters(struct json_writer *w, const struct results_doc *d)
 	json_object_end(w);
 }
 
+/* -W's counters, only when it named some. */
+static void rj_named(struct json_writer *w, const struct results_doc *d)
+{
+	unsigned int i;
+
+	if (!d->n_named)
+		return;
+	json_kv_object_begin(w, "report_counters");
+	for (i = 0; i < d->n_named; i++)
+		json_kv_i64(w, d->named[i].name, d->named[i].delta);
+	json_object_end(w);
+}
+
 /* A rail's GPU: null for host memory. */
 static void rj_rail_gpu(struct json_writer *w, const struct results_rail *r)
 {
@@ -628,6 +642,7 @@ int results_write_json(const struct results_doc *d, FILE *out)
 	rj_rows(&w, d);
 	rj_gates(&w, d);
 	rj_counters(&w, d);
+	rj_named(&w, d);
 	rj_rails(&w, d);
 	json_kv_string(&w, "verdict", results_verdict_name(d->verdict));
 	json_kv_i64(&w, "exit_code", d->exit_code);

@@ -41,6 +41,7 @@
 #define RESULTS_MAX_GATES 64
 #define RESULTS_MAX_COUNTERS 128
 #define RESULTS_MAX_WARNINGS 8
+#define RESULTS_MAX_NAMED 32 /* -W's counters */
 #define RESULTS_MAX_RAILS 16         /* --rails (spec/rails.h) */
 
 #define RESULTS_NAME_LEN 64
@@ -217,6 +218,10 @@ struct results_doc {
 	bool has_counters;                  /* false: not collected (null) */
 	struct counters_delta counters[RESULTS_MAX_COUNTERS]; /* host's */
 	unsigned int n_counters;
+	/* -W: the named counters' change from set-up to the last row (what
+	 * the rows' lines added up to); 0: no "report_counters" key */
+	struct counters_delta named[RESULTS_MAX_NAMED];
+	unsigned int n_named;
 	struct results_rail rails[RESULTS_MAX_RAILS]; /* --rails; else none */
 	unsigned int n_rails;               /* 0: no "rails" key */
 	enum results_verdict verdict;

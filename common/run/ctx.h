@@ -44,6 +44,7 @@ struct bench_hooks {
 
 struct hist;
 struct record;
+struct portctr;
 
 /*
  * Each member is used by more than one room of run/ (the driver, the
@@ -78,6 +79,9 @@ struct bench_ctx {
 	struct samples raw;         /* -U: the first samples, in order */
 	struct cpuload cpu_at;      /* --cpu_util: /proc/stat at the start */
 	double cpu_pct;             /* ... and the size's CPU use, percent */
+	struct portctr *wctr; /* -W: run/portctr.h; NULL without */
+	double cycle_mhz; /* -C (run/cycles.h): a fixed rate, or 0 */
+	char cycle_note[160]; /* ... the header's: how it was had */
 
 	/* placement (place_glue.c) and the results document (record.c) */
 	struct place_allowed allowed; /* what taskset and cgroups allow */

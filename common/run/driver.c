@@ -47,6 +47,10 @@ static void bench_build_test(struct bench_ctx *b)
 	t->all_sizes = c->all_sizes;
 	t->gbits = c->report_gbits;
 	t->bidir = c->bidir;
+	/* perftest's --reversed swaps the roles: only a one-way test has
+	 * a direction to turn round */
+	t->reversed = c->reversed && t->measure == BENCH_MEASURE_BW &&
+		      !c->bidir;
 	t->validate = c->validate;
 	t->warm_up = c->warm_up;
 	t->events = c->events;

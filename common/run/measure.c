@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "run/cycles.h"
 #include "run/measure.h"
 #include "lib/log.h"
 #include "report/report.h"
@@ -212,22 +213,60 @@ static int bw_traffic(struct bench_ctx *b, uint64_t size, bool sends,
 	return ret;
 }
 
+/*
+ * --reversed, the client: what arrived, from READY to the last byte, is
+ * its row (the server's figure of a plain run, turned round); what the
+ * server sent goes on a note line.
+ */
+static int bw_rev_client_show(struct bench_ctx *b, uint64_t size, uint64_t msgs,
+			      uint64_t elapsed_ns,
+			      const struct wire_result *sent)
+{
+	struct stats_bw bw, peer;
+	int ret;
+
+	if (!b->test.duration_s && msgs != sent->msgs) {
+		bench_err_why(&b->why,
+			      "size %llu: the server sent %llu "
+			      "messages, %llu arrived",
+			      (unsigned long long)size,
+			      (unsigned long long)sent->msgs,
+			      (unsigned long long)msgs);
+		return -EPROTO;
+	}
+	stats_bw_compute(msgs * size, msgs, elapsed_ns ? elapsed_ns : 1, &bw);
+	stats_bw_compute(sent->bytes, sent->msgs,
+			 sent->elapsed_ns ? sent->elapsed_ns : 1, &peer);
+	ret = perftest_out_bw(b, size, msgs, &bw, &bw);
+	if (!ret && perftest_out_table(b))
+		report_bw_note(perftest_out_notes(b), b->cfg.report_gbits,
+			       "server (what it sent)", &peer);
+	return ret ? ret : record_bw(b, size, &bw, NULL, &peer);
+}
+
 static int bw_client_size(struct bench_ctx *b, uint64_t size)
 {
 	struct stats_bw bw, peak, peer;
 	struct wire_result r, mine;
 	struct xfer_bw_out out;
-	uint64_t peer_msgs;
+	bool rev = b->test.reversed;
+	uint64_t peer_msgs, start_ns, elapsed_ns;
 	int ret;
 
-	ret = xfer_prepare(&b->xfer, size, b->test.bidir, bw_iters(b));
+	ret = xfer_prepare(&b->xfer, size, b->test.bidir || rev, bw_iters(b));
 	if (!ret)
 		ret = measure_handshake_client(b, size);
+	start_ns = timer_now_ns();
 	if (!ret)
-		ret = bw_traffic(b, size, true, b->test.bidir, &out,
+		ret = bw_traffic(b, size, !rev, b->test.bidir || rev, &out,
 				 &peer_msgs);
+	elapsed_ns = timer_now_ns() - start_ns;
 	if (!ret)
 		ret = measure_recv_result(b, &r);
+	if (!ret && rev)
+		return b->warming ? 0 :
+				    bw_rev_client_show(b, size, peer_msgs,
+						       elapsed_ns, &r);
 	if (!ret && b->test.bidir) {
 		bw_own_result(b, size, &out, &mine);
 		ret = measure_send_result(b, &mine);
@@ -256,6 +295,28 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 				     &peak, &peer);
 }
 
+/* --reversed, the server: what it sent, as a plain run's client shows
+ * it (peak too), after telling the client. */
+static int bw_rev_server(struct bench_ctx *b, uint64_t size,
+			 const struct xfer_bw_out *out)
+{
+	struct stats_bw bw, peak;
+	struct wire_result r;
+	int ret;
+
+	bw_own_result(b, size, out, &r);
+	ret = measure_send_result(b, &r);
+	if (ret || b->warming)
+		return ret;
+	stats_bw_compute(out->bytes, out->msgs, out->elapsed_ns, &bw);
+	stats_bw_compute(b->cfg.no_peak ? 0 : out->peak_bytes, 0, out->peak_ns,
+			 &peak);
+	ret = perftest_out_bw(b, size, out->msgs, &bw, &peak);
+	return ret ? ret :
+		     record_bw(b, size, &bw, b->cfg.no_peak ? NULL : &peak,
+			       NULL);
+}
+
 /*
  * The server's figure: what it received (the FINs vouch for one-sided
  * verbs), from READY to the end (one network trip longer than the
@@ -269,15 +330,17 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	struct stats_bw bw;
 	int ret;
 
-	ret = xfer_prepare(&b->xfer, size, true, bw_iters(b));
+	ret = xfer_prepare(&b->xfer, size, !b->test.reversed, bw_iters(b));
 	if (!ret)
 		ret = measure_ready(b);
 	start_ns = timer_now_ns();
 	if (!ret)
-		ret = bw_traffic(b, size, b->test.bidir, true, &out,
-				 &peer_msgs);
+		ret = bw_traffic(b, size, b->test.bidir || b->test.reversed,
+				 !b->test.reversed, &out, &peer_msgs);
 	if (ret)
 		return ret;
+	if (b->test.reversed)
+		return bw_rev_server(b, size, &out);
 	if (b->test.bidir) {
 		bw_own_result(b, size, &out, &r);
 		ret = measure_send_result(b, &r);
@@ -325,14 +388,16 @@ static void lat_head(const struct bench_ctx *b)
 static void lat_show_unsorted(const struct bench_ctx *b, unsigned int div)
 {
 	const struct samples *s = &b->raw;
+	double k = cycles_per_us(b); /* -C: cycles, perftest's unit word */
 	uint64_t i;
 
 	if (!b->xfer.raw || !s->n)
 		return;
-	fprintf(b->out, "#, usec\n");
+	fprintf(b->out, "#, %s\n", k > 0 ? "cycles" : "usec");
 	for (i = 0; i < s->n; i++)
 		fprintf(b->out, "%llu, %g\n", (unsigned long long)i + 1,
-			(double)s->ns[i] * b->hist->ns_per_tick / 1000.0 / div);
+			(double)s->ns[i] * b->hist->ns_per_tick / 1000.0 / div *
+				(k > 0 ? k : 1));
 	if (s->seen > s->n)
 		report_note(perftest_out_notes(b), "-U: the first %llu of %llu "
 			    "samples (the row has them all)",

@@ -6,7 +6,9 @@
 #include "lib/log.h"
 #include "report/perftest_json.h"
 #include "report/report.h"
+#include "run/cycles.h"
 #include "run/perftest_out.h"
+#include "run/portctr.h"
 
 bool perftest_out_table(const struct bench_ctx *b)
 {
@@ -40,6 +42,8 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 {
 	const struct bench_verb_info *v = bench_verb(b->test.verb);
 	bool reads = v->lat_mode == BENCH_LAT_ROUND_TRIP;
+	/* --reversed: the server is the side that sends */
+	bool sender = b->is_server == b->test.reversed;
 
 	perftest_out_title(b, '_', test, len);
 	*in = (struct perftest_json_info){
@@ -49,10 +53,10 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 		.transport = strcmp(b->dev.transport, "iWARP") ? "IB" : "IW",
 		.conn_type = test_conn_name(&b->test),
 		.srq = b->test.srq,
-		.tx_side = !b->is_server || b->test.bidir,
+		.tx_side = sender || b->test.bidir,
 		.tx_depth = b->test.tx_depth,
 		.rx_side = v->bw_end == BENCH_END_RECV &&
-			   (b->is_server || b->test.bidir),
+			   (!sender || b->test.bidir),
 		.rx_depth = b->test.rx_depth,
 		.bw = b->test.measure == BENCH_MEASURE_BW,
 		.cq_mod = b->test.cq_mod,
@@ -141,6 +145,7 @@ int perftest_out_bw(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 	else
 		report_bw_row_cpu(b->out, row.gbits, size, iters, bw, peak,
 				  pout_cpu(b));
+	portctr_print(b);
 	return pout_json(b, &row);
 }
 
@@ -191,9 +196,30 @@ int perftest_out_bidir(const struct bench_ctx *b, uint64_t size,
 	return 0;
 }
 
-int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
-		     const struct stats_lat *lat, double tps)
+/* -C: the figures in cycles, k a us (0: as they are, in usec). */
+static struct stats_lat pout_cycles(const struct stats_lat *l, double k)
 {
+	if (!(k > 0))
+		return *l;
+	return (struct stats_lat){
+		.samples = l->samples,
+		.min_us = l->min_us * k,
+		.p50_us = l->p50_us * k,
+		.avg_us = l->avg_us * k,
+		.stdev_us = l->stdev_us * k,
+		.p90_us = l->p90_us * k,
+		.p99_us = l->p99_us * k,
+		.p999_us = l->p999_us * k,
+		.p9999_us = l->p9999_us * k,
+		.max_us = l->max_us * k,
+	};
+}
+
+int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
+		     const struct stats_lat *lat_us, double tps)
+{
+	struct stats_lat cyc = pout_cycles(lat_us, cycles_per_us(b));
+	const struct stats_lat *lat = &cyc;
 	struct perftest_json_row row = {
 		.kind = tps > 0 ? PERFTEST_JSON_LAT_DUR : PERFTEST_JSON_LAT,
 		.output = b->cfg.output, .size = size, .iters = iters,
@@ -207,5 +233,6 @@ int perftest_out_lat(const struct bench_ctx *b, uint64_t size, uint64_t iters,
 				   pout_cpu(b));
 	else
 		report_lat_row(b->out, size, iters, lat);
+	portctr_print(b);
 	return pout_json(b, &row);
 }

@@ -23,6 +23,7 @@
 #include "report/results_prom.h"
 #include "report/summary.h"
 #include "report/verdict.h"
+#include "run/portctr.h"
 #include "run/record.h"
 #include "run/record_int.h"
 
@@ -226,6 +227,14 @@ static struct results_row *record_row(struct record *r, uint64_t size,
 	return results_add_row(d, size, iters);
 }
 
+/* -W: its counters' changes since set-up, as the last row left them. */
+static void record_named(struct bench_ctx *b)
+{
+	struct results_doc *d = &b->rec->doc;
+
+	d->n_named = portctr_totals(b, d->named, RESULTS_MAX_NAMED);
+}
+
 int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
 	      const struct stats_bw *peak, const struct stats_bw *peer)
 {
@@ -239,6 +248,7 @@ int record_bw(struct bench_ctx *b, uint64_t size, const struct stats_bw *bw,
 		b->hooks->bw(b, bw->gbps);
 	if (!r)
 		return 0;
+	record_named(b);
 	/* iterations per QP, as the report shows them (-D: as run) */
 	row = record_row(r, size, bw->msgs / qps);
 	results_side_set_bw(b->is_server ? &row->server : &row->client, bw,
@@ -273,6 +283,7 @@ int record_lat(struct bench_ctx *b, uint64_t size, uint64_t iters,
 
 	if (!r)
 		return 0;
+	record_named(b);
 	row = record_row(r, size, iters);
 	if (lat->samples)
 		record_lat_side(b->is_server ? &row->server : &row->client,

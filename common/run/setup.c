@@ -15,9 +15,11 @@
 #include "lib/tick.h"
 #include "lib/timer.h"
 #include "report/report.h"
+#include "run/cycles.h"
 #include "run/measure.h"
 #include "run/perftest_out.h"
 #include "run/place_glue.h"
+#include "run/portctr.h"
 #include "run/record_dev.h"
 #include "run/setup.h"
 #include "spec/opts_rate.h"
@@ -177,6 +179,11 @@ int setup_data_init(struct bench_ctx *b)
 	b->xfer.gap_ns = b->cfg.latency_gap_us * 1000;
 	if (setup_clock(b))
 		return -EINVAL;
+	ret = portctr_open(b);
+	if (!ret)
+		ret = cycles_setup(b);
+	if (ret)
+		return ret;
 	if (b->cfg.unsorted && !b->test.duration_s &&
 	    b->test.measure == BENCH_MEASURE_LAT) {
 		if (samples_init(&b->raw, b->test.iters))
@@ -382,6 +389,12 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b) &&
 	    opts_rate_text(&b->cfg, rate, sizeof(rate)))
 		report_header_line(b->out, "Rate limit", "%s", rate);
+	if (perftest_out_table(b) && b->cycle_note[0])
+		report_header_line(b->out, "Cycles",
+				   "-C: figures in CPU "
+				   "cycles (the column names keep perftest's "
+				   "[usec]) at %s",
+				   b->cycle_note);
 	if (perftest_out_table(b) && b->cfg.latency_gap_us)
 		report_header_line(b->out, "Latency gap", "%llu usec before each "
 				   "post, not in the samples (--latency_gap)",
@@ -398,8 +411,13 @@ void setup_print_header(struct bench_ctx *b)
 	if (perftest_out_table(b) && b->test.recv_post_list > 1)
 		report_header_line(b->out, "Recv Post List", "%u",
 				   b->test.recv_post_list);
+	if (perftest_out_table(b) && b->test.reversed)
+		report_header_line(b->out, "Direction",
+				   "--reversed: the "
+				   "server sends, the client receives; the "
+				   "client's rows: what arrived");
 	if (perftest_out_table(b) && b->is_server &&
-	    b->test.measure == BENCH_MEASURE_BW)
+	    b->test.measure == BENCH_MEASURE_BW && !b->test.reversed)
 		report_header_line(b->out, "Server rows", "%s", b->test.bidir ?
 				   "this side's sending only; the client's "
 				   "rows carry the sum of both directions" :
@@ -459,6 +477,7 @@ void setup_release(struct bench_ctx *b)
 	b->hist = NULL;
 	samples_free(&b->raw);
 	b->xfer.raw = NULL;
+	portctr_close(b);
 	free(b->xfer.qs);
 	b->xfer.qs = NULL;
 	xfer_recv_room_free(&b->xfer);

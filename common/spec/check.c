@@ -71,6 +71,10 @@ int check_test(const struct test *t, const struct bench_cfg *caps,
 			 "at most), not UC, other verbs or %llu bytes",
 			 TEST_UD_MAX_BYTES,
 			 (unsigned long long)t->max_size_bytes);
+	else if (t->reversed && (t->measure != BENCH_MEASURE_BW || t->bidir))
+		snprintf(why, len,
+			 "--reversed turns a one-way bandwidth test "
+			 "round, not a latency test or -b");
 	else if (t->max_size_bytes > caps->max_size_bytes)
 		snprintf(why, len, "messages of %llu bytes: this server allows "
 			 "%llu (--max-size)", (unsigned long long)t->max_size_bytes,

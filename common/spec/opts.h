@@ -76,6 +76,7 @@ struct bench_cfg {
 	uint64_t cq_mod;                 /* -Q: signal one send in cq_mod */
 	uint64_t outstanding;            /* -o: reads/atomics in flight */
 	bool bidir;                      /* -b */
+	bool reversed; /* --reversed: the server sends */
 	uint64_t conn_type;              /* -c: enum opts_conn_type */
 	uint64_t atomic_op;              /* -A: enum opts_atomic */
 	uint64_t tos;                    /* -T / --tclass: traffic class */
@@ -107,10 +108,12 @@ struct bench_cfg {
 	uint64_t wait_destroy_s;         /* --wait_destroy: before the release */
 	bool validate;                   /* --validate */
 	bool histogram;                  /* -H */
+	bool report_cycles; /* -C: latency rows in CPU cycles */
 	uint64_t output;                 /* --output: enum opts_output */
 	uint64_t connect_timeout_s;      /* --connect-timeout */
 	uint64_t io_timeout_s;           /* --timeout: no progress for this long */
 	bool report_gbits;               /* --report_gbits */
+	char report_counters[OPTS_PATH_MAX]; /* -W: counter names, ","s */
 	/* results (see results.h) */
 	char json_path[OPTS_PATH_MAX];   /* --json: our document */
 	bool out_json;                   /* --out_json: perftest's file */

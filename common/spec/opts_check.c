@@ -188,6 +188,16 @@ static void opts_check_ignored_rows(struct bench_cfg *cfg, bool is_bw,
 		  "(one WR a post, as -l 1)" },
 		{ cfg->cpu_util && !cfg->duration_s && !cfg->run_infinitely,
 		  "--cpu_util (works only with -D, as perftest)" },
+		{ cfg->reversed && !is_bw,
+		  "--reversed (a latency test's round trips are the same "
+		  "whichever side starts them)" },
+		{ cfg->reversed && is_bw && cfg->bidir && !srv,
+		  "--reversed (with -b both sides send)" },
+		{ cfg->reversed && is_bw && srv,
+		  "--reversed on the server (the client's request says "
+		  "which side sends)" },
+		{ cfg->report_cycles && cfg->duration_s,
+		  "-C/--report-cycles (-D's t_avg is in usec, as perftest's)" },
 		{ srv && cfg->latency_gap_us, "--latency_gap (the client's "
 					      "gap paces the samples)" },
 		{ cfg->has_inline_recv,

@@ -155,6 +155,11 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(bidir),
 	  .help = "both sides send; each side's figure and the sum",
 	  .only = ONLY_BW, .group = OPT_G_TEST },
+	{ .name = "reversed", .code = LONG_REVERSED, .kind = OPT_FLAG,
+	  .off = CFG(reversed),
+	  .help = "bandwidth tools: the server sends, the client receives "
+	  "(perftest's; the client's travels in its request)",
+	  .group = OPT_G_TEST },
 	{ .name = "connection", .code = 'c', .kind = OPT_ENUM,
 	  .off = CFG(conn_type), .def = "RC", .arg = "RC|UC|UD",
 	  .help = "connection type (UC, UD: RoCE/IB, not iWARP; UD: "
@@ -189,6 +194,11 @@ const struct opt_def opts_table_rows[] = {
 	  .kind = OPT_FLAG, .off = CFG(validate),
 	  .help = "same as --validate",
 	  .group = OPT_G_TEST },
+	{ .name = "report-cycles", .code = 'C', .kind = OPT_FLAG,
+	  .off = CFG(report_cycles),
+	  .help = "latency rows (and -U) in CPU cycles, as perftest; the "
+	  "header says how the cycle rate was measured",
+	  .only = ONLY_LAT, .group = OPT_G_OUTPUTS },
 	{ .name = "report-histogram", .code = 'H', .kind = OPT_FLAG,
 	  .off = CFG(histogram),
 	  .help = "print the latency histogram",
@@ -219,6 +229,12 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(report_gbits),
 	  .help = "bandwidth in Gb/sec (10^9 bit/s) instead of MiB/sec",
 	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_OUTPUTS },
+	{ .name = "report-counters", .code = 'W', .kind = OPT_STR,
+	  .off = CFG(report_counters), .max = OPTS_PATH_MAX, .arg = "LIST",
+	  .help = "after each row, the change of these port counters (files "
+	  "under /sys/class/infiniband/DEV/ports/N/: "
+	  "counters/port_xmit_data,hw_counters/...), as perftest",
+	  .group = OPT_G_OUTPUTS },
 	{ .name = "json", .code = LONG_JSON, .kind = OPT_STR,
 	  .off = CFG(json_path), .max = OPTS_PATH_MAX, .arg = "FILE",
 	  .help = "write the run's JSON document",

@@ -93,6 +93,7 @@ enum {
 	LONG_MMAP,
 	LONG_MMAP_OFFSET,
 	LONG_ODP,
+	LONG_REVERSED,
 };
 
 extern const struct opt_def opts_table_rows[];

@@ -20,6 +20,7 @@ struct test {
 	bool all_sizes;             /* -a: every power of two */
 	bool gbits;                 /* print Gb/sec on both sides */
 	bool bidir;                 /* -b: both sides send */
+	bool reversed; /* --reversed: the server sends (bw) */
 	bool validate;              /* --validate */
 	bool uc;                    /* -c UC (with --oob tcp) */
 	bool ud;                    /* -c UD (with --oob tcp; sends) */

@@ -28,6 +28,7 @@
 #define WIRE_HELLO_UD 0x80u
 #define WIRE_HELLO_SRQ 0x100u
 #define WIRE_HELLO_MR_PER_QP 0x200u
+#define WIRE_HELLO_REVERSED 0x400u
 
 static const struct {
 	size_t off; /* of a bool in struct test */
@@ -43,6 +44,7 @@ static const struct {
 	{ offsetof(struct test, ud), WIRE_HELLO_UD },
 	{ offsetof(struct test, srq), WIRE_HELLO_SRQ },
 	{ offsetof(struct test, mr_per_qp), WIRE_HELLO_MR_PER_QP },
+	{ offsetof(struct test, reversed), WIRE_HELLO_REVERSED },
 };
 
 _Static_assert(sizeof(((struct test *)0)->tool) ==

@@ -25,14 +25,15 @@
 
 #define WIRE_MAGIC 0x52444d42u /* "RDMB" */
 #define WIRE_VERSION \
-	7 /* 2: CONNECT and HELLO_ACK carry a token, AUTH;
+	8 /* 2: CONNECT and HELLO_ACK carry a token, AUTH;
 			* 3: AUTH in 4 steps, the client proves first;
 			* 4: HELLO flags -e (0x40) and -c UD (0x80), which
 			* a version 3 server would ignore;
 			* 5: HELLO flag --use-srq (0x100);
 			* 6: HELLO field recv_post_list, which a version 5
 			* server could not read;
-			* 7: HELLO flag --mr_per_qp (0x200): a BUF per QP */
+			* 7: HELLO flag --mr_per_qp (0x200): a BUF per QP;
+			* 8: HELLO flag --reversed (0x400) */
 #define WIRE_HEADER_BYTES 12
 #define WIRE_MSG_MAX 512
 #define WIRE_TEXT_MAX 200

@@ -86,6 +86,23 @@ static void test_names(void)
 	EXPECT_TRUE(!counters_is_error(NULL));
 }
 
+/* -W's names: a counter by its name under the port's folder. */
+static void test_find(const struct counters_snap *s)
+{
+	uint64_t v = 42;
+
+	EXPECT_EQ_INT(counters_find(s, "counters/port_xmit_data", &v), 0);
+	EXPECT_EQ_U64(v, 1500);
+	EXPECT_EQ_INT(counters_find(s, "hw_counters/new_one", &v), 0);
+	EXPECT_EQ_U64(v, 7);
+	v = 42;
+	EXPECT_EQ_INT(counters_find(s, "port_xmit_data", &v), -ENOENT);
+	EXPECT_EQ_INT(counters_find(s, "hw_counters/lifespan", &v), -ENOENT);
+	EXPECT_EQ_INT(counters_find(s, "", &v), -ENOENT);
+	EXPECT_EQ_INT(counters_find(s, NULL, &v), -ENOENT);
+	EXPECT_EQ_U64(v, 42);
+}
+
 static void test_read_and_delta(struct counters_snap *a,
 				struct counters_snap *b, struct diff *d)
 {
@@ -124,6 +141,7 @@ static void test_read_and_delta(struct counters_snap *a,
 		      1);
 	EXPECT_STREQ(text, "counters/symbol_error +2");
 	EXPECT_EQ_INT(sum, 2);
+	test_find(b);
 }
 
 static void test_errors(void)

@@ -395,7 +395,23 @@ static void test_semantics(void)
 	expect_contains(t, "\"qp_attr\": {\n    \"traffic_class\": 106,\n"
 			"    \"sl\": 0,\n    \"timeout\": 20,\n"
 			"    \"retry_count\": 3,\n    \"rnr_retry\": 7\n  },");
+	EXPECT_TRUE(t && !strstr(t, "report_counters"));
 	free(t);
+	/* -W's counters: after port_counters, by the names it was given */
+	d->n_named = 2;
+	results_copy(d->named[0].name, sizeof(d->named[0].name),
+		     "hw_counters/sent_pkts");
+	d->named[0].delta = 6807;
+	results_copy(d->named[1].name, sizeof(d->named[1].name),
+		     "counters/port_xmit_data");
+	d->named[1].delta = 1638400;
+	t = render_text(results_write_json, d, &len);
+	expect_contains(t, "\"report_counters\": {\n    "
+			   "\"hw_counters/sent_pkts\": 6807,\n    "
+			   "\"counters/port_xmit_data\": 1638400\n  },");
+	free(t);
+	d->n_named = RESULTS_MAX_NAMED + 1;
+	EXPECT_EQ_INT(results_check(d), -EINVAL);
 	free(d);
 }
 

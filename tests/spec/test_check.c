@@ -163,6 +163,23 @@ static void test_refusals(void)
 	}
 }
 
+/* --reversed: a one-way bandwidth test turned round, nothing else. */
+static void test_reversed(void)
+{
+	static const char *const why_rev =
+		"--reversed turns a one-way "
+		"bandwidth test round, not a latency test or -b";
+	struct test t = ok_test();
+
+	t.reversed = true;
+	EXPECT_EQ_INT(check(&t), 0);
+	t.bidir = true;
+	expect_refused(&t, why_rev);
+	t.bidir = false;
+	t.measure = BENCH_MEASURE_LAT;
+	expect_refused(&t, why_rev);
+}
+
 /* --max-mem: both sides' regions, per QP, times the slots of --validate,
  * and the rings; the refusal names the cap and where it came from. */
 static void test_mem(void)
@@ -274,6 +291,7 @@ int main(void)
 	test_recv_post_list();
 	test_unknown();
 	test_refusals();
+	test_reversed();
 	test_mem();
 	return test_finish("check");
 }

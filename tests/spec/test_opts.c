@@ -646,7 +646,7 @@ static void test_usage_connection(void)
 	EXPECT_TRUE(strstr(text, "--outs") != NULL);
 	EXPECT_TRUE(strstr(text, "--inline_size") == NULL);
 	EXPECT_TRUE(strstr(text, "--use-srq") == NULL); /* ib_send_*'s */
-	EXPECT_TRUE(strstr(text, "--report-counters") != NULL); /* refused */
+	EXPECT_TRUE(strstr(text, "--report-counters") != NULL); /* -W */
 	free(text);
 }
 

@@ -547,22 +547,22 @@ static void test_hello_codec(void)
 /* Each boolean is its own bit; bits the codec does not know are ignored. */
 static void test_hello_flags(void)
 {
-	static const uint16_t bits[] = { 0x1,  0x2,  0x4,  0x8,	 0x10,
-					 0x20, 0x40, 0x80, 0x100, 0x200 };
-	struct wire_hello h = { .flags = 0xfc00 };
+	static const uint16_t bits[] = { 0x1,  0x2,  0x4,   0x8,   0x10, 0x20,
+					 0x40, 0x80, 0x100, 0x200, 0x400 };
+	struct wire_hello h = { .flags = 0xf800 };
 	struct test t;
-	bool *flag[10];
+	bool *flag[11];
 	size_t i;
 
 	wire_hello_decode(&h, &t);
 	EXPECT_TRUE(!t.all_sizes && !t.gbits && !t.bidir && !t.validate &&
 		    !t.uc && !t.warm_up && !t.events && !t.ud && !t.srq &&
-		    !t.mr_per_qp);
+		    !t.mr_per_qp && !t.reversed);
 	flag[0] = &t.all_sizes, flag[1] = &t.gbits, flag[2] = &t.bidir;
 	flag[3] = &t.validate, flag[4] = &t.uc, flag[5] = &t.warm_up;
 	flag[6] = &t.events, flag[7] = &t.ud, flag[8] = &t.srq;
-	flag[9] = &t.mr_per_qp;
-	for (i = 0; i < 10; i++) {
+	flag[9] = &t.mr_per_qp, flag[10] = &t.reversed;
+	for (i = 0; i < 11; i++) {
 		memset(&t, 0, sizeof(t));
 		*flag[i] = true;
 		wire_hello_encode(&t, &h);

@@ -212,12 +212,12 @@ else
 		# server (the default one listens on rdma_cm at -p + 1 here, as
 		# the guest has an iWARP device)
 		lab_pair faults.hostile_cm -t 240 -g 15 --ready "$W" \
-			-E 'a client speaking rdmabench protocol version 0 connected; we speak 7' \
-			-E 'a client speaking rdmabench protocol version 99 connected; we speak 7' \
+			-E 'a client speaking rdmabench protocol version 0 connected; we speak 8' \
+			-E 'a client speaking rdmabench protocol version 99 connected; we speak 8' \
 			-E 'refused a connection that is not from an rdmabench client' \
-			-E 'the client speaks rdmabench protocol version 99, we speak 7' \
+			-E 'the client speaks rdmabench protocol version 99, we speak 8' \
 			faults_server 18630 -R --timeout 10 -- faults_hostile_cm "$ip" 18630
-		R='rejected the connection \(its reply speaks protocol version 7\)'
+		R='rejected the connection \(its reply speaks protocol version 8\)'
 		faults_expect faults.connect.version0 connect.version0 0 "$R"
 		faults_expect faults.connect.version99 connect.version99 0 "$R"
 		for s in 3 20 56; do
