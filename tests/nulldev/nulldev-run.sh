@@ -69,5 +69,7 @@ us=(unshare -m --propagation private)
 nonl=$B/tests/nulldev/libnulldev-nonl.so
 [ -f "$nonl" ] || { echo "nulldev-run: $nonl is missing: run make nulldev B=${B#"$here"/}" >&2; exit 2; }
 export LD_PRELOAD=$nonl${LD_PRELOAD:+:$LD_PRELOAD}
+# a sanitizer build's ASan wants to be first; the shim only wraps socket()
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 export NULLDEV_SYS=$S SYSFS_PATH=$S RDMAV_DRIVERS=${so%-rdmav34.so}
 exec "${us[@]}" bash -c "$inner" nulldev-run "$@"
