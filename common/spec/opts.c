@@ -28,6 +28,20 @@ void opts_err(char *err, size_t err_len, const char *fmt, ...)
 	va_end(ap);
 }
 
+int opts_rules_check(const struct opts_rule *rules, size_t n, char *err,
+		     size_t err_len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (rules[i].bad) {
+			opts_err(err, err_len, "%s", rules[i].msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Add "what (why)" to the run's notes of what changes nothing. */
 void opts_note(struct bench_cfg *cfg, const char *what)
 {

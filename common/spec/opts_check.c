@@ -81,10 +81,7 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 			    size_t err_len)
 {
 	bool cm = opts_oob(cfg) == OPTS_OOB_CM;
-	const struct {
-		bool bad;
-		const char *msg;
-	} rules[] = {
+	const struct opts_rule rules[] = {
 		{ cm && cfg->has_hop_limit,
 		  "-L/--hop_limit: rdma_cm takes the hop limit from the route: "
 		  "drop -R/--oob cm to set it" },
@@ -130,15 +127,9 @@ static int opts_check_needs(const struct bench_cfg *cfg, char *err,
 		  "supported: use 0, or perftest for managed (1) or malloc (4) "
 		  "memory" },
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		if (rules[i].bad) {
-			opts_err(err, err_len, "%s", rules[i].msg);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return opts_rules_check(rules, sizeof(rules) / sizeof(rules[0]), err,
+				err_len);
 }
 
 /* An MTU perftest's set_mtu() knows; another is the port's active MTU. */
@@ -249,7 +240,7 @@ static int opts_check_conn_rules(const struct bench_cfg *cfg,
 				 size_t err_len)
 {
 	uint64_t c = cfg->conn_type;
-	const struct { bool bad; const char *msg; } rules[] = {
+	const struct opts_rule rules[] = {
 		{ c > OPTS_CONN_UD && cfg->rdma_cm,
 		  "-R: perftest's DC, SRD and XRC QPs are not connected by "
 		  "rdma_cm: drop -R" },
@@ -263,15 +254,9 @@ static int opts_check_conn_rules(const struct bench_cfg *cfg,
 		  "-c DC posts with perftest's ibv_wr_* API: drop "
 		  "--use_old_post_send" },
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		if (rules[i].bad) {
-			opts_err(err, err_len, "%s", rules[i].msg);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return opts_rules_check(rules, sizeof(rules) / sizeof(rules[0]), err,
+				err_len);
 }
 
 /*
@@ -282,7 +267,7 @@ static int opts_check_conn_rules(const struct bench_cfg *cfg,
 static int opts_check_port_rules(const struct bench_cfg *cfg, char *err,
 				 size_t err_len)
 {
-	const struct { bool bad; const char *msg; } rules[] = {
+	const struct opts_rule rules[] = {
 		{ cfg->dualport && cfg->mcg,
 		  "-O with -g: perftest's dual-port mode has no multicast: "
 		  "drop one" },
@@ -298,15 +283,9 @@ static int opts_check_port_rules(const struct bench_cfg *cfg, char *err,
 		  "-g with -q above 1: perftest's multicast has one QP: "
 		  "drop -q" },
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		if (rules[i].bad) {
-			opts_err(err, err_len, "%s", rules[i].msg);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return opts_rules_check(rules, sizeof(rules) / sizeof(rules[0]), err,
+				err_len);
 }
 
 /* -O and -g (each taken only by the tools perftest takes it in). */

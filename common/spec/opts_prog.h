@@ -134,6 +134,16 @@ int opts_prog_parse(const struct opt_prog *p, const struct bench_desc *d,
 void opts_err(char *err, size_t err_len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A rule of a program's checks: when bad, msg is the refusal. */
+struct opts_rule {
+	bool bad;
+	const char *msg;
+};
+
+/* The first of n rules that is bad: its msg into err, -EINVAL; else 0. */
+int opts_rules_check(const struct opts_rule *rules, size_t n, char *err,
+		     size_t err_len);
+
 /* The program's name and summary: p's, else bench tool d's. */
 const char *opts_prog_name(const struct opt_prog *p,
 			   const struct bench_desc *d);

@@ -112,7 +112,7 @@ static int opts_rate_rules(const struct bench_cfg *cfg,
 			   const struct bench_desc *d, char *err,
 			   size_t err_len)
 {
-	const struct { bool bad; const char *msg; } rules[] = {
+	const struct opts_rule rules[] = {
 		{ cfg->run_infinitely && cfg->rate_limiter != OPTS_RATE_OFF,
 		  "--run_infinitely with a rate limiter (perftest refuses it "
 		  "too): give -D SEC, or drop --rate_limit" },
@@ -138,16 +138,10 @@ static int opts_rate_rules(const struct bench_cfg *cfg,
 		  "--rate_limit_type PP: packet pacing is raw Ethernet's "
 		  "(perftest's raw_ethernet_bw): use SW or HW" },
 	};
-	size_t i;
 	int ret = opts_rate_value(cfg, err, err_len);
 
-	for (i = 0; !ret && i < sizeof(rules) / sizeof(rules[0]); i++) {
-		if (rules[i].bad) {
-			opts_err(err, err_len, "%s", rules[i].msg);
-			ret = -EINVAL;
-		}
-	}
-	return ret;
+	return ret ? ret : opts_rules_check(rules, sizeof(rules) /
+					    sizeof(rules[0]), err, err_len);
 }
 
 /* What paces nothing here, noted and turned off: the server (the
