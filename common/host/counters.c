@@ -25,20 +25,9 @@ struct ctr_dir {
 static int ctr_read_value(const struct ctr_dir *d, const char *file,
 			  uint64_t *value)
 {
-	char buf[32], *end;
-	int ret;
-
 	/* unsupported counters fail the read itself (EINVAL, EOPNOTSUPP) */
-	ret = fs_read(d->root, buf, sizeof(buf),
-		      "/class/infiniband/%s/ports/%u/%s/%s", d->dev, d->port,
-		      d->name, file);
-	if (ret)
-		return ret;
-	if (buf[0] < '0' || buf[0] > '9')
-		return -EINVAL;
-	errno = 0;
-	*value = strtoull(buf, &end, 10);
-	return errno || *end ? -EINVAL : 0;
+	return fs_read_u64(d->root, value, "/class/infiniband/%s/ports/%u/%s/%s",
+			   d->dev, d->port, d->name, file);
 }
 
 /* Add the counters of one folder; a missing folder adds nothing. */

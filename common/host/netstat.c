@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The sysfs root, "/sys" unless one is given. */
@@ -20,17 +19,8 @@ static const char *ns_root(const char *sysfs_root)
 static int ns_value(const char *root, const char *ifname, const char *file,
 		    uint64_t *value)
 {
-	char buf[32], *end;
-	int ret = fs_read(root, buf, sizeof(buf),
-			  "/class/net/%s/statistics/%s", ifname, file);
-
-	if (ret)
-		return ret;
-	if (buf[0] < '0' || buf[0] > '9')
-		return -EINVAL;
-	errno = 0;
-	*value = strtoull(buf, &end, 10);
-	return errno || *end ? -EINVAL : 0;
+	return fs_read_u64(root, value, "/class/net/%s/statistics/%s", ifname,
+			   file);
 }
 
 int netstat_read(const char *sysfs_root, const char *ifname,

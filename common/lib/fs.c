@@ -154,6 +154,25 @@ int fs_read_long(const char *root, long *out, const char *fmt, ...)
 	return 0;
 }
 
+int fs_read_u64(const char *root, uint64_t *out, const char *fmt, ...)
+{
+	char path[FS_PATH_MAX], buf[32], *end;
+	unsigned long long v;
+	int ret;
+
+	FS_FORMAT(root, path, fmt, ret);
+	if (ret || (ret = fs_read_path(path, buf, sizeof(buf))))
+		return ret;
+	if (buf[0] < '0' || buf[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 int fs_read_field(const char *root, const char *key, char *out, size_t len,
 		  const char *fmt, ...)
 {

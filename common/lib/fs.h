@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define FS_PATH_MAX 512
@@ -37,6 +38,14 @@ int fs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
  * into *out; -EINVAL for anything else (-EOVERFLOW: over 63 bytes).
  */
 int fs_read_long(const char *root, long *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Read a file holding one unsigned decimal integer of up to 64 bits
+ * (sysfs counters), nothing after it, into *out; -EINVAL for anything
+ * else (a sign, hex, a word: a counter the driver does not support).
+ */
+int fs_read_u64(const char *root, uint64_t *out, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
