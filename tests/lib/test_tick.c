@@ -56,38 +56,71 @@ static void test_calibration(void)
 }
 
 /*
+ * A read of src between two reads of CLOCK_MONOTONIC_RAW: *n is their
+ * middle. False when the two are more than 2 us apart: something (an
+ * interrupt, another process on a busy host) came between them, and the
+ * pair says nothing of the clocks.
+ */
+static bool tick_pair(const struct tick_src *src, uint64_t *t, uint64_t *n)
+{
+	uint64_t a = timer_now_ns(), b;
+
+	*t = src->now();
+	b = timer_now_ns();
+	*n = a + (b - a) / 2;
+	return b - a < 2000;
+}
+
+/* One interval of ~20 us in both clocks; up to 8 tries while its edges'
+ * pairs are parted. False: every try was. */
+static bool tick_interval(const struct tick_src *src, uint64_t *ticks,
+			  uint64_t *ns)
+{
+	uint64_t t0, n0, t1, n1;
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		if (!tick_pair(src, &t0, &n0))
+			continue;
+		while (timer_now_ns() - n0 < 20000)
+			;
+		if (!tick_pair(src, &t1, &n1))
+			continue;
+		*ticks = t1 - t0;
+		*ns = n1 - n0;
+		return true;
+	}
+	return false;
+}
+
+/*
  * The same intervals timed by both clocks: 2000 spins of ~20 us, each
  * measured in ticks (scaled by the window's calibration) and in
  * CLOCK_MONOTONIC_RAW ns, agree within 1 % (issue 27's bound) in at
- * least 99 % of them (an interrupt between the two reads at either end
- * can part one pair). On rxe the lab's guests have no invariant TSC, so
- * this host is where the TSC is compared.
+ * least 99 % of them. An edge whose reads something came between is
+ * taken again (tick_pair), so a busy host (CI's, helpers building) tests
+ * the clocks, not the scheduler. On rxe the lab's guests have no
+ * invariant TSC, so this host is where the TSC is compared.
  */
 static void test_agreement(void)
 {
 	const struct tick_src *src = tick_src_pick("auto");
 	static uint64_t ticks[2000], ns[2000];
+	unsigned int i, ok = 0, got = 0;
 	struct tick_cal c;
-	unsigned int i, ok = 0;
 	double k;
 
 	tick_cal_begin(&c, src);
-	for (i = 0; i < 2000; i++) {
-		uint64_t t0 = src->now(), n0 = timer_now_ns(), n1;
-
-		while ((n1 = timer_now_ns()) - n0 < 20000)
-			;
-		ticks[i] = src->now() - t0;
-		ns[i] = n1 - n0;
-	}
+	for (i = 0; i < 2000; i++)
+		got += tick_interval(src, &ticks[i], &ns[i]);
 	k = tick_cal_ns_per_tick(&c);
 	for (i = 0; i < 2000; i++)
-		ok += fabs((double)ticks[i] * k - (double)ns[i]) <=
-		      0.01 * (double)ns[i];
+		ok += ns[i] && fabs((double)ticks[i] * k - (double)ns[i]) <=
+				       0.01 * (double)ns[i];
 	EXPECT_TRUE(ok >= 1980);
 	printf("agreement: %s (%.4f ns a tick) and CLOCK_MONOTONIC_RAW "
-	       "within 1 %% on %u of 2000 intervals of 20 us\n",
-	       src->name, k, ok);
+	       "within 1 %% on %u of 2000 intervals of 20 us (%u measured)\n",
+	       src->name, k, ok, got);
 }
 
 /* Values added in ticks read back in ns at the scale set. */
