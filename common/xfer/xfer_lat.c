@@ -7,7 +7,10 @@
  *
  * One clock read per iteration, at the post (perftest's tposted): a
  * sample is the time from one post to the next, the whole round trip
- * with the loop's own work in it, as perftest's. The reads are ticks of
+ * with the loop's own work in it, as perftest's. The sample a post closes
+ * goes into the histogram right after that post, while the ping is out
+ * (perftest's bookkeeping sits there too), so between a pong landing and
+ * the next post there is only the clock read. The reads are ticks of
  * x->clock, scaled to ns by the calibration over the run (lib/tick.h).
  * --latency_gap adds a read before the gap, which closes the sample, so
  * the gap is never in one.
@@ -36,7 +39,18 @@ struct lat_run {
 	volatile uint8_t *recv_last;
 	uint8_t *send_last;
 	struct xfer_watch w;
+	struct hist *hist;
 };
+
+/* A closed sample into the histogram (and -U's list); 0: none. */
+static void lat_add(const struct lat_run *r, uint64_t ticks)
+{
+	if (!ticks)
+		return;
+	hist_add(r->hist, ticks);
+	if (r->x->raw)
+		samples_add(r->x->raw, ticks);
+}
 
 /* Close the open sample (into *sample, 0: none) and open the next one. */
 static void lat_stamp(struct lat_run *r, uint64_t *sample, bool reopen)
@@ -147,47 +161,54 @@ static int lat_landed(struct lat_run *r, uint64_t i)
 	return xfer_post_recv(x, 0, r->size, 1);
 }
 
+/* Stamp, post iteration i, then (the ping out) file the sample the
+ * stamp closed and reap sends: the bookkeeping waits with the ping. */
 static int lat_send(struct lat_run *r, uint64_t i)
 {
+	uint64_t sample;
+	int ret;
+
+	lat_stamp(r, &sample, true);
 	if (r->send_last) /* the marker alone tells the peer it landed */
 		*r->send_last = pattern_marker(i);
 	r->outstanding++;
-	return xfer_post(r->x, 0, r->size, i, 1, true, i + 1);
+	ret = xfer_post(r->x, 0, r->size, i, 1, true, i + 1);
+	lat_add(r, sample);
+	return ret ? ret : lat_reap(r, XFER_LAT_DEPTH - 1, i);
 }
 
-/* One ping-pong iteration on either side; *sample_ns when one was taken. */
-static int lat_ping(struct lat_run *r, bool initiator, uint64_t i,
-		    uint64_t *sample)
+/* One ping-pong iteration on either side; 1: the initiator stopped. */
+static int lat_ping(struct lat_run *r, bool initiator, uint64_t i)
 {
 	int ret = 0;
 
-	*sample = 0;
 	if (!initiator) {
 		ret = lat_await(r, false, i);
 		if (ret <= 0)
 			return ret ? ret : 1; /* 1: the initiator stopped */
 		ret = lat_landed(r, i);
 	}
-	lat_stamp(r, sample, true);
 	if (!ret)
 		ret = lat_send(r, i);
 	if (!ret && initiator) {
 		ret = lat_await(r, true, i);
 		ret = ret < 0 ? ret : lat_landed(r, i);
 	}
-	return ret ? ret : lat_reap(r, XFER_LAT_DEPTH - 1, i);
+	return ret;
 }
 
 /* Read/atomic: one operation is the round trip; the peer is passive. */
-static int lat_round_trip(struct lat_run *r, uint64_t i, uint64_t *sample)
+static int lat_round_trip(struct lat_run *r, uint64_t i)
 {
 	const struct xfer *x = r->x;
 	unsigned int spins = 0;
+	uint64_t sample;
 	struct ibv_wc wc;
 	int n, ret;
 
-	lat_stamp(r, sample, true);
+	lat_stamp(r, &sample, true);
 	ret = xfer_post(x, 0, r->size, i, 1, true, i + 1);
+	lat_add(r, sample);
 	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc))) {
 		ret = conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS);
 		if (!ret)
@@ -224,25 +245,15 @@ static bool lat_more(const struct lat_run *r, uint64_t i)
 	return i % 64 || !timer_expired(r->end_ns);
 }
 
-/* A closed sample into the histogram (and -U's list); 0: none. */
-static void lat_add(const struct xfer *x, struct hist *hist, uint64_t ticks)
-{
-	if (!ticks)
-		return;
-	hist_add(hist, ticks);
-	if (x->raw)
-		samples_add(x->raw, ticks);
-}
-
 /* Close the open sample now (before a gap, after the last pong). */
-static void lat_close(struct lat_run *r, struct hist *hist)
+static void lat_close(struct lat_run *r)
 {
 	uint64_t ticks;
 
 	if (!r->stamped)
 		return;
 	lat_stamp(r, &ticks, false);
-	lat_add(r->x, hist, ticks);
+	lat_add(r, ticks);
 }
 
 int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
@@ -251,9 +262,10 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 {
 	bool round_trip = bench_verb(x->verb)->lat_mode == BENCH_LAT_ROUND_TRIP;
 	struct lat_run r = { .x = x, .size = size, .iters = iters,
-			     .end_ns = end_ns, .stop_at = UINT64_MAX };
+			     .end_ns = end_ns, .stop_at = UINT64_MAX,
+			     .hist = hist };
 	struct tick_cal cal;
-	uint64_t i, ticks;
+	uint64_t i;
 	int ret = 0;
 
 	r.by_recv = bench_verb(x->verb)->lat_mode == BENCH_LAT_PING_RECV;
@@ -270,23 +282,19 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 	for (i = 0; !ret && (initiator ? lat_more(&r, i) : !iters || i < iters);
 	     i++) {
 		if (initiator && x->gap_ns) {
-			lat_close(&r, hist);
+			lat_close(&r);
 			lat_gap(x);
 		}
-		if (round_trip)
-			ret = lat_round_trip(&r, i, &ticks);
-		else
-			ret = lat_ping(&r, initiator, i, &ticks);
+		ret = round_trip ? lat_round_trip(&r, i) :
+				   lat_ping(&r, initiator, i);
 		if (ret == 1) /* the responder learnt the initiator stopped */
 			break;
-		if (!ret)
-			lat_add(x, hist, ticks);
 	}
 	*iters_done = i;
 	if (ret == 1)
 		ret = 0;
 	else if (!ret && initiator)
-		lat_close(&r, hist);
+		lat_close(&r);
 	hist_set_scale(hist, tick_cal_ns_per_tick(&cal));
 	return ret ? ret : lat_reap(&r, 0, i);
 }
