@@ -167,7 +167,8 @@ int setup_data_init(struct bench_ctx *b)
 	b->hist = hist_create();
 	b->xfer.qs = calloc(b->test.qps, sizeof(*b->xfer.qs));
 	if (!b->hist || !b->xfer.qs ||
-	    xfer_recv_room(&b->xfer, b->test.recv_post_list))
+	    xfer_room(&b->xfer, b->test.qps, b->test.post_list,
+		      b->test.recv_post_list))
 		return -ENOMEM;
 	b->xfer.conn = &b->data;
 	b->xfer.ctrl = &b->ctrl;
@@ -480,5 +481,5 @@ void setup_release(struct bench_ctx *b)
 	portctr_close(b);
 	free(b->xfer.qs);
 	b->xfer.qs = NULL;
-	xfer_recv_room_free(&b->xfer);
+	xfer_room_free(&b->xfer);
 }

@@ -121,29 +121,66 @@ static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
 	return ret ? xfer_post_failed(x, size, 1, ret) : 0;
 }
 
-/* --post_list (n requests as one list), or --validate (each its own). */
-static int xfer_post_list(const struct xfer *x, unsigned int qp,
-			  uint64_t size, uint64_t first, uint32_t n,
-			  bool signal_last, uint64_t count, bool atomic)
+/*
+ * The list of QP qp without --validate: send_list copies of its tmpl,
+ * linked, built once per size; only a post's last request changes (its
+ * flags, wr_id and link, put back after the post), and atomics' operands.
+ */
+static struct ibv_send_wr *xfer_chain(const struct xfer *x, unsigned int qp,
+				      uint64_t size, uint64_t first)
 {
-	struct ibv_send_wr wr[n], *bad;
-	struct ibv_sge sge[n];
-	bool same = !x->validate;
+	struct xfer_qp_state *s = xfer_tmpl(x, qp, size, first);
+	struct ibv_send_wr *wr = x->send_wr + (size_t)qp * x->send_list;
+	uint32_t k;
+
+	if (s->chain_size == size)
+		return wr;
+	for (k = 0; k < x->send_list; k++) {
+		wr[k] = s->tmpl;
+		wr[k].send_flags = s->tmpl_flags;
+		wr[k].wr_id = 0;
+		wr[k].next = k + 1 < x->send_list ? &wr[k + 1] : NULL;
+	}
+	s->chain_size = size;
+	return wr;
+}
+
+static int xfer_post_chain(const struct xfer *x, unsigned int qp,
+			   uint64_t size, uint64_t first, uint32_t n,
+			   bool signal_last, uint64_t count, bool atomic)
+{
+	struct ibv_send_wr *wr = xfer_chain(x, qp, size, first), *bad;
+	struct ibv_send_wr *last = &wr[n - 1], *next = last->next;
 	uint32_t k;
 	int ret;
 
-	if (same) /* n copies of the one request */
-		xfer_tmpl(x, qp, size, first);
+	if (atomic)
+		for (k = 0; k < n; k++)
+			xfer_atomic_args(&wr[k], first + k);
+	last->next = NULL;
+	if (signal_last) {
+		last->send_flags |= IBV_SEND_SIGNALED;
+		last->wr_id = XFER_WR_ID(qp, count);
+	}
+	ret = ibv_post_send(x->conn->qps[qp].qp, wr, &bad);
+	last->next = next;
+	last->send_flags = x->qs[qp].tmpl_flags;
+	last->wr_id = 0;
+	return ret ? xfer_post_failed(x, size, n, ret) : 0;
+}
+
+/* n requests, each built for its own slot (--validate), as one list. */
+static int xfer_post_list(const struct xfer *x, unsigned int qp,
+			  uint64_t size, uint64_t first, uint32_t n,
+			  bool signal_last, uint64_t count)
+{
+	struct ibv_send_wr wr[n], *bad;
+	struct ibv_sge sge[n];
+	uint32_t k;
+	int ret;
+
 	for (k = 0; k < n; k++) {
-		if (same) {
-			wr[k] = x->qs[qp].tmpl;
-			wr[k].send_flags = x->qs[qp].tmpl_flags;
-			wr[k].wr_id = 0;
-			if (atomic)
-				xfer_atomic_args(&wr[k], first + k);
-		} else {
-			xfer_wr(x, qp, size, first + k, &wr[k], &sge[k]);
-		}
+		xfer_wr(x, qp, size, first + k, &wr[k], &sge[k]);
 		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
 	}
 	if (signal_last) {
@@ -159,11 +196,17 @@ int xfer_post(const struct xfer *x, unsigned int qp, uint64_t size,
 {
 	bool atomic = bench_verb(x->verb)->fixed_size;
 
-	if (n == 1 && !x->validate)
+	if (x->validate)
+		return xfer_post_list(x, qp, size, first, n, signal_last,
+				      count);
+	if (n == 1)
 		return xfer_post_one(x, qp, size, first, signal_last, count,
 				     atomic);
-	return xfer_post_list(x, qp, size, first, n, signal_last, count,
-			      atomic);
+	if (n <= x->send_list)
+		return xfer_post_chain(x, qp, size, first, n, signal_last,
+				       count, atomic);
+	/* longer than the list built for --post_list: each built apart */
+	return xfer_post_list(x, qp, size, first, n, signal_last, count);
 }
 
 /* UD: a receive's first CONN_UD_GRH_BYTES go to QP qp's GRH slot (the
@@ -175,9 +218,17 @@ static struct ibv_sge xfer_grh_sge(const struct xfer *x, unsigned int qp)
 		.length = CONN_UD_GRH_BYTES, .lkey = x->conn->aux.mr->lkey };
 }
 
-int xfer_recv_room(struct xfer *x, uint32_t recv_list)
+int xfer_room(struct xfer *x, unsigned int nqps, uint32_t post_list,
+	      uint32_t recv_list)
 {
 	x->recv_list = recv_list;
+	if (post_list > 1) {
+		x->send_wr = calloc((size_t)nqps * post_list,
+				    sizeof(*x->send_wr));
+		if (!x->send_wr)
+			return -ENOMEM;
+		x->send_list = post_list;
+	}
 	if (recv_list <= XFER_POLL_BATCH)
 		return 0;
 	x->recv_wr = calloc(recv_list, sizeof(*x->recv_wr));
@@ -185,12 +236,15 @@ int xfer_recv_room(struct xfer *x, uint32_t recv_list)
 	return x->recv_wr && x->recv_sge ? 0 : -ENOMEM;
 }
 
-void xfer_recv_room_free(struct xfer *x)
+void xfer_room_free(struct xfer *x)
 {
 	free(x->recv_wr);
 	free(x->recv_sge);
+	free(x->send_wr);
 	x->recv_wr = NULL;
 	x->recv_sge = NULL;
+	x->send_wr = NULL;
+	x->send_list = 0;
 }
 
 uint64_t xfer_recv_whole(const struct xfer *x, uint64_t n, uint64_t room)

@@ -41,6 +41,9 @@ struct xfer_qp_state {
 	struct ibv_sge tmpl_sge;
 	uint64_t tmpl_size;      /* 0: not built */
 	unsigned int tmpl_flags; /* its send_flags without SIGNALED */
+	/* --post_list without --validate: the list of copies of tmpl,
+	 * linked once per size (x->send_wr), posted as it is */
+	uint64_t chain_size;     /* 0: not built */
 };
 
 struct xfer {
@@ -58,10 +61,14 @@ struct xfer {
 	 * (an -n run's last may be shorter); 0: up to XFER_POLL_BATCH a post,
 	 * as the refill finds them */
 	uint32_t recv_list;
-	/* room for one list longer than XFER_POLL_BATCH (xfer_recv_room);
+	/* room for one list longer than XFER_POLL_BATCH (xfer_room);
 	 * NULL: a list fits on the stack */
 	struct ibv_recv_wr *recv_wr;
 	struct ibv_sge *recv_sge; /* 2 a receive: UD's GRH, the message */
+	/* --post_list: send_list requests a QP, QP q's from q * send_list;
+	 * NULL: no list (or --validate: each built apart, on the stack) */
+	struct ibv_send_wr *send_wr;
+	uint32_t send_list;
 	struct samples *raw;     /* -U: latency samples in order; NULL: none */
 	uint64_t gap_ns;         /* --latency_gap: the initiator waits this
 				  * long before each sample's post */
@@ -112,11 +119,13 @@ struct xfer_bw_out {
 				  * are the whole run's, margins included */
 };
 
-/* Set x->recv_list, with the room its lists need (0 or -ENOMEM). */
-int xfer_recv_room(struct xfer *x, uint32_t recv_list);
+/* Set x->recv_list, with the room its lists need, and the room of nqps
+ * send lists of post_list (0 or -ENOMEM). */
+int xfer_room(struct xfer *x, unsigned int nqps, uint32_t post_list,
+	      uint32_t recv_list);
 
-/* Free what xfer_recv_room() took. */
-void xfer_recv_room_free(struct xfer *x);
+/* Free what xfer_room() took. */
+void xfer_room_free(struct xfer *x);
 
 /* Run a bandwidth plan (either or both directions). */
 int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
