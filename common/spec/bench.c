@@ -5,7 +5,7 @@
  */
 #include "spec/bench.h"
 
-static const struct bench_verb_info verb_rows[BENCH_VERB_COUNT] = {
+const struct bench_verb_info bench_verb_rows[BENCH_VERB_COUNT] = {
 #define X(e, nm, ttl, op, rgn, end, lat, div, uc, fixed)                     \
 	[BENCH_VERB_##e] = { .name = nm, .title = ttl,                       \
 			     .region = BENCH_REGION_##rgn,                   \
@@ -16,24 +16,19 @@ static const struct bench_verb_info verb_rows[BENCH_VERB_COUNT] = {
 #undef X
 };
 
-const struct bench_verb_info *bench_verb(enum bench_verb verb)
-{
-	return &verb_rows[verb];
-}
-
 const char *bench_verb_name(enum bench_verb verb)
 {
-	return verb_rows[verb].name;
+	return bench_verb_rows[verb].name;
 }
 
 const char *bench_verb_title(enum bench_verb verb)
 {
-	return verb_rows[verb].title;
+	return bench_verb_rows[verb].title;
 }
 
 unsigned int bench_verb_lat_divisor(enum bench_verb verb)
 {
-	return verb_rows[verb].lat_divisor;
+	return bench_verb_rows[verb].lat_divisor;
 }
 
 static const struct bench_desc tool_rows[BENCH_TOOL_COUNT] = {

@@ -63,8 +63,14 @@ struct bench_verb_info {
 	unsigned int fixed_size;
 };
 
-/* The row of verb (pure, verb.c). */
-const struct bench_verb_info *bench_verb(enum bench_verb verb);
+/* The verb table's rows (bench.c); read them through bench_verb(). */
+extern const struct bench_verb_info bench_verb_rows[BENCH_VERB_COUNT];
+
+/* The row of verb: inline, the hot loops ask it on every post. */
+static inline const struct bench_verb_info *bench_verb(enum bench_verb verb)
+{
+	return &bench_verb_rows[verb];
+}
 
 enum bench_measure { BENCH_MEASURE_BW, BENCH_MEASURE_LAT };
 
