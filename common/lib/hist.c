@@ -79,8 +79,7 @@ void hist_destroy(struct hist *h)
 
 int hist_merge(struct hist *dst, const struct hist *src)
 {
-	uint64_t n_a, n_b, min_ns, max_ns;
-	double n, delta;
+	uint64_t min_ns, max_ns;
 	unsigned int i;
 
 	if (!dst || !src)
@@ -91,21 +90,12 @@ int hist_merge(struct hist *dst, const struct hist *src)
 		dst->ns_per_tick = src->ns_per_tick;
 	else if (dst->ns_per_tick != src->ns_per_tick)
 		return -EINVAL;
-	n_a = dst->count;
-	n_b = src->count;
 	min_ns = src->min_ns < dst->min_ns ? src->min_ns : dst->min_ns;
 	max_ns = src->max_ns > dst->max_ns ? src->max_ns : dst->max_ns;
-	/*
-	 * Chan et al.'s pairwise update. Into an empty dst it reduces to a
-	 * copy (weight 1, cross term 0), so merging into a fresh histogram
-	 * loses nothing.
-	 */
-	n = (double)n_a + (double)n_b;
-	delta = src->mean_ns - dst->mean_ns;
-	dst->m2_ns2 += src->m2_ns2 +
-		       delta * delta * ((double)n_a * (double)n_b / n);
-	dst->mean_ns += delta * ((double)n_b / n);
-	dst->count = n_a + n_b;
+	dst->sum += src->sum;
+	if (__builtin_add_overflow(dst->sum2, src->sum2, &dst->sum2))
+		dst->sum2 = ~(unsigned __int128)0;
+	dst->count += src->count;
 	dst->min_ns = min_ns;
 	dst->max_ns = max_ns;
 	for (i = 0; i < HIST_BUCKETS; i++)
@@ -211,17 +201,22 @@ static double pct_us(const struct hist *h, double pct, unsigned int divisor)
 int hist_summarize(const struct hist *h, unsigned int divisor,
 		   struct stats_lat *out)
 {
-	double var_ns2;
+	long double n, mean, var;
 
 	if (!h || !out || !h->count || !divisor)
 		return -EINVAL;
-	/* Rounding can leave m2 a hair below 0 when all samples are equal. */
-	var_ns2 = h->m2_ns2 > 0.0 ? h->m2_ns2 / (double)h->count : 0.0;
+	n = (long double)h->count;
+	mean = (long double)h->sum / n;
+	/* E[x^2] - mean^2: rounding can leave it a hair below 0 */
+	var = (long double)h->sum2 / n - mean * mean;
+	if (var < 0.0L)
+		var = 0.0L;
 	out->samples = h->count;
 	out->min_us = ns_to_us((double)hist_ns(h, h->min_ns), divisor);
 	out->max_us = ns_to_us((double)hist_ns(h, h->max_ns), divisor);
-	out->avg_us = ns_to_us(h->mean_ns * h->ns_per_tick, divisor);
-	out->stdev_us = ns_to_us(sqrt(var_ns2) * h->ns_per_tick, divisor);
+	out->avg_us = ns_to_us((double)mean * h->ns_per_tick, divisor);
+	out->stdev_us = ns_to_us(sqrt((double)var) * h->ns_per_tick,
+				 divisor);
 	out->p50_us = pct_us(h, 50.0, divisor);
 	out->p90_us = pct_us(h, 90.0, divisor);
 	out->p99_us = pct_us(h, 99.0, divisor);

@@ -9,8 +9,9 @@
  * bucket's midpoint is therefore within 1/256 (0.4%) of any value in it.
  * The buckets cover the whole uint64_t range, so no sample is clamped.
  *
- * Count, min and max are exact; mean and population stdev are exact up to
- * double rounding (Welford). Percentiles are nearest-rank like stats.h
+ * Count, min and max are exact; so are the sums of the values and of
+ * their squares (128-bit integers), from which the mean and population
+ * stdev are taken in long double at the end. Percentiles are nearest-rank like stats.h
  * (rank ceil(p/100 * n)), found exactly among the buckets, then reported
  * as the bucket's midpoint clamped to [min, max]: relative error <= 1/256.
  * Rank 1 and rank n report min and max exactly.
@@ -35,8 +36,8 @@ struct hist {
 	uint64_t count;		/* samples added */
 	uint64_t min_ns;	/* UINT64_MAX while empty */
 	uint64_t max_ns;
-	double mean_ns;		/* running mean (Welford) */
-	double m2_ns2;		/* sum of squared deviations from the mean */
+	unsigned __int128 sum;	/* of the values */
+	unsigned __int128 sum2;	/* of their squares; all ones: overflowed */
 	double ns_per_tick; /* the values' unit (lib/tick.h): readers
 				 * scale by it; 1.0 after hist_reset */
 	uint64_t counts[HIST_BUCKETS];
@@ -67,13 +68,14 @@ void hist_destroy(struct hist *h);
 void hist_reset(struct hist *h);
 
 /*
- * Hot path: once per ping-pong iteration. One double division (Welford);
- * a sum of squares would be cheaper but loses every digit of a sub-µs
- * spread on a multi-ms sum.
+ * Hot path: once per ping-pong iteration. Integer sums, no division (a
+ * running mean's division chained one iteration's sample to the next);
+ * exact, so a sub-µs spread on a multi-ms mean keeps its digits. The sum
+ * of squares sticks at all ones past 2^128 (2^40 samples of 2^44 ticks).
  */
 static inline void hist_add(struct hist *h, uint64_t value_ns)
 {
-	double x = (double)value_ns, delta;
+	unsigned __int128 sq = (unsigned __int128)value_ns * value_ns;
 
 	h->counts[hist_bucket_index(value_ns)]++;
 	h->count++;
@@ -81,9 +83,9 @@ static inline void hist_add(struct hist *h, uint64_t value_ns)
 		h->min_ns = value_ns;
 	if (value_ns > h->max_ns)
 		h->max_ns = value_ns;
-	delta = x - h->mean_ns;
-	h->mean_ns += delta / (double)h->count;
-	h->m2_ns2 += delta * (x - h->mean_ns);
+	h->sum += value_ns;
+	if (__builtin_add_overflow(h->sum2, sq, &h->sum2))
+		h->sum2 = ~(unsigned __int128)0;
 }
 
 /* The values' unit: ns per tick, set when a window's calibration ends
@@ -92,8 +94,7 @@ static inline void hist_add(struct hist *h, uint64_t value_ns)
 void hist_set_scale(struct hist *h, double ns_per_tick);
 
 /*
- * dst += src: buckets summed, count/min/max exact, mean and stdev through
- * the parallel Welford (Chan) update. Returns 0, or -EINVAL on NULL
+ * dst += src: buckets, count, sums summed, min/max: exact. Returns 0, or -EINVAL on NULL
  * or on two scales (merge histograms of one clock's window).
  */
 int hist_merge(struct hist *dst, const struct hist *src);
