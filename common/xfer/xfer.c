@@ -93,9 +93,21 @@ static struct xfer_qp_state *xfer_tmpl(const struct xfer *x, unsigned int qp,
 	return s;
 }
 
+struct ibv_send_wr *xfer_tmpl_wr(const struct xfer *x, unsigned int qp,
+				 uint64_t size)
+{
+	struct xfer_qp_state *s;
+
+	if (x->validate || verb_opcode[x->verb] == IBV_WR_ATOMIC_CMP_AND_SWP)
+		return NULL;
+	s = xfer_tmpl(x, qp, size, 0);
+	s->tmpl.send_flags = s->tmpl_flags | IBV_SEND_SIGNALED;
+	return &s->tmpl;
+}
+
 /* A refused post, said once; out of the posting path (cold). The spec
  * says positive errno; some providers return it negative. */
-static __attribute__((cold, noinline)) int
+__attribute__((cold, noinline)) int
 xfer_post_failed(const struct xfer *x, uint64_t size, uint32_t n, int ret)
 {
 	ret = abs(ret);

@@ -87,6 +87,18 @@ int xfer_post_fin_recv(const struct xfer *x, unsigned int qp);
  */
 int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats);
 
+/*
+ * The request of every post of size on QP qp when they all are one (no
+ * --validate, no compare-and-swap): built now, then posted as it is by a
+ * latency loop, which sets only its wr_id. NULL: build each (xfer_post).
+ */
+struct ibv_send_wr *xfer_tmpl_wr(const struct xfer *x, unsigned int qp,
+				 uint64_t size);
+
+/* A refused post of n requests (ret from ibv_post_send): logged; -errno. */
+int xfer_post_failed(const struct xfer *x, uint64_t size, uint32_t n,
+		     int ret);
+
 /* A failed completion: log it (verbs status string) and classify it. */
 int xfer_wc_error(const struct xfer *x, const struct ibv_wc *wc,
 		  uint64_t size);

@@ -40,7 +40,32 @@ struct lat_run {
 	uint8_t *send_last;
 	struct xfer_watch w;
 	struct hist *hist;
+	/* every post's request when they are all one (xfer_tmpl_wr), with
+	 * the QP it goes to; NULL: xfer_post builds each */
+	struct ibv_send_wr *wr;
+	struct ibv_qp *qp;
 };
+
+/* Post iteration i, signaled: the one request as it is, or xfer_post. */
+static inline int lat_post(struct lat_run *r, uint64_t i)
+{
+	struct ibv_send_wr *bad;
+	int ret;
+
+	if (!r->wr)
+		return xfer_post(r->x, 0, r->size, i, 1, true, i + 1);
+	r->wr->wr_id = XFER_WR_ID(0, i + 1);
+	ret = ibv_post_send(r->qp, r->wr, &bad);
+	return ret ? xfer_post_failed(r->x, r->size, 1, ret) : 0;
+}
+
+/* After an empty poll: wait for the CQ's event with -e, else nothing. */
+static inline int lat_cq_wait(const struct lat_run *r)
+{
+	const struct conn *c = r->x->conn;
+
+	return c->channel ? conn_cq_wait(c, XFER_EVENT_WAIT_MS) : 0;
+}
 
 /* A closed sample into the histogram (and -U's list); 0: none. */
 static void lat_add(const struct lat_run *r, uint64_t ticks)
@@ -82,7 +107,7 @@ static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
 		r->outstanding -= (uint64_t)n;
 		if (r->outstanding <= max_left)
 			return 0;
-		ret = n ? 0 : conn_cq_wait(r->x->conn, XFER_EVENT_WAIT_MS);
+		ret = n ? 0 : lat_cq_wait(r);
 		if (!ret)
 			ret = xfer_watch(r->x, &r->w, i, false);
 	}
@@ -135,7 +160,7 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 		} else if (*last == want) {
 			break;
 		}
-		ret = by_recv ? conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS) : 0;
+		ret = by_recv ? lat_cq_wait(r) : 0;
 		if (!ret)
 			ret = lat_idle(r, i, spins, true);
 		if (ret)
@@ -172,7 +197,7 @@ static int lat_send(struct lat_run *r, uint64_t i)
 	if (r->send_last) /* the marker alone tells the peer it landed */
 		*r->send_last = pattern_marker(i);
 	r->outstanding++;
-	ret = xfer_post(r->x, 0, r->size, i, 1, true, i + 1);
+	ret = lat_post(r, i);
 	lat_add(r, sample);
 	return ret ? ret : lat_reap(r, XFER_LAT_DEPTH - 1, i);
 }
@@ -207,10 +232,10 @@ static int lat_round_trip(struct lat_run *r, uint64_t i)
 	int n, ret;
 
 	lat_stamp(r, &sample, true);
-	ret = xfer_post(x, 0, r->size, i, 1, true, i + 1);
+	ret = lat_post(r, i);
 	lat_add(r, sample);
 	while (!ret && !(n = ibv_poll_cq(x->conn->send_cq, 1, &wc))) {
-		ret = conn_cq_wait(x->conn, XFER_EVENT_WAIT_MS);
+		ret = lat_cq_wait(r);
 		if (!ret)
 			ret = lat_idle(r, i, spins++, false);
 	}
@@ -275,6 +300,8 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 		r.send_last = xfer_slot(x, 0, BENCH_REGION_SEND, size, 0) +
 			      size - 1;
 	}
+	r.wr = xfer_tmpl_wr(x, 0, size);
+	r.qp = x->conn->qps[0].qp;
 	xfer_watch_init(&r.w);
 	r.w.ticks = true;
 	hist_set_scale(hist, x->ns_per_tick_guess);
