@@ -26,6 +26,9 @@
 #include "spec/plan.h"
 #include "spec/test.h"
 
+/* A data region's size is a multiple of this (a page). */
+#define SETUP_REGION_ALIGN 4096u
+
 /*
  * Receives kept posted per QP: a ping-pong needs few. A bandwidth run: at
  * least the sender's window (-t). Without --validate (which checks each
@@ -163,7 +166,12 @@ int setup_data_init(struct bench_ctx *b)
 			      b->test.tool);
 		return -EOPNOTSUPP;
 	}
-	p.region_bytes = slots * b->test.max_size_bytes;
+	/* each region starts on its own page, as perftest's buffers do: a
+	 * 2-byte latency test's receive and send bytes in one cache line
+	 * put the peer's writes and our marker on one line (false sharing
+	 * on every round trip); the peer learns the padded length */
+	p.region_bytes = (slots * b->test.max_size_bytes + SETUP_REGION_ALIGN -
+			  1) / SETUP_REGION_ALIGN * SETUP_REGION_ALIGN;
 	b->hist = hist_create();
 	b->xfer.qs = calloc(b->test.qps, sizeof(*b->xfer.qs));
 	if (!b->hist || !b->xfer.qs ||
