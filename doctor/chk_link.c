@@ -43,13 +43,21 @@ static const struct {
 
 #define LINK_NCOUNTERS (sizeof(link_counters) / sizeof(link_counters[0]))
 
+/* A PMA counter stops at its width's maximum. */
+static bool link_saturated(size_t i, uint64_t v)
+{
+	unsigned int bits = link_counters[i].bits;
+
+	return bits < 64 && v == (1ull << bits) - 1;
+}
+
 /* The counters over their limit, "counters/symbol_error 12, ..." into
  * text; how many there are; *seen: how many of the table s has. */
 static unsigned int link_over(const struct counters_snap *s, char *text,
 			      size_t len, unsigned int *seen)
 {
-	unsigned int i, n = 0;
-	size_t at = 0;
+	unsigned int n = 0;
+	size_t i, at = 0;
 	uint64_t v;
 
 	*seen = 0;
@@ -63,9 +71,7 @@ static unsigned int link_over(const struct counters_snap *s, char *text,
 		at += (size_t)snprintf(text + at, len - at, "%s%s %llu%s",
 				       n ? ", " : "", link_counters[i].name,
 				       (unsigned long long)v,
-				       link_counters[i].bits < 64 &&
-				       v == (1ull << link_counters[i].bits) - 1 ?
-				       " (saturated)" : "");
+				       link_saturated(i, v) ? " (saturated)" : "");
 		n++;
 	}
 	return n;
