@@ -17,6 +17,20 @@
 /* rdma_cm gets this long to resolve --peer's address and route. */
 #define CHK_CM_TIMEOUT_MS 3000
 
+/*
+ * The lossless class RoCE traffic should ride: NVIDIA's usual setting is
+ * PFC on priority 3, RoCE v2, ToS 106 (DSCP 26 << 2 | ECT(0)); DSCP 26
+ * maps to priority 3 under the default DSCP -> priority table (D >> 3).
+ * --lossless-prio and --roce-tos change it.
+ */
+#define CHK_LOSSLESS_PRIO 3
+#define CHK_ROCE_TOS 106
+
+struct chk_lossless {
+	unsigned int prio;              /* 0..7: PFC and ECN on this one */
+	unsigned int tos;               /* rdma_cm's ToS; DSCP = tos >> 2 */
+};
+
 struct chk_ctx {
 	const char *root;               /* "/" or a fake tree */
 	const char *only_dev;           /* -d: check this device only */
@@ -24,6 +38,7 @@ struct chk_ctx {
 	const char *netstatus;          /* --network-status FILE, or NULL */
 	char *const *envp;              /* for PCIDEVICE_*, KUBERNETES_* */
 	const struct probe *probe;
+	const struct chk_lossless *lossless; /* NULL: the defaults above */
 	struct inv inv;
 	struct findings rep;
 };
@@ -47,6 +62,14 @@ void chk_dev_port_subject(char *out, size_t len, const struct inv_dev *d,
 void chk_dev_check(struct chk_ctx *c);
 void chk_port_check(struct chk_ctx *c);
 void chk_port_mtu(struct chk_ctx *c);
+
+/* Step 2: each port's error counters and its netdev's carrier flaps
+ * since boot, an IB port's active width/speed against its rated one. */
+void chk_link_check(struct chk_ctx *c);
+
+/* Step 3: a RoCE port's lossless class: PFC and DSCP trust on its
+ * netdev, ECN (DCQCN), rdma_cm's default ToS and RoCE mode. */
+void chk_lossless_check(struct chk_ctx *c);
 
 /* Steps 4-5: netdev <-> device, GIDs of the addresses; --peer route. */
 void chk_net_netdevs(struct chk_ctx *c);

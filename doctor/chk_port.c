@@ -59,7 +59,7 @@ static void chk_speed_ib(struct chk_ctx *c, const char *sub,
 {
 	if (p->width_lanes != 1) {
 		findings_add(&c->rep, 2, "link_speed", sub, VERDICT_PASS,
-			   "%s (the widths it supports need MADs: mlxlink)",
+			   "%s (its rated width and speed: link_rate)",
 			   p->link.rate_text);
 		return;
 	}

@@ -38,6 +38,8 @@ struct cli_opts {
 	char more_logs[CLI_LOGS_MAX][CLI_LOG_PATH_MAX];
 	char *more[CLI_LOGS_MAX];
 	int n_more;
+	uint64_t lossless_prio; /* --lossless-prio: PFC/ECN priority */
+	uint64_t roce_tos;      /* --roce-tos: rdma_cm's ToS */
 	bool watch;             /* --watch -- CMD ARGS */
 	uint64_t expect;        /* --expect: enum watch_expect */
 	bool has_expect;
@@ -47,7 +49,8 @@ struct cli_opts {
 
 /* Long-only options get codes above any char. */
 enum { CLI_JSON = 256, CLI_PEER, CLI_NETSTATUS, CLI_ROOT, CLI_SUMMARY,
-       CLI_NCCL_LOG, CLI_WATCH, CLI_EXPECT };
+       CLI_NCCL_LOG, CLI_WATCH, CLI_EXPECT, CLI_LOSSLESS_PRIO,
+       CLI_ROCE_TOS };
 
 static const char *const cli_expect_names[] = { "rdma", "tcp", NULL };
 
@@ -109,6 +112,19 @@ static const struct opt_def cli_rows[] = {
 	  .off = CLI(netstatus), .max = OPTS_PATH_MAX, .arg = "FILE",
 	  .help = "Multus network-status file [/etc/podinfo/network-status]",
 	  .group = CLI_G_CHECKS },
+	{ .name = "lossless-prio", .code = CLI_LOSSLESS_PRIO, .kind = OPT_U64,
+	  .off = CLI(lossless_prio), .min = 0, .max = 7, .def = "3",
+	  .arg = "N",
+	  .help = "the priority RoCE's lossless class rides: PFC and ECN "
+		  "must be on it, DSCP must map to it [3]",
+	  .group = CLI_G_CHECKS },
+	{ .name = "roce-tos", .code = CLI_ROCE_TOS, .kind = OPT_U64,
+	  .off = CLI(roce_tos), .min = 0, .max = 255, .def = "106",
+	  .arg = "N",
+	  .help = "the lossless class's ToS: rdma_cm's default_roce_tos must "
+		  "be N, the netdev must map DSCP N >> 2 to --lossless-prio "
+		  "[106: DSCP 26]",
+	  .group = CLI_G_CHECKS },
 	{ .name = "nccl-log", .code = CLI_NCCL_LOG, .kind = OPT_STR,
 	  .off = CLI(nccl_log), .max = OPTS_PATH_MAX, .arg = "FILE...",
 	  .help = "judge the transport NCCL chose from its NCCL_DEBUG=INFO "
@@ -161,7 +177,9 @@ static const struct opt_usage cli_usage[] = {
 static const char *const cli_about[] = {
 	"Each finding comes with its one-line fix. Checks, in order: 1 "
 	"devices, uverbs, rdma_cm, provider; 2 port state, link speed, "
-	"PCIe; 3 MTU; 4 netdev map, RoCEv2 GIDs; 5 route and rdma_cm to "
+	"PCIe, link errors and flaps since boot, IB rated width/speed; 3 "
+	"MTU, RoCE's lossless class (PFC, DSCP trust, ECN, rdma_cm's "
+	"default ToS and RoCE mode); 4 netdev map, RoCEv2 GIDs; 5 route and rdma_cm to "
 	"--peer; 6 memlock; 7 NUMA; 8 GPUDirect; 9 pod networks (Multus, "
 	"SR-IOV).",
 	"With --nccl-log, step 10 alone: the network NCCL chose (IB, "
@@ -286,8 +304,13 @@ static const char *cli_given(const char *value)
 static int cli_go(const struct cli_opts *o, char **cmd, char *const *envp,
 		  const struct probe *probe, FILE *out)
 {
+	const struct chk_lossless k = {
+		.prio = (unsigned int)o->lossless_prio,
+		.tos = (unsigned int)o->roce_tos,
+	};
 	struct chk_ctx c = {
 		.root = o->root[0] ? o->root : "/",
+		.lossless = &k,
 		.only_dev = cli_given(o->dev), .peer = cli_given(o->peer),
 		.netstatus = cli_given(o->netstatus), .envp = envp,
 		.probe = probe,
@@ -356,7 +379,9 @@ int cli_run(struct chk_ctx *c)
 	}
 	chk_dev_check(c);
 	chk_port_check(c);
+	chk_link_check(c);
 	chk_port_mtu(c);
+	chk_lossless_check(c);
 	chk_net_netdevs(c);
 	chk_net_peer(c);
 	chk_host_memlock(c);

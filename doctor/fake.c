@@ -156,6 +156,42 @@ static int fake_cm_resolve(void *priv, const char *peer,
 	return 0;
 }
 
+/* "pfc IF MASK" and "trust IF dscp|pcp"; neither: no dcbnl ops. */
+static int fake_dcb(void *priv, const char *ifname, struct probe_dcb *out)
+{
+	char w[FAKE_WORDS][64];
+	int pfc = fake_line(priv, "pfc", ifname, NULL, w);
+	unsigned int d;
+
+	memset(out, 0, sizeof(*out));
+	if (!pfc) {
+		out->pfc_en = (unsigned int)strtoul(w[2], NULL, 0) & 0xff;
+		out->has_pfc = true;
+	}
+	if (fake_line(priv, "trust", ifname, NULL, w))
+		return pfc;
+	for (d = 0; d < 64 && !strcmp(w[2], "dscp"); d++) {
+		out->dscp_set |= 1ull << d;
+		out->dscp_prio[d] = (unsigned char)(d >> 3);
+	}
+	return 0;
+}
+
+static int fake_port_rated(void *priv, const char *dev, unsigned int port,
+			   struct probe_port_rated *out)
+{
+	char w[FAKE_WORDS][64], num[16];
+	int ret;
+
+	snprintf(num, sizeof(num), "%u", port);
+	ret = fake_line(priv, "rated", dev, num, w);
+	if (ret)
+		return ret;
+	out->lanes = (unsigned int)strtoul(w[3], NULL, 10);
+	fs_copy(out->speed, sizeof(out->speed), w[4]);
+	return 0;
+}
+
 void fake_probe(const char *root, struct probe *out)
 {
 	*out = (struct probe){
@@ -167,5 +203,7 @@ void fake_probe(const char *root, struct probe *out)
 		.addrs = fake_addrs,
 		.route = fake_route,
 		.cm_resolve = fake_cm_resolve,
+		.dcb = fake_dcb,
+		.port_rated = fake_port_rated,
 	};
 }

@@ -12,6 +12,7 @@
 #ifndef RDMABENCH_DOCTOR_PROBE_H
 #define RDMABENCH_DOCTOR_PROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PROBE_IFNAME_LEN 16    /* IFNAMSIZ */
@@ -25,6 +26,26 @@ struct probe_port_attr {
 struct probe_netdev_link {
 	unsigned long max_speed_mbps;   /* fastest supported link mode */
 	unsigned int max_lanes;         /* its lane count, 0: unknown */
+};
+
+/*
+ * The DCB (IEEE 802.1Qaz) settings of a netdev, from DCB_CMD_IEEE_GET:
+ * which priorities PFC covers, and the APP table's DSCP entries (a
+ * driver that trusts DSCP, mlx5's "trust dscp", lists DSCP -> priority
+ * there; trust PCP lists none).
+ */
+struct probe_dcb {
+	unsigned int pfc_en;            /* IEEE_PFC pfc_en: bit N = prio N */
+	bool has_pfc;                   /* the driver gave an IEEE_PFC */
+	unsigned long long dscp_set;    /* bit D: the APP table maps DSCP D */
+	unsigned char dscp_prio[64];    /* ... to this priority */
+};
+
+/* What an InfiniBand port could train to: the fastest width and speed
+ * it supports (PortInfo's LinkWidthSupported / LinkSpeed(Ext)Supported). */
+struct probe_port_rated {
+	unsigned int lanes;             /* 4 for 4X */
+	char speed[8];                  /* "NDR" */
 };
 
 /* One IP address of one interface. */
@@ -58,6 +79,12 @@ struct probe {
 	 * the device and port rdma_cm picked */
 	int (*cm_resolve)(void *priv, const char *peer, unsigned int timeout_ms,
 			  char *dev, size_t len, unsigned int *port);
+	/* DCB_CMD_IEEE_GET over rtnetlink: -EOPNOTSUPP when the netdev's
+	 * driver has no dcbnl ops (rxe's and siw's netdevs, veth, dummy) */
+	int (*dcb)(void *priv, const char *ifname, struct probe_dcb *out);
+	/* the width and speed an IB port supports (a PortInfo MAD) */
+	int (*port_rated)(void *priv, const char *dev, unsigned int port,
+			  struct probe_port_rated *out);
 };
 
 /*
@@ -69,6 +96,10 @@ struct probe {
  *   addr IFNAME IP
  *   route IP IFNAME | route IP -ERRNO
  *   cm IP DEV PORT | cm IP -ERRNO
+ *   pfc IFNAME MASK             dcb: pfc_en (0x08: priority 3)
+ *   trust IFNAME dscp|pcp       dcb: dscp fills the APP table the way
+ *                               mlx5 does (DSCP D -> priority D >> 3)
+ *   rated DEV PORT WIDTH SPEED  port_rated: "rated mlx5_0 1 4X NDR"
  * A fact with no line gives -EOPNOTSUPP. priv must stay valid (the root).
  */
 void fake_probe(const char *root, struct probe *out);

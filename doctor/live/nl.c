@@ -4,12 +4,14 @@
  * addresses (getifaddrs), the route to a peer (RTM_GETROUTE: the kernel's
  * own answer, policy routing included, no fork of ip(8)), the netdev of an
  * RDMA port (RDMA netlink, the only place iWARP devices name it) and the
- * fastest link mode a netdev supports (ETHTOOL_GLINKSETTINGS). Not pure:
+ * fastest link mode a netdev supports (ETHTOOL_GLINKSETTINGS), its DCB
+ * PFC and APP table (DCB_CMD_IEEE_GET). Not pure:
  * <rdma/rdma_netlink.h>.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <linux/dcbnl.h>
 #include <linux/ethtool.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -340,6 +342,105 @@ int nl_netdev_link(void *priv, const char *ifname,
 		}
 	}
 	return out->max_speed_mbps ? 0 : -EOPNOTSUPP;
+}
+
+/* ---- DCB: PFC and the APP table (DCB_CMD_IEEE_GET) ---- */
+
+/* The APP table's DSCP entries (selector 5) into out. */
+static void dcb_apps(const struct nlattr *table, struct probe_dcb *out)
+{
+	const struct nlattr *a = nl_data(table);
+	int left = table->nla_len - NLA_HDRLEN;
+
+	for (; left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= left;
+	     left -= NLA_ALIGN(a->nla_len),
+	     a = (const struct nlattr *)((const char *)a +
+					 NLA_ALIGN(a->nla_len))) {
+		const struct dcb_app *app = nl_data(a);
+
+		if ((a->nla_type & NLA_TYPE_MASK) != DCB_ATTR_IEEE_APP ||
+		    a->nla_len < NLA_HDRLEN + sizeof(*app) ||
+		    app->selector != IEEE_8021QAZ_APP_SEL_DSCP ||
+		    app->protocol >= 64)
+			continue;
+		out->dscp_set |= 1ull << app->protocol;
+		out->dscp_prio[app->protocol] = app->priority;
+	}
+}
+
+static int dcb_answer(const char *buf, ssize_t n, struct probe_dcb *out)
+{
+	const struct nlmsghdr *nh = (const struct nlmsghdr *)buf;
+	const struct nlattr *tb[DCB_ATTR_IEEE + 1], *ieee[DCB_ATTR_IEEE_MAX + 1];
+	const struct ieee_pfc *pfc;
+
+	if (!NLMSG_OK(nh, (unsigned int)n))
+		return -EPROTO;
+	if (nh->nlmsg_type == NLMSG_ERROR) {
+		int err = ((const struct nlmsgerr *)NLMSG_DATA(nh))->error;
+
+		return err ? err : -EPROTO;
+	}
+	if (nh->nlmsg_type != RTM_GETDCB)
+		return -EPROTO;
+	nl_parse((const char *)NLMSG_DATA(nh) + NLMSG_ALIGN(sizeof(struct dcbmsg)),
+		 (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(struct dcbmsg))), tb,
+		 DCB_ATTR_IEEE);
+	if (!tb[DCB_ATTR_IEEE])
+		return -EOPNOTSUPP;
+	nl_parse(nl_data(tb[DCB_ATTR_IEEE]),
+		 tb[DCB_ATTR_IEEE]->nla_len - NLA_HDRLEN, ieee,
+		 DCB_ATTR_IEEE_MAX);
+	memset(out, 0, sizeof(*out));
+	pfc = ieee[DCB_ATTR_IEEE_PFC] ? nl_data(ieee[DCB_ATTR_IEEE_PFC]) : NULL;
+	if (pfc && ieee[DCB_ATTR_IEEE_PFC]->nla_len >= NLA_HDRLEN +
+						       sizeof(*pfc)) {
+		out->pfc_en = pfc->pfc_en;
+		out->has_pfc = true;
+	}
+	if (ieee[DCB_ATTR_IEEE_APP_TABLE])
+		dcb_apps(ieee[DCB_ATTR_IEEE_APP_TABLE], out);
+	return 0;
+}
+
+int nl_dcb(void *priv, const char *ifname, struct probe_dcb *out)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct dcbmsg d;
+		char attrs[64];
+	} req = {
+		.nh = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct dcbmsg)),
+			.nlmsg_type = RTM_GETDCB,
+			.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
+		.d = { .dcb_family = AF_UNSPEC, .cmd = DCB_CMD_IEEE_GET },
+	};
+	size_t len = strlen(ifname) + 1;
+	char *buf;
+	ssize_t n;
+	int fd, ret;
+
+	(void)priv;
+	if (len > IF_NAMESIZE)
+		return -EINVAL;
+	buf = malloc(NL_BUF_BYTES);
+	if (!buf)
+		return -ENOMEM;
+	nl_put_attr(&req.nh, DCB_ATTR_IFNAME, ifname, (unsigned short)len);
+	fd = nl_open(NETLINK_ROUTE);
+	ret = fd < 0 ? fd : 0;
+	if (!ret && send(fd, &req, req.nh.nlmsg_len, 0) < 0)
+		ret = -errno;
+	if (!ret) {
+		n = recv(fd, buf, NL_BUF_BYTES, 0);
+		ret = n < 0 ? -errno : dcb_answer(buf, n, out);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	/* no dcbnl ops, or a kernel without CONFIG_DCB: nothing to tell */
+	return ret == -EINVAL || ret == -ENODEV ? -EOPNOTSUPP : ret;
 }
 
 /* ---- getifaddrs ---- */

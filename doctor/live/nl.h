@@ -16,6 +16,7 @@ int nl_port_netdev(void *priv, const char *dev, unsigned int port,
 		    char *ifname, size_t len);
 int nl_netdev_link(void *priv, const char *ifname,
 		    struct probe_netdev_link *out);
+int nl_dcb(void *priv, const char *ifname, struct probe_dcb *out);
 int nl_addrs(void *priv, struct probe_addr **out, size_t *n);
 
 #endif

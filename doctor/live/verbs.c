@@ -108,6 +108,9 @@ void doctor_real_probe(struct probe *out)
 		.addrs = nl_addrs,
 		.route = nl_route,
 		.cm_resolve = dv_cm_resolve,
+		.dcb = nl_dcb,
+		/* port_rated: none yet (the PortInfo MAD needs umad): the
+		 * link_rate check SKIPs on real hosts */
 	};
 }
 
