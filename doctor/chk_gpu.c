@@ -64,12 +64,15 @@ static void chk_gpudirect(struct chk_ctx *c)
 	}
 }
 
-static void chk_gpu_path(struct chk_ctx *c, const struct inv_gpu *g)
+const struct inv_dev *chk_gpu_nearest(const struct chk_ctx *c,
+				      const struct inv_gpu *g,
+				      enum topo_link *rel)
 {
 	const struct inv_dev *best = NULL;
-	enum topo_link r, best_rel = TOPO_UNKNOWN;
+	enum topo_link r;
 	size_t i;
 
+	*rel = TOPO_UNKNOWN;
 	for (i = 0; i < c->inv.ndev && g->pci_place[0]; i++) {
 		const struct inv_dev *d = &c->inv.devs[i];
 
@@ -77,11 +80,19 @@ static void chk_gpu_path(struct chk_ctx *c, const struct inv_gpu *g)
 			continue;
 		r = topo_classify(g->pci_place, g->numa_node, d->pci_place,
 				  d->numa_node);
-		if (r != TOPO_UNKNOWN && (!best || r < best_rel)) {
+		if (r != TOPO_UNKNOWN && (!best || r < *rel)) {
 			best = d;
-			best_rel = r;
+			*rel = r;
 		}
 	}
+	return best;
+}
+
+static void chk_gpu_path(struct chk_ctx *c, const struct inv_gpu *g)
+{
+	enum topo_link best_rel;
+	const struct inv_dev *best = chk_gpu_nearest(c, g, &best_rel);
+
 	if (!best) {
 		findings_add(&c->rep, 8, "gpu_nic_path", g->bdf, VERDICT_SKIP,
 			   "no PCI RDMA NIC to pair GPU %s with", g->bdf);
