@@ -61,7 +61,8 @@ void chk_host_numa(struct chk_ctx *c);
 void chk_gpu_check(struct chk_ctx *c);
 
 /* Can GPU memory be registered here: the nvidia module, and
- * nvidia_peermem or dmabuf (kernel >= 5.12)? */
+ * nvidia_peermem, or dmabuf (kernel >= 5.12, and NVIDIA's open kernel
+ * modules unless /proc/driver/nvidia/version is unreadable)? */
 bool chk_gpu_registrable(const struct chk_ctx *c);
 
 /* The RDMA NIC nearest GPU g on PCIe (host/topo.h's classes; -d applies),
