@@ -140,8 +140,11 @@ static void pcie_devctl(struct chk_ctx *c, const struct inv_dev *d,
 
 	fs_copy(place, sizeof(place), place_in);
 	pcie_pf_place(c, place, sizeof(place));
-	if (!pcie_cfg(c, "maxreadreq", d->name, place, &cfg))
+	if (!pcie_cfg(c, "maxreadreq", d->name, place, &cfg)) {
+		/* the same reason, in relaxed_ord's row too */
+		pcie_cfg(c, "relaxed_ord", d->name, place, &cfg);
 		return;
+	}
 	pcie_mrrs(c, d->name, place, &cfg);
 	pcie_ro(c, d->name, place, &cfg);
 }
