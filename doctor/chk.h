@@ -13,6 +13,7 @@
 #include "doctor/inv.h"
 #include "doctor/probe.h"
 #include "doctor/findings.h"
+#include "host/topo.h"
 
 /* rdma_cm gets this long to resolve --peer's address and route. */
 #define CHK_CM_TIMEOUT_MS 3000
@@ -83,8 +84,19 @@ void chk_host_numa(struct chk_ctx *c);
 void chk_gpu_check(struct chk_ctx *c);
 
 /* Can GPU memory be registered here: the nvidia module, and
- * nvidia_peermem or dmabuf (kernel >= 5.12)? */
+ * nvidia_peermem, or dmabuf (kernel >= 5.12, and NVIDIA's open kernel
+ * modules unless /proc/driver/nvidia/version is unreadable)? */
 bool chk_gpu_registrable(const struct chk_ctx *c);
+
+/* The RDMA NIC nearest GPU g on PCIe (host/topo.h's classes; -d applies),
+ * its link in *rel; NULL when no PCI NIC relates to it. */
+const struct inv_dev *chk_gpu_nearest(const struct chk_ctx *c,
+				      const struct inv_gpu *g,
+				      enum topo_link *rel);
+
+/* Step 8 too: the PCIe peer path (acs, iommu, ats, maxreadreq,
+ * relaxed_ord). */
+void chk_pcie_check(struct chk_ctx *c);
 
 /* Step 9: Kubernetes pod networking (Multus, SR-IOV). */
 void chk_pod_check(struct chk_ctx *c);

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * chk_dev - step 1 of ib_doctor: the devices and what user space
- * needs to reach them: uverbs and rdma_cm device files, a provider.
+ * needs to reach them: uverbs and rdma_cm device files, a provider; an
+ * InfiniBand SR-IOV VF's GUIDs (zero until the PF assigns them: the port
+ * then never gets a LID from the subnet manager).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doctor/chk.h"
+#include "host/devnode.h"
 
 void chk_dev_each(struct chk_ctx *c,
 		  void (*fn)(struct chk_ctx *c, const struct inv_dev *d))
@@ -156,6 +160,78 @@ static void chk_provider(struct chk_ctx *c, const struct inv_dev *d)
 	}
 }
 
+/* "0000:0000:0000:0000" or a GID "fe80:...:0000:0000:0000:0000" ends in
+ * a zero GUID: its last four groups. */
+static bool dev_guid_zero(const char *text)
+{
+	size_t n = strlen(text);
+
+	return n >= 19 && !strcmp(text + n - 19, "0000:0000:0000:0000");
+}
+
+/* The VF's index under its PF (PF/virtfnN -> the VF) and the PF's netdev;
+ * -1 / "PF" when unknown. */
+static int dev_vf_index(const struct chk_ctx *c, const struct inv_dev *d,
+			char *pf_nd, size_t len)
+{
+	char **names = NULL, link[DEVNODE_BDF_LEN];
+	size_t n = 0, i;
+	int idx = -1;
+
+	fs_copy(pf_nd, len, "PF");
+	if (!fs_list(c->inv.sysfs, &names, &n, "/devices/%s/physfn/net",
+		     d->pci_place) && n)
+		fs_copy(pf_nd, len, names[0]);
+	free(names);
+	names = NULL;
+	if (fs_list(c->inv.sysfs, &names, &n, "/devices/%s/physfn",
+		    d->pci_place))
+		n = 0;
+	for (i = 0; i < n && idx < 0; i++)
+		if (!strncmp(names[i], "virtfn", 6) &&
+		    !fs_link_name(c->inv.sysfs, link, sizeof(link),
+				  "/devices/%s/physfn/%s", d->pci_place,
+				  names[i]) && !strcmp(link, d->bdf))
+			idx = atoi(names[i] + 6);
+	free(names);
+	return idx;
+}
+
+static void chk_vf_guid(struct chk_ctx *c, const struct inv_dev *d)
+{
+	char node[64] = "", port[64] = "", pf[32], vfs[16] = "N";
+	int vf;
+
+	if (!d->pci_place[0] || !d->nports ||
+	    d->ports[0].xport != INV_XPORT_IB ||
+	    !fs_exists(c->inv.sysfs, "/devices/%s/physfn", d->pci_place))
+		return;
+	fs_read(c->inv.sysfs, node, sizeof(node), "/class/infiniband/%s/"
+		"node_guid", d->name);
+	fs_read(c->inv.sysfs, port, sizeof(port), "/class/infiniband/%s/"
+		"ports/%u/gids/0", d->name, d->ports[0].num);
+	if (!dev_guid_zero(node) && !dev_guid_zero(port)) {
+		findings_add(&c->rep, 1, "vf_guid", d->name, VERDICT_PASS,
+			   "InfiniBand VF %s: node GUID %s, port GID %s",
+			   d->bdf, node[0] ? node : "?", port[0] ? port : "?");
+		return;
+	}
+	vf = dev_vf_index(c, d, pf, sizeof(pf));
+	if (vf >= 0)
+		snprintf(vfs, sizeof(vfs), "%d", vf);
+	findings_add(&c->rep, 1, "vf_guid", d->name, VERDICT_FAIL,
+		   "InfiniBand VF %s (VF %s of %s) has a zero %s GUID (node "
+		   "%s, port GID %s): the subnet manager gives it no LID",
+		   d->bdf, vfs, pf, dev_guid_zero(node) ? "node" : "port",
+		   node[0] ? node : "?", port[0] ? port : "?");
+	findings_fix(&c->rep, "assign the VF's GUIDs on the host: ip link set "
+		   "%s vf %s node_guid 02:00:00:00:00:00:00:%02x; ip link set "
+		   "%s vf %s port_guid 02:00:00:00:00:00:01:%02x (unique "
+		   "GUIDs of your choosing); then rebind %s to its driver, or "
+		   "let the SR-IOV network operator set them", pf, vfs,
+		   vf & 0xff, pf, vfs, vf & 0xff, d->bdf);
+}
+
 void chk_dev_check(struct chk_ctx *c)
 {
 	size_t i;
@@ -168,4 +244,5 @@ void chk_dev_check(struct chk_ctx *c)
 	for (i = 0; i < c->inv.ndev; i++)
 		if (!chk_skip_dev(c, &c->inv.devs[i]))
 			chk_provider(c, &c->inv.devs[i]);
+	chk_dev_each(c, chk_vf_guid);
 }

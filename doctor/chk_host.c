@@ -2,7 +2,9 @@
 /*
  * chk_host - steps 6-7 of ib_doctor: whether this process may pin
  * the memory a test registers (RLIMIT_MEMLOCK, CAP_IPC_LOCK, uid), and
- * whether the CPUs it may run on sit on the NUMA node of each NIC and GPU.
+ * whether the CPUs it may run on sit on the NUMA node of each NIC and GPU:
+ * all of them (what the Topology Manager's single-numa-node policy gives),
+ * with that node in Mems_allowed_list.
  * Everything comes from /proc/self and sysfs below the root.
  */
 #include <errno.h>
@@ -143,21 +145,30 @@ struct host_cpus {
 	struct place_set allowed;
 	struct place_set node;
 	char node_text[256];
+	char mems_text[256];            /* Mems_allowed_list, "" if none */
+	struct place_set mems;
 };
 
-/* Does the process's CPU set meet numa_node's CPUs? 1 yes, 0 no, <0 ?. */
+enum host_fit { HOST_FIT_NONE, HOST_FIT_SOME, HOST_FIT_ALL };
+
+/* How the process's CPU set meets numa_node's CPUs; <0: unknown. */
 static int host_node_cpus(const struct chk_ctx *c, int numa_node,
 			  struct host_cpus *hc)
 {
 	struct place_set both;
 	char err[128];
+	int n;
 
 	if (fs_read(c->root, hc->node_text, sizeof(hc->node_text),
 		     "/sys/devices/system/node/node%d/cpulist", numa_node) ||
 	    place_cpulist_parse(hc->node_text, &hc->node, err, sizeof(err)))
 		return -ENOENT;
 	place_set_and(&both, &hc->allowed, &hc->node);
-	return place_set_count(&both) > 0;
+	n = place_set_count(&both);
+	if (!n)
+		return HOST_FIT_NONE;
+	return n == place_set_count(&hc->allowed) ? HOST_FIT_ALL :
+	       HOST_FIT_SOME;
 }
 
 /*
@@ -185,6 +196,45 @@ static void host_numa_none(struct chk_ctx *c, const char *sub,
 		   "(numactl -H lists the nodes)");
 }
 
+/* Allowed CPUs on more nodes than numa_node's. */
+static void host_numa_span(struct chk_ctx *c, const char *sub,
+			   const char *what, int numa_node,
+			   const struct host_cpus *hc)
+{
+	findings_add(&c->rep, 7, "numa", sub, VERDICT_WARN,
+		   "%s is on node %d (CPUs %s), but this process's allowed "
+		   "CPUs %s span other nodes too: threads placed there cross "
+		   "the socket link", what, numa_node, hc->node_text,
+		   hc->allowed_text);
+	findings_fix(&c->rep, "numactl -N %d -m %d CMD; in Kubernetes, a "
+		   "Guaranteed pod with the static CPU manager and the "
+		   "Topology Manager's single-numa-node policy", numa_node,
+		   numa_node);
+}
+
+/* All CPUs on the node: memory must be allowed there too. */
+static void host_numa_mems(struct chk_ctx *c, const char *sub,
+			   const char *what, int numa_node,
+			   const struct host_cpus *hc)
+{
+	if (hc->mems_text[0] && !place_set_has(&hc->mems, numa_node)) {
+		findings_add(&c->rep, 7, "numa", sub, VERDICT_WARN,
+			   "%s is on node %d and so are the allowed CPUs (%s), "
+			   "but Mems_allowed_list %s leaves node %d out: "
+			   "buffers come from another node", what, numa_node,
+			   hc->allowed_text, hc->mems_text, numa_node);
+		findings_fix(&c->rep, "allow node %d's memory: numactl -m %d "
+			   "CMD, or the cgroup's cpuset.mems (the Topology "
+			   "Manager's single-numa-node aligns both)",
+			   numa_node, numa_node);
+		return;
+	}
+	findings_add(&c->rep, 7, "numa", sub, VERDICT_PASS,
+		   "%s on node %d (CPUs %s); allowed CPUs %s all on it%s%s",
+		   what, numa_node, hc->node_text, hc->allowed_text,
+		   hc->mems_text[0] ? ", memory nodes " : "", hc->mems_text);
+}
+
 static void host_numa_one(struct chk_ctx *c, const char *sub,
 			  const char *what, int numa_node, struct host_cpus *hc)
 {
@@ -199,11 +249,10 @@ static void host_numa_one(struct chk_ctx *c, const char *sub,
 		findings_add(&c->rep, 7, "numa", sub, VERDICT_SKIP,
 			   "%s is on node %d, whose CPU list is unreadable",
 			   what, numa_node);
-	} else if (ret) {
-		findings_add(&c->rep, 7, "numa", sub, VERDICT_PASS,
-			   "%s on node %d (CPUs %s); allowed CPUs %s include "
-			   "some", what, numa_node, hc->node_text,
-			   hc->allowed_text);
+	} else if (ret == HOST_FIT_ALL) {
+		host_numa_mems(c, sub, what, numa_node, hc);
+	} else if (ret == HOST_FIT_SOME) {
+		host_numa_span(c, sub, what, numa_node, hc);
 	} else {
 		findings_add(&c->rep, 7, "numa", sub, VERDICT_WARN,
 			   "%s is on node %d (CPUs %s), but this process may "
@@ -269,6 +318,10 @@ void chk_host_numa(struct chk_ctx *c)
 		free(hc);
 		return;
 	}
+	if (fs_read_field(c->root, "Mems_allowed_list", hc->mems_text,
+			  sizeof(hc->mems_text), "/proc/self/status") ||
+	    place_cpulist_parse(hc->mems_text, &hc->mems, err, sizeof(err)))
+		hc->mems_text[0] = '\0';
 	for (i = 0; i < c->inv.ndev; i++) {
 		const struct inv_dev *d = &c->inv.devs[i];
 

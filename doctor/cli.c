@@ -387,6 +387,7 @@ int cli_run(struct chk_ctx *c)
 	chk_host_memlock(c);
 	chk_host_numa(c);
 	chk_gpu_check(c);
+	chk_pcie_check(c);
 	chk_pod_check(c);
 	return c->rep.lost ? -ENOMEM : 0;
 }
