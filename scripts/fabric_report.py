@@ -346,57 +346,72 @@ def nccl_text(n, w):
     return out
 
 
-def link_name(l):
-    return f"{l['client']}->{l['server']}.s{l['stream']}"
+def cls(*parts):
+    """A JUnit classname: CI trees show it as package.class, so a host's
+    own dots become '_' (rdmabench.fabric.<pattern>.<client host>)."""
+    return ".".join(parts[:2] + tuple(p.replace(".", "_") for p in parts[2:]))
+
+
+def link_cases(rep, l):
+    """[(classname, name, verdict, message)] of a link: the link, and with
+    --rails each rail. Names carry tool, client and server (and the rail),
+    so the files of 500 nodes never collide in a CI's test list."""
+    where = f"({l['client']} -> {l['server']})"
+    c = cls("rdmabench", "fabric", rep["pattern"], l["client"])
+    tool = os.path.basename(rep["tool"])
+    text = f"{fmt(l['gbps'])} Gb/s" + (f": {l['error']}" if l["error"] else "")
+    out = [(c, f"{tool}.r{l['round']}.s{l['stream']} {where}", l["verdict"], text)]
+    for r in l.get("rails") or []:
+        out.append((c, f"{tool}.r{l['round']}.s{l['stream']}.rail{r['rail']}."
+                    f"{r['device'] or '?'} {where}", r["verdict"], f"{fmt(r['gbps'])} Gb/s"))
+    return out
 
 
 def junit_head(cases):
-    fails = sum(1 for l in cases if l["verdict"] == "fail")
-    errs = sum(1 for l in cases if l["verdict"] in ("error", "corrupt"))
+    fails = sum(1 for v in cases if v == "fail")
+    errs = sum(1 for v in cases if v in ("error", "corrupt"))
     return f'tests="{len(cases)}" failures="{fails}" errors="{errs}"'
 
 
-def nccl_junit(n):
-    """A testsuite of one testcase a rank (classname rdmabench.fabric.nccl)."""
-    if not n:
-        return []
-    out = [f'  <testsuite name={quoteattr("fabric.nccl." + n["test"])} '
-           f'{junit_head(n["ranks"])} skipped="0">']
-    for r in n["ranks"]:
-        name = f"{n['test']}.r{r['rank']}.{r['node']}"
-        case = f'    <testcase classname="rdmabench.fabric.nccl" name={quoteattr(name)}'
-        if r["verdict"] == "pass":
-            out.append(case + "/>")
-            continue
-        tag = "failure" if r["verdict"] == "fail" else "error"
-        out += [case + ">", f'      <{tag} message={quoteattr(r["reason"])} '
-                f'type={quoteattr(r["nccl_verdict"])}/>', "    </testcase>"]
+def junit_case(classname, name, verdict, message):
+    case = f'    <testcase classname={quoteattr(classname)} name={quoteattr(name)} time="0.000"'
+    if verdict == "pass":
+        return [case + "/>"]
+    tag = "failure" if verdict == "fail" else "error"
+    return [case + ">", f'      <{tag} message={quoteattr(message)} type={quoteattr(verdict)}/>',
+            "    </testcase>"]
+
+
+def junit_suite(name, cases):
+    """A testsuite; the strict (Ant) schema wants system-out and -err,
+    even empty (results/schema/junit.xsd)."""
+    out = [f'  <testsuite name={quoteattr(name)} {junit_head([c[2] for c in cases])} '
+           f'skipped="0" time="0.000">']
+    for c in cases:
+        out += junit_case(*c)
     return out + ["    <system-out/>", "    <system-err/>", "  </testsuite>"]
 
 
+def nccl_cases(n):
+    """One testcase a rank (classname rdmabench.fabric.nccl.<node>)."""
+    return [(cls("rdmabench", "fabric", "nccl", r["node"]),
+             f"{n['test']}.r{r['rank']} ({r['node']})", r["verdict"], r["reason"] or "")
+            for r in n["ranks"]] if n else []
+
+
 def render_junit(rep):
-    links = rep["links"]
-    n = rep.get("nccl")
-    head = junit_head(links + (n["ranks"] if n else []))
+    """JUnit: a suite of the links, one of the nccl-tests ranks. time is
+    0.000: a link's own time is in its document's JUnit."""
+    links = [c for l in rep["links"] for c in link_cases(rep, l)]
+    nccl = nccl_cases(rep.get("nccl"))
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name="rdmabench-fabric" {head}>']
+           f'<testsuites name="rdmabench-fabric" {junit_head([c[2] for c in links + nccl])} '
+           'time="0.000">']
     if links:
-        out.append(f'  <testsuite name={quoteattr("fabric." + rep["pattern"])} '
-                   f'{junit_head(links)} skipped="0">')
-    for l in links:
-        case = (f'    <testcase classname={quoteattr("rdmabench.fabric." + rep["pattern"])} '
-                f'name={quoteattr(link_name(l))}')
-        text = f"{fmt(l['gbps'])} Gb/s" + (f": {l['error']}" if l["error"] else "")
-        if l["verdict"] == "pass":
-            out.append(case + "/>")
-            continue
-        tag = "failure" if l["verdict"] == "fail" else "error"
-        out += [case + ">", f'      <{tag} message={quoteattr(text)} type={quoteattr(l["verdict"])}/>',
-                "    </testcase>"]
-    # the strict (Ant) schema wants both, even empty (results/schema/junit.xsd)
-    if links:
-        out += ["    <system-out/>", "    <system-err/>", "  </testsuite>"]
-    return "\n".join(out + nccl_junit(n) + ["</testsuites>"]) + "\n"
+        out += junit_suite("rdmabench.fabric." + rep["pattern"], links)
+    if nccl:
+        out += junit_suite("rdmabench.fabric.nccl." + rep["nccl"]["test"], nccl)
+    return "\n".join(out + ["</testsuites>"]) + "\n"
 
 
 def prom_label(v):
