@@ -276,7 +276,8 @@ def matrix_section(rep):
         return []
     out = ["<h2>Matrix</h2>",
            '<p class="muted">client row &rarr; server column, Gb/s of all streams (and rails) '
-           'summed; bad links outlined (and ringed when cells are small). Hover a cell for its link; zoom with the buttons or '
+           'summed; bad links outlined (and ringed when cells are small). Hover a cell for '
+           'its link; zoom with the buttons or '
            'ctrl + wheel.</p>', legend(report_gate(rep), top_of(rep)),
            '<p><button onclick="zoom(1.5)">zoom in</button> <button onclick="zoom(1/1.5)">'
            'zoom out</button></p><div id="frame">', matrix_svg(rep), "</div>"]
@@ -294,7 +295,7 @@ def table(cols, rows, ident):
     for st, vals in rows:
         attr = f' class="{esc(st)}" data-verdict="{esc(st)}"' if st else ""
         out.append(f"<tr{attr}>" + "".join(
-            f'<td class="n" data-k="{esc(v)}">{esc(num(v) if isinstance(v, float) else v)}</td>'
+            f'<td class="n" data-k="{esc(v)}">{esc(v if isinstance(v, int) else num(v))}</td>'
             if numeric else f"<td>{esc(v)}</td>" for (_, numeric), v in zip(cols, vals)) + "</tr>")
     return out + ["</tbody></table>"]
 

@@ -380,7 +380,8 @@ def junit_head(cases):
 
 
 def junit_case(classname, name, verdict, message):
-    case = f'    <testcase classname={quoteattr(classname)} name={quoteattr(name)} time="0.000"'
+    case = (f'    <testcase classname={quoteattr(classname)} name={quoteattr(name)} '
+            'time="0.000"')
     if verdict == "pass":
         return [case + "/>"]
     tag = "failure" if verdict == "fail" else "error"

@@ -15,7 +15,8 @@
 #     recorded stand-in, the plan and link documents of the lab's
 #     fabric-slurm all-to-all over three rxe guests, 0.2.0~git516): the
 #     page renders, one cell and one row per link, every one passing
-#     (some slow: rxe's figures vary).
+#     (some slow: rxe's figures vary); a section the page does not know
+#     (doctor findings per node) rendered as a table per node.
 # Without chromium the browser checks are skipped (apt-get install
 # chromium); without python3-matplotlib the heat map's. With
 # FABRIC_HTML_SHOT=DIR the browser also writes DIR/ring200.png and
@@ -63,6 +64,16 @@ if not m or int(m.group(1)) > 1000:
 cells = re.findall(r'<rect class="cell (\w+)"', page)
 if len(cells) != 200 or cells.count("fail") != 1:
     bad.append(f"ring: {len(cells)} cells, {cells.count('fail')} failing; want 200, 1")
+# a section the page does not know (doctor findings per node): a table
+sys.path.insert(0, "scripts")
+import json
+import fabric_html
+rep = json.load(open(t + "/lab/fabric.json", encoding="utf-8"))
+rep["doctor"] = {"node-1": [{"check": "pfc", "status": "fail", "detail": "PFC off on priority 3"}]}
+extra = fabric_html.render(rep)
+if not re.search(r'<h2 id="sec-doctor">doctor</h2><ul><li><b>node-1</b>: <table[^>]*>.*'
+                 r'<tr class="fail" data-verdict="fail"><td>pfc</td>', extra.replace("\n", "")):
+    bad.append("a doctor section is not rendered as a table per node")
 lab = open(t + "/lab/report.html", encoding="utf-8").read()
 cells = re.findall(r'<rect class="cell (\w+)"', lab)
 if len(cells) != 6 or set(cells) - {"pass", "slow"}:
