@@ -359,17 +359,18 @@ def cls(*parts):
 
 
 def link_cases(rep, l):
-    """[(classname, name, verdict, message)] of a link: the link, and with
+    """[(classname, name, verdict, message, type)] of a link: the link, and with
     --rails each rail. Names carry tool, client and server (and the rail),
     so the files of 500 nodes never collide in a CI's test list."""
     where = f"({l['client']} -> {l['server']})"
     c = cls("rdmabench", "fabric", rep["pattern"], l["client"])
     tool = os.path.basename(rep["tool"])
     text = f"{fmt(l['gbps'])} Gb/s" + (f": {l['error']}" if l["error"] else "")
-    out = [(c, f"{tool}.r{l['round']}.s{l['stream']} {where}", l["verdict"], text)]
+    out = [(c, f"{tool}.r{l['round']}.s{l['stream']} {where}", l["verdict"], text, l["verdict"])]
     for r in l.get("rails") or []:
         out.append((c, f"{tool}.r{l['round']}.s{l['stream']}.rail{r['rail']}."
-                    f"{r['device'] or '?'} {where}", r["verdict"], f"{fmt(r['gbps'])} Gb/s"))
+                    f"{r['device'] or '?'} {where}", r["verdict"], f"{fmt(r['gbps'])} Gb/s",
+                    r["verdict"]))
     return out
 
 
@@ -379,13 +380,13 @@ def junit_head(cases):
     return f'tests="{len(cases)}" failures="{fails}" errors="{errs}"'
 
 
-def junit_case(classname, name, verdict, message):
+def junit_case(classname, name, verdict, message, kind):
     case = (f'    <testcase classname={quoteattr(classname)} name={quoteattr(name)} '
             'time="0.000"')
     if verdict == "pass":
         return [case + "/>"]
     tag = "failure" if verdict == "fail" else "error"
-    return [case + ">", f'      <{tag} message={quoteattr(message)} type={quoteattr(verdict)}/>',
+    return [case + ">", f'      <{tag} message={quoteattr(message)} type={quoteattr(kind)}/>',
             "    </testcase>"]
 
 
@@ -402,7 +403,8 @@ def junit_suite(name, cases):
 def nccl_cases(n):
     """One testcase a rank (classname rdmabench.fabric.nccl.<node>)."""
     return [(cls("rdmabench", "fabric", "nccl", r["node"]),
-             f"{n['test']}.r{r['rank']} ({r['node']})", r["verdict"], r["reason"] or "")
+             f"{n['test']}.r{r['rank']} ({r['node']})", r["verdict"], r["reason"] or "",
+             r["nccl_verdict"])
             for r in n["ranks"]] if n else []
 
 

@@ -87,6 +87,9 @@ ranks socket "3 3 3" "$REAL" --expect-busbw 1
 report socket 3 fail
 grep -q 'Socket  *socket: NCCL used sockets, not RDMA (NET/IB : No device found; \[0\]eth0' "$tmp/socket.report" &&
 	ok || fail "socket: the report's reason"
+grep -q '<testcase classname="rdmabench.fabric.nccl.a" name="all_reduce_perf.r0 (a)" time="0.000">' \
+	"$tmp/socket/fabric.xml" && grep -q 'type="socket"/>' "$tmp/socket/fabric.xml" && ok ||
+	fail "socket: JUnit's rank 0 case, of type socket"
 # ---- NCCL_DEBUG=WARN from the user: set to INFO, so the transport is seen
 NCCL_DEBUG=WARN OMPI_COMM_WORLD_RANK=1 "$BIN" --nccl-test "$REPLAY" -H a,b --rank 1 -o "$tmp/debug" \
 	-- "$REAL" > "$tmp/out" 2>&1
