@@ -111,17 +111,20 @@ static void junit_classname(const struct results_doc *d, char *buf,
 
 /*
  * Open a <testcase> named "<name> (<host> -> <peer>)" ("<-" on a server;
- * without a peer "(<host>)"): the files of 500 nodes, each with its own
- * peers, never collide in a CI's test list. The caller closes it.
+ * without a peer "(<host>)"), the peer without its port (which changes
+ * from run to run, and CI follows a test's history by its name): the
+ * files of 500 nodes, each with its own peers, never collide in a CI's
+ * test list. The caller closes it.
  */
 static void junit_case_open(FILE *out, const struct results_doc *d,
-			    const char *name, const char *peer, double secs)
+			    const char *name, double secs)
 {
-	char classname[2 * RESULTS_NAME_LEN + 16];
+	char classname[2 * RESULTS_NAME_LEN + 16], peer[RESULTS_NAME_LEN];
 	char full[4 * RESULTS_NAME_LEN + 64];
 	const char *host = d->host[0] ? d->host : "?";
 
 	junit_classname(d, classname, sizeof(classname));
+	results_peer_host(peer, sizeof(peer), d->device.peer_addr);
 	if (peer[0])
 		snprintf(full, sizeof(full), "%s (%s %s %s)", name, host,
 			 d->role == RESULTS_ROLE_SERVER ? "<-" : "->", peer);
@@ -165,8 +168,7 @@ static void junit_run_case(FILE *out, const struct results_doc *d)
 	const char *why = d->error[0] ? d->error : "(no reason recorded)";
 
 	snprintf(name, sizeof(name), "%s.run", d->tool);
-	junit_case_open(out, d, name, d->device.peer_addr,
-			results_run_s(d));
+	junit_case_open(out, d, name, results_run_s(d));
 	snprintf(type, sizeof(type), "exit_code %d", d->exit_code);
 	if (d->verdict == RESULTS_ERROR)
 		junit_problem(out, "error", type, why, why);
@@ -186,8 +188,7 @@ static void junit_gate_case(FILE *out, const struct results_doc *d,
 
 	snprintf(name, sizeof(name), "%s.%llu.%s", d->tool,
 		 (unsigned long long)g->size_bytes, g->name);
-	junit_case_open(out, d, name, d->device.peer_addr,
-			junit_size_s(d, g->size_bytes));
+	junit_case_open(out, d, name, junit_size_s(d, g->size_bytes));
 	if (g->passed) {
 		fputs("/>\n", out);
 		return;
@@ -210,7 +211,7 @@ static void junit_rail_case(FILE *out, const struct results_doc *d,
 	const char *why = r->error[0] ? r->error : "(no reason recorded)";
 
 	snprintf(name, sizeof(name), "%s.rail%u.%s", d->tool, i, r->device);
-	junit_case_open(out, d, name, d->device.peer_addr, results_run_s(d));
+	junit_case_open(out, d, name, results_run_s(d));
 	if (r->verdict == RESULTS_ERROR)
 		junit_problem(out, "error", "rail", why, why);
 	else if (r->verdict != RESULTS_PASS)
@@ -311,7 +312,7 @@ int results_junit_write(const struct results_doc *d, FILE *out)
 	for (i = 0; !d->n_gates && i < d->n_rows; i++) {
 		snprintf(name, sizeof(name), "%s.%llu", d->tool,
 			 (unsigned long long)d->rows[i].size_bytes);
-		junit_case_open(out, d, name, d->device.peer_addr,
+		junit_case_open(out, d, name,
 				junit_size_s(d, d->rows[i].size_bytes));
 		fputs("/>\n", out);
 	}

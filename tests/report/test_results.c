@@ -635,6 +635,27 @@ static void test_no_empty_labels(void)
 	free(d);
 }
 
+/* The peer as JUnit names it: no port, no transport note. */
+static void test_peer_host(void)
+{
+	static const char *const cases[][2] = {
+		{ "198.18.0.2:18515 (TCP)", "198.18.0.2" },
+		{ "198.18.0.2:18515", "198.18.0.2" },
+		{ "198.18.0.2", "198.18.0.2" },
+		{ "[fe80::1]:18515 (TCP)", "fe80::1" },
+		{ "fe80::1", "fe80::1" },
+		{ "node-b:18515", "node-b" },
+		{ "", "" },
+	};
+	char got[RESULTS_NAME_LEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		results_peer_host(got, sizeof(got), cases[i][0]);
+		EXPECT_STREQ(got, cases[i][1]);
+	}
+}
+
 int main(void)
 {
 	/* JUnit's timestamp is local time: the goldens' is UTC's */
@@ -642,6 +663,7 @@ int main(void)
 	tzset();
 	test_goldens();
 	test_semantics();
+	test_peer_host();
 	test_no_empty_labels();
 	test_caps();
 	test_write_errors();
