@@ -250,6 +250,7 @@ def matrix_svg(rep, rail=None, ident="matrix"):
                    f'dominant-baseline="middle">{esc(name[-16:])}</text>')
         out.append(f'<text transform="translate({c},{lab - 3}) rotate(-60)" font-size="{fs}">'
                    f'{esc(name[-16:])}</text>')
+    marks = []
     for l, (i, j), g, st in cells(rep, rail):
         gl = link_gate(l) if rail is None else None
         colour = scale(g, st, gl if gl is not None else gate, top)
@@ -264,11 +265,12 @@ def matrix_svg(rep, rail=None, ident="matrix"):
                        f'font-size="11" text-anchor="middle" dominant-baseline="middle" '
                        f'pointer-events="none">{num(g)}</text>')
         if st != "pass" and cell < 10:
-            # a 4 px cell is easy to miss: a ring around each bad one
-            out.append(f'<circle class="mark" cx="{lab + (j + .5) * cell:g}" '
+            # a 4 px cell is easy to miss: a ring around each bad one,
+            # drawn over every cell
+            marks.append(f'<circle class="mark" cx="{lab + (j + .5) * cell:g}" '
                        f'cy="{lab + (i + .5) * cell:g}" r="{5 * cell}" fill="none" '
                        f'stroke="#e0007a" stroke-width="2" pointer-events="none"/>')
-    return "\n".join(out + ["</svg>"])
+    return "\n".join(out + marks + ["</svg>"])
 
 
 def matrix_section(rep):
