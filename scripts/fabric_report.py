@@ -32,8 +32,13 @@ Writes, into --out-dir (default: the first DIR):
   fabric.xml    JUnit: one testcase per link (failure = below a gate or
                 slow with --fail-slow, error = no result or an error)
   fabric.prom   Prometheus text: one series per link, client/server labels
+  report.html   the acceptance page: verdict, suspects, the matrix
+                (zoomable), a sortable per-link table, NCCL and any other
+                section (scripts/fabric_html.py); self-contained
   fabric.png, fabric.svg   the matrix as a heat map (matplotlib; skipped
-                with a note when it is not installed)
+                with a note when it is not installed); report.html and
+                the heat maps share a colour scale anchored on the gate:
+                a link below it is red, never green
 Each file is written as common/lib/afile.c writes (scripts/afile.py): a
 temporary file of an unpredictable name in the same folder, renamed over
 a regular file; a device, FIFO or symlink is written in place; a folder
@@ -73,6 +78,7 @@ import collect  # noqa: E402
 from collect import SEVERITY, headline, load as load_json  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import afile  # noqa: E402  (the safe writer: a temporary file never followed)
+import fabric_html  # noqa: E402  (report.html; the heat maps' colour scale)
 
 
 def die(msg):
@@ -346,57 +352,75 @@ def nccl_text(n, w):
     return out
 
 
-def link_name(l):
-    return f"{l['client']}->{l['server']}.s{l['stream']}"
+def cls(*parts):
+    """A JUnit classname: CI trees show it as package.class, so a host's
+    own dots become '_' (rdmabench.fabric.<pattern>.<client host>)."""
+    return ".".join(parts[:2] + tuple(p.replace(".", "_") for p in parts[2:]))
+
+
+def link_cases(rep, l):
+    """[(classname, name, verdict, message, type)] of a link: the link, and with
+    --rails each rail. Names carry tool, client and server (and the rail),
+    so the files of 500 nodes never collide in a CI's test list."""
+    where = f"({l['client']} -> {l['server']})"
+    c = cls("rdmabench", "fabric", rep["pattern"], l["client"])
+    tool = os.path.basename(rep["tool"])
+    text = f"{fmt(l['gbps'])} Gb/s" + (f": {l['error']}" if l["error"] else "")
+    out = [(c, f"{tool}.r{l['round']}.s{l['stream']} {where}", l["verdict"], text, l["verdict"])]
+    for r in l.get("rails") or []:
+        out.append((c, f"{tool}.r{l['round']}.s{l['stream']}.rail{r['rail']}."
+                    f"{r['device'] or '?'} {where}", r["verdict"], f"{fmt(r['gbps'])} Gb/s",
+                    r["verdict"]))
+    return out
 
 
 def junit_head(cases):
-    fails = sum(1 for l in cases if l["verdict"] == "fail")
-    errs = sum(1 for l in cases if l["verdict"] in ("error", "corrupt"))
+    fails = sum(1 for v in cases if v == "fail")
+    errs = sum(1 for v in cases if v in ("error", "corrupt"))
     return f'tests="{len(cases)}" failures="{fails}" errors="{errs}"'
 
 
-def nccl_junit(n):
-    """A testsuite of one testcase a rank (classname rdmabench.fabric.nccl)."""
-    if not n:
-        return []
-    out = [f'  <testsuite name={quoteattr("fabric.nccl." + n["test"])} '
-           f'{junit_head(n["ranks"])} skipped="0">']
-    for r in n["ranks"]:
-        name = f"{n['test']}.r{r['rank']}.{r['node']}"
-        case = f'    <testcase classname="rdmabench.fabric.nccl" name={quoteattr(name)}'
-        if r["verdict"] == "pass":
-            out.append(case + "/>")
-            continue
-        tag = "failure" if r["verdict"] == "fail" else "error"
-        out += [case + ">", f'      <{tag} message={quoteattr(r["reason"])} '
-                f'type={quoteattr(r["nccl_verdict"])}/>', "    </testcase>"]
+def junit_case(classname, name, verdict, message, kind):
+    case = (f'    <testcase classname={quoteattr(classname)} name={quoteattr(name)} '
+            'time="0.000"')
+    if verdict == "pass":
+        return [case + "/>"]
+    tag = "failure" if verdict == "fail" else "error"
+    return [case + ">", f'      <{tag} message={quoteattr(message)} type={quoteattr(kind)}/>',
+            "    </testcase>"]
+
+
+def junit_suite(name, cases):
+    """A testsuite; the strict (Ant) schema wants system-out and -err,
+    even empty (results/schema/junit.xsd)."""
+    out = [f'  <testsuite name={quoteattr(name)} {junit_head([c[2] for c in cases])} '
+           f'skipped="0" time="0.000">']
+    for c in cases:
+        out += junit_case(*c)
     return out + ["    <system-out/>", "    <system-err/>", "  </testsuite>"]
 
 
+def nccl_cases(n):
+    """One testcase a rank (classname rdmabench.fabric.nccl.<node>)."""
+    return [(cls("rdmabench", "fabric", "nccl", r["node"]),
+             f"{n['test']}.r{r['rank']} ({r['node']})", r["verdict"], r["reason"] or "",
+             r["nccl_verdict"])
+            for r in n["ranks"]] if n else []
+
+
 def render_junit(rep):
-    links = rep["links"]
-    n = rep.get("nccl")
-    head = junit_head(links + (n["ranks"] if n else []))
+    """JUnit: a suite of the links, one of the nccl-tests ranks. time is
+    0.000: a link's own time is in its document's JUnit."""
+    links = [c for l in rep["links"] for c in link_cases(rep, l)]
+    nccl = nccl_cases(rep.get("nccl"))
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name="rdmabench-fabric" {head}>']
+           f'<testsuites name="rdmabench-fabric" {junit_head([c[2] for c in links + nccl])} '
+           'time="0.000">']
     if links:
-        out.append(f'  <testsuite name={quoteattr("fabric." + rep["pattern"])} '
-                   f'{junit_head(links)} skipped="0">')
-    for l in links:
-        case = (f'    <testcase classname={quoteattr("rdmabench.fabric." + rep["pattern"])} '
-                f'name={quoteattr(link_name(l))}')
-        text = f"{fmt(l['gbps'])} Gb/s" + (f": {l['error']}" if l["error"] else "")
-        if l["verdict"] == "pass":
-            out.append(case + "/>")
-            continue
-        tag = "failure" if l["verdict"] == "fail" else "error"
-        out += [case + ">", f'      <{tag} message={quoteattr(text)} type={quoteattr(l["verdict"])}/>',
-                "    </testcase>"]
-    # the strict (Ant) schema wants both, even empty (results/schema/junit.xsd)
-    if links:
-        out += ["    <system-out/>", "    <system-err/>", "  </testsuite>"]
-    return "\n".join(out + nccl_junit(n) + ["</testsuites>"]) + "\n"
+        out += junit_suite("rdmabench.fabric." + rep["pattern"], links)
+    if nccl:
+        out += junit_suite("rdmabench.fabric.nccl." + rep["nccl"]["test"], nccl)
+    return "\n".join(out + ["</testsuites>"]) + "\n"
 
 
 def prom_label(v):
@@ -444,37 +468,50 @@ def nccl_prom(n):
 
 
 def render_heatmap(rep, stem, title):
-    """fabric.png and fabric.svg; a note (not an error) without matplotlib."""
+    """fabric.png and fabric.svg, coloured as report.html (the gate-anchored
+    scale of scripts/fabric_html.py), at most 16 x 16 inches (1600 px) and
+    a label every n/40 nodes at 200; a note (not an error) without
+    matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.colors import LinearSegmentedColormap, Normalize, to_rgb
         from matplotlib.patches import Rectangle
     except ImportError:
         return "no heat map: matplotlib is not installed (apt-get install python3-matplotlib)"
-    nodes, m = rep["nodes"], rep["matrix"]["gbps"]
-    n = len(nodes)
-    data = [[float("nan") if v is None else v for v in row] for row in m]
-    size = max(4.0, 0.6 * n + 2.5)
+    nodes, n = rep["nodes"], len(rep["nodes"])
+    gate, top = fabric_html.report_gate(rep), fabric_html.top_of(rep)
+    rgb = [[to_rgb(fabric_html.GREY)] * n for _ in nodes]
+    for l, (i, j), g, st in fabric_html.cells(rep):
+        gl = fabric_html.link_gate(l)
+        rgb[i][j] = to_rgb(fabric_html.scale(g, st, gl if gl is not None else gate, top))
+    size = min(16.0, max(4.0, 0.6 * n + 2.5))
     fig, ax = plt.subplots(figsize=(size + 1.2, size))
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("#dddddd")
-    vals = [v for row in m for v in row if v is not None]
-    im = ax.imshow(data, cmap=cmap, vmin=0, vmax=max(vals) if vals else 1)
-    fig.colorbar(im, ax=ax, label="Gb/s (streams summed)")
-    ax.set_xticks(range(n), labels=nodes, rotation=45, ha="right")
-    ax.set_yticks(range(n), labels=nodes)
+    ax.imshow(rgb, interpolation="nearest")
+    cmap = LinearSegmentedColormap.from_list("gate", fabric_html.colormap_stops(gate, top))
+    bar = fig.colorbar(plt.cm.ScalarMappable(Normalize(0, top), cmap), ax=ax,
+                       label="Gb/s (streams summed); reds: below the gate")
+    if gate:
+        bar.ax.axhline(gate, color="black", linewidth=2)
+        bar.ax.text(1.05, gate, "gate", transform=bar.ax.get_yaxis_transform(), va="center")
+    every = -(-n // 40)
+    ticks = list(range(0, n, every))
+    ax.set_xticks(ticks, labels=[nodes[i] for i in ticks], rotation=45, ha="right",
+                  fontsize=10 if n <= 24 else 7)
+    ax.set_yticks(ticks, labels=[nodes[i] for i in ticks], fontsize=10 if n <= 24 else 7)
     ax.set_xlabel("server")
     ax.set_ylabel("client")
-    idx = {x: i for i, x in enumerate(nodes)}
+    m = rep["matrix"]["gbps"]
     for i in range(n):
         for j in range(n):
             if m[i][j] is not None and n <= 24:
                 ax.text(j, i, fmt(m[i][j]), ha="center", va="center", fontsize=8)
+    idx = {x: i for i, x in enumerate(nodes)}
     for l in rep["links"]:
-        if is_bad(l):
+        if is_bad(l) or fabric_html.link_state(l) != "pass":
             ax.add_patch(Rectangle((idx[l["server"]] - 0.5, idx[l["client"]] - 0.5), 1, 1,
-                                   fill=False, edgecolor="black", linewidth=2.5))
+                                   fill=False, edgecolor="black", linewidth=2.5 if n <= 24 else 0.8))
     sus = rep["suspects"]
     sub = ("suspect: " + ", ".join(s["node"] for s in sus[:4]) +
            f" (in {sus[0]['bad_links']} of {sus[0]['of']} bad links)") if sus else "no suspect node"
@@ -548,7 +585,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     text = render_text(rep)
     files = {"fabric.txt": text, "fabric.json": json.dumps(rep, indent=2) + "\n",
-             "fabric.xml": render_junit(rep), "fabric.prom": render_prom(rep)}
+             "fabric.xml": render_junit(rep), "fabric.prom": render_prom(rep),
+             "report.html": fabric_html.render(rep, a.title)}
     try:
         for name, body in files.items():
             afile.write(os.path.join(out, name), body)

@@ -226,6 +226,28 @@ double results_run_s(const struct results_doc *d)
 	return (double)(d->end_unix_ns - d->start_unix_ns) / 1e9;
 }
 
+void results_peer_host(char *dst, size_t len, const char *addr)
+{
+	char a[RESULTS_NAME_LEN];
+	const char *colon;
+	size_t n;
+
+	snprintf(a, sizeof(a), "%.*s", (int)strcspn(addr, " "), addr);
+	n = strlen(a);
+	colon = strrchr(a, ':');
+	if (colon && colon[1] &&
+	    strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+		if (a[0] == '[' && colon > a && colon[-1] == ']')
+			n = (size_t)(colon - a);	/* "[v6]:port" */
+		else if (strchr(a, ':') == colon)
+			n = (size_t)(colon - a);	/* "v4:port" */
+	}
+	if (a[0] == '[' && n > 1 && a[n - 1] == ']')
+		snprintf(dst, len, "%.*s", (int)n - 2, a + 1);
+	else
+		snprintf(dst, len, "%.*s", (int)n, a);
+}
+
 /* ---- JSON ---- */
 
 /*

@@ -311,6 +311,13 @@ double results_lat_sum_us(const struct results_lat *l);
 double results_run_s(const struct results_doc *d);
 
 /*
+ * The peer's address without its port or its transport note, what stays
+ * the same from run to run: "198.18.0.2:18515 (TCP)" -> "198.18.0.2",
+ * "[fe80::1]:18515" -> "fe80::1", "fe80::1" as is. Pure.
+ */
+void results_peer_host(char *dst, size_t len, const char *addr);
+
+/*
  * Renderers: this one, results_junit_write() (report/results_junit.h) and
  * results_prom_write() (report/results_prom.h). Each writes one complete
  * document and returns 0, -EINVAL for a document it cannot render

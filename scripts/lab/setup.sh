@@ -110,7 +110,7 @@ HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-p
  ibverbs-utils rdmacm-utils perftest make xz-utils linux-headers-$KVER
  gcc libc6-dev libibverbs-dev librdmacm-dev libnuma-dev
  libcap2-bin python3-jsonschema libxml2-utils yamllint
- python3-matplotlib
+ python3-matplotlib chromium
  clang libclang-rt-14-dev valgrind time tcpdump strace
  dpkg-dev debhelper lintian
  groff-base man-db zsh

@@ -46,6 +46,12 @@ report() {
 	rc=$?
 	[ "$rc" = "$2" ] && ok || { cat "$tmp/$1.report"; fail "$1: report exit $rc, want $2"; }
 	grep -q "^overall: $3 (exit $2)" "$tmp/$1.report" && ok || fail "$1: report verdict, want $3"
+	local x
+	for x in results/schema/junit.xsd tests/fixtures/jenkins-junit-10.xsd; do
+		! command -v xmllint > /dev/null ||
+			xmllint --noout --schema "$x" "$tmp/$1/fabric.xml" 2> "$tmp/x.log" && ok ||
+			{ cat "$tmp/x.log"; fail "$1: fabric.xml against $x"; }
+	done
 	[ "$have_schema" = 1 ] || return 0
 	/usr/bin/python3 - "$tmp/$1" <<-'PY' && ok || fail "$1: a document does not validate"
 		import glob, json, sys, jsonschema
@@ -65,7 +71,7 @@ report pass 0 pass
 grep -q 'rank 0 (a): all_reduce_perf passed: 28 rows, busbw 180.00 GB/s at 134217728 B, NCCL over IB' \
 	"$tmp/pass.r0.out" && ok || fail "pass: rank 0's line: $(cat "$tmp/pass.r0.out")"
 grep -q 'nccl_replay: rank 1 args -b 8 -e 8G' "$tmp/pass/nccl_r1_b.log" && ok || fail "pass: the program's arguments"
-[ "$(grep -c '<testcase classname="rdmabench.fabric.nccl"' "$tmp/pass/fabric.xml")" = 3 ] && ok ||
+[ "$(grep -c '<testcase classname="rdmabench.fabric.nccl.' "$tmp/pass/fabric.xml")" = 3 ] && ok ||
 	fail "pass: 3 JUnit testcases"
 grep -q '^rdmabench_fabric_nccl_busbw_bytes_per_second{test="all_reduce_perf",rank="0",node="a",net="IB"} 180000000000.0$' \
 	"$tmp/pass/fabric.prom" && ok || fail "pass: Prometheus busbw"
@@ -81,6 +87,9 @@ ranks socket "3 3 3" "$REAL" --expect-busbw 1
 report socket 3 fail
 grep -q 'Socket  *socket: NCCL used sockets, not RDMA (NET/IB : No device found; \[0\]eth0' "$tmp/socket.report" &&
 	ok || fail "socket: the report's reason"
+grep -q '<testcase classname="rdmabench.fabric.nccl.a" name="all_reduce_perf.r0 (a)" time="0.000">' \
+	"$tmp/socket/fabric.xml" && grep -q 'type="socket"/>' "$tmp/socket/fabric.xml" && ok ||
+	fail "socket: JUnit's rank 0 case, of type socket"
 # ---- NCCL_DEBUG=WARN from the user: set to INFO, so the transport is seen
 NCCL_DEBUG=WARN OMPI_COMM_WORLD_RANK=1 "$BIN" --nccl-test "$REPLAY" -H a,b --rank 1 -o "$tmp/debug" \
 	-- "$REAL" > "$tmp/out" 2>&1

@@ -8,7 +8,9 @@ Checks: fabric.json validates against results/schema/fabric-report-v1;
 its links are exactly the plan's (client, server, stream) and each was
 measured (a result document whose host is the link's client, Gb/s > 0);
 fabric.xml has one testcase per link (and validates against
-results/schema/junit.xsd when xmllint is there); fabric.png is a PNG.
+results/schema/junit.xsd and Jenkins' tests/fixtures/jenkins-junit-10.xsd
+when xmllint is there); report.html has a matrix cell per client -> server;
+fabric.png is a PNG.
 Without --slow every link passed; with --slow NODE the weakest link has
 NODE as its client or server and NODE is the one suspect. With --rails N
 every link's document has N rails (--rails auto), each measured, the
@@ -16,6 +18,7 @@ report's link figure is their sum and it has a matrix per rail.
 Prints one line per finding; exit 0 when all hold, else 1."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,11 +65,17 @@ def check_files(plan, out, bad):
     cases = ET.parse(xml).getroot().iter("testcase")
     if len(list(cases)) != len(plan["links"]):
         bad.append(f"fabric.xml: not one testcase per link ({len(plan['links'])})")
-    if shutil.which("xmllint"):
-        xsd = os.path.join(ROOT, "results", "schema", "junit.xsd")
-        r = subprocess.run(["xmllint", "--noout", "--schema", xsd, xml], capture_output=True)
+    for xsd in ("results/schema/junit.xsd", "tests/fixtures/jenkins-junit-10.xsd"):
+        if not shutil.which("xmllint"):
+            break
+        r = subprocess.run(["xmllint", "--noout", "--schema", os.path.join(ROOT, xsd), xml],
+                           capture_output=True)
         if r.returncode:
-            bad.append(f"fabric.xml does not validate: {r.stderr.decode()[-300:]}")
+            bad.append(f"fabric.xml does not validate ({xsd}): {r.stderr.decode()[-300:]}")
+    with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+        cells = re.findall(r'<rect class="cell (\w+)"', f.read())
+    if len(cells) != len({(l["client"], l["server"]) for l in plan["links"]}):
+        bad.append(f"report.html: {len(cells)} matrix cells, not one per client -> server")
     with open(os.path.join(out, "fabric.png"), "rb") as f:
         if f.read(8) != b"\x89PNG\r\n\x1a\n":
             bad.append("fabric.png is not a PNG")

@@ -61,7 +61,7 @@ def main():
     if got != verdict:
         bad.append(f"verdict {got}, want {verdict}")
     xml = open(os.path.join(out, "fabric.xml"), encoding="utf-8").read()
-    if xml.count('classname="rdmabench.fabric.nccl"') != nodes:
+    if xml.count('classname="rdmabench.fabric.nccl.') != nodes:
         bad.append("fabric.xml: not one testcase a rank")
     for b in bad:
         print("nccl-check: FAIL " + b)

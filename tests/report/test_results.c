@@ -366,7 +366,7 @@ static void test_semantics(void)
 		return;
 	sample_error(d);
 	t = render_text(results_junit_write, d, &len);
-	expect_contains(t, "name=\"ib_write_bw.run\"");
+	expect_contains(t, "name=\"ib_write_bw.run (node-a -&gt; 198.18.0.2");
 	expect_contains(t, "<error message=\"size 4: peer &quot;198.18.0.2");
 	expect_contains(t, "errors=\"1\"");
 	free(t);
@@ -379,8 +379,15 @@ static void test_semantics(void)
 	free(t);
 	sample_sweep(d);
 	t = render_text(results_junit_write, d, &len);
-	expect_contains(t, "name=\"ib_write_bw.8388608.bw_gbps\"");
+	expect_contains(t, "name=\"ib_write_bw.8388608.bw_gbps (node-a");
 	expect_contains(t, "failures=\"1\" errors=\"0\"");
+	free(t);
+	/* a host's dots would split CI's package.class tree: '_' */
+	results_copy(d->host, sizeof(d->host), "node-a.rack1.example");
+	t = render_text(results_junit_write, d, &len);
+	expect_contains(t, "<testcase classname=\"rdmabench.ib_write_bw."
+			   "node-a_rack1_example\" name=\"ib_write_bw.run "
+			   "(node-a.rack1.example -&gt; ");
 	free(t);
 	/* a fail verdict whose gate is missing still fails in JUnit */
 	d->n_gates = 0;
@@ -628,6 +635,27 @@ static void test_no_empty_labels(void)
 	free(d);
 }
 
+/* The peer as JUnit names it: no port, no transport note. */
+static void test_peer_host(void)
+{
+	static const char *const cases[][2] = {
+		{ "198.18.0.2:18515 (TCP)", "198.18.0.2" },
+		{ "198.18.0.2:18515", "198.18.0.2" },
+		{ "198.18.0.2", "198.18.0.2" },
+		{ "[fe80::1]:18515 (TCP)", "fe80::1" },
+		{ "fe80::1", "fe80::1" },
+		{ "node-b:18515", "node-b" },
+		{ "", "" },
+	};
+	char got[RESULTS_NAME_LEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		results_peer_host(got, sizeof(got), cases[i][0]);
+		EXPECT_STREQ(got, cases[i][1]);
+	}
+}
+
 int main(void)
 {
 	/* JUnit's timestamp is local time: the goldens' is UTC's */
@@ -635,6 +663,7 @@ int main(void)
 	tzset();
 	test_goldens();
 	test_semantics();
+	test_peer_host();
 	test_no_empty_labels();
 	test_caps();
 	test_write_errors();

@@ -11,7 +11,9 @@
 # and what it writes checked by the validators: fabric.json against
 # results/schema/fabric-report-v1.schema.json (and mutants refused), every
 # pattern's plan (ib_fabric --dry-run=json) against fabric-plan-v1, JUnit
-# (xmllint, results/schema/junit.xsd: one testcase per link), Prometheus
+# (xmllint, results/schema/junit.xsd and Jenkins' junit-10.xsd, vendored
+# in tests/fixtures: one testcase per link, one more per rail, host and
+# peer in the names), Prometheus
 # (promtool: one series per link), the heat map (PNG and SVG); the files
 # written by scripts/afile.py's rule, among planted symlinks.
 # shellcheck disable=SC2015 # ok() never fails: "A && ok || fail" is an if
@@ -145,13 +147,18 @@ print(f"{len(docs)} documents")
 sys.exit(1 if bad or len(docs) < 14 else 0)
 PY
 if command -v xmllint > /dev/null; then
-	for d in pairs ring ring-strict gone; do
-		xmllint --noout --schema results/schema/junit.xsd "$tmp/$d/fabric.xml" 2> "$tmp/x.log" &&
-			ok || { cat "$tmp/x.log"; fail "junit $d"; }
+	for d in pairs ring ring-strict gone rails; do
+		for x in results/schema/junit.xsd tests/fixtures/jenkins-junit-10.xsd; do
+			xmllint --noout --schema "$x" "$tmp/$d/fabric.xml" 2> "$tmp/x.log" &&
+				ok || { cat "$tmp/x.log"; fail "junit $d ($x)"; }
+		done
 	done
+	# with --rails, a testcase per rail besides the link's
+	[ "$(grep -c "<testcase " "$tmp/rails/fabric.xml")" = 6 ] && ok || fail "junit: a testcase per rail"
+	has 'name="ib_write_bw.r0.s0.rail1.mlx5_1 (node-01 -&gt; node-03)"' "$tmp/rails/fabric.xml"
 	[ "$(grep -c '<testcase ' "$tmp/pairs/fabric.xml")" = 10 ] && ok || fail "junit: one testcase per link"
 	[ "$(grep -c '<failure ' "$tmp/pairs/fabric.xml")" = 4 ] && ok || fail "junit: 4 failures"
-	has 'name="c-&gt;a.s0"' "$tmp/gone/fabric.xml"
+	has 'classname="rdmabench.fabric.incast.c" name="ib_write_bw.r0.s0 (c -&gt; a)" time="0.000"' "$tmp/gone/fabric.xml"
 else
 	skipped+=("junit (xmllint)")
 fi

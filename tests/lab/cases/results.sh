@@ -194,6 +194,9 @@ if ! command -v xmllint >/dev/null; then
 elif [ -e "${xml[0]}" ]; then
 	lab_case results.junit -t 60 -e ' validates' -n 'fails to validate' \
 		xmllint --noout --schema results/schema/junit.xsd "${xml[@]}"
+	# Jenkins' own schema (vendored), what 500 nodes' files go through
+	lab_case results.junit_jenkins -t 60 -e ' validates' -n 'fails to validate' \
+		xmllint --noout --schema tests/fixtures/jenkins-junit-10.xsd "${xml[@]}"
 fi
 prom=("$RES"/*.prom)
 if ! command -v promtool >/dev/null; then
