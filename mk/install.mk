@@ -74,8 +74,10 @@ install_glob = for f in $(3); do [ -f "$$f" ] || continue; \
 	$(INSTALL) -d "$(DESTDIR)$(1)" && \
 	$(INSTALL) -m $(2) "$$f" "$(DESTDIR)$(1)/" || exit 1; done
 
-# install_script DIR FILES: a script (#! first) executable, a module not
-install_script = for f in $(2); do \
+# install_script DIR FILES: a script (#! first) executable, a module not;
+# a file not there is skipped, as install_glob does (the image's build
+# stage has no scripts/: deploy/Dockerfile.dockerignore)
+install_script = for f in $(2); do [ -f "$$f" ] || continue; \
 	m=644; [ "$$(head -c 2 "$$f")" = '\#!' ] && m=755; \
 	$(INSTALL) -d "$(DESTDIR)$(1)" && \
 	$(INSTALL) -m $$m "$$f" "$(DESTDIR)$(1)/" || exit 1; done
