@@ -2,10 +2,13 @@
 # mk/install.mk - included by the Makefile (after B, BENCHES): the version,
 # installing, the Debian package and the runtime image's size.
 #
-#   make install   [PREFIX=/usr/local] [DESTDIR=]  the eight tools and
-#                  ib_doctor (stripped), man pages, bash and zsh completion,
-#                  the docs; DEB_BUILD_OPTIONS=nostrip or INSTALL_STRIP=
-#                  keeps the symbols
+#   make install   [PREFIX=/usr/local] [DESTDIR=]  the eight tools,
+#                  ib_doctor and ib_fabric (stripped), man pages, bash and
+#                  zsh completion, the docs (README.md, docs/ under it), the
+#                  result schemas and the report scripts in
+#                  $(PREFIX)/share/rdmabench (docs/install.md lists them);
+#                  DEB_BUILD_OPTIONS=nostrip or INSTALL_STRIP= keeps the
+#                  symbols
 #   make uninstall [PREFIX=] [DESTDIR=]  removes every file install puts
 #   make deb       build/deb/rdmabench_<version>_<arch>.deb with Debian's
 #                  tools (debian/, dpkg-buildpackage) from a copy of the tree
@@ -24,6 +27,7 @@ PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 DOCDIR      ?= $(PREFIX)/share/doc/rdmabench
+DATADIR     ?= $(PREFIX)/share/rdmabench
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
 INSTALL     ?= install
@@ -31,7 +35,11 @@ STRIP       ?= strip
 ifeq ($(filter nostrip,$(DEB_BUILD_OPTIONS)),)
 INSTALL_STRIP ?= -s --strip-program=$(STRIP)
 endif
-DOCS        := README.md $(wildcard docs/*.md)
+DOCS        := README.md
+# the report scripts and what they import (scripts/k8s/collect.py: the
+# result versions they read); scripts/fabric_*.py by glob, every module
+# of the fabric report
+DATA_SCRIPTS := scripts/compare.py scripts/afile.py $(wildcard scripts/fabric_*.py)
 
 # ------------------------------------------------------------------ version
 ifeq ($(strip $(RDMABENCH_VERSION)),)
@@ -66,6 +74,14 @@ install_glob = for f in $(3); do [ -f "$$f" ] || continue; \
 	$(INSTALL) -d "$(DESTDIR)$(1)" && \
 	$(INSTALL) -m $(2) "$$f" "$(DESTDIR)$(1)/" || exit 1; done
 
+# install_script DIR FILES: a script (#! first) executable, a module not;
+# a file not there is skipped, as install_glob does (the image's build
+# stage has no scripts/: deploy/Dockerfile.dockerignore)
+install_script = for f in $(2); do [ -f "$$f" ] || continue; \
+	m=644; [ "$$(head -c 2 "$$f")" = '\#!' ] && m=755; \
+	$(INSTALL) -d "$(DESTDIR)$(1)" && \
+	$(INSTALL) -m $$m "$$f" "$(DESTDIR)$(1)/" || exit 1; done
+
 install: all $(INSTALL_DOCS_DEPS)
 	$(INSTALL) -d "$(DESTDIR)$(BINDIR)"
 	$(INSTALL) -m 755 $(INSTALL_STRIP) $(addprefix $(B)/,$(BENCHES)) \
@@ -79,6 +95,11 @@ install: all $(INSTALL_DOCS_DEPS)
 			ln -sf rdmabench "$(DESTDIR)$(BASHCOMPDIR)/$$t" || exit 1; \
 		done; fi
 	@$(call install_glob,$(DOCDIR),644,$(DOCS))
+	@$(call install_glob,$(DOCDIR)/docs,644,docs/*.md)
+	@$(call install_glob,$(DOCDIR)/docs/img,644,docs/img/*.png)
+	@$(call install_glob,$(DATADIR)/schema,644,results/schema/*)
+	@$(call install_script,$(DATADIR)/scripts,$(DATA_SCRIPTS))
+	@$(call install_script,$(DATADIR)/scripts/k8s,scripts/k8s/collect.py)
 	@case "$(DESTDIR)|:$$PATH:" in "|"*":$(BINDIR):"*":/usr/bin:"*) \
 		[ -e /usr/bin/ib_write_bw ] && echo "note: $(BINDIR)/ib_* now" \
 			"shadow /usr/bin/ib_* (perftest?) in PATH; PREFIX=/opt/rdmabench" \
@@ -92,7 +113,7 @@ uninstall:
 		"$(DESTDIR)$(ZSHCOMPDIR)/_rdmabench"
 	@for f in $(B)/man/*.[17]; do [ -f "$$f" ] || continue; \
 		rm -f "$(DESTDIR)$(MANDIR)/man$${f##*.}/$${f##*/}"; done
-	rm -rf "$(DESTDIR)$(DOCDIR)"
+	rm -rf "$(DESTDIR)$(DOCDIR)" "$(DESTDIR)$(DATADIR)"
 
 # ------------------------------------------------------------------ package
 DEB_DIR := $(B)/deb

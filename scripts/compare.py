@@ -5,11 +5,13 @@
 Usage: scripts/compare.py [--expect GBPS,...] [--out DIR] PATH...
        scripts/compare.py [--max-drop PCT] [--out DIR] A B
 
-PATH is a result JSON file (--json) or a folder of them (every *.json in
-it). For each file, prints one row per message size: the client's and the
-server's bandwidth in Gb/s with the percentage of each expectation (default
-200 and 400 Gb/s; --expect none for none) and of the achievable line rate
-the run recorded; for latency tests p50 and p99 of both sides, in
+PATH is a result JSON file (--json) or a folder: every *.json in it and in
+its subfolders (scripts/compare.py results/ reads each run kept there); in
+a folder, JSON that is no result document (a schema, a fabric report, a
+benchmark record) is left out and counted on stderr. For each file, prints
+one row per message size: the client's and the server's bandwidth in Gb/s
+with the percentage of each expectation (default 200 and 400 Gb/s;
+--expect none for none) and of the achievable line rate the run recorded; for latency tests p50 and p99 of both sides, in
 microseconds. A document without rows (a run that failed before its first
 size) prints its verdict, exit code and error.
 
@@ -19,7 +21,8 @@ with baseline A per size: the median over repetitions of the client's
 bandwidth (bandwidth tests) or p50 latency (latency tests), B/A, and the
 change, positive when B is better (bandwidth B/A - 1, latency 1 - B/A). A
 size whose change is below -PCT (--max-drop, default 5%), or that B lacks,
-is a regression.
+is a regression. Two PATHs with no test in common are refused (exit 2,
+naming the tests each holds): put them in one folder to list them.
 
 --out DIR draws what the files hold: DIR/bandwidth.png and .svg (Gb/s
 against message size, log2 axis, expectations as grey lines, the line rate
@@ -36,7 +39,7 @@ python3-matplotlib (no pip).
 Exit status: 0 done (A B: no regression), 1 plotting impossible
 (matplotlib missing), 2 bad input (unreadable file, not JSON, not an
 rdmabench result, unknown schema_version, nothing measured, bad option
-value), 3 A B: B regressed at one size or more.
+value; A B with no test in common), 3 A B: B regressed at one size or more.
 """
 
 import argparse
@@ -59,32 +62,57 @@ class BadInput(Exception):
     """A file or argument this script cannot use; exit status 2."""
 
 
+def folder_files(path):
+    """Every *.json below the folder path (its subfolders too, hidden ones
+    and temporary files left out), sorted."""
+    found = []
+    for top, dirs, names in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(os.path.join(top, n) for n in sorted(names)
+                     if n.endswith(".json") and ".tmp." not in n)
+    return found
+
+
 def result_files(paths):
-    """The result files named by paths (files, or folders of *.json)."""
+    """[(file, named)] for the files paths name: a file is named itself
+    (named True), a folder gives every *.json below it (named False)."""
     files = []
     for path in paths:
         if os.path.isdir(path):
-            found = sorted(os.path.join(path, n) for n in os.listdir(path)
-                           if n.endswith(".json") and ".tmp." not in n)
+            found = folder_files(path)
             if not found:
-                raise BadInput(f"{path}: no *.json result files in this folder")
-            files.extend(found)
+                raise BadInput(f"{path}: no *.json files in this folder or "
+                               "below it")
+            files.extend((f, False) for f in found)
         elif os.path.isfile(path):
-            files.append(path)
+            files.append((path, True))
         else:
             raise BadInput(f"{path}: no such file or folder")
     return files
 
 
-def load(path):
-    """One result document, checked for what this script relies on."""
+def read_json(path):
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            return json.load(f)
     except OSError as e:
         raise BadInput(f"{path}: cannot read: {e.strerror}") from e
     except (ValueError, UnicodeDecodeError) as e:
         raise BadInput(f"{path}: not valid JSON: {e}") from e
+
+
+def is_result(doc):
+    """An rdmabench result document (--json), of any schema_version; the
+    other JSON a results folder holds (schemas, fabric reports, NCCL or
+    benchmark records) has no tool and rows."""
+    return isinstance(doc, dict) and "schema_version" in doc and \
+        "tool" in doc and "results" in doc
+
+
+def load(path, doc=None):
+    """One result document, checked for what this script relies on."""
+    if doc is None:
+        doc = read_json(path)
     if not isinstance(doc, dict) or "schema_version" not in doc:
         raise BadInput(f"{path}: not an rdmabench result (no schema_version)")
     if doc["schema_version"] not in SCHEMA_VERSIONS:
@@ -103,7 +131,23 @@ def load(path):
 
 
 def load_all(paths):
-    return [(p, load(p)) for p in result_files(paths)]
+    """[(path, doc)] of the result files paths name. A file named itself
+    must be a result; JSON found in a folder that is no result document is
+    left out, said once on stderr."""
+    docs, skipped = [], []
+    for path, named in result_files(paths):
+        doc = read_json(path)
+        if named or is_result(doc):
+            docs.append((path, load(path, doc)))
+        else:
+            skipped.append(path)
+    if skipped:
+        print(f"compare.py: left out {len(skipped)} JSON file(s) that are "
+              f"not rdmabench results (e.g. {skipped[0]})", file=sys.stderr)
+    if not docs:
+        raise BadInput(f"{' '.join(paths)}: no rdmabench result files "
+                       "(--json) in it")
+    return docs
 
 
 def fig(row, side, key, sub=None):
@@ -607,6 +651,20 @@ def arg_parser():
     return ap
 
 
+def tests_of(docs):
+    keys = sorted({f"{k[0]} {k[1] or ''}".strip()
+                   for k in by_test([d for _, d in docs])})
+    return ", ".join(keys) or "no client result"
+
+
+def no_common_test(paths, a, b):
+    """The message for an A B pair with no test in common."""
+    return (f"{paths[0]} and {paths[1]} share no test to compare (A holds "
+            f"{tests_of(a)}; B holds {tests_of(b)}): give A and B runs of "
+            "the same tool and connection, or put the files in one folder "
+            "to list them without comparing")
+
+
 def read_inputs(args):
     """(expects, max_drop, [(path, doc)], A docs or None, B docs or None)."""
     expects, max_drop = parse_expects(args.expect), parse_drop(args.max_drop)
@@ -615,7 +673,7 @@ def read_inputs(args):
         a, b = load_all(args.paths[:1]), load_all(args.paths[1:])
         docs = a + b
         if not ab_verdicts([d for _, d in a], [d for _, d in b]):
-            a = b = None
+            raise BadInput(no_common_test(args.paths, a, b))
     else:
         docs = load_all(args.paths)
     return expects, max_drop, docs, a, b

@@ -2,7 +2,7 @@
 /*
  * units - parsing sizes and converting counts to the figures we print. Pure.
  *
- * Definitions (the README quotes these):
+ * Definitions (docs/usage.md quotes these):
  *   Gbps  = payload bits / elapsed seconds / 10^9
  *   MiB/s = payload bytes / elapsed seconds / 2^20
  *   Mpps  = messages / elapsed seconds / 10^6

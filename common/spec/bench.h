@@ -75,7 +75,7 @@ static inline const struct bench_verb_info *bench_verb(enum bench_verb verb)
 enum bench_measure { BENCH_MEASURE_BW, BENCH_MEASURE_LAT };
 
 /*
- * Exit codes, documented in the README. They are part of the interface:
+ * Exit codes, documented in docs/usage.md. They are part of the interface:
  * CI gates read them.
  */
 enum bench_exit {

@@ -3,7 +3,7 @@
  * limit - the hard limits of a server's session, from the test its HELLO
  * carries: how long each phase may last whatever the client sends
  * (heartbeats keep a connection alive, never a phase). Pure: no verbs
- * headers. README "Trust model" explains the numbers.
+ * headers. docs/trust.md explains the numbers.
  */
 #ifndef RDMABENCH_SPEC_LIMIT_H
 #define RDMABENCH_SPEC_LIMIT_H

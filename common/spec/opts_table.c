@@ -576,7 +576,7 @@ const struct opt_def opts_table_rows[] = {
 	 * Ethernet's packet fields; a multicast GID without -g; AES-XTS
 	 * parameters without --aes_xts): taken,
 	 * checked, not used, named in the header's " Changes nothing".
-	 * Hidden: not in --help, man or completion (README lists them).
+	 * Hidden: not in --help, man or completion (docs/options.md lists them).
 	 */
 	IGNORED_ROW("server", 'Z', OPT_FLAG, 0, 0, NULL),
 	IGNORED_ROW("client", 'P', OPT_FLAG, 0, 0, NULL),

@@ -6,7 +6,7 @@
  * the server a few answers a second, not a share of a CPU: beyond its
  * rate a connection is closed without the answer. A table full of busy
  * hosts gives up the one whose bucket is fullest (idle longest: nothing
- * is lost). Pure: the caller keeps the clock. README "Trust model".
+ * is lost). Pure: the caller keeps the clock. docs/trust.md.
  */
 #ifndef RDMABENCH_SPEC_PACE_H
 #define RDMABENCH_SPEC_PACE_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * trust - whom a server's data path may reach (README "Trust model").
+ * trust - whom a server's data path may reach (docs/trust.md).
  * Pure: addresses and GIDs as bytes, no verbs.
  *
  * Over a TCP control channel (--oob tcp, --oob auto) the client names its

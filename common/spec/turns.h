@@ -7,8 +7,7 @@
  * A connection that ends without one (or without a valid HELLO, or the
  * key's proof) loses its place, and its source is slowed: it is served
  * after everyone else while its back-off lasts (doubling, capped). Pure:
- * the caller owns the sockets, indexed as the slots here. README "Trust
- * model".
+ * the caller owns the sockets, indexed as the slots here. docs/trust.md.
  */
 #ifndef RDMABENCH_SPEC_TURNS_H
 #define RDMABENCH_SPEC_TURNS_H

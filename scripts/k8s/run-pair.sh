@@ -33,7 +33,7 @@
 #   -h, --help
 #
 # The pods take the control channel's key from the Secret rdmabench-auth
-# (deploy/base: --auth-key-file, a NetworkPolicy, README "Trust model"):
+# (deploy/base: --auth-key-file, a NetworkPolicy, docs/trust.md):
 # when the namespace has none, one is made with a random key, and kept.
 #
 # Files in the results folder: verdict.json (the client's termination

@@ -28,7 +28,7 @@
 // holds CAP_IPC_LOCK only through the file capabilities of the SETCAP=1
 // image, so it must run an image tagged ...-setcap, add IPC_LOCK and not
 // forbid privilege escalation.
-// Hardening (README "Trust model", docs/kubernetes.md): the pod's seccomp
+// Hardening (docs/trust.md, docs/kubernetes.md): the pod's seccomp
 // profile is RuntimeDefault; every container drops ALL capabilities and
 // adds IPC_LOCK alone, has a read-only root filesystem with an emptyDir at
 // /tmp, and a root one forbids privilege escalation; no tool runs with

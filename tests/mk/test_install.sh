@@ -4,8 +4,11 @@
 # unit), on the tools already built in $RDMABENCH_BUILD:
 #   install    DESTDIR + PREFIX=/usr: the eight tools and ib_doctor,
 #              executable and stripped (no .symtab), printing the build's
-#              version; the docs; the man pages and completion the build
-#              made ($B/man, $B/completion), one bash link per tool
+#              version; the docs (docs/ under README.md), the result
+#              schemas and report scripts (share/rdmabench, the installed
+#              compare.py run on results/example-lab); the man pages and
+#              completion the build made ($B/man, $B/completion), one bash
+#              link per tool
 #   uninstall  leaves no file and no link behind
 #   nostrip    DEB_BUILD_OPTIONS=nostrip keeps the symbols
 #   version    scripts/version.sh: $RDMABENCH_VERSION, the VERSION file
@@ -45,6 +48,19 @@ check_tools() { # ROOT STRIPPED(1|0)
 check_extras() { # ROOT: docs, and what $B/man and $B/completion hold
 	local f t
 	[ -f "$1/usr/share/doc/rdmabench/README.md" ] && ok || fail "install: no README.md"
+	for f in docs/*.md; do # README.md links them as docs/NAME.md
+		[ -f "$1/usr/share/doc/rdmabench/$f" ] && ok || fail "install: no $f"
+	done
+	for f in results/schema/*; do
+		[ -f "$1/usr/share/rdmabench/schema/${f##*/}" ] && ok ||
+			fail "install: no schema ${f##*/}"
+	done
+	for f in compare.py afile.py k8s/collect.py $(cd scripts && echo fabric_*.py); do
+		[ -f "$1/usr/share/rdmabench/scripts/$f" ] && ok ||
+			fail "install: no report script $f"
+	done
+	"$1/usr/share/rdmabench/scripts/compare.py" --expect none results/example-lab \
+		> /dev/null 2>&1 && ok || fail "install: the installed compare.py failed"
 	for f in "$B"/man/*.[17]; do
 		[ -f "$f" ] || continue
 		[ -f "$1/usr/share/man/man${f##*.}/${f##*/}" ] && ok || fail "install: no man page ${f##*/}"

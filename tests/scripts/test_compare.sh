@@ -124,10 +124,27 @@ ab 0 "latency p50 +3%" "$G/results_lat.json" "$tmp/b_lat.json"
 ab 3 "B is an error document" "$G/results_sweep.json" "$G/results_error.json"
 expect_line 'REGRESSION \(B lacks it\)$'
 
+# a folder read recursively, as "scripts/compare.py results/" is written:
+# runs in subfolders, and JSON that is no result (a schema) left out, said
+mkdir -p "$tmp/tree/run1/node-a" "$tmp/tree/schema"
+cp "$G"/results_bw.json "$tmp/tree/run1/node-a/"
+cp "$G"/results_lat.json "$tmp/tree/run1/"
+cp results/schema/rdmabench-result-v1.schema.json "$tmp/tree/schema/"
+"$py" scripts/compare.py "$tmp/tree" > "$tmp/out.txt" 2>&1 ||
+	fail "compare.py on a tree of folders exited $?"
+expect_line 'run1/node-a/results_bw\.json: ib_write_bw'
+expect_line 'run1/results_lat\.json: '
+expect_line 'left out 1 JSON file\(s\) that are not rdmabench results'
+# A B with no test in common (a write bandwidth run, a latency run): exit 2
+ab 2 "A B sharing no test" "$G/results_bw.json" "$G/results_lat.json"
+expect_line '^compare.py: .* share no test to compare \(A holds ib_write_bw'
+
 # bad input: exit 2 and a message naming the problem
 echo '{"schema_version": 99, "results": []}' > "$tmp/v99.json"
 echo 'not json' > "$tmp/bad.json"
-for args in "$tmp/missing.json" "$tmp/bad.json" "$tmp/v99.json" \
+mkdir "$tmp/noresult" && cp results/schema/junit.xsd \
+	results/schema/fabric-plan-v1.schema.json "$tmp/noresult/"
+for args in "$tmp/missing.json" "$tmp/bad.json" "$tmp/v99.json" "$tmp/noresult" \
 	"$G/results_json_escape.json" "--expect 0 $G/results_bw.json" \
 	"--max-drop 120% $G/results_bw.json"; do
 	# shellcheck disable=SC2086
@@ -143,5 +160,5 @@ if [ "$failed" -ne 0 ]; then
 	echo "compare: $failed failed"
 	exit 1
 fi
-echo "compare: table, 4 plots, an error document, 7 A B and 6 bad inputs" \
-	"checked"
+echo "compare: table, 4 plots, an error document, a tree of folders," \
+	"8 A B and 7 bad inputs checked"

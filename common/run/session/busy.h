@@ -5,7 +5,7 @@
  * connection on the listeners (TCP and rdma_cm) and refuses it with
  * "busy", the current session's latest end and the newcomer's place in
  * line; the client retries within its --connect-timeout. Nobody waits in
- * a backlog behind a client that holds the server. README "Trust model".
+ * a backlog behind a client that holds the server. docs/trust.md.
  */
 #ifndef RDMABENCH_RUN_SESSION_BUSY_H
 #define RDMABENCH_RUN_SESSION_BUSY_H

@@ -247,8 +247,8 @@ struct tcp_peer {
 /*
  * The GID is checked unless --allow-foreign-gid (a client that proved
  * --auth-key-file's key too: the key is no licence to aim traffic); an
- * InfiniBand port's GIDs name no IP: not checked there (README, Trust
- * model).
+ * InfiniBand port's GIDs name no IP: not checked there
+ * (docs/trust.md).
  */
 static void tcp_peer_init(const struct session *s, struct tcp_peer *p)
 {
