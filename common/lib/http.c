@@ -5,6 +5,7 @@
  * is left of the deadline, so a peer that accepts and never answers
  * costs timeout_ms, never more.
  */
+#define _GNU_SOURCE /* strcasestr */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -181,14 +182,34 @@ static int http_send_all(int fd, const char *p, size_t len, int64_t deadline)
 	return 0;
 }
 
-/* What the server answered, until it closed or buf is full. */
+/*
+ * Is the answer whole: its head, and as many body bytes as its
+ * Content-Length says? (A server or proxy that keeps the connection open
+ * despite "Connection: close" is then not waited for.)
+ */
+static bool http_answer_done(const char *buf, size_t used)
+{
+	const char *end = strstr(buf, "\r\n\r\n"), *cl;
+	unsigned long want;
+
+	if (!end)
+		return false;
+	cl = strcasestr(buf, "\r\ncontent-length:");
+	if (!cl || cl > end)
+		return false;
+	want = strtoul(cl + strlen("\r\ncontent-length:"), NULL, 10);
+	return used >= (size_t)(end + 4 - buf) + want;
+}
+
+/* What the server answered, until it is whole, closed, or buf is full. */
 static int http_read_answer(int fd, char *buf, size_t len, int64_t deadline)
 {
 	size_t used = 0;
 	ssize_t n;
 	int ret;
 
-	while (used + 1 < len) {
+	buf[0] = '\0';
+	while (used + 1 < len && !http_answer_done(buf, used)) {
 		n = recv(fd, buf + used, len - 1 - used, 0);
 		if (n == 0)
 			break;
@@ -201,8 +222,8 @@ static int http_read_answer(int fd, char *buf, size_t len, int64_t deadline)
 			continue;
 		}
 		used += (size_t)n;
+		buf[used] = '\0';
 	}
-	buf[used] = '\0';
 	return 0;
 }
 

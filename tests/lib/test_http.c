@@ -3,9 +3,10 @@
  * Tests for common/lib/http.c: the URLs --push takes and refuses (https
  * with what to do instead), and the PUT against a stand-in server on
  * loopback (a forked child, not a Pushgateway: tests/scripts/
- * test_metrics_e2e.sh pushes to the real one) that answers 200, answers
- * 400 with a reason, or accepts and never answers (the deadline), and a
- * port where nothing listens.
+ * test_metrics_e2e.sh pushes to the real one) that answers 200 (and
+ * closes, or keeps the connection open: the answer is whole by its
+ * Content-Length), answers 400 with a reason, or accepts and never
+ * answers (the deadline), and a port where nothing listens.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -76,7 +77,7 @@ static int listener(char *port, size_t len)
 /* The stand-in: one request read, then answer (NULL: never answer). */
 static pid_t serve(int lfd, const char *answer)
 {
-	char req[4096];
+	char req[4096] = "";
 	size_t used = 0;
 	ssize_t n;
 	pid_t pid = fork();
@@ -98,6 +99,13 @@ static pid_t serve(int lfd, const char *answer)
 	if (!strstr(req, "PUT /metrics/job/t/instance/h HTTP/1.1\r\n") ||
 	    !strstr(req, "Content-Length: 4\r\n"))
 		answer = "HTTP/1.1 418 wrong request\r\n\r\nwrong request";
+	/* an answer whole by its Content-Length: the connection stays open */
+	if (!strncmp(answer, "keep:", 5)) {
+		answer += 5;
+		if (write(fd, answer, strlen(answer)) < 0)
+			_exit(1);
+		pause();
+	}
 	if (write(fd, answer, strlen(answer)) < 0)
 		_exit(1);
 	_exit(0);
@@ -123,6 +131,10 @@ static void test_put(void)
 	EXPECT_TRUE(lfd >= 0);
 	pid = serve(lfd, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
 	EXPECT_EQ_INT(put(port, 2000, why, sizeof(why)), 0);
+	waitpid(pid, NULL, 0);
+	pid = serve(lfd, "keep:HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+	EXPECT_EQ_INT(put(port, 2000, why, sizeof(why)), 0);
+	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	pid = serve(lfd, "HTTP/1.1 400 Bad Request\r\n\r\npushed metrics "
 		    "are invalid\nmore");
