@@ -4,12 +4,12 @@
 # Debian's own daemons (prometheus, prometheus-pushgateway,
 # prometheus-node-exporter), all on loopback at free ports:
 #  - our benches run as pairs on the null device (tests/nulldev/pair.sh,
-#    --oob tcp): ib_write_bw gated to pass, ib_write_lat -H
-#    gated to pass (the gates loose: the null device's figures follow the
+#    --oob tcp): ib_write_bw gated to pass, ib_write_lat -H gated to
+#    pass (the gates loose: the null device's figures follow the
 #    machine's load), ib_read_bw gated to fail (10000 Gb/s: exit 3); each
-#    side --push'es its document
-#    to the Pushgateway (job and run id in the URL) and writes it with
-#    --prom-textfile into node_exporter's textfile directory;
+#    side --push'es its document to the Pushgateway (job and run id in
+#    the URL) and writes it with --prom-textfile into node_exporter's
+#    textfile directory;
 #  - two real result files of earlier runs join them in that directory:
 #    results/nccl-h200/fabric-nccl/fabric.prom (ib_fabric --nccl-test on
 #    an H200 VM: the NCCL panels' series) and results/example-lab/
