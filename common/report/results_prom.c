@@ -51,12 +51,20 @@ static void prom_escape(char *dst, size_t len, const char *s)
 
 /*
  * The peer without its port: a client's rdma_cm source port changes on
- * every run, and a label that changes makes a new series each time.
+ * every run, and a label that changes makes a new series each time. A
+ * note after the address (" (TCP)": how the client reached it) goes too,
+ * so both sides of a link name their peer alike.
  */
-static void prom_peer_host(char *dst, size_t len, const char *addr)
+void results_prom_peer_host(char *dst, size_t len, const char *addr)
 {
-	const char *colon = strrchr(addr, ':');
-	size_t n = strlen(addr);
+	char bare[RESULTS_NAME_LEN];
+	const char *colon;
+	size_t n;
+
+	snprintf(bare, sizeof(bare), "%.*s", (int)strcspn(addr, " "), addr);
+	addr = bare;
+	colon = strrchr(addr, ':');
+	n = strlen(addr);
 
 	if (colon && colon[1] && strspn(colon + 1, "0123456789") ==
 	    strlen(colon + 1)) {
@@ -99,9 +107,13 @@ static void prom_init(struct prom_ctx *c, FILE *out,
 	c->d = d;
 	c->header_done = NULL;
 	c->base[0] = '\0';
-	prom_peer_host(peer, sizeof(peer), d->device.peer_addr);
+	results_prom_peer_host(peer, sizeof(peer), d->device.peer_addr);
 	prom_label(c->base, sizeof(c->base), "device", d->device.name);
 	prom_label(c->base, sizeof(c->base), "test", d->tool);
+	/* both sides of a link on one node (loopback, a bidirectional ring)
+	 * write the same rows: the role keeps their series apart */
+	prom_label(c->base, sizeof(c->base), "role",
+		   results_role_name(d->role));
 	prom_label(c->base, sizeof(c->base), "peer", peer);
 }
 
@@ -319,10 +331,9 @@ static void prom_gauge(struct prom_ctx *c, const char *name, const char *help,
 static void prom_info(struct prom_ctx *c)
 {
 	const struct results_doc *d = c->d;
-	const char *const names[] = { "host",	  "role",      "version",
-				      "firmware", "transport", "memory_type" };
+	const char *const names[] = { "host", "version", "firmware",
+				      "transport", "memory_type" };
 	const char *const values[] = { d->host,
-				       results_role_name(d->role),
 				       d->tool_version,
 				       d->device.firmware,
 				       d->device.transport,
@@ -353,6 +364,45 @@ static void prom_gates(struct prom_ctx *c)
 			 "gate=\"%s\"", (unsigned long long)g->size_bytes,
 			 name);
 		prom_sample(c, "rdmabench_gate_passed", labels, g->passed);
+	}
+}
+
+/* A gate's bound in base units, one family per unit of the gate table. */
+struct prom_bound {
+	const char *unit;                   /* results_gate.unit */
+	const char *name;
+	const char *help;
+	double factor;                      /* to the base unit */
+};
+
+static const struct prom_bound prom_bounds[] = {
+	{ "Gb/s", "rdmabench_gate_expected_bytes_per_second", "The bound a "
+	  "bandwidth gate held the figure to (--expect-gbps, "
+	  "--expect-line-rate), bytes per second.", 1e9 / 8 },
+	{ "Mpps", "rdmabench_gate_expected_per_second", "The bound a message "
+	  "rate gate held the figure to (--expect-mpps), messages per second.",
+	  1e6 },
+	{ "us", "rdmabench_gate_expected_seconds", "The bound a latency gate "
+	  "held the figure to (--expect-p50-us, --expect-p99-us), seconds.",
+	  1e-6 },
+};
+
+static void prom_gate_bounds(struct prom_ctx *c, const struct prom_bound *b)
+{
+	char name[RESULTS_NAME_LEN * 2], labels[RESULTS_NAME_LEN * 2 + 64];
+	unsigned int i;
+
+	for (i = 0; i < c->d->n_gates; i++) {
+		const struct results_gate *g = &c->d->gates[i];
+
+		if (strcmp(g->unit, b->unit))
+			continue;
+		prom_head(c, b->name, "gauge", b->help);
+		prom_escape(name, sizeof(name), g->name);
+		snprintf(labels, sizeof(labels), "size_bytes=\"%llu\","
+			 "gate=\"%s\"", (unsigned long long)g->size_bytes,
+			 name);
+		prom_sample(c, b->name, labels, g->expected * b->factor);
 	}
 }
 
@@ -418,6 +468,8 @@ int results_prom_write(const struct results_doc *d, FILE *out)
 		   "line_rate.formula).",
 		   d->line_rate.achievable_gbps * 1e9 / 8);
 	prom_gates(&c);
+	for (i = 0; i < ARRAY_SIZE(prom_bounds); i++)
+		prom_gate_bounds(&c, &prom_bounds[i]);
 	prom_counters(&c);
 	prom_verdict(&c);
 	prom_gauge(&c, "rdmabench_exit_code", "The program's exit status (0 "

@@ -4,7 +4,7 @@
  * node_exporter's textfile collector). Pure.
  *
  * Gauges in base units (bytes/s, s, bytes; rdmabench_* names, labels
- * device, test, size_bytes, side, peer), latency as a summary, the
+ * device, test, role, peer, size_bytes, side), latency as a summary, the
  * verdict, the exit code and the port counters' changes.
  */
 #ifndef RDMABENCH_REPORT_RESULTS_PROM_H
@@ -19,5 +19,11 @@
  * document results_check() refuses, -EIO when out reported a write error.
  */
 int results_prom_write(const struct results_doc *d, FILE *out);
+
+/*
+ * The peer label: addr ("198.18.0.2:18515", "[fe80::1]:7") without its
+ * port, which changes on every run (a client's rdma_cm source port).
+ */
+void results_prom_peer_host(char *dst, size_t len, const char *addr);
 
 #endif

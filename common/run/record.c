@@ -3,7 +3,7 @@
  * record - the run's results document: each size's figures from both
  * sides, checked against the gates as they come, the verdict and exit
  * code at the end, and the files asked for (--json, --junit, --prom,
- * --summary;
+ * --summary; --prom-textfile's file and --push's PUT after them;
  * perftest's --out_json is perftest_out.c's). The device, the line rate and the port counters are filled in
  * by record_dev.c, the test section and the gates by record_doc.c; which
  * verdict wins is report/verdict.c's rule. Every file is written at the
@@ -21,6 +21,7 @@
 #include "lib/log.h"
 #include "report/results_junit.h"
 #include "report/results_prom.h"
+#include "report/results_push.h"
 #include "report/summary.h"
 #include "report/verdict.h"
 #include "run/portctr.h"
@@ -363,6 +364,37 @@ static int record_save_files(const struct bench_cfg *c,
 	return ret;
 }
 
+/*
+ * The metrics out of the pod, after the files: --prom-textfile's file
+ * (atomic: node_exporter never reads half of one) and --push's PUT (5 s
+ * at most). A failure is said once, with what to check; the files are
+ * written already.
+ */
+static int record_export(const struct bench_cfg *c,
+			 const struct results_doc *d)
+{
+	char path[OPTS_PATH_MAX + 256], why[512];
+	int ret = 0, err;
+
+	if (c->prom_textfile[0]) {
+		ret = results_textfile_path(d, c->prom_textfile, path,
+					    sizeof(path));
+		if (ret)
+			bench_err("--prom-textfile %s: the path is too long",
+				  c->prom_textfile);
+		else
+			ret = results_save_atomic(path, results_prom_write, d);
+	}
+	if (!c->push_url[0])
+		return ret;
+	err = results_push(d, c->push_url, why, sizeof(why));
+	if (err)
+		bench_err("--push %s: %s (the results files are written; is "
+			  "the Pushgateway up and its URL right?)", c->push_url,
+			  why);
+	return ret ? ret : err;
+}
+
 int record_save(const struct bench_cfg *c, const struct results_doc *d)
 {
 	return record_save_files(c, d, NULL, NULL);
@@ -389,7 +421,7 @@ static void record_print_verdict(const struct record *r)
 int record_end(struct bench_ctx *b, int err, int exit_code)
 {
 	struct record *r = b->rec;
-	int ret;
+	int ret, out;
 
 	if (!r)
 		return exit_code;
@@ -398,12 +430,15 @@ int record_end(struct bench_ctx *b, int err, int exit_code)
 	record_verdict(r, err, exit_code, &b->why);
 	exit_code = r->doc.exit_code;
 	ret = record_save_files(&b->cfg, &r->doc, r->std_opt, r->std_out);
+	out = record_export(&b->cfg, &r->doc);
+	ret = ret ? ret : out;
 	record_print_verdict(r);
 	if (b->hooks) /* a rail's, for the node's document */
 		b->hooks->end(b, &r->doc);
 	/* a file CI asked for and cannot read is no pass */
 	if (ret && !exit_code) {
-		bench_err("a results file could not be written: exit %d",
+		bench_err("a results file could not be written%s: exit %d",
+			  b->cfg.push_url[0] ? " or pushed" : "",
 			  BENCH_EXIT_RUNTIME);
 		exit_code = BENCH_EXIT_RUNTIME;
 	}
@@ -420,7 +455,7 @@ void record_refused(struct bench_ctx *b, const char *why)
 
 	/* outputs that cannot be written (the refusal itself?): none */
 	if ((!c->json_path[0] && !c->junit_path[0] && !c->prom_path[0] &&
-	     !c->summary_path[0]) ||
+	     !c->summary_path[0] && !c->prom_textfile[0] && !c->push_url[0]) ||
 	    opts_check_outputs(c, bad, sizeof(bad)))
 		return;
 	r = record_new(b);
@@ -429,8 +464,10 @@ void record_refused(struct bench_ctx *b, const char *why)
 	r->doc.end_unix_ns = r->doc.start_unix_ns;
 	r->doc.exit_code = BENCH_EXIT_USAGE;
 	results_copy(r->doc.error, sizeof(r->doc.error), why);
-	if (!record_claim_stdout(r, c))
+	if (!record_claim_stdout(r, c)) {
 		record_save_files(c, &r->doc, r->std_opt, r->std_out);
+		record_export(c, &r->doc);
+	}
 	else if (r->std_out)
 		fclose(r->std_out);
 	free(r);

@@ -121,6 +121,8 @@ struct bench_cfg {
 	char junit_path[OPTS_PATH_MAX];  /* --junit */
 	char prom_path[OPTS_PATH_MAX];   /* --prom */
 	char summary_path[OPTS_PATH_MAX]; /* --summary: verdict summary */
+	char push_url[OPTS_PATH_MAX];    /* --push: a Pushgateway's URL */
+	char prom_textfile[OPTS_PATH_MAX]; /* --prom-textfile: a directory */
 	/* gates */
 	double expect_gbps;              /* --expect-gbps, 0 = none */
 	double expect_node_gbps;         /* --expect-node-gbps: rails' sum */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/afile.h"
+#include "lib/http.h"
 #include "lib/units.h"
 #include "spec/opts.h"
 #include "spec/opts_rate.h"
@@ -377,7 +378,17 @@ int opts_check_outputs(const struct bench_cfg *cfg, char *err,
 		{ "--summary", cfg->summary_path },
 		{ "--out_json_file", cfg->out_json_path },
 	};
+	struct http_url u;
 
+	if (cfg->push_url[0] &&
+	    http_url_parse(cfg->push_url, &u, err, err_len))
+		return -EINVAL;
+	if (cfg->prom_textfile[0] && afile_is_stdout(cfg->prom_textfile)) {
+		snprintf(err, err_len, "--prom-textfile names a directory "
+			 "(node_exporter's --collector.textfile.directory), "
+			 "not -: use --prom - for the text on stdout");
+		return -EINVAL;
+	}
 	return afile_check_set(outs, sizeof(outs) / sizeof(outs[0]), err,
 			       err_len);
 }

@@ -255,6 +255,16 @@ const struct opt_def opts_table_rows[] = {
 	  .off = CFG(prom_path), .max = OPTS_PATH_MAX, .arg = "FILE",
 	  .help = "write a Prometheus textfile",
 	  .group = OPT_G_OUTPUTS },
+	{ .name = "push", .code = LONG_PUSH, .kind = OPT_STR,
+	  .off = CFG(push_url), .max = OPTS_PATH_MAX, .arg = "URL",
+	  .help = "PUT the Prometheus text to a Pushgateway, grouped by "
+		  "node, tool, side, device and peer (http only; 5 s)",
+	  .group = OPT_G_OUTPUTS },
+	{ .name = "prom-textfile", .code = LONG_PROM_TEXTFILE,
+	  .kind = OPT_STR, .off = CFG(prom_textfile), .max = OPTS_PATH_MAX,
+	  .arg = "DIR", .help = "write the Prometheus text into node_exporter's "
+		  "textfile directory, one file a link and side",
+	  .group = OPT_G_OUTPUTS },
 	{ .name = "summary", .code = LONG_SUMMARY, .kind = OPT_STR,
 	  .off = CFG(summary_path), .max = OPTS_PATH_MAX, .arg = "FILE",
 	  .help = "write the verdict summary: one line of JSON under 4 KiB "

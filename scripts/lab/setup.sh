@@ -114,7 +114,7 @@ HOST_PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-p
  clang libclang-rt-14-dev valgrind time tcpdump strace
  dpkg-dev debhelper lintian
  groff-base man-db zsh
- prometheus tmux
+ prometheus prometheus-pushgateway prometheus-node-exporter tmux
  podman crun conmon containernetworking-plugins mmdebstrap python3-yaml
  openmpi-bin openssh-server openssh-client slurmd slurmctld slurm-client munge"
 missing=()

@@ -373,7 +373,8 @@ static void test_semantics(void)
 	t = render_text(results_prom_write, d, &len);
 	expect_contains(t,
 			"\nrdmabench_verdict{device=\"mlx5_0\",test=\""
-			"ib_write_bw\",peer=\"198.18.0.2\",verdict=\"error\"} "
+			"ib_write_bw\",role=\"client\",peer=\"198.18.0.2\","
+			"verdict=\"error\"} "
 			"0\n");
 	expect_contains(t, "} 5\n");	/* exit code */
 	free(t);
@@ -625,8 +626,8 @@ static void test_no_empty_labels(void)
 	EXPECT_TRUE(t && !strstr(t, "=\"\""));
 	expect_contains(t, "rdmabench_info{test=\"ib_write_bw\",role=\""
 			   "client\",memory_type=\"host\"} 1\n");
-	expect_contains(t, "rdmabench_verdict{test=\"ib_write_bw\",verdict=\""
-			   "error\"} 0\n");
+	expect_contains(t, "rdmabench_verdict{test=\"ib_write_bw\",role=\""
+			   "client\",verdict=\"error\"} 0\n");
 	free(t);
 	t = render_text(results_junit_write, d, &len);
 	expect_contains(t, " timestamp=\"2026-11-29T19:35:01\"");

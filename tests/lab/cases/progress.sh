@@ -156,7 +156,7 @@ if lab_have rxe; then
 		progress_json_pipe "$PROG/noserver.pretty" "$ip" -p 18669 -n 10 \
 		--connect-timeout 3
 	lab_case progress.prom_pipe_no_server -t 60 -r 5 \
-		-e 'rdmabench_verdict\{test="ib_write_bw",peer="[0-9.]+",verdict="error"\} 0' \
+		-e 'rdmabench_verdict\{test="ib_write_bw",role="client",peer="[0-9.]+",verdict="error"\} 0' \
 		progress_prom_pipe "$ip" -p 18669 -n 10 --connect-timeout 3
 
 	# -H: the histogram in both documents; its count is the samples
