@@ -50,37 +50,6 @@ static void prom_escape(char *dst, size_t len, const char *s)
 }
 
 /*
- * The peer without its port: a client's rdma_cm source port changes on
- * every run, and a label that changes makes a new series each time. A
- * note after the address (" (TCP)": how the client reached it) goes too,
- * so both sides of a link name their peer alike.
- */
-void results_prom_peer_host(char *dst, size_t len, const char *addr)
-{
-	char bare[RESULTS_NAME_LEN];
-	const char *colon;
-	size_t n;
-
-	snprintf(bare, sizeof(bare), "%.*s", (int)strcspn(addr, " "), addr);
-	addr = bare;
-	colon = strrchr(addr, ':');
-	n = strlen(addr);
-
-	if (colon && colon[1] && strspn(colon + 1, "0123456789") ==
-	    strlen(colon + 1)) {
-		if (addr[0] == '[' && colon > addr && colon[-1] == ']')
-			n = (size_t)(colon - addr);	/* "[v6]:port" */
-		else if (strchr(addr, ':') == colon)
-			n = (size_t)(colon - addr);	/* "v4:port" */
-	}
-	if (addr[0] == '[' && n > 1 && addr[n - 1] == ']') {
-		addr++;
-		n -= 2;
-	}
-	snprintf(dst, len, "%.*s", (int)n, addr);
-}
-
-/*
  * Append name="value" (escaped) to the labels in buf, with a comma after
  * any before it. An empty value is left out: Prometheus reads a missing
  * label and an empty one alike, and "" on an error run is only noise.
@@ -107,7 +76,7 @@ static void prom_init(struct prom_ctx *c, FILE *out,
 	c->d = d;
 	c->header_done = NULL;
 	c->base[0] = '\0';
-	results_prom_peer_host(peer, sizeof(peer), d->device.peer_addr);
+	results_peer_host(peer, sizeof(peer), d->device.peer_addr);
 	prom_label(c->base, sizeof(c->base), "device", d->device.name);
 	prom_label(c->base, sizeof(c->base), "test", d->tool);
 	/* both sides of a link on one node (loopback, a bidirectional ring)

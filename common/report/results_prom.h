@@ -20,10 +20,4 @@
  */
 int results_prom_write(const struct results_doc *d, FILE *out);
 
-/*
- * The peer label: addr ("198.18.0.2:18515", "[fe80::1]:7") without its
- * port, which changes on every run (a client's rdma_cm source port).
- */
-void results_prom_peer_host(char *dst, size_t len, const char *addr);
-
 #endif

@@ -37,7 +37,7 @@ static void push_keys(const struct results_doc *d, struct push_key k[5])
 	results_copy(k[2].value, sizeof(k[2].value),
 		     results_role_name(d->role));
 	results_copy(k[3].value, sizeof(k[3].value), d->device.name);
-	results_prom_peer_host(k[4].value, sizeof(k[4].value),
+	results_peer_host(k[4].value, sizeof(k[4].value),
 			       d->device.peer_addr);
 }
 
