@@ -161,6 +161,7 @@ int record_begin(struct bench_ctx *b)
 		return -ENOMEM;
 	b->rec = r;
 	record_doc_fill_test(r, b);
+	record_dev_software(r);
 	gate_run_init(&r->run);
 	record_expect(r, &b->cfg);
 	ret = record_claim_stdout(r, &b->cfg);

@@ -12,6 +12,7 @@
 
 #include "host/ethstats.h"
 #include "host/link.h"
+#include "host/sysver.h"
 #include "lib/log.h"
 #include "lib/timer.h"
 #include "report/gate_budget.h"
@@ -85,6 +86,9 @@ static void record_fill_device(struct record *r, const struct bench_ctx *b,
 	results_copy(d->gid_type, sizeof(d->gid_type), path->gid_type);
 	results_copy(d->local_addr, sizeof(d->local_addr), b->local);
 	results_copy(d->peer_addr, sizeof(d->peer_addr), b->peer);
+	if (!sysver_driver(NULL, dev->name, d->driver, sizeof(d->driver)))
+		sysver_module(NULL, d->driver, d->driver_version,
+			      sizeof(d->driver_version));
 	r->doc.qp_attr = (struct results_qp_attr){
 		.known = path->has_attr, .traffic_class = path->traffic_class,
 		.sl = path->sl, .timeout = path->timeout,
@@ -255,6 +259,17 @@ void record_dev_collect(struct bench_ctx *b)
 	if (r->has_ctr_start && r->netdev[0])
 		ethstats_pause_read(r->netdev, &r->ctr_start);
 	r->ctr_start_ns = timer_now_ns();
+}
+
+void record_dev_software(struct record *r)
+{
+	struct results_software *s = &r->doc.software;
+	char lib[RESULTS_TEXT_LEN];
+
+	sysver_kernel(NULL, s->kernel, sizeof(s->kernel));
+	sysver_nvidia(NULL, s->nvidia_driver, sizeof(s->nvidia_driver));
+	if (!dev_libibverbs_path(lib, sizeof(lib)))
+		sysver_rdma_core(lib, s->rdma_core, sizeof(s->rdma_core));
 }
 
 /* --expect-no-errors: one gate of the run, "port_errors". */

@@ -48,6 +48,9 @@ void record_doc_fill_test(struct record *r, const struct bench_ctx *b);
 
 /* record_dev.c: */
 
+/* At record_begin(): the kernel's, rdma-core's and NVIDIA's versions. */
+void record_dev_software(struct record *r);
+
 /*
  * At record_end(): the counters' deltas into the document and, with
  * --expect-no-errors, the "port_errors" gate.
