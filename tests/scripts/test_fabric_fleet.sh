@@ -10,6 +10,7 @@
 #   incast of 4, node-03 -> node-01 at full bandwidth but over its pause
 #     budget: the report names the link congested, exit 3, JUnit and
 #     Prometheus say so
+#   ib_fabric's dry-run: a budget after -- on both sides of each link
 #   fabric_fleet.py alone over the doctor documents: exit 6 with the
 #     sentence, exit 0 over agreeing ones, 2 over one node
 # shellcheck disable=SC2015 # ok() never fails: "A && ok || fail" is an if
@@ -84,6 +85,10 @@ has "node-03: pfc net2 FAIL: PFC off on priority 3 of net2 (the other 4: not fla
 run 0 "$tmp/out" $PY scripts/fabric_fleet.py "$f/doctor_node-01.json" "$f/doctor_node-02.json"
 has "no odd ones out" "$tmp/out"
 run 2 "$tmp/out" $PY scripts/fabric_fleet.py "$f/doctor_node-01.json"
+
+# ib_fabric gives a budget after -- to both sides of every link
+"$BIN" -P incast -H 'node-[01-03]' --dry-run -- --expect-max-pause 1000/s > "$tmp/out" 2>&1
+[ "$(grep -c -- '--expect-max-pause 1000/s' "$tmp/out")" = 4 ] && ok || { cat "$tmp/out"; fail "dry-run: the budget not on both sides"; }
 
 i=$tmp/incast
 plant "$i" incast 'node-[01-04]' '["--pause", "5000" if c == "node-03" else "10"]'
