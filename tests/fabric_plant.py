@@ -78,13 +78,16 @@ def link(a):
     print(d["exit_code"])
 
 
-def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--doctor":
+def main(argv=None):
+    """The command line's argv[1:]; a caller that imports this module
+    passes its own (one process plants many documents)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--doctor"]:
         ap = argparse.ArgumentParser()
         ap.add_argument("--doctor", dest="path", required=True)
         ap.add_argument("node")
         ap.add_argument("--pfc-off")
-        doctor(ap.parse_args())
+        doctor(ap.parse_args(argv))
         return
     ap = argparse.ArgumentParser()
     for n in ("path", "client", "peer"):
@@ -95,7 +98,8 @@ def main():
     ap.add_argument("--kernel")
     ap.add_argument("--rdma-core")
     ap.add_argument("--pause", type=float)
-    link(ap.parse_args())
+    link(ap.parse_args(argv))
 
 
-main()
+if __name__ == "__main__":
+    main()

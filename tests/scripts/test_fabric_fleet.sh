@@ -32,13 +32,18 @@ plant() {
 	mkdir -p "$1"
 	"$BIN" -P "$2" -H "$3" --dry-run=json > "$1/plan.json" || fail "plan $2"
 	$PY - "$1" "$4" <<'PY' || fail "planting $1"
-import json, os, subprocess, sys
+import contextlib, io, json, os, sys
+sys.path.insert(0, "tests")
+import fabric_plant
 d, expr = sys.argv[1], sys.argv[2]
 for l in json.load(open(os.path.join(d, "plan.json")))["links"]:
     c, s = l["client"], l["server"]
-    subprocess.run([sys.executable, "tests/fabric_plant.py", os.path.join(d, l["result_file"]),
-                    c, f"{s}:{l['port']}", "190"] + eval(expr), check=True,
-                   stdout=subprocess.DEVNULL)
+    with contextlib.redirect_stdout(io.StringIO()):
+        fabric_plant.main([os.path.join(d, l["result_file"]), c, f"{s}:{l['port']}", "190"]
+                          + eval(expr))
+        if "ring" in d:  # the fleet: each node's ib_doctor document too
+            fabric_plant.main(["--doctor", os.path.join(d, f"doctor_{c}.json"), c]
+                              + (["--pfc-off", "net2"] if c == "node-03" else []))
 PY
 }
 run() { # WANT_RC OUT CMD...
@@ -57,13 +62,8 @@ jsonschema.validate(json.load(open(sys.argv[1])), s)
 PY
 }
 
-f=$tmp/fleet
+f=$tmp/ring
 plant "$f" ring 'node-[01-05]' '["--firmware", "28.40.1000"] if c == "node-04" else []'
-for n in 01 02 03 04 05; do
-	pfc=(); [ $n = 03 ] && pfc=(--pfc-off net2)
-	$PY tests/fabric_plant.py --doctor "$f/doctor_node-$n.json" "node-$n" "${pfc[@]}" > /dev/null ||
-		fail "planting node-$n's doctor document"
-done
 run 0 "$tmp/out" $PY scripts/fabric_report.py "$f"
 has "fleet: 5 nodes, 5 with ib_doctor's findings: odd ones out: node-03, node-04" "$tmp/out"
 has "  node-04: firmware 28.40.1000, the other 4: 28.39.1002" "$tmp/out"
