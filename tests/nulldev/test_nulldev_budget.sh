@@ -41,5 +41,5 @@ rc=$?
 [ $rc = 2 ] || fail "--expect-max-ecn 5: exit $rc, want 2"
 grep -qF "expect-max-ecn 5: a budget is N/s (events per second) or N/GB (per GB moved)" <<< "$out" ||
 	fail "--expect-max-ecn 5: $out"
-[ $failed = 0 ] || { sed 's/^/  | /' <<< "$out" | tail -15; exit 1; }
+[ $failed = 0 ] || { printf "%s\n" "$out" | tail -15; exit 1; }
 echo "ok: budgets on nulldev0: unknown counters fail (exit 3), a bad budget exit 2"
