@@ -78,6 +78,7 @@ import collect  # noqa: E402
 from collect import SEVERITY, headline, load as load_json  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import afile  # noqa: E402  (the safe writer: a temporary file never followed)
+import fabric_fleet  # noqa: E402  (the fleet view: versions and findings across nodes)
 import fabric_html  # noqa: E402  (report.html; the heat maps' colour scale)
 
 
@@ -87,6 +88,7 @@ def die(msg):
 
 
 collect.die = die  # its reader's messages name this program
+fabric_fleet.die = die
 
 
 def find_plan(dirs):
@@ -194,7 +196,7 @@ def find_doc(name, dirs, logged):
     return None
 
 
-def link_of(pl, dirs, logged):
+def link_of(pl, dirs, logged, docs):
     link = {k: pl[k] for k in ("client", "server", "round", "stream", "port", "result_file")}
     link.update(verdict="error", exit_code=1, gbps=None, gates=[], slow=False,
                 error="no result: " + pl["result_file"] + " is in none of the folders")
@@ -205,6 +207,7 @@ def link_of(pl, dirs, logged):
     if err:
         link["error"] = err
         return link
+    docs.append(doc)
     link.update(verdict=doc.get("verdict", "error"), exit_code=doc.get("exit_code", 1),
                 gbps=headline(doc)[0], error=doc.get("error"))
     if doc.get("rails"):
@@ -218,6 +221,28 @@ def link_of(pl, dirs, logged):
                                             "unit", "verdict", "reason")}
                      for g in doc.get("gates") or []]
     return link
+
+
+def congested_of(links):
+    """The links whose congestion budgets (--expect-max-pause, -cnp, -ecn,
+    -out-of-buffer: gates named *_budget) failed, with whether their
+    bandwidth gates passed all the same."""
+    out = []
+    for l in links:
+        over = [g for g in l["gates"] if (g["name"] or "").endswith("_budget")
+                and g["verdict"] == "fail"]
+        if over:
+            bw_ok = all(g["verdict"] == "pass" for g in l["gates"]
+                        if not (g["name"] or "").endswith("_budget"))
+            out.append({"client": l["client"], "server": l["server"], "stream": l["stream"],
+                        "gates": [g["name"] for g in over], "bandwidth_passed": bw_ok,
+                        "reason": "; ".join(g["reason"] or g["name"] for g in over)})
+    return out
+
+
+def congested_text(c):
+    return (f"congested: {c['client']} -> {c['server']} stream {c['stream']}: {c['reason']}"
+            + (" (its bandwidth passed)" if c["bandwidth_passed"] else ""))
 
 
 def mark_slow(links, fraction, fail_slow):
@@ -331,6 +356,8 @@ def render_text(rep):
                    f"{fmt(l['gbps'])} Gb/s ({l['why']})")
     for s in rep["suspects"]:
         out.append(f"suspect: {sentence(s)}")
+    out += [congested_text(c) for c in rep.get("congested") or []]
+    out += fabric_fleet.fleet_lines(rep.get("fleet"))
     out += nccl_text(rep.get("nccl"), w)
     c = {v: sum(1 for l in rep["links"] if l["verdict"] == v) for v in SEVERITY}
     out.append(f"overall: {rep['verdict']} (exit {rep['exit_code']}): {c['pass']} passed, "
@@ -447,7 +474,21 @@ def render_prom(rep):
                 rails.append(f"rdmabench_fabric_link_rail_bandwidth_bytes_per_second{{{rl}}} "
                              f"{r['gbps'] * 1e9 / 8!r}")
         ok.append(f"rdmabench_fabric_link_passed{{{lab}}} {1 if l['verdict'] == 'pass' else 0}")
-    return "\n".join(out + ok + (rails if len(rails) > 2 else []) + nccl_prom(rep.get("nccl"))) + "\n"
+    return "\n".join(out + ok + (rails if len(rails) > 2 else []) + congested_prom(rep) +
+                     nccl_prom(rep.get("nccl"))) + "\n"
+
+
+def congested_prom(rep):
+    """A series per congestion budget a link exceeded (none: no lines)."""
+    out = []
+    for c in rep.get("congested") or []:
+        lab = (f'pattern="{prom_label(rep["pattern"])}",client="{prom_label(c["client"])}",'
+               f'server="{prom_label(c["server"])}",stream="{c["stream"]}"')
+        out += [f'rdmabench_fabric_link_budget_exceeded{{{lab},gate="{prom_label(g)}"}} 1'
+                for g in c["gates"]]
+    return (["# HELP rdmabench_fabric_link_budget_exceeded 1 for each congestion budget "
+             "(--expect-max-pause, -cnp, -ecn, -out-of-buffer) the link exceeded.",
+             "# TYPE rdmabench_fabric_link_budget_exceeded gauge"] + out) if out else []
 
 
 def nccl_prom(n):
@@ -535,7 +576,8 @@ def build(plan, dirs, a):
     if not plan:
         return nccl_only(nccl)
     logged = logged_docs(dirs)
-    links = [link_of(pl, dirs, logged) for pl in plan["links"]]
+    docs = []
+    links = [link_of(pl, dirs, logged, docs) for pl in plan["links"]]
     if not links:
         die("the plan has no links")
     median = mark_slow(links, a.slow_fraction, a.fail_slow)
@@ -553,8 +595,17 @@ def build(plan, dirs, a):
         "median_gbps": median,
         "weakest": [{"client": l["client"], "server": l["server"], "stream": l["stream"],
                      "gbps": l["gbps"], "why": why(l)} for l in weak[:5]],
-        "suspects": suspects_of(bad, nodes), "verdict": verdict, "exit_code": code,
-    }, **({"nccl": nccl} if nccl else {}))
+        "suspects": suspects_of(bad, nodes), "congested": congested_of(links),
+        "verdict": verdict, "exit_code": code,
+    }, **({"nccl": nccl} if nccl else {}),
+        **fleet_of(docs, dirs))
+
+
+def fleet_of(docs, dirs):
+    """The "fleet" key: the odd ones out over the links' documents and the
+    folders' doctor_*.json (ib_doctor --json of each node), if 2 nodes."""
+    fl = fabric_fleet.fleet(docs, fabric_fleet.doctor_docs(dirs))
+    return {"fleet": fl} if fl else {}
 
 
 def nccl_only(nccl):

@@ -231,6 +231,28 @@ int counters_get(const struct counters_snap *s, const char *name,
 	return 0;
 }
 
+int counters_add(struct counters_snap *s, const char *name, uint64_t value)
+{
+	struct counters_value *c;
+
+	if (strlen(name) >= sizeof(s->c[0].name))
+		return -ENAMETOOLONG;
+	c = (struct counters_value *)ctr_find(s, name);
+	if (c) {
+		c->value = value;
+		return 0;
+	}
+	if (s->n == COUNTERS_MAX) {
+		s->is_truncated = true;
+		return -ENOSPC;
+	}
+	c = &s->c[s->n++];
+	strcpy(c->name, name);
+	c->value = value;
+	qsort(s->c, s->n, sizeof(s->c[0]), ctr_cmp);
+	return 0;
+}
+
 int counters_moved(uint64_t before, uint64_t after, uint64_t *moved)
 {
 	uint64_t d = after - before; /* modulo 2^64 */

@@ -94,6 +94,13 @@ struct counters_unit {
 };
 const struct counters_unit *counters_unit_of(const char *name);
 
+/*
+ * Add (or replace) the counter called name ("ethtool/rx_pause_ctrl_phy")
+ * in s, keeping it sorted. Returns 0, -ENAMETOOLONG, or -ENOSPC when s is
+ * full (is_truncated set).
+ */
+int counters_add(struct counters_snap *s, const char *name, uint64_t value);
+
 /* The value of the counter called name in s into *value: 0, or -ENOENT. */
 int counters_get(const struct counters_snap *s, const char *name,
 		 uint64_t *value);

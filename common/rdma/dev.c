@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
+#define _GNU_SOURCE /* dladdr */
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -211,4 +215,19 @@ int dev_odp_check(struct ibv_context *ctx, enum ibv_qp_type qpt, uint32_t need,
 		      (unsigned long long)da.odp_caps.general_caps, tname,
 		      dev_odp_transport(&da.odp_caps, qpt, &tname), lacks);
 	return -EOPNOTSUPP;
+}
+
+int dev_libibverbs_path(char *buf, size_t len)
+{
+	char real[PATH_MAX];
+	Dl_info info;
+
+	if (!dladdr((void *)ibv_get_device_list, &info) || !info.dli_fname ||
+	    !realpath(info.dli_fname, real) ||
+	    (size_t)snprintf(buf, len, "%s", real) >= len) {
+		if (len)
+			buf[0] = '\0';
+		return -ENOENT;
+	}
+	return 0;
 }

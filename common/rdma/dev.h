@@ -40,6 +40,13 @@ const char *dev_kind_name(enum wire_data_kind kind);
 int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out);
 
 /*
+ * The file of the libibverbs this process loaded, links resolved
+ * ("/usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.50.0"), for rdma-core's
+ * release (host/sysver.h). 0, or -ENOENT when it cannot be told.
+ */
+int dev_libibverbs_path(char *buf, size_t len);
+
+/*
  * --odp: does ctx page memory on demand for the operations need
  * (IBV_ODP_SUPPORT_* bits) on transport qpt (RC, UC, UD), as
  * ibv_query_device_ex's odp_caps say? 0, or -EOPNOTSUPP (or the query's

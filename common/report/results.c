@@ -357,8 +357,16 @@ static const struct rj_field rj_device_fields[] = {
 	D("local_addr", local_addr), D("peer_addr", peer_addr),
 	/* 0 is no valid port or MTU: it can only mean "not known" */
 	D("port", port), D("active_mtu_bytes", active_mtu_bytes),
+	D("driver", driver), D("driver_version", driver_version),
 };
 #undef D
+
+#define S(key, field) RJ(struct results_software, key, field)
+static const struct rj_field rj_software_fields[] = {
+	S("kernel", kernel), S("rdma_core", rdma_core),
+	S("nvidia_driver", nvidia_driver),
+};
+#undef S
 
 static void rj_placement(struct json_writer *w, const struct results_doc *d)
 {
@@ -656,6 +664,9 @@ int results_write_json(const struct results_doc *d, FILE *out)
 	rj_header(&w, d);
 	json_kv_object_begin(&w, "device");
 	RJ_FIELDS(&w, &d->device, rj_device_fields);
+	json_object_end(&w);
+	json_kv_object_begin(&w, "software");
+	RJ_FIELDS(&w, &d->software, rj_software_fields);
 	json_object_end(&w);
 	rj_placement(&w, d);
 	rj_test(&w, &d->test);

@@ -83,6 +83,15 @@ struct results_device {
 	char gid_type[RESULTS_NAME_LEN];    /* "RoCE v2", "IB/RoCE v1" */
 	char local_addr[RESULTS_NAME_LEN];  /* "198.18.0.1:18515" */
 	char peer_addr[RESULTS_NAME_LEN];   /* "198.18.0.2:18515" */
+	char driver[RESULTS_NAME_LEN];      /* "mlx5_core"; "": software */
+	char driver_version[RESULTS_NAME_LEN]; /* its module's; "": in-tree */
+};
+
+/* What drifts between nodes besides the firmware (host/sysver.h). */
+struct results_software {
+	char kernel[RESULTS_NAME_LEN];      /* "6.8.0-45-generic" */
+	char rdma_core[RESULTS_NAME_LEN];   /* "50.0" */
+	char nvidia_driver[RESULTS_NAME_LEN]; /* "550.54.15": CUDA's */
 };
 
 struct results_placement {
@@ -206,6 +215,7 @@ struct results_doc {
 	char host[RESULTS_NAME_LEN];
 	enum results_role role;
 	struct results_device device;
+	struct results_software software;
 	struct results_placement placement;
 	struct results_memory memory;
 	struct results_test test;

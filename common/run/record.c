@@ -62,7 +62,9 @@ static int record_validate(struct record *r, const struct bench_ctx *b)
 
 	if (e.line_rate_frac > 0.0)
 		e.achievable_gbps = 1.0;
-	ret = gate_validate(&e, !is_lat, is_lat, why, sizeof(why));
+	ret = budget_of_cfg(&b->cfg, r->budgets, why, sizeof(why));
+	if (!ret)
+		ret = gate_validate(&e, !is_lat, is_lat, why, sizeof(why));
 	if (!ret)
 		return 0;
 	bench_err("%s", why);
@@ -160,6 +162,7 @@ int record_begin(struct bench_ctx *b)
 		return -ENOMEM;
 	b->rec = r;
 	record_doc_fill_test(r, b);
+	record_dev_software(r);
 	gate_run_init(&r->run);
 	record_expect(r, &b->cfg);
 	ret = record_claim_stdout(r, &b->cfg);

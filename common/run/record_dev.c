@@ -10,8 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/ethstats.h"
 #include "host/link.h"
+#include "host/sysver.h"
 #include "lib/log.h"
+#include "lib/timer.h"
+#include "report/gate_budget.h"
 #include "host/rate.h"
 #include "run/perftest_out.h"
 #include "run/record_dev.h"
@@ -82,6 +86,9 @@ static void record_fill_device(struct record *r, const struct bench_ctx *b,
 	results_copy(d->gid_type, sizeof(d->gid_type), path->gid_type);
 	results_copy(d->local_addr, sizeof(d->local_addr), b->local);
 	results_copy(d->peer_addr, sizeof(d->peer_addr), b->peer);
+	if (!sysver_driver(NULL, dev->name, d->driver, sizeof(d->driver)))
+		sysver_module(NULL, d->driver, d->driver_version,
+			      sizeof(d->driver_version));
 	r->doc.qp_attr = (struct results_qp_attr){
 		.known = path->has_attr, .traffic_class = path->traffic_class,
 		.sl = path->sl, .timeout = path->timeout,
@@ -247,6 +254,22 @@ void record_dev_collect(struct bench_ctx *b)
 	record_downtrain(r, b, &f);
 	r->has_ctr_start = !counters_read(NULL, b->dev.name, b->dev.port,
 					  &r->ctr_start);
+	results_copy(r->netdev, sizeof(r->netdev), f.netdev);
+	/* no pause counters (rxe's netdev, lo): the budget says unknown */
+	if (r->has_ctr_start && r->netdev[0])
+		ethstats_pause_read(r->netdev, &r->ctr_start);
+	r->ctr_start_ns = timer_now_ns();
+}
+
+void record_dev_software(struct record *r)
+{
+	struct results_software *s = &r->doc.software;
+	char lib[RESULTS_TEXT_LEN];
+
+	sysver_kernel(NULL, s->kernel, sizeof(s->kernel));
+	sysver_nvidia(NULL, s->nvidia_driver, sizeof(s->nvidia_driver));
+	if (!dev_libibverbs_path(lib, sizeof(lib)))
+		sysver_rdma_core(lib, s->rdma_core, sizeof(s->rdma_core));
 }
 
 /* --expect-no-errors: one gate of the run, "port_errors". */
@@ -290,22 +313,73 @@ static void record_dev_counters_diff(struct results_doc *d,
 		      &d->n_counters);
 }
 
+/* The payload the run moved: each size's larger side. */
+static uint64_t record_bytes(const struct results_doc *d)
+{
+	uint64_t sum = 0, c, s;
+	unsigned int i;
+
+	for (i = 0; i < d->n_rows; i++) {
+		c = d->rows[i].client.present ? d->rows[i].client.bytes : 0;
+		s = d->rows[i].server.present ? d->rows[i].server.bytes : 0;
+		sum += c > s ? c : s;
+	}
+	return sum;
+}
+
+/* --expect-max-*: a gate of the run each, over the counters' window. */
+static void record_budgets(struct record *r, const struct counters_snap *after,
+			   uint64_t end_ns)
+{
+	struct gate_budget_run run = {
+		.before = after ? &r->ctr_start : NULL, .after = after,
+		.seconds = (double)(end_ns - r->ctr_start_ns) / 1e9,
+		.bytes = record_bytes(&r->doc),
+	};
+	struct gate_outcome o;
+	unsigned int k;
+
+	for (k = 0; k < BUDGET_KINDS; k++) {
+		o = (struct gate_outcome){ .n_items = 1 };
+		if (gate_budget_check(k, &r->budgets[k], &run, &o.items[0]))
+			continue;	/* not set */
+		o.verdict = o.items[0].verdict;
+		record_doc_outcome(r, &o);
+	}
+}
+
+/* The second snapshot, the port's and its netdev's: 0 or -errno. */
+static int record_dev_after(const struct bench_ctx *b,
+			    struct counters_snap *after)
+{
+	int ret = counters_read(NULL, b->dev.name, b->dev.port, after);
+
+	if (!ret && b->rec->netdev[0])
+		ethstats_pause_read(b->rec->netdev, after);
+	return ret;
+}
+
 void record_dev_counters_end(struct bench_ctx *b)
 {
 	struct record *r = b->rec;
-	struct counters_snap *after;
+	struct counters_snap *after = NULL;
+	uint64_t end_ns = timer_now_ns();
 
 	if (r->has_ctr_start) {
 		/* the second snapshot is large: on the heap, briefly */
 		after = malloc(sizeof(*after));
-		if (after && !counters_read(NULL, b->dev.name, b->dev.port,
-					    after))
+		if (after && !record_dev_after(b, after)) {
 			record_dev_counters_diff(&r->doc, &r->ctr_start, after);
-		else
+		} else {
 			r->has_ctr_start = false;
-		free(after);
+			free(after);
+			after = NULL;
+		}
 	}
 	/* a run that never reached its device has no counters to judge */
 	if (b->cfg.expect_no_errors && r->has_device)
 		record_no_errors(r, b);
+	if (r->has_device)
+		record_budgets(r, after, end_ns);
+	free(after);
 }

@@ -14,6 +14,7 @@
 #include "run/ctx.h"
 #include "report/gate.h"
 #include "report/results.h"
+#include "spec/budget.h"
 
 struct record {
 	struct results_doc doc;
@@ -24,7 +25,10 @@ struct record {
 	bool has_device;		/* record_dev_collect() ran */
 	bool has_ctr_start;		/* ctr_start read at record_dev_collect() */
 	bool gates_left_out;		/* more gates than the document holds */
-	struct counters_snap ctr_start;
+	struct counters_snap ctr_start;	/* and the netdev's pause counters */
+	uint64_t ctr_start_ns;		/* when ctr_start was read */
+	char netdev[32];		/* the port's netdev ("": none) */
+	struct budget budgets[BUDGET_KINDS];	/* --expect-max-*: record_begin */
 	/* "--json -" and the like: the document's own stdout (the text
 	 * goes to stderr then), and which option has it */
 	FILE *std_out;
@@ -43,6 +47,9 @@ void record_doc_outcome(struct record *r, const struct gate_outcome *o);
 void record_doc_fill_test(struct record *r, const struct bench_ctx *b);
 
 /* record_dev.c: */
+
+/* At record_begin(): the kernel's, rdma-core's and NVIDIA's versions. */
+void record_dev_software(struct record *r);
 
 /*
  * At record_end(): the counters' deltas into the document and, with

@@ -134,6 +134,11 @@ struct bench_cfg {
 	double limit_msgrate;            /* perftest -y */
 	bool strict;                     /* --strict: downtrained link fails */
 	bool expect_no_errors;           /* --expect-no-errors */
+	/* congestion budgets, "N/s" or "N/GB" (spec/budget.h); "": none */
+	char expect_max_pause[OPTS_NAME_MAX];  /* --expect-max-pause */
+	char expect_max_cnp[OPTS_NAME_MAX];    /* --expect-max-cnp */
+	char expect_max_ecn[OPTS_NAME_MAX];    /* --expect-max-ecn */
+	char expect_max_oob[OPTS_NAME_MAX];    /* --expect-max-out-of-buffer */
 	/* placement */
 	char numa[OPTS_NAME_MAX];        /* --numa auto|off|N */
 	char cpu_list[OPTS_NAME_MAX];    /* --cpu / --pin_cores */

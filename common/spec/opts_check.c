@@ -12,6 +12,7 @@
 #include "lib/afile.h"
 #include "lib/http.h"
 #include "lib/units.h"
+#include "spec/budget.h"
 #include "spec/opts.h"
 #include "spec/opts_rate.h"
 
@@ -527,6 +528,9 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_needs(cfg, err, err_len);
 	if (!ret)
 		ret = opts_check_outputs(cfg, err, err_len);
+	if (!ret)
+		ret = budget_of_cfg(cfg, (struct budget[BUDGET_KINDS]){ 0 },
+				    err, err_len);
 	if (ret)
 		return ret;
 	ret = opts_check_conn_rules(cfg, desc, err, err_len);

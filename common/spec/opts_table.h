@@ -94,6 +94,10 @@ enum {
 	LONG_MMAP_OFFSET,
 	LONG_ODP,
 	LONG_REVERSED,
+	LONG_EXP_MAX_PAUSE,
+	LONG_EXP_MAX_CNP,
+	LONG_EXP_MAX_ECN,
+	LONG_EXP_MAX_OOB,
 };
 
 extern const struct opt_def opts_table_rows[];

@@ -102,6 +102,9 @@ static void fill_common(struct results_doc *d, const char *tool,
 	d->role = RESULTS_ROLE_CLIENT;
 	results_copy(d->device.name, RESULTS_NAME_LEN, "mlx5_0");
 	results_copy(d->device.firmware, RESULTS_NAME_LEN, "28.39.1002");
+	results_copy(d->device.driver, RESULTS_NAME_LEN, "mlx5_core");
+	results_copy(d->software.kernel, RESULTS_NAME_LEN, "6.8.0-45-generic");
+	results_copy(d->software.rdma_core, RESULTS_NAME_LEN, "50.0");
 	results_copy(d->device.pci_addr, RESULTS_NAME_LEN, "0000:17:00.0");
 	results_copy(d->device.link_layer, RESULTS_NAME_LEN, "Ethernet");
 	results_copy(d->device.transport, RESULTS_NAME_LEN, "RoCE");
