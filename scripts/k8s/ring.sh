@@ -52,7 +52,7 @@
 #                        server, the NAD) are not used; its client must take
 #                        the key (--auth-key-file, as deploy/base's): the
 #                        ring's servers take the same
-#       --image IMAGE    image (default the overlay's: rdmabench:0.1.0;
+#       --image IMAGE    image (default the overlay's: rdmabench:0.2.0;
 #                        nonroot wants a ...-setcap tag)
 #       --network NAME   NetworkAttachmentDefinition the pods attach
 #                        (default rdmabench-net: kubectl apply -f

@@ -18,7 +18,7 @@
 #                          holding a kustomization of your own
 #   -t, --tool TOOL        ib_write_bw (default), ib_read_bw, ib_send_bw,
 #                          ib_atomic_bw, ib_*_lat
-#       --image IMAGE      the image, e.g. registry.example.com/rdmabench:0.1.0
+#       --image IMAGE      the image, e.g. registry.example.com/rdmabench:0.2.0
 #                          (nonroot: the SETCAP=1 image, a tag ...-setcap)
 #       --network NAME     use this existing NetworkAttachmentDefinition
 #                          (e.g. made by the Network Operator) instead of

@@ -268,8 +268,13 @@ for (const [f, mode, fsg] of [['$tmp/base.yaml', 0o400, undefined], ['$tmp/nonro
 		node $K/assert-deploy.mjs --dockerfile "$tmp/Dockerfile.root" "$tmp/no-user.yaml"
 	sed 's/-setcap$//' "$tmp/nonroot.yaml" > "$tmp/nonroot-nosetcap.yaml"
 	expect_rc "user story: nonroot without the -setcap image fails" 1 "${AD[@]}" "$tmp/nonroot-nosetcap.yaml"
-	grep -q 'runs as uid 10001 (its runAsUser) with image rdmabench:0.1.0: not root' "$tmp/out" &&
+	grep -q 'runs as uid 10001 (its runAsUser) with image rdmabench:0.2.0: not root' "$tmp/out" &&
 		ok "user story: the failure names the missing -setcap image" || { cat "$tmp/out"; fail "user story: no -setcap message"; }
+	v=$(cat VERSION)
+	grep -q "newTag: $v\$" deploy/base/kustomization.yaml &&
+		grep -q "newTag: $v-setcap\$" deploy/components/nonroot/kustomization.yaml &&
+		ok "the manifests' image tags are VERSION's ($v)" ||
+		fail "deploy/base or components/nonroot tags an image other than VERSION ($v): set their newTag to $v and $v-setcap"
 	sed 's/allowPrivilegeEscalation: true/allowPrivilegeEscalation: false/' "$tmp/nonroot.yaml" > "$tmp/nonroot-nnp.yaml"
 	expect_rc "user story: nonroot with no_new_privs fails" 1 "${AD[@]}" "$tmp/nonroot-nnp.yaml"
 	img=$(sed -n 's/^ *image: //p' "$tmp/base.yaml" | sort -u)
