@@ -16,7 +16,7 @@
 
 static void test_tree(const char *root)
 {
-	char buf[64], link[PATH_MAX], dir[PATH_MAX];
+	char buf[64], link[PATH_MAX + 64], dir[PATH_MAX];
 
 	tree_put(root, "proc/sys/kernel/osrelease", "6.8.0-45-generic\n");
 	tree_put(root, "sys/bus/pci/drivers/mlx5_core/.keep", "");
