@@ -82,15 +82,12 @@ static const void *nl_data(const struct nlattr *a)
 	return (const char *)a + NLA_HDRLEN;
 }
 
-/* ---- RTM_GETROUTE ---- */
-
-static int nl_route_answer(const char *buf, ssize_t n, char *ifname,
-			   size_t len)
+/* The one answer to a request: 0 and *out when it is of type, the
+ * kernel's error (-errno), or -EPROTO. */
+static int nl_answer(const char *buf, ssize_t n, unsigned short type,
+		     const struct nlmsghdr **out)
 {
 	const struct nlmsghdr *nh = (const struct nlmsghdr *)buf;
-	const struct nlattr *tb[RTA_MAX + 1];
-	const struct rtmsg *rt;
-	char name[IF_NAMESIZE];
 
 	if (!NLMSG_OK(nh, (unsigned int)n))
 		return -EPROTO;
@@ -99,8 +96,26 @@ static int nl_route_answer(const char *buf, ssize_t n, char *ifname,
 
 		return err ? err : -EPROTO;
 	}
-	if (nh->nlmsg_type != RTM_NEWROUTE)
+	if (nh->nlmsg_type != type)
 		return -EPROTO;
+	*out = nh;
+	return 0;
+}
+
+/* ---- RTM_GETROUTE ---- */
+
+static int nl_route_answer(const char *buf, ssize_t n, char *ifname,
+			   size_t len)
+{
+	const struct nlmsghdr *nh;
+	const struct nlattr *tb[RTA_MAX + 1];
+	const struct rtmsg *rt;
+	char name[IF_NAMESIZE];
+	int ret;
+
+	ret = nl_answer(buf, n, RTM_NEWROUTE, &nh);
+	if (ret)
+		return ret;
 	rt = NLMSG_DATA(nh);
 	if (rt->rtm_type == RTN_UNREACHABLE || rt->rtm_type == RTN_BLACKHOLE ||
 	    rt->rtm_type == RTN_PROHIBIT)
@@ -371,19 +386,14 @@ static void dcb_apps(const struct nlattr *table, struct probe_dcb *out)
 
 static int dcb_answer(const char *buf, ssize_t n, struct probe_dcb *out)
 {
-	const struct nlmsghdr *nh = (const struct nlmsghdr *)buf;
+	const struct nlmsghdr *nh;
 	const struct nlattr *tb[DCB_ATTR_IEEE + 1], *ieee[DCB_ATTR_IEEE_MAX + 1];
 	const struct ieee_pfc *pfc;
+	int ret;
 
-	if (!NLMSG_OK(nh, (unsigned int)n))
-		return -EPROTO;
-	if (nh->nlmsg_type == NLMSG_ERROR) {
-		int err = ((const struct nlmsgerr *)NLMSG_DATA(nh))->error;
-
-		return err ? err : -EPROTO;
-	}
-	if (nh->nlmsg_type != RTM_GETDCB)
-		return -EPROTO;
+	ret = nl_answer(buf, n, RTM_GETDCB, &nh);
+	if (ret)
+		return ret;
 	nl_parse((const char *)NLMSG_DATA(nh) + NLMSG_ALIGN(sizeof(struct dcbmsg)),
 		 (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(struct dcbmsg))), tb,
 		 DCB_ATTR_IEEE);
