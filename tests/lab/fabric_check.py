@@ -7,7 +7,7 @@ DIR the run's --out folder after scripts/fabric_report.py DIR.
 Checks: fabric.json validates against results/schema/fabric-report-v1;
 its links are exactly the plan's (client, server, stream) and each was
 measured (a result document whose host is the link's client, Gb/s > 0);
-fabric.xml has one testcase per link (and validates against
+fabric.xml has one testcase per link, and per rail with --rails (and validates against
 results/schema/junit.xsd and Jenkins' tests/fixtures/jenkins-junit-10.xsd
 when xmllint is there); report.html has a matrix cell per client -> server;
 fabric.png is a PNG.
@@ -60,11 +60,15 @@ def check_rails(rep, out, want, bad):
             bad.append(f"the report has no matrix for each of the {want} rails")
 
 
-def check_files(plan, out, bad):
+def check_files(plan, out, bad, rails=0):
+    """fabric.xml: a testcase per link and, with rails, per rail of it;
+    report.html: a matrix cell per client -> server, in the links' matrix
+    and in each rail's."""
     xml = os.path.join(out, "fabric.xml")
     cases = ET.parse(xml).getroot().iter("testcase")
-    if len(list(cases)) != len(plan["links"]):
-        bad.append(f"fabric.xml: not one testcase per link ({len(plan['links'])})")
+    if len(list(cases)) != len(plan["links"]) * (1 + rails):
+        bad.append(f"fabric.xml: not one testcase per link ({len(plan['links'])})"
+                   + (f" and per rail ({rails})" if rails else ""))
     for xsd in ("results/schema/junit.xsd", "tests/fixtures/jenkins-junit-10.xsd"):
         if not shutil.which("xmllint"):
             break
@@ -74,7 +78,7 @@ def check_files(plan, out, bad):
             bad.append(f"fabric.xml does not validate ({xsd}): {r.stderr.decode()[-300:]}")
     with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
         cells = re.findall(r'<rect class="cell (\w+)"', f.read())
-    if len(cells) != len({(l["client"], l["server"]) for l in plan["links"]}):
+    if len(cells) != len({(l["client"], l["server"]) for l in plan["links"]}) * (1 + rails):
         bad.append(f"report.html: {len(cells)} matrix cells, not one per client -> server")
     with open(os.path.join(out, "fabric.png"), "rb") as f:
         if f.read(8) != b"\x89PNG\r\n\x1a\n":
@@ -109,7 +113,7 @@ def main():
     except jsonschema.ValidationError as e:
         bad.append(f"fabric.json does not validate: {e.message}")
     check_links(plan, rep, out, bad)
-    check_files(plan, out, bad)
+    check_files(plan, out, bad, int(opt.get("--rails", 0)))
     check_verdicts(rep, slow, bad)
     if "--rails" in opt:
         check_rails(rep, out, int(opt["--rails"]), bad)
