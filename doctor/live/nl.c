@@ -82,6 +82,23 @@ static const void *nl_data(const struct nlattr *a)
 	return (const char *)a + NLA_HDRLEN;
 }
 
+/* One request on a fresh NETLINK_ROUTE socket, its answer into buf
+ * (NL_BUF_BYTES): the answer's length, or -errno. */
+static ssize_t nl_ask(const struct nlmsghdr *req, char *buf)
+{
+	int fd = nl_open(NETLINK_ROUTE);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	if (send(fd, req, req->nlmsg_len, 0) < 0)
+		n = -errno;
+	else if ((n = recv(fd, buf, NL_BUF_BYTES, 0)) < 0)
+		n = -errno;
+	close(fd);
+	return n;
+}
+
 /* The one answer to a request: 0 and *out when it is of type, the
  * kernel's error (-errno), or -EPROTO. */
 static int nl_answer(const char *buf, ssize_t n, unsigned short type,
@@ -143,23 +160,15 @@ int nl_route(void *priv, const struct probe_addr *peer, char *ifname,
 	};
 	char *buf = malloc(NL_BUF_BYTES);
 	ssize_t n;
-	int fd, ret;
+	int ret;
 
 	(void)priv;
 	if (!buf)
 		return -ENOMEM;
 	nl_put_attr(&req.nh, RTA_DST, peer->bytes,
 		    peer->family == AF_INET ? 4 : 16);
-	fd = nl_open(NETLINK_ROUTE);
-	ret = fd < 0 ? fd : 0;
-	if (!ret && send(fd, &req, req.nh.nlmsg_len, 0) < 0)
-		ret = -errno;
-	if (!ret) {
-		n = recv(fd, buf, NL_BUF_BYTES, 0);
-		ret = n < 0 ? -errno : nl_route_answer(buf, n, ifname, len);
-	}
-	if (fd >= 0)
-		close(fd);
+	n = nl_ask(&req.nh, buf);
+	ret = n < 0 ? (int)n : nl_route_answer(buf, n, ifname, len);
 	free(buf);
 	return ret;
 }
@@ -429,7 +438,7 @@ int nl_dcb(void *priv, const char *ifname, struct probe_dcb *out)
 	size_t len = strlen(ifname) + 1;
 	char *buf;
 	ssize_t n;
-	int fd, ret;
+	int ret;
 
 	(void)priv;
 	if (len > IF_NAMESIZE)
@@ -438,16 +447,8 @@ int nl_dcb(void *priv, const char *ifname, struct probe_dcb *out)
 	if (!buf)
 		return -ENOMEM;
 	nl_put_attr(&req.nh, DCB_ATTR_IFNAME, ifname, (unsigned short)len);
-	fd = nl_open(NETLINK_ROUTE);
-	ret = fd < 0 ? fd : 0;
-	if (!ret && send(fd, &req, req.nh.nlmsg_len, 0) < 0)
-		ret = -errno;
-	if (!ret) {
-		n = recv(fd, buf, NL_BUF_BYTES, 0);
-		ret = n < 0 ? -errno : dcb_answer(buf, n, out);
-	}
-	if (fd >= 0)
-		close(fd);
+	n = nl_ask(&req.nh, buf);
+	ret = n < 0 ? (int)n : dcb_answer(buf, n, out);
 	free(buf);
 	/* no dcbnl ops, or a kernel without CONFIG_DCB: nothing to tell */
 	return ret == -EINVAL || ret == -ENODEV ? -EOPNOTSUPP : ret;
