@@ -57,14 +57,22 @@ static int fake_dev_open(void *priv, const char *dev)
 	return ret ? ret : -abs((int)strtol(w[2], NULL, 10));
 }
 
+/* The line "KIND DEV PORT ..." (port_query's, port_rated's) into w. */
+static int fake_port_line(void *priv, const char *kind, const char *dev,
+			  unsigned int port, char w[FAKE_WORDS][64])
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%u", port);
+	return fake_line(priv, kind, dev, num, w);
+}
+
 static int fake_port_query(void *priv, const char *dev, unsigned int port,
 			   struct probe_port_attr *out)
 {
-	char w[FAKE_WORDS][64], num[16];
-	int ret;
+	char w[FAKE_WORDS][64];
+	int ret = fake_port_line(priv, "port", dev, port, w);
 
-	snprintf(num, sizeof(num), "%u", port);
-	ret = fake_line(priv, "port", dev, num, w);
 	if (ret)
 		return ret;
 	out->active_mtu_bytes = (unsigned int)strtoul(w[3], NULL, 10);
@@ -180,11 +188,9 @@ static int fake_dcb(void *priv, const char *ifname, struct probe_dcb *out)
 static int fake_port_rated(void *priv, const char *dev, unsigned int port,
 			   struct probe_port_rated *out)
 {
-	char w[FAKE_WORDS][64], num[16];
-	int ret;
+	char w[FAKE_WORDS][64];
+	int ret = fake_port_line(priv, "rated", dev, port, w);
 
-	snprintf(num, sizeof(num), "%u", port);
-	ret = fake_line(priv, "rated", dev, num, w);
 	if (ret)
 		return ret;
 	out->lanes = (unsigned int)strtoul(w[3], NULL, 10);
