@@ -1,15 +1,28 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tests/doctor/expect.h - the doctor tests' checks on one finding of a
- * report: its verdict, and a piece of its detail or fix. Include after
- * tests/test.h.
+ * report: its verdict, and a piece of its detail or fix; where the fake
+ * roots lie. Include after tests/test.h.
  */
 #ifndef RDMABENCH_TESTS_DOCTOR_EXPECT_H
 #define RDMABENCH_TESTS_DOCTOR_EXPECT_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doctor/findings.h"
+
+/* The fake root tests/fixtures/doctor/TREE (below TEST_SRCDIR) in buf. */
+static inline const char *doctor_tree(const char *tree, char *buf,
+				      size_t len)
+{
+	const char *src = getenv("TEST_SRCDIR");
+
+	snprintf(buf, len, "%s/tests/fixtures/doctor/%s",
+		 src && src[0] ? src : ".", tree);
+	return buf;
+}
 
 /* The finding (check, subject) of rep has verdict want. */
 #define EXPECT_VERDICT(rep, check, subject, want)			\

@@ -27,21 +27,12 @@ struct scenario {
 	struct chk_ctx c;
 };
 
-static const char *tree_path(const char *tree, char *buf, size_t len)
-{
-	const char *src = getenv("TEST_SRCDIR");
-
-	snprintf(buf, len, "%s/tests/fixtures/doctor/%s",
-		 src && src[0] ? src : ".", tree);
-	return buf;
-}
-
 /* Run every check on a tree; peer, dev and envp may be NULL. */
 static const struct findings *run(struct scenario *s, const char *tree,
 				       const char *peer, const char *dev,
 				       char *const *envp)
 {
-	tree_path(tree, s->root, sizeof(s->root));
+	doctor_tree(tree, s->root, sizeof(s->root));
 	fake_probe(s->root, &s->probe);
 	s->c = (struct chk_ctx){ .root = s->root, .peer = peer,
 				    .only_dev = dev, .envp = envp,
@@ -76,7 +67,7 @@ static int cli(const char *tree, const char *extra1, const char *extra2,
 {
 	char root[PATH_MAX];
 
-	return cli_root(tree_path(tree, root, sizeof(root)), extra1, extra2,
+	return cli_root(doctor_tree(tree, root, sizeof(root)), extra1, extra2,
 			envp);
 }
 
@@ -342,7 +333,7 @@ static void test_pod_default_only(void)
 		return;
 	EXPECT_EQ_INT(write(fd, text, strlen(text)), (long long)strlen(text));
 	close(fd);
-	tree_path("healthy", root, sizeof(root));
+	doctor_tree("healthy", root, sizeof(root));
 	fake_probe(root, &probe);
 	c = (struct chk_ctx){ .root = root, .netstatus = path,
 				 .probe = &probe };
@@ -440,7 +431,7 @@ static void test_json_stdout(void)
 	size_t len = 0;
 	int ntok, v;
 
-	tree_path("mtu1024", root, sizeof(root));
+	doctor_tree("mtu1024", root, sizeof(root));
 	EXPECT_EQ_INT(access("-", F_OK) != 0, 1);
 	EXPECT_EQ_INT(cli_capture(5, argv, &text, &len), 6);
 	ntok = text ? json_read_parse(text, len, tok, 1024) : -1;

@@ -23,10 +23,7 @@ struct scenario {
 
 static const struct findings *run(struct scenario *s, const char *tree)
 {
-	const char *src = getenv("TEST_SRCDIR");
-
-	snprintf(s->root, sizeof(s->root), "%s/tests/fixtures/doctor/%s",
-		 src && src[0] ? src : ".", tree);
+	doctor_tree(tree, s->root, sizeof(s->root));
 	fake_probe(s->root, &s->probe);
 	s->c = (struct chk_ctx){ .root = s->root, .probe = &s->probe };
 	EXPECT_EQ_INT(cli_run(&s->c), 0);

@@ -23,21 +23,12 @@ struct scenario {
 	struct chk_ctx c;
 };
 
-static const char *tree_path(const char *tree, char *buf, size_t len)
-{
-	const char *src = getenv("TEST_SRCDIR");
-
-	snprintf(buf, len, "%s/tests/fixtures/doctor/%s",
-		 src && src[0] ? src : ".", tree);
-	return buf;
-}
-
 /* Every check on a tree, with class k (NULL: the default) and the
  * probe's dcb and port_rated ops taken away when told. */
 static const struct findings *run(struct scenario *s, const char *tree,
 				  const struct chk_lossless *k, bool no_ops)
 {
-	tree_path(tree, s->root, sizeof(s->root));
+	doctor_tree(tree, s->root, sizeof(s->root));
 	fake_probe(s->root, &s->probe);
 	if (no_ops) {
 		s->probe.dcb = NULL;
@@ -165,7 +156,7 @@ static int cli(const char *tree, const char *a1, const char *a2, FILE *out)
 {
 	char root[PATH_MAX];
 	char *argv[6] = { (char *)"ib_doctor", (char *)"--root",
-			  (char *)tree_path(tree, root, sizeof(root)),
+			  (char *)doctor_tree(tree, root, sizeof(root)),
 			  (char *)a1, (char *)a2 };
 
 	return doctor_cli(a2 ? 5 : a1 ? 4 : 3, argv, NULL, NULL, out);
