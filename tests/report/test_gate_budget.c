@@ -4,7 +4,10 @@
  * and per GB over planted counter snapshots (mlx5's names, planted: no
  * NIC here), the group taken (the pause totals before the per-priority
  * counters), the exact sentences, and the unknown counters (rxe's) that
- * fail rather than pass.
+ * fail rather than pass. The snapshots are stand-ins for a NIC's counters:
+ * no NIC here has pause, CNP or ECN counters (tests/nulldev/
+ * test_nulldev_budget.sh runs the gates in a real bench pair, where they
+ * are unknown).
  */
 #include <errno.h>
 

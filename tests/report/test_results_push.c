@@ -3,6 +3,8 @@
  * Tests for common/report/results_push.c: the Pushgateway grouping path
  * (the job when the URL names none, the operator's keys kept, base64 for
  * values a path cannot carry) and the textfile collector's file name.
+ * Pure: no gateway here; tests/scripts/test_metrics_e2e.sh pushes to
+ * Debian's real prometheus-pushgateway.
  */
 #include <errno.h>
 
