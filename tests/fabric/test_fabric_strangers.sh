@@ -44,7 +44,7 @@ exit "$(/usr/bin/python3 "$FAKE_PLANT" "$json" "${link%%_*}" "$addr:$port" 190)"
 FAKE
 chmod +x "$tmp/fake"
 printf 'node-a 127.0.0.1\nnode-b 127.0.0.1\nnode-c 127.0.0.1\n' > "$tmp/hosts"
-port=$((20000 + ($$ + 7) % 20000))
+port=$((28001 + $$ % 200 * 20)) # its own range: see test_nulldev.sh
 bport=$((port - 1))
 export FAKE_PLANT=$PWD/tests/fabric_plant.py
 
