@@ -41,11 +41,13 @@ static int session_backend(struct session *s, struct session_be **be)
 	return session_be_new(s, session_backends[opts_oob(&s->b->cfg)], be);
 }
 
+/* What a later attempt may not meet: EADDRINUSE is iWARP's rdma_cm port
+ * taken in the kernel's TCP stack (siw), which a new id draws anew. */
 static bool session_retryable(int err)
 {
 	return err == -ECONNREFUSED || err == -ETIMEDOUT ||
 	       err == -EHOSTUNREACH || err == -ENETUNREACH ||
-	       err == -ECONNRESET;
+	       err == -ECONNRESET || err == -EADDRINUSE;
 }
 
 /*

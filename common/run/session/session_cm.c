@@ -143,6 +143,42 @@ static int client_ctrl_attempt(struct session_be *be, uint64_t deadline_ns)
 	return ret;
 }
 
+/*
+ * Client: data QP i's rdma_cm connection. iWARP on a provider over the
+ * kernel's TCP (siw) binds the id's rdma_cm port in the TCP stack too, so
+ * a port another socket holds fails rdma_connect with EADDRINUSE before
+ * anything reaches the server; a new id draws a new port: up to
+ * CM_DATA_TRIES ids.
+ */
+#define CM_DATA_TRIES 64
+
+static int client_connect_qp(struct session_be *be, unsigned int i,
+			     uint64_t deadline_ns)
+{
+	struct wire_connect req = { .kind = WIRE_CONN_DATA,
+				    .qp_index = (uint16_t)i,
+				    .token = be->s->token };
+	struct bench_ctx *b = be->s->b;
+	struct cm_ep *ep = &b->data.qps[i].ep;
+	struct cm_be *c = cm_of(be);
+	unsigned int tries;
+	int ret;
+
+	for (tries = 1;; tries++) {
+		ep->attr = cm_attr_of(&b->cfg);
+		ret = cm_resolve(c->addr, c->port, deadline_ns, ep);
+		if (!ret)
+			ret = cm_data_qp(b, i);
+		if (!ret)
+			ret = cm_connect(ep, &req, deadline_ns);
+		if (ret != -EADDRINUSE || tries == CM_DATA_TRIES ||
+		    timer_expired(deadline_ns))
+			return ret;
+		cm_close(ep); /* its QP too */
+		b->data.qps[i].qp = NULL;
+	}
+}
+
 /* Client: one rdma_cm connection per data QP. */
 static int client_connect_qps(struct session_be *be)
 {
@@ -153,17 +189,7 @@ static int client_connect_qps(struct session_be *be)
 	int ret = 0;
 
 	for (i = 0; i < b->test.qps && !ret; i++) {
-		struct wire_connect req = { .kind = WIRE_CONN_DATA,
-					    .qp_index = (uint16_t)i,
-					    .token = be->s->token };
-		struct cm_ep *ep = &b->data.qps[i].ep;
-
-		ep->attr = cm_attr_of(&b->cfg);
-		ret = cm_resolve(c->addr, c->port, deadline_ns, ep);
-		if (!ret)
-			ret = cm_data_qp(b, i);
-		if (!ret)
-			ret = cm_connect(ep, &req, deadline_ns);
+		ret = client_connect_qp(be, i, deadline_ns);
 		if (ret && ret != -EINTR) /* a stop: the driver says it */
 			bench_err("data connection %u of %u to %s: %s", i + 1,
 				  b->test.qps, c->addr,

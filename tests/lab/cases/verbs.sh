@@ -66,6 +66,43 @@ for p in rxe siw rxe.tcp; do
 	done
 done
 
+# siw binds the port rdma_cm drew in the kernel's TCP stack: a port that
+# another socket holds fails rdma_connect with EADDRINUSE, and the client
+# draws another id (the control connection until --connect-timeout, each
+# data QP up to 64 times). 75 of the 100 ports of a narrowed ephemeral
+# range held by listeners: three -q 4 pairs (fifteen connections) must
+# pass. Without the retry a pair passes about once in a thousand.
+verbs_port_taken() {
+	local range ready=$LAB_LOGDIR/port_taken.held holder i rc=0 srv
+	read -r range < /proc/sys/net/ipv4/ip_local_port_range
+	echo "41000 41099" > /proc/sys/net/ipv4/ip_local_port_range
+	python3 -c 'import socket, sys, time
+held = []
+for p in range(41000, 41075):
+    s = socket.socket(); s.bind(("0.0.0.0", p)); s.listen(); held.append(s)
+open(sys.argv[1], "w").write("%d\n" % len(held))
+time.sleep(120)' "$ready" &
+	holder=$!
+	for i in $(seq 50); do [ -s "$ready" ] && break; lab_sleep 0.2; done
+	echo "held: $(cat "$ready" 2>/dev/null) ports of 41000-41099"
+	for i in 1 2 3; do
+		timeout 60 "$B/ib_write_bw" -q 4 -p $((18700 + 2 * i)) \
+			> "$LAB_LOGDIR/port_taken.$i.server.log" 2>&1 &
+		srv=$!
+		timeout 60 "$B/ib_write_bw" -q 4 -n 20 -p $((18700 + 2 * i)) \
+			"$LAB_SIW_IP" || rc=1
+		wait "$srv" || rc=1
+	done
+	kill "$holder" 2>/dev/null
+	echo "$range" > /proc/sys/net/ipv4/ip_local_port_range
+	echo "port_taken: exit $rc"
+	return "$rc"
+}
+if lab_have siw; then
+	lab_case siw.port_taken -t 180 -e 'held: 75 ports' \
+		-e 'port_taken: exit 0' verbs_port_taken
+fi
+
 if lab_have rxe; then
 	lab_case uc_read_refused -r 2 -e '-c UC: ib_read_bw needs RC' \
 		"$B/ib_read_bw" -c UC "$LAB_RXE_IP"
