@@ -233,10 +233,15 @@ static void test_json(void)
 	struct ntest_expect e = { .busbw = 150,
 				  .from = "--expect-busbw",
 				  .table_due = true };
-	struct ntest_doc d = {
-		0,  "node-1", "mpirun", "all_reduce_perf", "nccl_r0.log", NULL,
-		&o, &e,	      &j
-	};
+	struct ntest_doc d = { .rank = 0,
+			       .ranks_per_node = 2,
+			       .node = "node-1",
+			       .engine = "mpirun",
+			       .program = "all_reduce_perf",
+			       .log = "nccl_r0.log",
+			       .o = &o,
+			       .e = &e,
+			       .j = &j };
 	struct json_read_tok tok[4096];
 	char *buf = NULL;
 	size_t len = 0;
@@ -252,6 +257,10 @@ static void test_json(void)
 	EXPECT_TRUE(n > 0);
 	v = n > 0 ? json_read_get(buf, tok, n, 0, "verdict") : -1;
 	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "passed", 6));
+	v = n > 0 ? json_read_get(buf, tok, n, 0, "ranks_per_node") : -1;
+	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "2", 1));
+	v = n > 0 ? json_read_get(buf, tok, n, 0, "fabric_nccl_version") : -1;
+	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "2", 1));
 	free(buf);
 }
 
