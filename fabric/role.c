@@ -14,7 +14,13 @@
 #define FIX_LEN 96
 
 /* How each engine launches N ranks a node (role_fix). */
-enum role_fixes { FIX_SLURM, FIX_OPENMPI, FIX_PMI, FIX_K8S, FIX_RANK };
+enum role_fixes {
+	FIX_SLURM,
+	FIX_OPENMPI,
+	FIX_PMI,
+	FIX_K8S,
+	FIX_RANK
+};
 
 static const struct engine {
 	const char *name;
@@ -72,8 +78,8 @@ static int number(const char *name, const char *text, unsigned int *v)
 }
 
 /* *out = the first of names that is set, else -1. */
-static int count(const char *const names[VARS], role_getenv_fn get,
-		 void *ctx, int *out)
+static int count(const char *const names[VARS], role_getenv_fn get, void *ctx,
+		 int *out)
 {
 	const char *var, *v = first(names, get, ctx, &var);
 	unsigned int n;
@@ -123,8 +129,8 @@ int role_explicit(struct role *r, const char *text)
 }
 
 /* How r's engine launches nodes x per ranks, in fix. */
-static void role_fix(const struct role *r, unsigned int nodes,
-		     unsigned int per, char *fix, size_t len)
+static void role_fix(const struct role *r, unsigned int nodes, unsigned int per,
+		     char *fix, size_t len)
 {
 	enum role_fixes k = FIX_RANK;
 
@@ -140,14 +146,15 @@ static void role_fix(const struct role *r, unsigned int nodes,
 	else if (k == FIX_PMI)
 		snprintf(fix, len, "mpiexec -n %u -ppn %u", nodes * per, per);
 	else if (k == FIX_K8S)
-		snprintf(fix, len, "completions = parallelism = %u: the hosts "
-			 "x --ranks-per-node", nodes * per);
+		snprintf(fix, len,
+			 "completions = parallelism = %u: the hosts "
+			 "x --ranks-per-node",
+			 nodes * per);
 	else
 		snprintf(fix, len, "--rank 0..%u", nodes * per - 1);
 }
 
-int role_check(const struct role *r, unsigned int nodes,
-	       unsigned int per_node)
+int role_check(const struct role *r, unsigned int nodes, unsigned int per_node)
 {
 	unsigned int per = per_node ? per_node : 1, total = nodes * per;
 	char fix[FIX_LEN];
@@ -173,9 +180,10 @@ int role_check(const struct role *r, unsigned int nodes,
 		return -EINVAL;
 	}
 	if (r->rank >= total) {
-		bench_err("%s: rank %u, but %u node(s) x %u rank(s) a node make "
-			  "ranks 0..%u (%s)",
-			  r->engine, r->rank, nodes, per, total - 1, fix);
+		bench_err(
+			"%s: rank %u, but %u node(s) x %u rank(s) a node make "
+			"ranks 0..%u (%s)",
+			r->engine, r->rank, nodes, per, total - 1, fix);
 		return -EINVAL;
 	}
 	return 0;

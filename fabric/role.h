@@ -50,8 +50,7 @@ int role_explicit(struct role *r, const char *text);
  * ranks than nodes x per_node, Slurm's step spans another number of
  * nodes, or the rank is past them.
  */
-int role_check(const struct role *r, unsigned int nodes,
-	       unsigned int per_node);
+int role_check(const struct role *r, unsigned int nodes, unsigned int per_node);
 
 /* The host list's index of r's node: rank / per_node. */
 unsigned int role_node(const struct role *r, unsigned int per_node);

@@ -140,7 +140,7 @@ static int resolve_rank(struct fabric *f)
 	int err;
 
 	err = f->cfg.rank[0] ? role_explicit(&f->role, f->cfg.rank) :
-			    role_from_env(&f->role, env_get, NULL);
+			       role_from_env(&f->role, env_get, NULL);
 	if (!err) {
 		f->have_rank = true;
 		err = role_check(&f->role, f->hl.n,
