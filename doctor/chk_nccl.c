@@ -186,15 +186,30 @@ static void socket_reason(const struct judge *j, char *why, size_t wlen,
 	}
 }
 
+/*
+ * A log of one node's ranks whose channels all went via P2P or SHM: the
+ * check still fails (it asks what NCCL would use across nodes), but says
+ * the log's own traffic crossed no network.
+ */
+static void intra_clause(const struct nccl_log *l, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (nccl_log_intra_node(l, NULL, 0))
+		snprintf(out, len, "; this log's traffic crossed no network "
+			 "(every channel inside the node: %lu P2P, %lu SHM)",
+			 l->paths[NCCL_PATH_P2P], l->paths[NCCL_PATH_SHM]);
+}
+
 static void judge_socket(struct judge *j)
 {
-	char why[FINDING_TEXT_LEN / 2], fix[FINDING_TEXT_LEN];
+	char why[FINDING_TEXT_LEN / 2], fix[FINDING_TEXT_LEN], intra[128];
 
 	socket_reason(j, why, sizeof(why), fix, sizeof(fix));
+	intra_clause(j->l, intra, sizeof(intra));
 	findings_add(&j->c->rep, STEP, "nccl_net", j->subject, VERDICT_FAIL,
-		     "NCCL fell back to Socket: %s (%sSocket on %s)", why,
+		     "NCCL fell back to Socket: %s (%sSocket on %s)%s", why,
 		     j->l->ib_none ? "NET/IB : No device found; " : "",
-		     j->l->sockets[0] ? j->l->sockets : "?");
+		     j->l->sockets[0] ? j->l->sockets : "?", intra);
 	findings_fix(&j->c->rep, "%s", fix);
 }
 

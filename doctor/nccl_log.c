@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* strcasestr */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -312,4 +313,41 @@ unsigned long nccl_log_net_paths(const struct nccl_log *l)
 {
 	return l->paths[NCCL_PATH_IB_GDR] + l->paths[NCCL_PATH_IB] +
 	       l->paths[NCCL_PATH_SOCKET] + l->paths[NCCL_PATH_PLUGIN];
+}
+
+/* What NCCL would use across nodes, for the intra-node sentence. */
+static const char *net_across(const struct nccl_log *l)
+{
+	switch (l->net) {
+	case NCCL_NET_SOCKET:
+		return "Socket (across nodes it would fall back)";
+	case NCCL_NET_IB:
+		return "IB";
+	case NCCL_NET_PLUGIN:
+		return l->network;
+	default:
+		return "none chosen (no 'Using network' line)";
+	}
+}
+
+bool nccl_log_intra_node(const struct nccl_log *l, char *why, size_t len)
+{
+	unsigned long p2p = l->paths[NCCL_PATH_P2P];
+	unsigned long shm = l->paths[NCCL_PATH_SHM];
+	char via[96];
+
+	if (nccl_log_net_paths(l) || l->paths[NCCL_PATH_OTHER] || !(p2p + shm))
+		return false;
+	if (!why || !len)
+		return true;
+	if (p2p && shm)
+		snprintf(via, sizeof(via), "%lu via P2P: NVLink or PCIe, %lu "
+			 "via SHM: host memory", p2p, shm);
+	else
+		snprintf(via, sizeof(via), "%lu via %s", p2p ? p2p : shm,
+			 p2p ? "P2P: NVLink or PCIe" : "SHM: host memory");
+	snprintf(why, len, "no network needed: every channel stayed inside "
+		 "the node (%s); NCCL's network for other nodes: %s", via,
+		 net_across(l));
+	return true;
 }

@@ -95,4 +95,16 @@ const char *nccl_path_name(enum nccl_path p);
 /* How many channels went over a network (IB, Socket or a plugin). */
 unsigned long nccl_log_net_paths(const struct nccl_log *l);
 
+/*
+ * Whether the log's traffic stayed inside the node: some channel via P2P
+ * or SHM and none over a network (NET/...) or another path (COLLNET,
+ * NVLS). The one decision of ib_fabric's transport and ib_doctor's
+ * clause: "Using network Socket" is then only the network NCCL set up
+ * for other nodes. When true and why is given, the sentence: "no network
+ * needed: every channel stayed inside the node (24 via P2P: NVLink or
+ * PCIe); NCCL's network for other nodes: Socket (across nodes it would
+ * fall back)". Pure.
+ */
+bool nccl_log_intra_node(const struct nccl_log *l, char *why, size_t len);
+
 #endif

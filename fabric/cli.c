@@ -16,7 +16,8 @@
 /* clang-format off */
 /* Long-only options get codes above any char. */
 enum { CLI_BARRIER_PORT = 256, CLI_TIMEOUT, CLI_CONNECT_TIMEOUT,
-       CLI_AUTH_KEY_FILE, CLI_NCCL_TEST, CLI_EXPECT_BUSBW };
+       CLI_AUTH_KEY_FILE, CLI_NCCL_TEST, CLI_EXPECT_BUSBW,
+       CLI_RANKS_PER_NODE };
 
 /* Where --help and the man page list an option, in this order. */
 enum { CLI_G_NONE, CLI_G_NODES, CLI_G_LINKS, CLI_G_NCCL, CLI_G_OUTPUTS,
@@ -43,6 +44,13 @@ static const struct opt_def cli_rows[] = {
 	  .max = FABRIC_RANK_MAX, .arg = "R",
 	  .help = "this node's rank [the launcher's, else this host's name "
 		  "in the list]",
+	  .group = CLI_G_NODES },
+	{ .name = "ranks-per-node", .code = CLI_RANKS_PER_NODE,
+	  .kind = OPT_U64, .off = CFG(ranks_per_node), .min = 1,
+	  .max = FABRIC_RANKS_PER_NODE_MAX, .def = "1", .arg = "N",
+	  .help = "--nccl-test: N ranks a node, one a GPU; rank r on node "
+		  "r / N (mpirun --map-by ppr:N:node, srun's block "
+		  "distribution)",
 	  .group = CLI_G_NODES },
 	{ .name = "streams", .code = 'S', .kind = OPT_U64,
 	  .off = CFG(streams), .min = 1, .max = PLAN_STREAMS_MAX, .def = "1",
@@ -116,7 +124,8 @@ static const struct opt_usage cli_usage[] = {
 
 static const char *const cli_about[] = {
 	"One process a node (mpirun, srun, an Indexed Job or --rank), each "
-	"running its links' tool servers and clients round by round. Under "
+	"running its links' tool servers and clients round by round; with "
+	"--nccl-test, --ranks-per-node N of them a node. Under "
 	"Slurm, without --hosts or --hostfile, the nodes are the job's node "
 	"list. TOOL_ARGS go to both sides of every link. The report: "
 	"scripts/fabric_report.py DIR (docs/fabric.md).",
@@ -193,6 +202,14 @@ static int expect_parse(struct fabric_cfg *c, char *err, size_t err_len)
 /* --nccl-test runs one program a rank: no links, no JSON plan. */
 static int nccl_check(struct fabric_cfg *c, char *err, size_t err_len)
 {
+	if (!c->nccl_test[0] && c->ranks_per_node > 1) {
+		opts_err(err, err_len,
+			 "--ranks-per-node %llu is for --nccl-test: the link "
+			 "patterns run one process a node (--streams gives a "
+			 "connection more links)",
+			 (unsigned long long)c->ranks_per_node);
+		return -EINVAL;
+	}
 	if (!c->nccl_test[0]) {
 		if (!c->expect_busbw[0])
 			return 0;

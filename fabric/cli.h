@@ -19,6 +19,8 @@
 /* --hosts: the longest argument Linux passes (MAX_ARG_STRLEN). */
 #define FABRIC_HOSTS_MAX 131072
 #define FABRIC_RANK_MAX 32
+/* --ranks-per-node: more GPUs than any node carries. */
+#define FABRIC_RANKS_PER_NODE_MAX 64
 /* --out: a path with room left for the names of the files in it. */
 #define FABRIC_OUT_MAX (PATH_MAX - 64)
 
@@ -31,6 +33,7 @@ struct fabric_cfg {
 	char hosts[FABRIC_HOSTS_MAX];    /* "": not given */
 	char hostfile[PATH_MAX];
 	char rank[FABRIC_RANK_MAX];
+	uint64_t ranks_per_node;         /* --ranks-per-node: ranks a node */
 	char tool[PATH_MAX];
 	char out[FABRIC_OUT_MAX];
 	char key_file[PATH_MAX];         /* --auth-key-file; "": none */

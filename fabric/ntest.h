@@ -107,6 +107,7 @@ enum ntest_net {
 	NTEST_NET_IB, /* IB, GPUDirect RDMA where a path says */
 	NTEST_NET_IB_NO_GDR, /* IB, some path without GDRDMA: a note */
 	NTEST_NET_PLUGIN, /* a net plugin (OFI, IBext) */
+	NTEST_NET_INTRA, /* every channel via P2P or SHM: no network */
 	NTEST_NET_SOCKET, /* the silent fallback: a failure */
 };
 
@@ -115,8 +116,10 @@ const char *ntest_net_name(enum ntest_net n);
 
 /*
  * The transport from NCCL's own lines: doctor/nccl_log.c's facts, the
- * rule ib_doctor --nccl-log applies without the host (docs/doctor.md):
- * "Using network Socket" or any channel via NET/Socket is Socket.
+ * channels first. Any channel via NET/Socket is Socket; every channel via
+ * P2P or SHM (nccl_log_intra_node) is intra-node, whatever network NCCL
+ * set up for other nodes; else "Using network Socket" is Socket, as
+ * ib_doctor --nccl-log has it without the host (docs/doctor.md).
  */
 enum ntest_net ntest_transport(const struct nccl_log *l);
 

@@ -107,8 +107,10 @@ int ntest_json_write(FILE *out, const struct ntest_doc *d)
 
 	json_init(&w, out, 2);
 	json_object_begin(&w);
-	json_kv_u64(&w, "fabric_nccl_version", 1);
+	json_kv_u64(&w, "fabric_nccl_version", 2);
 	json_kv_u64(&w, "rank", d->rank);
+	json_kv_u64(&w, "ranks_per_node",
+		    d->ranks_per_node ? d->ranks_per_node : 1);
 	json_kv_string(&w, "node", d->node);
 	json_kv_array_begin(&w, "nodes");
 	for (unsigned int i = 0; d->hl && i < d->hl->n; i++)

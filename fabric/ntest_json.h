@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ntest_json - one rank's nccl-tests result as a JSON document
- * (results/schema/fabric-nccl-v1.schema.json): the rows, the summary,
+ * (results/schema/fabric-nccl-v1.schema.json, version 2: with
+ * ranks_per_node): the rows, the summary,
  * NCCL's transport, the gate and the verdict. scripts/fabric_report.py
  * puts every rank's in the fabric report. Pure.
  */
@@ -14,7 +15,7 @@
 #include "fabric/ntest.h"
 
 struct ntest_doc {
-	unsigned int rank;
+	unsigned int rank, ranks_per_node; /* node = nodes[rank / per node] */
 	const char *node, *engine, *program, *log;
 	const struct hostlist *hl; /* every node, in rank order */
 	const struct ntest_out *o;

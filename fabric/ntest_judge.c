@@ -12,7 +12,8 @@
 static const char *const net_names[] = {
 	[NTEST_NET_UNKNOWN] = "unknown", [NTEST_NET_NONE] = "none",
 	[NTEST_NET_IB] = "IB",		 [NTEST_NET_IB_NO_GDR] = "IB-no-GDRDMA",
-	[NTEST_NET_PLUGIN] = "plugin",	 [NTEST_NET_SOCKET] = "Socket",
+	[NTEST_NET_PLUGIN] = "plugin",	 [NTEST_NET_INTRA] = "intra-node",
+	[NTEST_NET_SOCKET] = "Socket",
 };
 
 static const char *const verdict_names[] = {
@@ -50,14 +51,19 @@ const char *ntest_verdict_name(enum ntest_verdict v)
 }
 
 /*
- * The one function to swap for ib_doctor's host-aware verdict: from the
- * log alone, Socket is "Using network Socket" or a channel via NET/Socket.
+ * The one function to swap for ib_doctor's host-aware verdict. The
+ * channels first: a run of one node's GPUs logs "Using network Socket"
+ * (the network set up for other nodes) while every channel goes via P2P.
  */
 enum ntest_net ntest_transport(const struct nccl_log *l)
 {
 	if (!l->nccl_lines)
 		return NTEST_NET_UNKNOWN;
-	if (l->net == NCCL_NET_SOCKET || l->paths[NCCL_PATH_SOCKET])
+	if (l->paths[NCCL_PATH_SOCKET])
+		return NTEST_NET_SOCKET;
+	if (nccl_log_intra_node(l, NULL, 0))
+		return NTEST_NET_INTRA;
+	if (l->net == NCCL_NET_SOCKET)
 		return NTEST_NET_SOCKET;
 	if (l->net == NCCL_NET_PLUGIN || l->paths[NCCL_PATH_PLUGIN])
 		return NTEST_NET_PLUGIN;
@@ -198,6 +204,9 @@ void ntest_judge(const struct ntest_out *o, const struct ntest_expect *e,
 		fail(j, NTEST_ERROR, why);
 	}
 	j->exit_code = verdict_exit[j->verdict];
-	if (!j->reason[0])
+	if (j->reason[0])
+		return;
+	if (j->net != NTEST_NET_INTRA ||
+	    !nccl_log_intra_node(&o->nccl, j->reason, sizeof(j->reason)))
 		snprintf(j->reason, sizeof(j->reason), "passed");
 }

@@ -5,44 +5,50 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lib/log.h"
 #include "lib/units.h"
 
 #define VARS 3
+#define FIX_LEN 96
+
+/* How each engine launches N ranks a node (role_fix). */
+enum role_fixes {
+	FIX_SLURM,
+	FIX_OPENMPI,
+	FIX_PMI,
+	FIX_K8S,
+	FIX_RANK
+};
 
 static const struct engine {
 	const char *name;
 	const char *rank[VARS];
-	const char *size[VARS];
+	const char *size[VARS]; /* the ranks launched */
+	const char *nodes[VARS]; /* the nodes spanned, when told */
 	const char *nodelist[VARS];
-	const char *tasks; /* ranks, when that may differ from nodes */
-	const char *fix; /* how to launch one rank a node */
+	enum role_fixes fix;
 } engines[] = {
 	{ "slurm",
 	  { "SLURM_PROCID" },
+	  { "SLURM_NTASKS" },
 	  { "SLURM_STEP_NUM_NODES", "SLURM_NNODES" },
 	  { "SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST" },
-	  "SLURM_NTASKS",
-	  "srun --ntasks-per-node=1" },
+	  FIX_SLURM },
 	{ "openmpi",
 	  { "OMPI_COMM_WORLD_RANK" },
 	  { "OMPI_COMM_WORLD_SIZE" },
 	  { NULL },
-	  NULL,
-	  "mpirun -np <nodes> --map-by node" },
-	{ "pmi",
-	  { "PMI_RANK" },
-	  { "PMI_SIZE" },
 	  { NULL },
-	  NULL,
-	  "mpiexec -n <nodes> -ppn 1" },
+	  FIX_OPENMPI },
+	{ "pmi", { "PMI_RANK" }, { "PMI_SIZE" }, { NULL }, { NULL }, FIX_PMI },
 	{ "k8s",
 	  { "JOB_COMPLETION_INDEX" },
 	  { NULL },
 	  { NULL },
-	  NULL,
-	  "completions = parallelism = the number of hosts" },
+	  { NULL },
+	  FIX_K8S },
 };
 
 static const char *first(const char *const names[VARS], role_getenv_fn get,
@@ -71,30 +77,20 @@ static int number(const char *name, const char *text, unsigned int *v)
 	return 0;
 }
 
-static int engine_size(const struct engine *e, struct role *r,
-		       role_getenv_fn get, void *ctx)
+/* *out = the first of names that is set, else -1. */
+static int count(const char *const names[VARS], role_getenv_fn get, void *ctx,
+		 int *out)
 {
-	const char *var, *v = first(e->size, get, ctx, &var);
-	unsigned int size, tasks;
+	const char *var, *v = first(names, get, ctx, &var);
+	unsigned int n;
 	int err;
 
-	r->size = -1;
+	*out = -1;
 	if (!v)
 		return 0;
-	err = number(var, v, &size);
-	if (err)
-		return err;
-	r->size = (int)size;
-	v = e->tasks ? get(e->tasks, ctx) : NULL;
-	if (!v)
-		return 0;
-	err = number(e->tasks, v, &tasks);
-	if (!err && tasks != size) {
-		bench_err(
-			"%s: %s=%u tasks on %s=%u nodes: run one task a node (%s)",
-			e->name, e->tasks, tasks, var, size, e->fix);
-		err = -EINVAL;
-	}
+	err = number(var, v, &n);
+	if (!err)
+		*out = (int)n;
 	return err;
 }
 
@@ -110,7 +106,9 @@ int role_from_env(struct role *r, role_getenv_fn get, void *ctx)
 		*r = (struct role){ .engine = e->name };
 		err = number(var, v, &r->rank);
 		if (!err)
-			err = engine_size(e, r, get, ctx);
+			err = count(e->size, get, ctx, &r->size);
+		if (!err)
+			err = count(e->nodes, get, ctx, &r->nodes);
 		if (!err && r->size >= 0 && r->rank >= (unsigned int)r->size) {
 			bench_err(
 				"%s: %s=%u is not below the %d ranks launched",
@@ -126,30 +124,72 @@ int role_from_env(struct role *r, role_getenv_fn get, void *ctx)
 
 int role_explicit(struct role *r, const char *text)
 {
-	*r = (struct role){ .engine = "--rank", .size = -1 };
+	*r = (struct role){ .engine = "--rank", .size = -1, .nodes = -1 };
 	return number("--rank", text, &r->rank);
 }
 
-static const char *fix_of(const char *engine)
+/* How r's engine launches nodes x per ranks, in fix. */
+static void role_fix(const struct role *r, unsigned int nodes, unsigned int per,
+		     char *fix, size_t len)
 {
+	enum role_fixes k = FIX_RANK;
+
 	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
-		if (engines[i].name == engine)
-			return engines[i].fix;
-	return "--rank 0..nodes-1";
+		if (engines[i].name == r->engine)
+			k = engines[i].fix;
+	if (k == FIX_SLURM)
+		snprintf(fix, len, "srun -N %u --ntasks-per-node=%u", nodes,
+			 per);
+	else if (k == FIX_OPENMPI)
+		snprintf(fix, len, "mpirun -np %u --map-by ppr:%u:node",
+			 nodes * per, per);
+	else if (k == FIX_PMI)
+		snprintf(fix, len, "mpiexec -n %u -ppn %u", nodes * per, per);
+	else if (k == FIX_K8S)
+		snprintf(fix, len,
+			 "completions = parallelism = %u: the hosts "
+			 "x --ranks-per-node",
+			 nodes * per);
+	else
+		snprintf(fix, len, "--rank 0..%u", nodes * per - 1);
 }
 
-int role_check(const struct role *r, unsigned int nodes)
+int role_check(const struct role *r, unsigned int nodes, unsigned int per_node)
 {
-	if (r->size >= 0 && (unsigned int)r->size != nodes) {
-		bench_err(
-			"%s launched %d ranks for %u nodes in the host list: one rank a node (%s)",
-			r->engine, r->size, nodes, fix_of(r->engine));
+	unsigned int per = per_node ? per_node : 1, total = nodes * per;
+	char fix[FIX_LEN];
+
+	role_fix(r, nodes, per, fix, sizeof(fix));
+	if (r->nodes >= 0 && (unsigned int)r->nodes != nodes) {
+		bench_err("%s spans %d nodes, but the host list has %u: list "
+			  "the job's nodes (under srun leave --hosts out; %s)",
+			  r->engine, r->nodes, nodes, fix);
 		return -EINVAL;
 	}
-	if (r->rank >= nodes) {
-		bench_err("%s: rank %u, but the host list has %u nodes (%s)",
-			  r->engine, r->rank, nodes, fix_of(r->engine));
+	if (r->size >= 0 && (unsigned int)r->size != total) {
+		char other[48] = "";
+
+		if (nodes && r->size > 0 && !((unsigned int)r->size % nodes))
+			snprintf(other, sizeof(other),
+				 ", or give --ranks-per-node %u",
+				 (unsigned int)r->size / nodes);
+		bench_err("%s launched %d ranks for %u node(s) x %u rank(s) a "
+			  "node (--ranks-per-node %u): launch %u (%s)%s",
+			  r->engine, r->size, nodes, per, per, total, fix,
+			  other);
+		return -EINVAL;
+	}
+	if (r->rank >= total) {
+		bench_err(
+			"%s: rank %u, but %u node(s) x %u rank(s) a node make "
+			"ranks 0..%u (%s)",
+			r->engine, r->rank, nodes, per, total - 1, fix);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+unsigned int role_node(const struct role *r, unsigned int per_node)
+{
+	return r->rank / (per_node ? per_node : 1);
 }

@@ -16,9 +16,11 @@ document stands between its markers.
 With ib_fabric --nccl-test's rank documents in the folders
 (nccl_r<rank>_<node>.json, results/schema/fabric-nccl-v1.schema.json),
 the report adds their section "nccl": every rank of the run (the nodes
-of the plan, else of the documents) with its verdict (passed, below,
-socket, error, corrupt), busbw at the large sizes, the expectation and
-NCCL's transport; a rank without a document is an error. Links and
+of the plan, else of the documents, x their ranks_per_node: rank r on
+node r / ranks_per_node) with its verdict (passed, below, socket,
+error, corrupt), busbw at the large sizes, the expectation and NCCL's
+transport (intra-node: every channel via P2P or SHM, a pass); a rank
+without a document is an error. Links and
 nccl-tests in one folder give one verdict for both; a folder of
 nccl-tests alone needs no plan.json.
 
@@ -117,8 +119,8 @@ def nccl_docs(dirs):
             if not m or int(m.group(1)) in out:
                 continue
             doc = load_json(os.path.join(d, n))
-            if not isinstance(doc, dict) or doc.get("fabric_nccl_version") != 1:
-                die(f"{n}: not an ib_fabric --nccl-test document (fabric_nccl_version 1)")
+            if not isinstance(doc, dict) or doc.get("fabric_nccl_version") not in (1, 2):
+                die(f"{n}: not an ib_fabric --nccl-test document (fabric_nccl_version 1 or 2)")
             out[int(m.group(1))] = (n, doc)
     return out
 
@@ -142,17 +144,28 @@ def nccl_rank(i, node, found):
             "wrong": g["wrong"], "reason": d["reason"]}
 
 
+def ranks_per_node(docs):
+    """--ranks-per-node of the run: every document's (version 1: 1)."""
+    per = {d.get("ranks_per_node", 1) for _, d in docs.values()}
+    if len(per) > 1:
+        die(f"the rank documents disagree on ranks_per_node ({sorted(per)}): "
+            "give the folders of one run")
+    return per.pop()
+
+
 def nccl_of(dirs, nodes):
-    """The report's "nccl" section, or None without rank documents."""
+    """The report's "nccl" section, or None without rank documents: nodes x
+    ranks_per_node ranks, rank r on node r / ranks_per_node."""
     docs = nccl_docs(dirs)
     if not docs:
         return None
     if not nodes:
         nodes = max((d["nodes"] for _, d in docs.values()), key=len)
-    ranks = [nccl_rank(i, n, docs.get(i)) for i, n in enumerate(nodes)]
+    per = ranks_per_node(docs)
+    ranks = [nccl_rank(i, nodes[i // per], docs.get(i)) for i in range(len(nodes) * per)]
     verdict, code = overall(ranks)
     return {"test": next((r["test"] for r in ranks if r["test"]), ""), "ranks": ranks,
-            "verdict": verdict, "exit_code": code}
+            "ranks_per_node": per, "verdict": verdict, "exit_code": code}
 
 
 BEGIN = re.compile(r"^(\[[^\]]*\] )?===== rdmabench fabric link (\S+) begin =====$")
@@ -369,13 +382,15 @@ def render_text(rep):
 def nccl_text(n, w):
     if not n:
         return []
-    out = ["", f"nccl-tests: {n['test']} on {len(n['ranks'])} rank(s): {n['verdict']} "
+    per = n.get("ranks_per_node", 1)
+    shape = f" ({len(n['ranks']) // per} node(s) x {per} rank(s) a node)" if per > 1 else ""
+    out = ["", f"nccl-tests: {n['test']} on {len(n['ranks'])} rank(s){shape}: {n['verdict']} "
            f"(exit {n['exit_code']})",
            f"{'rank':>5}  {'node':<{w}} {'busbw GB/s':>10} {'expected':>9}  {'NCCL net':<12} verdict"]
     for r in n["ranks"]:
         out.append(f"{r['rank']:>5}  {r['node']:<{w}} {fmt(r['busbw_gbps']):>10} "
                    f"{fmt(r['expect_busbw_gbps']):>9}  {r['net'] or '-':<12} {r['nccl_verdict']}"
-                   + ("" if r["nccl_verdict"] == "passed" else f": {r['reason']}"))
+                   + ("" if r["reason"] in ("passed", None, "") else f": {r['reason']}"))
     return out
 
 
@@ -610,7 +625,7 @@ def fleet_of(docs, dirs):
 
 def nccl_only(nccl):
     """A report of nccl-tests alone: no pattern, no links."""
-    nodes = [r["node"] for r in nccl["ranks"]]
+    nodes = list(dict.fromkeys(r["node"] for r in nccl["ranks"]))  # a node's ranks: one node
     return {"fabric_report_version": 1, "pattern": None, "tool": "", "streams": 0,
             "rounds": 0, "nodes": nodes, "links": [],
             "matrix": {"nodes": nodes, "gbps": [[None] * len(nodes) for _ in nodes]},

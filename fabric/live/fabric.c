@@ -75,7 +75,9 @@ static const char *env_get(const char *name, void *ctx)
  */
 static int check_host(const struct fabric *f)
 {
-	const char *want = f->hl.h[f->role.rank].name;
+	unsigned int per = (unsigned int)f->cfg.ranks_per_node;
+	unsigned int node = role_node(&f->role, per);
+	const char *want = f->hl.h[node].name;
 	char host[256];
 	int i;
 
@@ -83,7 +85,7 @@ static int check_host(const struct fabric *f)
 		return 0;
 	host[sizeof(host) - 1] = '\0';
 	i = hostlist_find(&f->hl, host);
-	if (i == (int)f->role.rank)
+	if (i == (int)node)
 		return 0;
 	if (f->cfg.rank[0]) {
 		bench_warn(
@@ -92,39 +94,60 @@ static int check_host(const struct fabric *f)
 		return 0;
 	}
 	bench_err(
-		"%s rank %u runs on %s, but the host list puts rank %u on %s: list the hosts in the launcher's rank order (mpirun --map-by node --host in the order of --hosts; srun: leave --hosts out)",
-		f->role.engine, f->role.rank, host, f->role.rank, want);
+		"%s rank %u runs on %s, but the host list puts rank %u on %s (node %u = rank / --ranks-per-node %u): list the hosts in the launcher's rank order, each node's ranks together (mpirun --map-by ppr:%u:node --host in the order of --hosts; srun: leave --hosts out)",
+		f->role.engine, f->role.rank, host, f->role.rank, want, node,
+		per, per);
 	return -EINVAL;
+}
+
+/*
+ * No launcher, no --rank: this host's name in the list. It says the
+ * node, not which of a node's ranks this is: with --ranks-per-node > 1
+ * refused (a plan, --dry-run, needs no rank).
+ */
+static int rank_by_name(struct fabric *f)
+{
+	char host[256];
+	int i;
+
+	if (gethostname(host, sizeof(host)) ||
+	    (i = hostlist_find(&f->hl, host)) < 0) {
+		if (f->cfg.dry)
+			return 0;
+		bench_err(
+			"no rank: not under mpirun/srun/an Indexed Job, no --rank, and this host's name is not in the host list");
+		return -EINVAL;
+	}
+	if (f->cfg.ranks_per_node > 1) {
+		if (f->cfg.dry)
+			return 0;
+		bench_err(
+			"--ranks-per-node %llu: this host's name says its node, not which of its ranks this process is: run under a launcher (mpirun, srun, an Indexed Job) or give --rank",
+			(unsigned long long)f->cfg.ranks_per_node);
+		return -EINVAL;
+	}
+	f->role = (struct role){ .engine = "hostname",
+				 .rank = (unsigned int)i,
+				 .size = -1,
+				 .nodes = -1 };
+	f->have_rank = true;
+	return 0;
 }
 
 /* The rank: --rank, the launcher's, else this host's name in the list. */
 static int resolve_rank(struct fabric *f)
 {
-	char host[256];
-	int err, i;
+	int err;
 
 	err = f->cfg.rank[0] ? role_explicit(&f->role, f->cfg.rank) :
-			    role_from_env(&f->role, env_get, NULL);
+			       role_from_env(&f->role, env_get, NULL);
 	if (!err) {
 		f->have_rank = true;
-		err = role_check(&f->role, f->hl.n);
+		err = role_check(&f->role, f->hl.n,
+				 (unsigned int)f->cfg.ranks_per_node);
 		return err ? err : check_host(f);
 	}
-	if (err != -ENOENT)
-		return err;
-	if (gethostname(host, sizeof(host)) ||
-	    (i = hostlist_find(&f->hl, host)) < 0) {
-		if (f->cfg.dry)
-			return 0; /* a plan needs no rank */
-		bench_err(
-			"no rank: not under mpirun/srun/an Indexed Job, no --rank, and this host's name is not in the host list");
-		return -EINVAL;
-	}
-	f->role = (struct role){ .engine = "hostname",
-				 .rank = (unsigned int)i,
-				 .size = -1 };
-	f->have_rank = true;
-	return 0;
+	return err == -ENOENT ? rank_by_name(f) : err;
 }
 
 static int resolve(struct fabric *f)
@@ -300,6 +323,25 @@ static int run(struct fabric *f)
 	return code;
 }
 
+/* --dry-run of --nccl-test: what each rank runs, on which node. */
+static void nccl_dry(const struct fabric *f, const struct fabric_nccl *n)
+{
+	unsigned int per = n->ranks_per_node, ranks = f->hl.n * per;
+
+	printf("# nccl-tests: %u node(s) x %u rank(s) a node = %u rank(s)%s\n",
+	       f->hl.n, per, ranks,
+	       per > 1 ? "; rank r on node r / --ranks-per-node" : "");
+	for (unsigned int r = 0; r < ranks; r++) {
+		const char *node = f->hl.h[r / per].name;
+
+		printf("rank %u on %-16s %s NCCL_DEBUG=INFO %s", r, node,
+		       f->have_rank && f->role.rank == r ? "*" : " ", n->prog);
+		for (unsigned int a = 0; a < n->nargs; a++)
+			printf(" %s", n->args[a]);
+		printf(" > %s/nccl_r%u_%s.log\n", n->out, r, node);
+	}
+}
+
 /* --nccl-test: this rank's run, or (--dry-run) what each rank runs. */
 static int nccl(struct fabric *f, int argc, char **argv)
 {
@@ -309,6 +351,7 @@ static int nccl(struct fabric *f, int argc, char **argv)
 		.nargs = (unsigned int)(argc - f->cfg.tool_args),
 		.out = f->cfg.out,
 		.nodes = f->hl.n,
+		.ranks_per_node = (unsigned int)f->cfg.ranks_per_node,
 		.hl = &f->hl,
 		.timeout_s = (unsigned int)f->cfg.timeout_s,
 		.expect_gbps = f->cfg.expect_gbps,
@@ -316,16 +359,7 @@ static int nccl(struct fabric *f, int argc, char **argv)
 	};
 
 	if (f->cfg.dry) {
-		for (unsigned int i = 0; i < f->hl.n; i++) {
-			printf("rank %u on %-16s %s NCCL_DEBUG=INFO %s", i,
-			       f->hl.h[i].name,
-			       f->have_rank && f->role.rank == i ? "*" : " ",
-			       n.prog);
-			for (unsigned int a = 0; a < n.nargs; a++)
-				printf(" %s", n.args[a]);
-			printf(" > %s/nccl_r%u_%s.log\n", n.out, i,
-			       f->hl.h[i].name);
-		}
+		nccl_dry(f, &n);
 		return BENCH_EXIT_OK;
 	}
 	if (mkdir(f->cfg.out, 0755) && errno != EEXIST) {
@@ -333,7 +367,7 @@ static int nccl(struct fabric *f, int argc, char **argv)
 		return BENCH_EXIT_USAGE;
 	}
 	n.rank = f->role.rank;
-	n.node = f->hl.h[f->role.rank].name;
+	n.node = f->hl.h[role_node(&f->role, n.ranks_per_node)].name;
 	n.engine = f->role.engine;
 	return fabric_nccl_run(&n);
 }

@@ -123,13 +123,15 @@ static void expectation(const struct fabric_nccl *n, const struct ntest_out *o,
 {
 	struct ntest_nics nics;
 	const char *test = o->test[0] ? o->test : n->prog;
+	/* a node's GPUs: its ranks x each rank's (nGpus) */
+	unsigned int gpus = n->ranks_per_node * (o->ngpus ? o->ngpus : 1);
 
 	e->busbw = n->expect_gbps;
 	e->from = "--expect-busbw";
 	if (!n->expect_auto || !o->nrows) /* no table: nothing to gate */
 		return;
 	nics_read(&nics);
-	e->busbw = ntest_derive(ntest_bound_of(test), &nics, n->nodes, o->ngpus,
+	e->busbw = ntest_derive(ntest_bound_of(test), &nics, n->nodes, gpus,
 				FABRIC_BUSBW_FRACTION, why, why_len);
 	e->from = why;
 	if (e->busbw <= 0)
@@ -173,8 +175,16 @@ static int judge_log(const struct fabric_nccl *n, const char *log, int status)
 	struct ntest_expect e = { .table_due = n->rank == 0,
 				  .exit_status = status };
 	char why[256], path[PATH_MAX], base[PATH_MAX];
-	struct ntest_doc d = { n->rank, n->node, n->engine, n->prog, base,
-			       n->hl,	o,	 &e,	    &j };
+	struct ntest_doc d = { .rank = n->rank,
+			       .ranks_per_node = n->ranks_per_node,
+			       .node = n->node,
+			       .engine = n->engine,
+			       .program = n->prog,
+			       .log = base,
+			       .hl = n->hl,
+			       .o = o,
+			       .e = &e,
+			       .j = &j };
 	FILE *f = fopen(log, "r");
 
 	if (!o || !f || ntest_read((ntest_init(o), o), f)) {

@@ -8,7 +8,8 @@
  * launcher's environment passes on, so an MPI build of nccl-tests finds
  * its job (mpirun, srun --mpi=pmix) as if the launcher had started it.
  * --expect-busbw auto derives the expectation from this node's ACTIVE
- * RDMA ports (sysfs: host/ports.c, host/rate.c).
+ * RDMA ports (sysfs: host/ports.c, host/rate.c), the node's GPUs counted
+ * as --ranks-per-node x nccl-tests' nGpus.
  */
 #ifndef RDMABENCH_FABRIC_LIVE_FABRIC_NCCL_H
 #define RDMABENCH_FABRIC_LIVE_FABRIC_NCCL_H
@@ -23,6 +24,7 @@ struct fabric_nccl {
 	unsigned int nargs;
 	const char *out; /* --out */
 	unsigned int rank, nodes;
+	unsigned int ranks_per_node; /* --ranks-per-node: ranks a node */
 	const struct hostlist *hl;
 	const char *node, *engine;
 	unsigned int timeout_s; /* --timeout: the program's limit */

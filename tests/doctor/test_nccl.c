@@ -12,7 +12,10 @@
  * GPUs or an RDMA NIC with a GPU. The files named real-h200-*.log are
  * real: NCCL 2.28.9 (PyTorch 2.11's nvidia-nccl-cu13 wheel) on the lent
  * H200, captured by results/nccl-h200/capture.sh; they are the proof of
- * the Socket fall back, the stand-ins of the other outcomes.
+ * the Socket fall back, the stand-ins of the other outcomes. The
+ * stand-in-2.28-2rank-*.log files are two ranks of one host built from
+ * the real nccl-tests log's lines, channels changed, until the two-GPU
+ * machine gives real ones.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <limits.h>
@@ -280,6 +283,38 @@ static void test_real_h200(void)
 	}
 }
 
+/*
+ * Two ranks of one host with P2P (STAND-IN): nccl_net still fails (what
+ * NCCL would use across nodes is Socket) and says the log's traffic
+ * crossed no network; the channels pass. With P2P and SHM off: no clause.
+ */
+static void test_two_rank_intra(void)
+{
+	struct scenario s;
+	const char *f = "stand-in-2.28-2rank-p2p-r0.log";
+	const char *g = "stand-in-2.28-2rank-socket-r0.log";
+
+	EXPECT_EQ_INT(run(&s, "nodevices", "vm", f, NULL), 0);
+	EXPECT_VERDICT(&s.c.rep, "nccl_net", f, VERDICT_FAIL);
+	EXPECT_TEXT(&s.c.rep, "nccl_net", f, 0, "NCCL fell back to Socket");
+	EXPECT_TEXT(&s.c.rep, "nccl_net", f, 0, "; this log's traffic "
+		    "crossed no network (every channel inside the node: 24 "
+		    "P2P, 0 SHM)");
+	EXPECT_VERDICT(&s.c.rep, "nccl_path", f, VERDICT_PASS);
+	EXPECT_TEXT(&s.c.rep, "nccl_path", f, 0, "24 P2P");
+	done(&s);
+	EXPECT_EQ_INT(run(&s, "nodevices", "vm", g, NULL), 0);
+	EXPECT_VERDICT(&s.c.rep, "nccl_net", g, VERDICT_FAIL);
+	EXPECT_VERDICT(&s.c.rep, "nccl_path", g, VERDICT_FAIL);
+	EXPECT_TEXT(&s.c.rep, "nccl_path", g, 0, "8 NET/Socket");
+	{
+		const struct finding *x = findings_find(&s.c.rep, "nccl_net", g);
+
+		EXPECT_TRUE(x && !strstr(x->detail, "crossed no network"));
+	}
+	done(&s);
+}
+
 /* A log's text reaches the output cleaned. */
 static void test_hostile_text(void)
 {
@@ -356,6 +391,7 @@ int main(void)
 	test_ib_hca_missing();
 	test_ranks_one_bad();
 	test_real_h200();
+	test_two_rank_intra();
 	test_hostile_text();
 	test_cli();
 	return test_finish("test_nccl");

@@ -10,11 +10,14 @@
 # NCCL_DEBUG is INFO or TRACE (ib_fabric --nccl-test must set it). It
 # never proves nccl-tests ran: it proves ib_fabric's launch, collection,
 # parsing and gates. ARGS are echoed to stderr ("nccl_replay: args ...").
-# NCCL_REPLAY_EXIT=N makes it exit N.
+# NCCL_REPLAY_EXIT=N makes it exit N. "{rank}" in FILE is the rank, so
+# that each rank of one launch replays its own log
+# (stand-in-2.28-2rank-p2p-r{rank}.log).
 set -u
 file=${1:?usage: nccl_replay.sh FILE [ARGS...]}
 shift
 rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${SLURM_PROCID:-0}}}
+file=${file//\{rank\}/$rank}
 echo "nccl_replay: rank $rank args $*" >&2
 case ${NCCL_DEBUG:-} in
 [Ii][Nn][Ff][Oo] | [Tt][Rr][Aa][Cc][Ee]) debug=1 ;;

@@ -39,6 +39,7 @@ static void test_defaults(void)
 	EXPECT_STREQ(cfg.tool, "ib_write_bw");
 	EXPECT_STREQ(cfg.out, "fabric-out");
 	EXPECT_EQ_U64(cfg.streams, 1);
+	EXPECT_EQ_U64(cfg.ranks_per_node, 1);
 	EXPECT_EQ_U64(cfg.port, 18515);
 	EXPECT_EQ_U64(cfg.barrier_port, 18514);
 	EXPECT_EQ_U64(cfg.timeout_s, 600);
@@ -93,10 +94,30 @@ static void test_refusals(void)
 	EXPECT_EQ_INT(parse(ARGS("-P", "ring", "--report_gbits")), -EINVAL);
 }
 
+/* --ranks-per-node: with --nccl-test only, 1..64 */
+static void test_ranks_per_node(void)
+{
+	EXPECT_EQ_INT(parse(ARGS("--nccl-test", "all_reduce_perf", "-H", "vm",
+				 "--ranks-per-node", "2")), 0);
+	EXPECT_EQ_U64(cfg.ranks_per_node, 2);
+	EXPECT_EQ_INT(parse(ARGS("-P", "ring", "-H", "a,b",
+				 "--ranks-per-node", "2")), -EINVAL);
+	EXPECT_TRUE(strstr(err, "--ranks-per-node 2 is for --nccl-test: the "
+			   "link patterns run one process a node"));
+	/* 1 is the default, so links take it said aloud */
+	EXPECT_EQ_INT(parse(ARGS("-P", "ring", "-H", "a,b",
+				 "--ranks-per-node", "1")), 0);
+	EXPECT_EQ_INT(parse(ARGS("--nccl-test", "x", "-H", "vm",
+				 "--ranks-per-node", "0")), -ERANGE);
+	EXPECT_EQ_INT(parse(ARGS("--nccl-test", "x", "-H", "vm",
+				 "--ranks-per-node", "65")), -ERANGE);
+}
+
 int main(void)
 {
 	test_defaults();
 	test_forms();
 	test_refusals();
+	test_ranks_per_node();
 	return test_finish("test_fabric_cli");
 }

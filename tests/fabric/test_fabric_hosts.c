@@ -124,14 +124,14 @@ static void test_engines(void)
 	EXPECT_EQ_INT(role_from_env(&r, table_get, ompi), 0);
 	EXPECT_STREQ(r.engine, "openmpi");
 	EXPECT_TRUE(r.rank == 2 && r.size == 4 && !r.nodelist);
-	EXPECT_EQ_INT(role_check(&r, 4), 0);
-	EXPECT_EQ_INT(role_check(&r, 3), -EINVAL);
+	EXPECT_EQ_INT(role_check(&r, 4, 1), 0);
+	EXPECT_EQ_INT(role_check(&r, 3, 1), -EINVAL);
 	EXPECT_EQ_INT(role_from_env(&r, table_get, pmi), 0);
 	EXPECT_TRUE(!strcmp(r.engine, "pmi") && r.rank == 1 && r.size == 3);
 	EXPECT_EQ_INT(role_from_env(&r, table_get, k8s), 0);
 	EXPECT_TRUE(!strcmp(r.engine, "k8s") && r.rank == 5 && r.size == -1);
-	EXPECT_EQ_INT(role_check(&r, 6), 0);
-	EXPECT_EQ_INT(role_check(&r, 5), -EINVAL);
+	EXPECT_EQ_INT(role_check(&r, 6, 1), 0);
+	EXPECT_EQ_INT(role_check(&r, 5, 1), -EINVAL);
 	EXPECT_EQ_INT(role_from_env(&r, table_get, bad), -EINVAL);
 	EXPECT_EQ_INT(role_from_env(&r, table_get, past), -EINVAL);
 	EXPECT_EQ_INT(role_explicit(&r, "3"), 0);
@@ -163,10 +163,10 @@ static void test_slurm(void)
 
 	EXPECT_EQ_INT(role_from_env(&r, table_get, env), 0);
 	EXPECT_STREQ(r.engine, "slurm");
-	EXPECT_TRUE(r.rank == 3 && r.size == 5);
+	EXPECT_TRUE(r.rank == 3 && r.size == 5 && r.nodes == 5);
 	EXPECT_STREQ(r.nodelist, "node-[01-03,07],gpu7");
 	EXPECT_EQ_INT(hostlist_parse(&hl, r.nodelist), 0);
-	EXPECT_EQ_INT(role_check(&r, hl.n), 0);
+	EXPECT_EQ_INT(role_check(&r, hl.n, 1), 0);
 	EXPECT_STREQ(hl.h[r.rank].name, "node-07");
 	EXPECT_EQ_INT(plan_build(&pl, PLAN_RING, hl.n, 1, 18515), 0);
 	l = plan_round(&pl, 0, &k);
@@ -185,8 +185,14 @@ static void test_slurm(void)
 	plan_free(&pl);
 	hostlist_free(&hl);
 	EXPECT_EQ_INT(role_from_env(&r, table_get, step), 0);
-	EXPECT_TRUE(r.size == 2 && !strcmp(r.nodelist, "n[1-2]"));
-	EXPECT_EQ_INT(role_from_env(&r, table_get, many), -EINVAL);
+	EXPECT_TRUE(r.nodes == 2 && r.size == -1 &&
+		    !strcmp(r.nodelist, "n[1-2]"));
+	EXPECT_EQ_INT(role_check(&r, 2, 1), 0);
+	EXPECT_EQ_INT(role_check(&r, 9, 1), -EINVAL); /* the job's 9 */
+	/* 4 tasks on 2 nodes: one a node refuses, two a node takes */
+	EXPECT_EQ_INT(role_from_env(&r, table_get, many), 0);
+	EXPECT_EQ_INT(role_check(&r, 2, 1), -EINVAL);
+	EXPECT_EQ_INT(role_check(&r, 2, 2), 0);
 }
 
 /* all-to-all over n nodes: rank is a client once and a server once in
@@ -226,14 +232,70 @@ static void test_slurm_all_to_all(void)
 	struct role me;
 
 	EXPECT_EQ_INT(role_from_env(&me, table_get, old), 0);
-	EXPECT_TRUE(me.rank == 2 && me.size == 3 && !strcmp(me.engine, "slurm"));
+	EXPECT_TRUE(me.rank == 2 && me.nodes == 3 && me.size == -1 &&
+		    !strcmp(me.engine, "slurm"));
 	EXPECT_STREQ(me.nodelist, "node-[1-3]");
 	EXPECT_EQ_INT(hostlist_parse(&nodes, me.nodelist), 0);
-	EXPECT_EQ_INT(role_check(&me, nodes.n), 0);
+	EXPECT_EQ_INT(role_check(&me, nodes.n, 1), 0);
 	EXPECT_STREQ(nodes.h[me.rank].name, "node-3");
 	expect_all_to_all_roles(me.rank, nodes.n);
+	/* without SLURM_NTASKS a rank past the nodes x 1 is role_check's */
+	EXPECT_EQ_INT(role_from_env(&me, table_get, past), 0);
+	EXPECT_EQ_INT(role_check(&me, nodes.n, 1), -EINVAL);
 	hostlist_free(&nodes);
-	EXPECT_EQ_INT(role_from_env(&me, table_get, past), -EINVAL);
+}
+
+/*
+ * --ranks-per-node 2: two GPUs a node, one rank each, ranks filling a
+ * node before the next. Each launcher's count is nodes x 2; rank r's
+ * node is r / 2; other counts are refused.
+ */
+static void test_ranks_per_node(void)
+{
+	const char *ompi[] = { "OMPI_COMM_WORLD_RANK=3",
+			       "OMPI_COMM_WORLD_SIZE=4", NULL };
+	const char *ompi_one[] = { "OMPI_COMM_WORLD_RANK=1",
+				   "OMPI_COMM_WORLD_SIZE=2", NULL };
+	const char *slurm[] = { "SLURM_PROCID=2", "SLURM_NNODES=2",
+				"SLURM_NTASKS=4",
+				"SLURM_JOB_NODELIST=gpu-[1-2]", NULL };
+	const char *slurm_odd[] = { "SLURM_PROCID=0", "SLURM_NNODES=2",
+				    "SLURM_NTASKS=3", NULL };
+	const char *k8s[] = { "JOB_COMPLETION_INDEX=3", NULL };
+	const char *k8s_past[] = { "JOB_COMPLETION_INDEX=4", NULL };
+	struct role r;
+
+	/* mpirun -np 4 --map-by ppr:2:node on 2 nodes: rank 3 on node 1 */
+	EXPECT_EQ_INT(role_from_env(&r, table_get, ompi), 0);
+	EXPECT_EQ_INT(role_check(&r, 2, 2), 0);
+	EXPECT_EQ_INT(role_node(&r, 2), 1);
+	EXPECT_EQ_INT(role_check(&r, 2, 1), -EINVAL); /* 4 ranks, 2 nodes */
+	EXPECT_EQ_INT(role_check(&r, 4, 2), -EINVAL); /* 4 ranks, want 8 */
+	/* one host, two GPUs: mpirun -np 2 --map-by ppr:2:node */
+	EXPECT_EQ_INT(role_from_env(&r, table_get, ompi_one), 0);
+	EXPECT_EQ_INT(role_check(&r, 1, 2), 0);
+	EXPECT_EQ_INT(role_node(&r, 2), 0);
+	EXPECT_EQ_INT(role_check(&r, 1, 1), -EINVAL);
+	/* srun -N 2 --ntasks-per-node=2: task 2 on gpu-2 */
+	EXPECT_EQ_INT(role_from_env(&r, table_get, slurm), 0);
+	EXPECT_TRUE(r.size == 4 && r.nodes == 2);
+	EXPECT_EQ_INT(role_check(&r, 2, 2), 0);
+	EXPECT_EQ_INT(role_node(&r, 2), 1);
+	EXPECT_EQ_INT(role_check(&r, 3, 2), -EINVAL); /* the step's 2 */
+	EXPECT_EQ_INT(role_from_env(&r, table_get, slurm_odd), 0);
+	EXPECT_EQ_INT(role_check(&r, 2, 2), -EINVAL); /* 3 tasks, want 4 */
+	/* an Indexed Job of completions 4 over 2 hosts */
+	EXPECT_EQ_INT(role_from_env(&r, table_get, k8s), 0);
+	EXPECT_EQ_INT(role_check(&r, 2, 2), 0);
+	EXPECT_EQ_INT(role_node(&r, 2), 1);
+	EXPECT_EQ_INT(role_from_env(&r, table_get, k8s_past), 0);
+	EXPECT_EQ_INT(role_check(&r, 2, 2), -EINVAL);
+	/* --rank: up to nodes x 2 - 1 */
+	EXPECT_EQ_INT(role_explicit(&r, "1"), 0);
+	EXPECT_EQ_INT(role_check(&r, 1, 2), 0);
+	EXPECT_EQ_INT(role_node(&r, 2), 0);
+	EXPECT_EQ_INT(role_explicit(&r, "2"), 0);
+	EXPECT_EQ_INT(role_check(&r, 1, 2), -EINVAL);
 }
 
 int main(void)
@@ -243,5 +305,6 @@ int main(void)
 	test_engines();
 	test_slurm();
 	test_slurm_all_to_all();
+	test_ranks_per_node();
 	return test_finish("test_fabric_hosts");
 }

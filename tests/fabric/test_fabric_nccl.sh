@@ -9,7 +9,9 @@
 # results/schema/fabric-nccl-v1 when python3-jsonschema is there), the
 # report's verdict, JSON (fabric-report-v1), JUnit and Prometheus; pass,
 # below --expect-busbw, #wrong > 0, Socket, a missing rank, NCCL_DEBUG
-# forced to INFO, a missing program, the refusals and the dry-run.
+# forced to INFO, a missing program, the refusals and the dry-run; then
+# one host's two GPUs, --ranks-per-node 2, on STAND-IN two-rank logs,
+# by --rank and (where mpirun is installed) under mpirun.
 # shellcheck disable=SC2015 # ok() never fails: "A && ok || fail" is an if
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -107,6 +109,72 @@ grep -q 'cannot run /nonexistent/all_reduce_perf' "$tmp/none/nccl_r0_a.log" && o
 OMPI_COMM_WORLD_RANK=0 "$BIN" --nccl-test "$REPLAY" -H a,b --rank 0 -o "$tmp/auto" --expect-busbw auto \
 	-- "$FIX/stand-in-2.19.6-ib-pass.log" > "$tmp/out" 2>&1
 grep -q -e 'no expectation for all_reduce_perf on 2 node(s)' -e 'passed' "$tmp/out" && ok || fail "auto: $(cat "$tmp/out")"
+# ---- one host, two GPUs: --ranks-per-node 2. The logs are STAND-INS
+# (tests/fixtures/nccl/stand-in-2.28-2rank-*: the real one-GPU log's
+# lines, channels changed) until the two-GPU machine gives real ones.
+TWO=tests/fixtures/nccl/stand-in-2.28-2rank
+# two NAME "WANT0 WANT1" KIND: ranks 0 and 1 of host vm, by --rank
+two() {
+	local name=$1 want=($2) kind=$3 r rc
+	mkdir -p "$tmp/$name"
+	for r in 0 1; do
+		OMPI_COMM_WORLD_RANK=$r "$BIN" --nccl-test "$REPLAY" -H vm --ranks-per-node 2 --rank "$r" \
+			-o "$tmp/$name" -- "$TWO-$kind-r$r.log" -b 8 -e 128M > "$tmp/$name.r$r.out" 2>&1
+		rc=$?
+		[ "$rc" = "${want[$r]}" ] && ok || { cat "$tmp/$name.r$r.out"; fail "$name: rank $r exit $rc, want ${want[$r]}"; }
+	done
+	grep -q '"ranks_per_node": 2' "$tmp/$name/nccl_r1_vm.json" && ok || fail "$name: ranks_per_node in r1's document"
+}
+P2P_WHY="no network needed: every channel stayed inside the node (24 via P2P: NVLink or PCIe); NCCL's network for other nodes: Socket (across nodes it would fall back)"
+two two-socket "3 3" socket
+report two-socket 3 fail
+grep -q 'nccl-tests: all_reduce_perf on 2 rank(s) (1 node(s) x 2 rank(s) a node): fail' "$tmp/two-socket.report" &&
+	ok || fail "two-socket: 1 node x 2 ranks in the report"
+[ "$(grep -c 'vm .*Socket  *socket: NCCL used sockets, not RDMA (NET/IB : No device found; ' "$tmp/two-socket.report")" = 2 ] &&
+	ok || fail "two-socket: both ranks' socket reason"
+two two-p2p "0 0" p2p
+report two-p2p 0 pass
+[ "$(grep -c "vm .*intra-node   passed: $P2P_WHY" "$tmp/two-p2p.report")" = 2 ] && ok ||
+	{ cat "$tmp/two-p2p.report"; fail "two-p2p: both ranks intra-node, passed, with the reason"; }
+grep -q 'rdmabench_fabric_nccl_passed{test="all_reduce_perf",rank="1",node="vm",net="intra-node"} 1' \
+	"$tmp/two-p2p/fabric.prom" && ok || fail "two-p2p: Prometheus rank 1"
+# the same through mpirun, one rank a GPU; the replayer picks r{rank}'s log
+if command -v mpirun > /dev/null; then
+	[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	host=$(hostname)
+	for kind in p2p socket; do
+		mpirun -np 2 --map-by ppr:2:node --oversubscribe --bind-to none "$BIN" --nccl-test "$REPLAY" \
+			-H "$host" --ranks-per-node 2 -o "$tmp/mpi-$kind" -- "$TWO-$kind-r{rank}.log" \
+			> "$tmp/mpi-$kind.out" 2>&1
+		echo "mpirun exit $? ($kind)" >> "$tmp/mpi-$kind.out"
+	done
+	grep -q 'mpirun exit 0 (p2p)' "$tmp/mpi-p2p.out" && ok || { cat "$tmp/mpi-p2p.out"; fail "mpirun p2p: exit"; }
+	report mpi-p2p 0 pass
+	# mpirun's own exit may hide the ranks' 3: the report's is the gate
+	report mpi-socket 3 fail
+	mpirun -np 2 --map-by ppr:2:node --oversubscribe --bind-to none "$BIN" --nccl-test "$REPLAY" \
+		-H "$host" -o "$tmp/mpi-one" -- "$TWO-p2p-r{rank}.log" > "$tmp/out" 2>&1
+	grep -q 'openmpi launched 2 ranks for 1 node(s) x 1 rank(s) a node (--ranks-per-node 1): launch 1 (mpirun -np 1 --map-by ppr:1:node), or give --ranks-per-node 2' \
+		"$tmp/out" && ok || { cat "$tmp/out"; fail "mpirun -np 2 without --ranks-per-node: the refusal"; }
+else
+	echo "test_fabric_nccl: no mpirun here: the --ranks-per-node runs under mpirun skipped"
+fi
+# refusals of --ranks-per-node: links, a host name alone, a count off
+"$BIN" -P ring -H a,b --ranks-per-node 2 -n > "$tmp/out" 2>&1
+[ $? = 2 ] && grep -q -- '--ranks-per-node 2 is for --nccl-test' "$tmp/out" && ok || fail "refuse: links with --ranks-per-node"
+env -u OMPI_COMM_WORLD_RANK -u PMI_RANK -u SLURM_PROCID -u JOB_COMPLETION_INDEX \
+	"$BIN" --nccl-test x -H "$(hostname)" --ranks-per-node 2 -o "$tmp/byname" > "$tmp/out" 2>&1
+[ $? = 2 ] && grep -q "this host's name says its node, not which of its ranks" "$tmp/out" && ok ||
+	{ cat "$tmp/out"; fail "refuse: --ranks-per-node 2 by host name"; }
+OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=3 "$BIN" --nccl-test x -H vm --ranks-per-node 2 -n > "$tmp/out" 2>&1
+[ $? = 2 ] && grep -q 'launched 3 ranks for 1 node(s) x 2 rank(s) a node (--ranks-per-node 2): launch 2 (mpirun -np 2 --map-by ppr:2:node)' \
+	"$tmp/out" && ok || { cat "$tmp/out"; fail "refuse: 3 ranks for 1 x 2"; }
+# the dry run of 2 nodes x 2 ranks
+"$BIN" --nccl-test all_reduce_perf -H 'h[1-2]' --ranks-per-node 2 -n > "$tmp/out" 2>&1
+grep -q '^# nccl-tests: 2 node(s) x 2 rank(s) a node = 4 rank(s)' "$tmp/out" &&
+	[ "$(grep -c -e '^rank 0 on h1 .*nccl_r0_h1.log$' -e '^rank 1 on h1 .*nccl_r1_h1.log$' \
+		-e '^rank 2 on h2 .*nccl_r2_h2.log$' -e '^rank 3 on h2 .*nccl_r3_h2.log$' "$tmp/out")" = 4 ] &&
+	ok || fail "dry-run 2 x 2: $(cat "$tmp/out")"
 # ---- refusals and the dry-run
 for bad in "--nccl-test x -P ring -H a,b" "--nccl-test x -H a,b --expect-busbw fast" \
 	"-P ring -H a,b --expect-busbw 10" "--nccl-test x -H a,b --dry-run=json"; do

@@ -11,7 +11,10 @@
  * it; no machine here has two GPU nodes. The real proof of the format is
  * tests/fixtures/nccl/real-h200-nccl-tests-2.28.9-all_reduce.log:
  * all_reduce_perf 2.19.6 on the lent H200 (results/nccl-h200/), whose
- * NCCL fell back to Socket.
+ * NCCL fell back to Socket. tests/fixtures/nccl/stand-in-2.28-2rank-*.log
+ * are STAND-INS too: two ranks of one host (one GPU each), built from that
+ * real log's lines with the channels changed, until the two-GPU machine
+ * gives real ones.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <limits.h>
@@ -230,10 +233,15 @@ static void test_json(void)
 	struct ntest_expect e = { .busbw = 150,
 				  .from = "--expect-busbw",
 				  .table_due = true };
-	struct ntest_doc d = {
-		0,  "node-1", "mpirun", "all_reduce_perf", "nccl_r0.log", NULL,
-		&o, &e,	      &j
-	};
+	struct ntest_doc d = { .rank = 0,
+			       .ranks_per_node = 2,
+			       .node = "node-1",
+			       .engine = "mpirun",
+			       .program = "all_reduce_perf",
+			       .log = "nccl_r0.log",
+			       .o = &o,
+			       .e = &e,
+			       .j = &j };
 	struct json_read_tok tok[4096];
 	char *buf = NULL;
 	size_t len = 0;
@@ -249,7 +257,91 @@ static void test_json(void)
 	EXPECT_TRUE(n > 0);
 	v = n > 0 ? json_read_get(buf, tok, n, 0, "verdict") : -1;
 	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "passed", 6));
+	v = n > 0 ? json_read_get(buf, tok, n, 0, "ranks_per_node") : -1;
+	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "2", 1));
+	v = n > 0 ? json_read_get(buf, tok, n, 0, "fabric_nccl_version") : -1;
+	EXPECT_TRUE(v > 0 && !strncmp(buf + tok[v].start, "2", 1));
 	free(buf);
+}
+
+/*
+ * Two ranks of one host, P2P allowed (STAND-IN logs): NCCL still says
+ * "Using network Socket", but every channel went via P2P/CUMEM: a pass,
+ * intra-node, whose reason says so and names the network across nodes.
+ */
+static void test_two_rank_p2p(void)
+{
+	struct ntest_judgement j;
+
+	EXPECT_EQ_INT(read_fixture(&o, "nccl/stand-in-2.28-2rank-p2p-r0.log"),
+		      0);
+	EXPECT_EQ_INT((int)o.nrows, 25);
+	EXPECT_EQ_INT((int)o.ranks, 2);
+	EXPECT_EQ_INT(o.nccl.net, NCCL_NET_SOCKET);
+	EXPECT_EQ_U64(o.nccl.paths[NCCL_PATH_P2P], 24);
+	EXPECT_EQ_INT(ntest_transport(&o.nccl), NTEST_NET_INTRA);
+	judge(&o, 0, &j);
+	EXPECT_EQ_INT(j.net, NTEST_NET_INTRA);
+	EXPECT_STREQ(ntest_net_name(j.net), "intra-node");
+	EXPECT_EQ_INT(j.verdict, NTEST_PASS);
+	EXPECT_EQ_INT(j.exit_code, 0);
+	EXPECT_STREQ(j.reason,
+		     "no network needed: every channel stayed inside the node "
+		     "(24 via P2P: NVLink or PCIe); NCCL's network for other "
+		     "nodes: Socket (across nodes it would fall back)");
+	/* a gate still applies to an intra-node run */
+	judge(&o, 1e5, &j);
+	EXPECT_EQ_INT(j.verdict, NTEST_BELOW);
+	EXPECT_EQ_INT(read_fixture(&o, "nccl/stand-in-2.28-2rank-p2p-r1.log"),
+		      0);
+	judge(&o, 0, &j);
+	EXPECT_EQ_INT(j.net, NTEST_NET_INTRA);
+	EXPECT_EQ_INT(j.exit_code, 0);
+}
+
+/* Two ranks of one host, P2P and SHM disabled (STAND-IN logs): Socket. */
+static void test_two_rank_socket(void)
+{
+	struct ntest_judgement j;
+	const char *const logs[] = { "nccl/stand-in-2.28-2rank-socket-r0.log",
+				     "nccl/stand-in-2.28-2rank-socket-r1.log" };
+
+	for (size_t i = 0; i < 2; i++) {
+		EXPECT_EQ_INT(read_fixture(&o, logs[i]), 0);
+		EXPECT_EQ_U64(o.nccl.paths[NCCL_PATH_SOCKET], 8);
+		EXPECT_EQ_U64(o.nccl.paths[NCCL_PATH_P2P], 0);
+		judge(&o, 0, &j);
+		EXPECT_EQ_INT(j.net, NTEST_NET_SOCKET);
+		EXPECT_EQ_INT(j.verdict, NTEST_SOCKET);
+		EXPECT_EQ_INT(j.exit_code, 3);
+		EXPECT_TRUE(strstr(j.reason, "NCCL used sockets, not RDMA "
+				   "(NET/IB : No device found; ") == j.reason);
+	}
+}
+
+/* The channels decide: one NET/Socket channel among P2P ones is Socket;
+ * P2P with SHM and "Using network IB" is intra-node; none is not. */
+static void test_intra_rule(void)
+{
+	struct nccl_log l;
+	char why[256];
+
+	nccl_log_init(&l);
+	nccl_log_line(&l, "h:1:1 [0] NCCL INFO Using network IB");
+	EXPECT_TRUE(!nccl_log_intra_node(&l, why, sizeof(why)));
+	nccl_log_line(&l, "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] "
+		      "via P2P/IPC");
+	nccl_log_line(&l, "h:1:1 [0] NCCL INFO Channel 01/0 : 0[0] -> 2[2] "
+		      "via SHM/direct/direct");
+	EXPECT_TRUE(nccl_log_intra_node(&l, why, sizeof(why)));
+	EXPECT_STREQ(why, "no network needed: every channel stayed inside "
+		     "the node (1 via P2P: NVLink or PCIe, 1 via SHM: host "
+		     "memory); NCCL's network for other nodes: IB");
+	EXPECT_EQ_INT(ntest_transport(&l), NTEST_NET_INTRA);
+	nccl_log_line(&l, "h:1:1 [0] NCCL INFO Channel 02/0 : 0[0] -> 3[3] "
+		      "[send] via NET/Socket/0");
+	EXPECT_TRUE(!nccl_log_intra_node(&l, NULL, 0));
+	EXPECT_EQ_INT(ntest_transport(&l), NTEST_NET_SOCKET);
 }
 
 int main(void)
@@ -261,5 +353,8 @@ int main(void)
 	test_forms();
 	test_derive();
 	test_json();
+	test_two_rank_p2p();
+	test_two_rank_socket();
+	test_intra_rule();
 	return test_finish("test_fabric_ntest");
 }

@@ -44,7 +44,7 @@ SLURM_PROCID=1 SLURM_NNODES=3 SLURM_NTASKS=3 SLURM_JOB_NODELIST='n[1-3]' \
 grep -q '^# this process: rank 1 (n2, from slurm)' "$tmp/out" && ok || fail "slurm rank: $(head -3 "$tmp/out")"
 [ "$(grep -c ' -> ' "$tmp/out")" = 6 ] && ok || fail "all-to-all of 3: want 6 links"
 OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=4 rc_is 2 "$BIN" -P ring -H a,b,c -n
-grep -q 'openmpi launched 4 ranks for 3 nodes' "$tmp/out" && ok || fail "ompi size mismatch message"
+grep -q 'openmpi launched 4 ranks for 3 node(s) x 1 rank(s) a node' "$tmp/out" && ok || fail "ompi size mismatch message"
 # a launcher's rank on another host than the list gives it: refused
 OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 rc_is 2 "$BIN" -P ring -H "elsewhere,$(hostname)" -o "$tmp/x"
 grep -q "openmpi rank 0 runs on $(hostname), but the host list puts rank 0 on elsewhere" "$tmp/out" &&
