@@ -148,8 +148,9 @@ const struct opt_def opts_table_rows[] = {
 	  .help = "request a completion every N operations",
 	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_TEST },
 	{ .name = "outs", .code = 'o', .kind = OPT_U64, .off = CFG(outstanding),
-	  .min = 1, .max = 256, .def = "16", .arg = "N",
-	  .help = "reads/atomics in flight per QP (capped by the device)",
+	  .min = 1, .max = 256, .def = "255", .arg = "N",
+	  .help = "reads/atomics on the wire per QP, as perftest's out_reads "
+	  "(capped by the device: 255 is its most); -t bounds the posts",
 	  .only = ONLY_READ | ONLY_ATOMIC, .group = OPT_G_TEST },
 	{ .name = "bidirectional", .code = 'b', .kind = OPT_FLAG,
 	  .off = CFG(bidir),
