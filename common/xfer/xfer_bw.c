@@ -74,42 +74,47 @@ static uint64_t bw_pace(struct bw_run *r, uint64_t n)
 	return n;
 }
 
+/*
+ * Post QP qp's share of a turn: up to XFER_POSTS_PER_TURN posts (a
+ * request or a list each) while its window has room. The counters live
+ * in locals for the loop and are stored back once: the loop's loads and
+ * stores are the request's, as in perftest's.
+ */
 static int bw_post_qp(struct bw_run *r, unsigned int qp)
 {
 	const struct xfer_bw_plan *p = r->p;
-	unsigned int posts = 0;
-	uint64_t room, n;
+	const uint64_t cap = p->iters ? p->iters : UINT64_MAX;
+	const uint64_t done = r->done[qp], sent = r->x->qs[qp].sent;
+	uint64_t posted = r->posted[qp], unsig = r->unsignaled[qp], room, n;
+	unsigned int posts;
 	bool sig;
-	int ret;
+	int ret = 0;
 
-	while (r->posting && r->posted[qp] - r->done[qp] < r->depth &&
-	       (!p->iters || r->posted[qp] < p->iters) &&
-	       posts++ < XFER_POSTS_PER_TURN) {
-		room = r->depth - (r->posted[qp] - r->done[qp]);
+	for (posts = 0; r->posting && posts < XFER_POSTS_PER_TURN &&
+			posted < cap && posted - done < r->depth; posts++) {
+		room = r->depth - (posted - done);
 		n = p->post_list < room ? p->post_list : room;
-		if (p->iters && r->posted[qp] + n > p->iters)
-			n = p->iters - r->posted[qp];
-		if (p->pace_per_s > 0)
-			n = bw_pace(r, n);
-		if (!n)
+		if (cap - posted < n)
+			n = cap - posted;
+		if (p->pace_per_s > 0 && !(n = bw_pace(r, n)))
 			break;
-		r->unsignaled[qp] += n;
-		sig = r->unsignaled[qp] >= p->cq_mod ||
-		      r->posted[qp] + n == p->iters ||
-		      r->posted[qp] + n - r->done[qp] >= r->depth;
+		unsig += n;
+		sig = unsig >= p->cq_mod || posted + n == cap ||
+		      posted + n - done >= r->depth;
 		if (!r->first_ns)
 			r->first_ns = r->mark_ns = timer_now_ns();
-		ret = xfer_post(r->x, qp, p->size,
-				r->x->qs[qp].sent + r->posted[qp], (uint32_t)n,
-				sig, r->posted[qp] + n);
+		ret = xfer_post(r->x, qp, p->size, sent + posted, (uint32_t)n,
+				sig, posted + n);
 		if (ret)
-			return ret;
-		r->posted[qp] += n;
-		r->posts_all += n;
+			break;
+		posted += n;
 		if (sig)
-			r->unsignaled[qp] = 0;
+			unsig = 0;
 	}
-	return 0;
+	r->posts_all += posted - r->posted[qp];
+	r->posted[qp] = posted;
+	r->unsignaled[qp] = unsig;
+	return ret;
 }
 
 /* Duration mode: at the end, ask a completion for what was left unsignaled. */
