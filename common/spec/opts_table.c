@@ -129,7 +129,8 @@ const struct opt_def opts_table_rows[] = {
 	{ .name = "post_list", .code = 'l', .kind = OPT_U64,
 	  .off = CFG(post_list), .has_off = CFG(has_post_list), .max = 1024,
 	  .def = "1", .arg = "N",
-	  .help = "chain N work requests per post (0: 1, as perftest)",
+	  .help = "chain N work requests per post (0: 1, as perftest); "
+	  "without -Q one completion a list (-Q N), as perftest",
 	  .only = ONLY_BW | ONLY_LISTED, .group = OPT_G_TEST },
 	{ .name = "recv_post_list", .code = LONG_RECV_POST_LIST,
 	  .kind = OPT_U64, .off = CFG(recv_post_list),
@@ -144,7 +145,7 @@ const struct opt_def opts_table_rows[] = {
 	  "less; 16 on rxe and siw]",
 	  .only = ONLY_WRITE | ONLY_SEND, .group = OPT_G_TEST },
 	{ .name = "cq-mod", .code = 'Q', .kind = OPT_U64, .off = CFG(cq_mod),
-	  .min = 1, .max = 1024, .def = "100", .def_lat = "1", .arg = "N",
+	  .has_off = CFG(has_cq_mod), .min = 1, .max = 1024, .def = "100", .def_lat = "1", .arg = "N",
 	  .help = "request a completion every N operations",
 	  .only = ONLY_BW | IGNORED_ELSEWHERE, .group = OPT_G_TEST },
 	{ .name = "outs", .code = 'o', .kind = OPT_U64, .off = CFG(outstanding),
