@@ -422,7 +422,8 @@ err_reject:
 }
 
 /* Connection parameters: private data, retries (--retry_count), and
- * reads/atomics in flight: as many as this device allows. */
+ * reads/atomics in flight: as initiator -o (ep->attr.out_reads), as
+ * responder all this device serves; both capped by the device. */
 static void cm_conn_param(struct rdma_conn_param *p, const struct cm_ep *ep,
 			  const void *data, uint8_t len)
 {
@@ -438,13 +439,15 @@ static void cm_conn_param(struct rdma_conn_param *p, const struct cm_ep *ep,
 	p->rnr_retry_count = 7;
 	if (ibv_query_device(verbs, &attr))
 		return;
-	/* all the device allows: -o (the software window) sets how many
-	 * are really in flight; 16 here would cap -o 128 at 16
-	 * (docs/performance-notes.md, finding 6) */
+	/* perftest's out_reads: -o bounds the reads on the wire, the
+	 * responder serves all its device allows; the software window is
+	 * -t (docs/performance-notes.md, findings 6 and 12) */
 	p->responder_resources = (uint8_t)(attr.max_qp_rd_atom < 255 ?
 					   attr.max_qp_rd_atom : 255);
 	p->initiator_depth = (uint8_t)(attr.max_qp_init_rd_atom < 255 ?
 				       attr.max_qp_init_rd_atom : 255);
+	if (ep->attr.out_reads && ep->attr.out_reads < p->initiator_depth)
+		p->initiator_depth = ep->attr.out_reads;
 }
 
 /*

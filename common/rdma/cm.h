@@ -27,6 +27,9 @@ struct cm_attr {
 	uint8_t timeout;
 	bool has_retry;
 	uint8_t retry_count;
+	/* -o: reads/atomics this side's QPs keep on the wire as initiator
+	 * (capped by the device); 0: the device's most */
+	uint8_t out_reads;
 	const char *src;    /* --source_ip: connect from it; NULL/"": route's */
 };
 

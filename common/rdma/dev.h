@@ -22,6 +22,9 @@ struct dev_info {
 	unsigned int active_mtu_bytes;
 	int numa_node;           /* host/devnode.h's; -1: unknown */
 	uint32_t max_qp_wr;
+	/* reads/atomics a QP may have on the wire as initiator, at most
+	 * 255 (-o is capped by it: the header's "Outstand reads") */
+	uint8_t max_init_rd_atom;
 	bool has_atomics;        /* atomic_cap != IBV_ATOMIC_NONE */
 	const char *link_layer;  /* "InfiniBand", "Ethernet" */
 	uint8_t active_speed;    /* ibv_port_attr (rate.h RATE_SPEED_*) */

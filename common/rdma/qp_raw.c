@@ -159,7 +159,7 @@ int qp_raw_connect(struct conn *c, unsigned int i, struct ibv_pd *pd,
 	a = (struct ibv_qp_attr){
 		.qp_state = IBV_QPS_RTR, .path_mtu = path->mtu,
 		.dest_qp_num = peer->qpn, .rq_psn = peer->psn,
-		.max_dest_rd_atomic = path->max_rd_atomic, .min_rnr_timer = 12,
+		.max_dest_rd_atomic = path->max_dest_rd_atomic, .min_rnr_timer = 12,
 		.ah_attr = qp_raw_av(path, peer),
 	};
 	/* UC has no reads, atomics, acks or retries to set up */

@@ -30,7 +30,8 @@ struct qp_raw_path {
 	uint8_t port;
 	int gid_index;           /* -1: no GRH (InfiniBand without -x) */
 	enum ibv_mtu mtu;
-	uint8_t max_rd_atomic;
+	uint8_t max_rd_atomic;      /* reads/atomics out as initiator (-o) */
+	uint8_t max_dest_rd_atomic; /* ... served as responder */
 	bool uc;                 /* -c UC: unreliable connected */
 	bool ud;                 /* -c UD: datagrams, an address handle */
 	uint8_t traffic_class;   /* GRH traffic class (-T/--tclass) */

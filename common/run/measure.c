@@ -157,10 +157,8 @@ static void bw_plan(const struct bench_ctx *b, uint64_t size, bool sends,
 		.post_list = b->test.post_list, .sends = sends,
 		.receives = peer_sends && v->bw_end == BENCH_END_RECV,
 	};
-	/* reads and atomics in flight: -o */
-	if (v->region == BENCH_REGION_SEND || v->fixed_size)
-		if (p->tx_depth > b->test.outstanding)
-			p->tx_depth = b->test.outstanding;
+	/* reads and atomics post up to -t too: -o bounds only those on
+	 * the wire, in the QP's attributes (perftest's out_reads) */
 	if (p->cq_mod > p->tx_depth)
 		p->cq_mod = p->tx_depth;
 	if (p->post_list > p->tx_depth)

@@ -37,6 +37,15 @@ void perftest_out_title(const struct bench_ctx *b, char sep, char *buf,
 }
 
 /* perftest's names: transport_str() and link_layer_str(). */
+/* "Outstand reads": -o as the QP has it, capped by the device (as
+ * perftest's out_reads; 0 from the device: -o as asked) */
+static uint32_t pout_reads(const struct bench_ctx *b)
+{
+	uint32_t dev = b->dev.max_init_rd_atom;
+
+	return dev && dev < b->test.outstanding ? dev : b->test.outstanding;
+}
+
 static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 		      struct perftest_json_info *in)
 {
@@ -67,7 +76,7 @@ static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 								     "Ethernet",
 		.gid_index = b->gid_index,
 		.reads = reads,
-		.inline_or_reads = reads ? b->test.outstanding :
+		.inline_or_reads = reads ? pout_reads(b) :
 					   b->data.qps[0].max_inline,
 		.rdma_cm = b->data.qps && b->data.qps[0].ep.id, /* cm QPs */
 		.cuda_device = (int)b->cfg.use_cuda,

@@ -74,6 +74,7 @@ struct bench_cfg {
 	uint64_t inline_bytes;           /* -I */
 	bool has_inline;
 	uint64_t cq_mod;                 /* -Q: signal one send in cq_mod */
+	bool has_cq_mod;                 /* -Q given (else -l N sets it) */
 	uint64_t outstanding;            /* -o: reads/atomics in flight */
 	bool bidir;                      /* -b */
 	bool reversed; /* --reversed: the server sends */

@@ -485,6 +485,31 @@ static int opts_check_duration(struct bench_cfg *cfg, char *err,
 	return 0;
 }
 
+/*
+ * -l N on a bandwidth tool, perftest's rule: without -Q the CQ is
+ * moderated at N, one signaled request a list ("Post List requested -
+ * CQ moderation will be the size of the post list"); with -Q, N must be
+ * a multiple of it (perftest refuses the rest).
+ */
+static int opts_check_post_list(struct bench_cfg *cfg, bool is_bw,
+				char *err, size_t err_len)
+{
+	if (!is_bw || cfg->post_list <= 1)
+		return 0;
+	if (!cfg->has_cq_mod) {
+		cfg->cq_mod = cfg->post_list;
+		return 0;
+	}
+	if (cfg->post_list % cfg->cq_mod == 0)
+		return 0;
+	opts_err(err, err_len, "-l %llu with -Q %llu: a post list must be a "
+		 "multiple of the CQ moderation (perftest refuses it too): "
+		 "drop -Q (one completion a list) or give a divisor of -l",
+		 (unsigned long long)cfg->post_list,
+		 (unsigned long long)cfg->cq_mod);
+	return -EINVAL;
+}
+
 int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 	       char *err, size_t err_len)
 {
@@ -524,6 +549,8 @@ int opts_check(struct bench_cfg *cfg, const struct bench_desc *desc,
 		ret = opts_check_rate(cfg, desc, err, err_len);
 	if (!ret)
 		ret = opts_check_recv_list(cfg, desc, err, err_len);
+	if (!ret)
+		ret = opts_check_post_list(cfg, is_bw, err, err_len);
 	if (!ret)
 		ret = opts_check_needs(cfg, err, err_len);
 	if (!ret)

@@ -157,6 +157,15 @@ static struct ibv_send_wr *xfer_chain(const struct xfer *x, unsigned int qp,
 	return wr;
 }
 
+struct ibv_send_wr *xfer_chain_wr(const struct xfer *x, unsigned int qp,
+				  uint64_t size)
+{
+	if (!x->send_wr || x->validate ||
+	    verb_opcode[x->verb] == IBV_WR_ATOMIC_CMP_AND_SWP)
+		return NULL;
+	return xfer_chain(x, qp, size, 0);
+}
+
 static int xfer_post_chain(const struct xfer *x, unsigned int qp,
 			   uint64_t size, uint64_t first, uint32_t n,
 			   bool signal_last, uint64_t count, bool atomic)

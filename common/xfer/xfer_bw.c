@@ -24,6 +24,17 @@
  * post does the sending (rxe, siw), a whole window can take seconds. */
 #define XFER_POSTS_PER_TURN 32
 
+/* A QP's single request and whole list as xfer.c built them, posted
+ * as they are. */
+struct bw_one {
+	struct ibv_send_wr *wr;  /* NULL: xfer_post builds each post */
+	struct ibv_send_wr *chain; /* --post_list's; NULL: xfer_post */
+	struct ibv_send_wr *last;  /* chain's last request */
+	uint64_t list;             /* chain's length */
+	struct ibv_qp *qp;
+	unsigned int flags;      /* its send_flags without SIGNALED */
+};
+
 struct bw_run {
 	const struct xfer *x;
 	const struct xfer_bw_plan *p;
@@ -45,6 +56,7 @@ struct bw_run {
 	bool fin_sent;   /* ctrl FIN for a peer that counts receives */
 	uint32_t depth;
 	struct pace_flow pace;   /* --rate_limit SW (plan's pace_per_s) */
+	struct bw_one one[XFER_MAX_QPS]; /* each QP's single request */
 };
 
 static void bw_peak(struct bw_run *r, uint64_t now_ns)
@@ -74,42 +86,93 @@ static uint64_t bw_pace(struct bw_run *r, uint64_t n)
 	return n;
 }
 
+/* The list as it is built, its last request signaled when sig (put
+ * back after: the list rests unsignaled). */
+static inline int bw_post_chain(const struct bw_one *o, unsigned int qp,
+				bool sig, uint64_t count)
+{
+	struct ibv_send_wr *bad;
+	int ret;
+
+	if (sig) {
+		o->last->send_flags = o->flags | IBV_SEND_SIGNALED;
+		o->last->wr_id = XFER_WR_ID(qp, count);
+	}
+	ret = ibv_post_send(o->qp, o->chain, &bad);
+	if (sig) {
+		o->last->send_flags = o->flags;
+		o->last->wr_id = 0;
+	}
+	return ret;
+}
+
+/* One post of n requests from iteration first: a single request or a
+ * whole list as built (only the flags and wr_id of its last set), else
+ * xfer_post (a shorter list, --validate, compare-and-swap). */
+static inline int bw_post(const struct bw_run *r, const struct bw_one *o,
+			  unsigned int qp, uint64_t first, uint64_t n,
+			  bool sig, uint64_t count)
+{
+	struct ibv_send_wr *bad;
+	int ret;
+
+	if (n == 1 && o->wr) {
+		o->wr->send_flags = o->flags | (sig ? IBV_SEND_SIGNALED : 0);
+		o->wr->wr_id = sig ? XFER_WR_ID(qp, count) : 0;
+		ret = ibv_post_send(o->qp, o->wr, &bad);
+	} else if (n == o->list && o->chain) {
+		ret = bw_post_chain(o, qp, sig, count);
+	} else {
+		return xfer_post(r->x, qp, r->p->size, first, (uint32_t)n,
+				 sig, count);
+	}
+	return ret ? xfer_post_failed(r->x, r->p->size, (uint32_t)n, ret) : 0;
+}
+
+/*
+ * Post QP qp's share of a turn: up to XFER_POSTS_PER_TURN posts (a
+ * request or a list each) while its window has room. What the loop
+ * reads is in locals, loaded once and the counters stored back once:
+ * between two posts there is the arithmetic of the next one only, as in
+ * perftest's loop. stop is where posting stops this turn: the window's
+ * end or the run's, whichever is first; a post that reaches it is
+ * signaled (the window reopens, the run's last completes).
+ */
 static int bw_post_qp(struct bw_run *r, unsigned int qp)
 {
 	const struct xfer_bw_plan *p = r->p;
-	unsigned int posts = 0;
-	uint64_t room, n;
+	const uint64_t done = r->done[qp], sent = r->x->qs[qp].sent;
+	const uint64_t list = p->post_list, cq_mod = p->cq_mod;
+	const bool pace = p->pace_per_s > 0;
+	const struct bw_one o = r->one[qp];
+	uint64_t posted = r->posted[qp], unsig = r->unsignaled[qp], n;
+	uint64_t stop = done + r->depth;
+	unsigned int posts;
 	bool sig;
-	int ret;
+	int ret = 0;
 
-	while (r->posting && r->posted[qp] - r->done[qp] < r->depth &&
-	       (!p->iters || r->posted[qp] < p->iters) &&
-	       posts++ < XFER_POSTS_PER_TURN) {
-		room = r->depth - (r->posted[qp] - r->done[qp]);
-		n = p->post_list < room ? p->post_list : room;
-		if (p->iters && r->posted[qp] + n > p->iters)
-			n = p->iters - r->posted[qp];
-		if (p->pace_per_s > 0)
-			n = bw_pace(r, n);
-		if (!n)
+	if (p->iters && p->iters < stop)
+		stop = p->iters;
+	for (posts = 0; r->posting && posted < stop &&
+			posts < XFER_POSTS_PER_TURN; posts++) {
+		n = stop - posted < list ? stop - posted : list;
+		if (pace && !(n = bw_pace(r, n)))
 			break;
-		r->unsignaled[qp] += n;
-		sig = r->unsignaled[qp] >= p->cq_mod ||
-		      r->posted[qp] + n == p->iters ||
-		      r->posted[qp] + n - r->done[qp] >= r->depth;
+		unsig += n;
+		sig = unsig >= cq_mod || posted + n == stop;
 		if (!r->first_ns)
 			r->first_ns = r->mark_ns = timer_now_ns();
-		ret = xfer_post(r->x, qp, p->size,
-				r->x->qs[qp].sent + r->posted[qp], (uint32_t)n,
-				sig, r->posted[qp] + n);
+		ret = bw_post(r, &o, qp, sent + posted, n, sig, posted + n);
 		if (ret)
-			return ret;
-		r->posted[qp] += n;
-		r->posts_all += n;
+			break;
+		posted += n;
 		if (sig)
-			r->unsignaled[qp] = 0;
+			unsig = 0;
 	}
-	return 0;
+	r->posts_all += posted - r->posted[qp];
+	r->posted[qp] = posted;
+	r->unsignaled[qp] = unsig;
+	return ret;
 }
 
 /* Duration mode: at the end, ask a completion for what was left unsignaled. */
@@ -388,6 +451,25 @@ static void bw_results(struct bw_run *r)
 	}
 }
 
+/* Each QP's single request and list, built once for the run's size
+ * (none with --validate or compare-and-swap, whose requests change:
+ * xfer_post). */
+static void bw_one_init(struct bw_run *r)
+{
+	const struct xfer *x = r->x;
+	unsigned int qp;
+
+	for (qp = 0; qp < x->conn->nqps; qp++) {
+		r->one[qp].wr = xfer_tmpl_wr(x, qp, r->p->size);
+		r->one[qp].chain = xfer_chain_wr(x, qp, r->p->size);
+		r->one[qp].list = x->send_list;
+		r->one[qp].last = r->one[qp].chain ?
+				  &r->one[qp].chain[x->send_list - 1] : NULL;
+		r->one[qp].qp = x->conn->qps[qp].qp;
+		r->one[qp].flags = x->qs[qp].tmpl_flags;
+	}
+}
+
 int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
 		struct xfer_bw_out *out)
 {
@@ -411,6 +493,8 @@ int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
 		r->depth = x->slots; /* a read's slot is checked before reuse */
 	if (x->conn->nqps > XFER_MAX_QPS)
 		ret = -EINVAL;
+	if (!ret && p->sends)
+		bw_one_init(r);
 	pace_flow_init(&r->pace, p->pace_per_s, p->pace_burst, timer_now_ns());
 	xfer_watch_init(&w);
 	w.ticks = true;

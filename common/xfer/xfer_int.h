@@ -95,6 +95,15 @@ int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats);
 struct ibv_send_wr *xfer_tmpl_wr(const struct xfer *x, unsigned int qp,
 				 uint64_t size);
 
+/*
+ * --post_list: QP qp's list of x->send_list requests of size, linked and
+ * built once, none signaled at rest (a post that signals its last puts
+ * the flags and wr_id back after). NULL where each is built (no list,
+ * --validate, compare-and-swap).
+ */
+struct ibv_send_wr *xfer_chain_wr(const struct xfer *x, unsigned int qp,
+				  uint64_t size);
+
 /* A refused post of n requests (ret from ibv_post_send): logged; -errno. */
 int xfer_post_failed(const struct xfer *x, uint64_t size, uint32_t n,
 		     int ret);

@@ -115,52 +115,47 @@ static int lat_reap(struct lat_run *r, uint64_t max_left, uint64_t i)
 }
 
 /*
- * An empty look at the buffer or CQ, the spins-th of this wait (from 0).
- * The clock costs more than a look: it is read once every XFER_LAT_SPINS
- * empty looks, never on the first, so a round trip that lands within a
- * few looks reads no clock but its stamp (events: each wait). When the
- * watch found a check due and ctrl is set, the control channel is read:
- * the peer may have stopped (-D: its count), failed (e.g. found corrupt
- * data) or gone.
+ * The bookkeeping of a wait, done every XFER_LAT_SPINS empty looks (and
+ * at each wait with -e), never between two looks: the watch (stop,
+ * --timeout, heartbeat) and, when it found a check due and ctrl is set,
+ * the control channel: the peer may have stopped (-D: its count), failed
+ * (e.g. found corrupt data) or gone. The clock costs more than a look: a
+ * round trip that lands within a few looks reads no clock but its stamp.
  */
-static int lat_idle(struct lat_run *r, uint64_t i, unsigned int spins,
-		    bool ctrl)
+static int lat_watch(struct lat_run *r, uint64_t i, bool ctrl)
 {
-	int ret;
+	int ret = xfer_watch(r->x, &r->w, i, false);
 
-	if (!r->x->conn->channel && (spins + 1) % XFER_LAT_SPINS)
-		return 0;
-	ret = xfer_watch(r->x, &r->w, i, false);
 	if (!ret && ctrl && r->w.due)
 		ret = xfer_poll_ctrl(r->x, &r->stop_at, NULL);
 	return ret;
 }
 
-/* Wait for iteration i to arrive: 1 when it did, 0 when the run ended. */
-static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
+/* An empty look at a CQ, the spins-th of this wait (from 0): the watch on
+ * every XFER_LAT_SPINS-th, or on each with -e (it slept on the event). */
+static int lat_idle(struct lat_run *r, uint64_t i, unsigned int spins,
+		    bool ctrl)
+{
+	if (!r->x->conn->channel && (spins + 1) % XFER_LAT_SPINS)
+		return 0;
+	return lat_watch(r, i, ctrl);
+}
+
+/* Wait for iteration i's receive: 1 when it came, 0 when the run ended. */
+static int lat_await_recv(struct lat_run *r, bool initiator, uint64_t i)
 {
 	const struct xfer *x = r->x;
-	bool by_recv = r->by_recv;
-	volatile uint8_t *last = r->recv_last ? r->recv_last :
-		xfer_slot(x, 0, BENCH_REGION_RECV, r->size, i) + r->size - 1;
-	uint8_t want = pattern_marker(i);
 	unsigned int spins = 0;
 	struct ibv_wc wc;
 	int n, ret;
 
 	for (;; spins++) {
-		if (by_recv) {
-			n = ibv_poll_cq(x->conn->recv_cq, 1, &wc);
-			if (n < 0)
-				return -EIO;
-			if (n && wc.status)
-				return xfer_wc_error(x, &wc, r->size);
-			if (n)
-				break;
-		} else if (*last == want) {
-			break;
-		}
-		ret = by_recv ? lat_cq_wait(r) : 0;
+		n = ibv_poll_cq(x->conn->recv_cq, 1, &wc);
+		if (n < 0)
+			return -EIO;
+		if (n)
+			return wc.status ? xfer_wc_error(x, &wc, r->size) : 1;
+		ret = lat_cq_wait(r);
 		if (!ret)
 			ret = lat_idle(r, i, spins, true);
 		if (ret)
@@ -168,7 +163,39 @@ static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
 		if (!initiator && r->stop_at == i)
 			return 0;
 	}
-	return 1;
+}
+
+/*
+ * Wait for iteration i's write to land: its marker in the slot's last
+ * byte. The look is one load and one compare, as perftest's; the watch
+ * runs between rounds of XFER_LAT_SPINS looks. 1: landed, 0: the run
+ * ended (the responder learnt the initiator's count).
+ */
+static int lat_await_mark(struct lat_run *r, bool initiator, uint64_t i)
+{
+	volatile uint8_t *last = r->recv_last ? r->recv_last :
+		xfer_slot(r->x, 0, BENCH_REGION_RECV, r->size, i) + r->size - 1;
+	uint8_t want = pattern_marker(i);
+	unsigned int k;
+	int ret;
+
+	for (;;) {
+		for (k = XFER_LAT_SPINS; k; k--)
+			if (*last == want)
+				return 1;
+		ret = lat_watch(r, i, true);
+		if (ret)
+			return ret;
+		if (!initiator && r->stop_at == i)
+			return 0;
+	}
+}
+
+/* Wait for iteration i to arrive: 1 when it did, 0 when the run ended. */
+static int lat_await(struct lat_run *r, bool initiator, uint64_t i)
+{
+	return r->by_recv ? lat_await_recv(r, initiator, i) :
+			    lat_await_mark(r, initiator, i);
 }
 
 /* The landed ping: check it, give a receive back. */

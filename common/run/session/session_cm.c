@@ -46,7 +46,7 @@ void session_cm_at(struct session_be *cm, const char *addr, uint16_t port)
 	c->port = port;
 }
 
-/* What -T, -u and --retry_count ask of this side's rdma_cm ids. */
+/* What -T, -u, --retry_count and -o ask of this side's rdma_cm ids. */
 static struct cm_attr cm_attr_of(const struct bench_cfg *c)
 {
 	return (struct cm_attr){
@@ -54,6 +54,8 @@ static struct cm_attr cm_attr_of(const struct bench_cfg *c)
 		.has_timeout = c->has_qp_timeout,
 		.timeout = (uint8_t)c->qp_timeout,
 		.has_retry = true, .retry_count = (uint8_t)c->retry_count,
+		.out_reads = (uint8_t)(c->outstanding < 255 ?
+				       c->outstanding : 255),
 		.src = c->source_ip,
 	};
 }

@@ -146,14 +146,15 @@ static enum ibv_mtu tcp_mtu(uint64_t bytes)
 /*
  * This side's path for the raw QPs: port, GID, MTU (the smaller of what
  * each side offers: -m, else its port's active MTU; peer_mtu 0: this
- * side's offer), reads in flight, and this side's -T, -S, -L, -u and
+ * side's offer), reads in flight (-o), and this side's -T, -S, -L, -u and
  * --retry_count (each side sets its own QPs, as in perftest).
  */
 static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 		     struct qp_raw_path *path)
 {
 	struct ibv_port_attr pa = { .active_mtu = IBV_MTU_1024 };
-	struct ibv_device_attr da = { .max_qp_rd_atom = 16 };
+	struct ibv_device_attr da = { .max_qp_rd_atom = 16,
+				      .max_qp_init_rd_atom = 16 };
 	const struct bench_cfg *c = &b->cfg;
 	enum ibv_mtu mine;
 
@@ -176,8 +177,14 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 	path->static_rate = c->rate_limiter != OPTS_RATE_HW ? 0 :
 		(uint8_t)mbps_to_ibv_rate((int)(opts_rate_static_gbps(
 			c->rate_limit) * 1000));
-	path->max_rd_atomic = da.max_qp_rd_atom < 16 ?
-			      (uint8_t)da.max_qp_rd_atom : 16;
+	/* perftest's out_reads: -o on the wire as initiator, all the
+	 * device serves as responder, both capped by the device */
+	path->max_dest_rd_atomic = (uint8_t)(da.max_qp_rd_atom < 255 ?
+					     da.max_qp_rd_atom : 255);
+	path->max_rd_atomic = (uint8_t)(da.max_qp_init_rd_atom < 255 ?
+					da.max_qp_init_rd_atom : 255);
+	if (c->outstanding < path->max_rd_atomic)
+		path->max_rd_atomic = (uint8_t)c->outstanding;
 }
 
 static void tcp_info_pack(const struct qp_raw_addr *a, unsigned int i,
