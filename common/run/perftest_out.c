@@ -36,7 +36,6 @@ void perftest_out_title(const struct bench_ctx *b, char sep, char *buf,
 			buf[i] = sep;
 }
 
-/* perftest's names: transport_str() and link_layer_str(). */
 /* "Outstand reads": -o as the QP has it, capped by the device (as
  * perftest's out_reads; 0 from the device: -o as asked) */
 static uint32_t pout_reads(const struct bench_ctx *b)
@@ -45,6 +44,8 @@ static uint32_t pout_reads(const struct bench_ctx *b)
 
 	return dev && dev < b->test.outstanding ? dev : b->test.outstanding;
 }
+
+/* perftest's names: transport_str() and link_layer_str(). */
 
 static void pout_info(const struct bench_ctx *b, char *test, size_t len,
 		      struct perftest_json_info *in)
