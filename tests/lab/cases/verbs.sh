@@ -83,7 +83,8 @@ for p in range(41000, 41075):
 open(sys.argv[1], "w").write("%d\n" % len(held))
 time.sleep(120)' "$ready" &
 	holder=$!
-	for i in $(seq 50); do [ -s "$ready" ] && break; lab_sleep 0.2; done
+	# python's start takes seconds in a guest that shares its host
+	for i in $(seq 300); do [ -s "$ready" ] && break; lab_sleep 0.2; done
 	echo "held: $(cat "$ready" 2>/dev/null) ports of 41000-41099"
 	for i in 1 2 3; do
 		timeout 60 "$B/ib_write_bw" -q 4 -p $((18700 + 2 * i)) \
