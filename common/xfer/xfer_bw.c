@@ -24,10 +24,6 @@
  * post does the sending (rxe, siw), a whole window can take seconds. */
 #define XFER_POSTS_PER_TURN 32
 
-/* The watch reads the clock: once in this many turns that moved
- * something, and on every turn that moved nothing. */
-#define XFER_BW_WATCH_TURNS 16
-
 /* A QP's single request and whole list as xfer.c built them, posted
  * as they are. */
 struct bw_one {
@@ -52,7 +48,6 @@ struct bw_run {
 	uint64_t owed[XFER_MAX_QPS];
 	uint64_t done_all, recv_all, recv_target;
 	uint64_t posts_all;  /* work requests posted (-e: a turn's moves) */
-	uint64_t turns;      /* that moved something (XFER_BW_WATCH_TURNS) */
 	uint64_t first_ns, last_ns, recv_first_ns, recv_last_ns;
 	uint64_t slice, mark_done, mark_ns;  /* peak slices */
 	uint64_t win_done, win_ns;           /* duration: window start */
@@ -400,20 +395,6 @@ static int bw_idle(const struct bw_run *r, uint64_t moves_before)
 	return conn_cq_wait(r->x->conn, XFER_EVENT_WAIT_MS);
 }
 
-/* The watch of a turn (see XFER_BW_WATCH_TURNS); w->due false when it
- * was not looked at. */
-static int bw_watch(struct bw_run *r, struct xfer_watch *w,
-		    uint64_t moves_before)
-{
-	if (r->done_all + r->recv_all + r->posts_all != moves_before &&
-	    ++r->turns % XFER_BW_WATCH_TURNS) {
-		w->due = false;
-		return 0;
-	}
-	return xfer_watch(r->x, w, r->done_all + r->recv_all,
-			  r->p->sends && !bw_sends_done(r));
-}
-
 static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 {
 	const struct bench_verb_info *v = bench_verb(r->x->verb);
@@ -430,7 +411,8 @@ static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 	if (!ret)
 		ret = bw_idle(r, moves);
 	if (!ret)
-		ret = bw_watch(r, w, moves);
+		ret = xfer_watch(r->x, w, r->done_all + r->recv_all,
+				 r->p->sends && !bw_sends_done(r));
 	if (!ret && w->due) {
 		ret = bw_clock(r, w->now_ns);
 		/* the peer's FIN, heartbeats, or an ERROR (say, it found
