@@ -22,9 +22,10 @@ if lab_have rxe; then
 		-e "$LOOP_LAT_ROW" -e " Latency gap +: 2000 usec before each post" \
 		"$B/ib_write_lat" -- "$B/ib_write_lat" "$LAB_RXE_IP" -n 100 \
 		--latency_gap 2000
+	# -U prints each sample with %g, as perftest: 26 us exactly is "26"
 	lab_pair loop.unsorted.rxe -t 120 \
-		-e "$LOOP_LAT_ROW" -e "#, usec" -e $'\n'"100, $NUM" \
-		-E "#, usec" -E $'\n'"99, $NUM" \
+		-e "$LOOP_LAT_ROW" -e "#, usec" -e $'\n'"100, [0-9]+(\.[0-9]+)?" \
+		-E "#, usec" -E $'\n'"99, [0-9]+(\.[0-9]+)?" \
 		"$B/ib_send_lat" -U -- "$B/ib_send_lat" "$LAB_RXE_IP" -n 100 -U
 	lab_pair loop.cpu_util.rxe -t 120 \
 		-e "CPU_Util\\[%\\]" -e "65536 +[0-9]+ +$NUM +$NUM[[:space:]]+$NUM[[:space:]]+$NUM" \
