@@ -14,6 +14,7 @@
 
 #include "spec/bench.h"
 #include "rdma/cm.h"
+#include "rdma/dev.h"
 #include "lib/log.h"
 #include "lib/resolve.h"
 #include "lib/timer.h"
@@ -442,10 +443,8 @@ static void cm_conn_param(struct rdma_conn_param *p, const struct cm_ep *ep,
 	/* perftest's out_reads: -o bounds the reads on the wire, the
 	 * responder serves all its device allows; the software window is
 	 * -t (docs/performance-notes.md, findings 6 and 12) */
-	p->responder_resources = (uint8_t)(attr.max_qp_rd_atom < 255 ?
-					   attr.max_qp_rd_atom : 255);
-	p->initiator_depth = (uint8_t)(attr.max_qp_init_rd_atom < 255 ?
-				       attr.max_qp_init_rd_atom : 255);
+	p->responder_resources = dev_rd_atom_u8((uint64_t)attr.max_qp_rd_atom);
+	p->initiator_depth = dev_rd_atom_u8((uint64_t)attr.max_qp_init_rd_atom);
 	if (ep->attr.out_reads && ep->attr.out_reads < p->initiator_depth)
 		p->initiator_depth = ep->attr.out_reads;
 }

@@ -81,8 +81,7 @@ int dev_query(struct ibv_context *ctx, uint8_t port, struct dev_info *out)
 	/* the node the placement and ib_doctor see, by their one rule */
 	devnode_rdma(DEV_SYSFS, out->name, &out->numa_node);
 	out->max_qp_wr = (uint32_t)da.max_qp_wr;
-	out->max_init_rd_atom = (uint8_t)(da.max_qp_init_rd_atom < 255 ?
-					  da.max_qp_init_rd_atom : 255);
+	out->max_init_rd_atom = dev_rd_atom_u8((uint64_t)da.max_qp_init_rd_atom);
 	out->has_atomics = da.atomic_cap != IBV_ATOMIC_NONE;
 	out->software = da.vendor_id == DEV_VENDOR_RXE ||
 			da.vendor_id == DEV_VENDOR_SIW;

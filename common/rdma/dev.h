@@ -13,6 +13,13 @@
 #include "lib/log.h"
 #include "spec/wire.h"
 
+/* A count of reads/atomics in flight as verbs' 8-bit fields take it
+ * (rdma_conn_param, ibv_qp_attr): at most 255. */
+static inline uint8_t dev_rd_atom_u8(uint64_t n)
+{
+	return (uint8_t)(n < 255 ? n : 255);
+}
+
 struct dev_info {
 	char name[64];
 	char fw_ver[64];

@@ -54,8 +54,7 @@ static struct cm_attr cm_attr_of(const struct bench_cfg *c)
 		.has_timeout = c->has_qp_timeout,
 		.timeout = (uint8_t)c->qp_timeout,
 		.has_retry = true, .retry_count = (uint8_t)c->retry_count,
-		.out_reads = (uint8_t)(c->outstanding < 255 ?
-				       c->outstanding : 255),
+		.out_reads = dev_rd_atom_u8(c->outstanding),
 		.src = c->source_ip,
 	};
 }

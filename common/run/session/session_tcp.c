@@ -179,10 +179,8 @@ static void tcp_path(const struct bench_ctx *b, enum ibv_mtu peer_mtu,
 			c->rate_limit) * 1000));
 	/* perftest's out_reads: -o on the wire as initiator, all the
 	 * device serves as responder, both capped by the device */
-	path->max_dest_rd_atomic = (uint8_t)(da.max_qp_rd_atom < 255 ?
-					     da.max_qp_rd_atom : 255);
-	path->max_rd_atomic = (uint8_t)(da.max_qp_init_rd_atom < 255 ?
-					da.max_qp_init_rd_atom : 255);
+	path->max_dest_rd_atomic = dev_rd_atom_u8((uint64_t)da.max_qp_rd_atom);
+	path->max_rd_atomic = dev_rd_atom_u8((uint64_t)da.max_qp_init_rd_atom);
 	if (c->outstanding < path->max_rd_atomic)
 		path->max_rd_atomic = (uint8_t)c->outstanding;
 }
