@@ -93,12 +93,19 @@ static struct xfer_qp_state *xfer_tmpl(const struct xfer *x, unsigned int qp,
 	return s;
 }
 
+/* Requests that stay as built for a whole run: not with --validate
+ * (each its own slot) nor compare-and-swap (each its own operands). */
+static bool xfer_as_built(const struct xfer *x)
+{
+	return !x->validate && verb_opcode[x->verb] != IBV_WR_ATOMIC_CMP_AND_SWP;
+}
+
 struct ibv_send_wr *xfer_tmpl_wr(const struct xfer *x, unsigned int qp,
 				 uint64_t size)
 {
 	struct xfer_qp_state *s;
 
-	if (x->validate || verb_opcode[x->verb] == IBV_WR_ATOMIC_CMP_AND_SWP)
+	if (!xfer_as_built(x))
 		return NULL;
 	s = xfer_tmpl(x, qp, size, 0);
 	s->tmpl.send_flags = s->tmpl_flags | IBV_SEND_SIGNALED;
@@ -160,8 +167,7 @@ static struct ibv_send_wr *xfer_chain(const struct xfer *x, unsigned int qp,
 struct ibv_send_wr *xfer_chain_wr(const struct xfer *x, unsigned int qp,
 				  uint64_t size)
 {
-	if (!x->send_wr || x->validate ||
-	    verb_opcode[x->verb] == IBV_WR_ATOMIC_CMP_AND_SWP)
+	if (!x->send_wr || !xfer_as_built(x))
 		return NULL;
 	return xfer_chain(x, qp, size, 0);
 }
