@@ -438,21 +438,41 @@ int xfer_poll_ctrl(const struct xfer *x, uint64_t *fin_msgs, uint64_t *beats)
 	return ret == -EAGAIN ? 0 : ret;
 }
 
-void xfer_watch_init(struct xfer_watch *w)
+void xfer_watch_init(struct xfer_watch *w, const struct xfer *x)
 {
-	*w = (struct xfer_watch){ .progress_ns = timer_now_ns() };
-	w->alive_ns = w->progress_ns;
+	*w = (struct xfer_watch){ .tsc = x->clock && x->clock->tsc };
+	if (w->tsc)
+		w->tick0 = tick_now(x->clock);
+	w->progress_ns = w->alive_ns = w->ns0 = timer_now_ns();
 }
 
-int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
-	       bool send_heartbeat)
+/* The next look's deadline in TSC ticks, at the rate measured since init
+ * (once XFER_CHECK_NS has passed: before, every turn reads the clock). */
+static void xfer_watch_aim(const struct xfer *x, struct xfer_watch *w,
+			   uint64_t now_ns)
+{
+	uint64_t tick = tick_now(x->clock);
+	double per_ns;
+
+	if (now_ns - w->ns0 < XFER_CHECK_NS || tick <= w->tick0)
+		return;
+	per_ns = (double)(tick - w->tick0) / (double)(now_ns - w->ns0);
+	w->next_tick = tick + (uint64_t)((double)(w->next_ns - now_ns) *
+					 per_ns) + 1;
+}
+
+int xfer_watch_look(const struct xfer *x, struct xfer_watch *w,
+		    uint64_t progress, bool send_heartbeat)
 {
 	uint64_t now_ns = timer_now_ns();
 
 	w->due = now_ns >= w->next_ns;
+	if (w->due)
+		w->next_ns = now_ns + XFER_CHECK_NS;
+	if (w->tsc)
+		xfer_watch_aim(x, w, now_ns);
 	if (!w->due)
 		return 0;
-	w->next_ns = now_ns + XFER_CHECK_NS;
 	w->now_ns = now_ns;
 	if (stop_flag)
 		return -EINTR;
@@ -586,7 +606,7 @@ int xfer_fin_send(const struct xfer *x)
 			return -ret;
 		}
 	}
-	xfer_watch_init(&w);
+	xfer_watch_init(&w, x);
 	while (done < x->conn->nqps) {
 		n = ibv_poll_cq(x->conn->send_cq, 1, &wc);
 		if (n < 0)

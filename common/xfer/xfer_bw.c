@@ -501,7 +501,7 @@ int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
 	if (!ret && p->sends)
 		bw_one_init(r);
 	pace_flow_init(&r->pace, p->pace_per_s, p->pace_burst, timer_now_ns());
-	xfer_watch_init(&w);
+	xfer_watch_init(&w, x);
 	w.ticks = true;
 	while (!ret && !(bw_sends_done(r) && bw_recvs_done(r)))
 		ret = bw_turn(r, &w);
@@ -591,7 +591,7 @@ int xfer_bw_fin_wait(const struct xfer *x, uint64_t size, uint64_t *msgs_out)
 	int n, ret;
 
 	*msgs_out = 0;
-	xfer_watch_init(&w);
+	xfer_watch_init(&w, x);
 	start_ns = w.progress_ns;
 	nap_ms = fin_nap_ms(x, 0);
 	while (got < x->conn->nqps) {

@@ -42,17 +42,37 @@ struct xfer_watch {
 	uint64_t now_ns;         /* the clock at the last look */
 	bool due;                /* the last xfer_watch() looked up */
 	bool ticks;              /* a measuring loop: call x->tick */
+	/* x->clock is the TSC: the turns between two looks read it alone
+	 * (one rdtsc) against next_tick, the look's deadline in ticks, 0
+	 * until a look could scale ticks to ns (tick0, ns0: both clocks at
+	 * init, each look measures the rate since) */
+	bool tsc;
+	uint64_t next_tick, tick0, ns0;
 };
 
-void xfer_watch_init(struct xfer_watch *w);
+void xfer_watch_init(struct xfer_watch *w, const struct xfer *x);
+
+/* xfer_watch's look: the clock, and what is due. */
+int xfer_watch_look(const struct xfer *x, struct xfer_watch *w,
+		    uint64_t progress, bool send_heartbeat);
 
 /*
  * Every XFER_CHECK_NS (w->due says when it did): -EINTR on stop,
  * -ETIMEDOUT when progress has not moved for io_timeout_ns, and a
  * heartbeat when asked. Callers poll the control channel when w->due.
+ * Called every turn, however long turns are (a post on rxe can take a
+ * second): where the TSC is the clock, a turn with no look due costs
+ * one rdtsc and a compare, not a clock_gettime (~2x the cost).
  */
-int xfer_watch(const struct xfer *x, struct xfer_watch *w, uint64_t progress,
-	       bool send_heartbeat);
+static inline int xfer_watch(const struct xfer *x, struct xfer_watch *w,
+			     uint64_t progress, bool send_heartbeat)
+{
+	if (w->next_tick && tick_now(x->clock) < w->next_tick) {
+		w->due = false;
+		return 0;
+	}
+	return xfer_watch_look(x, w, progress, send_heartbeat);
+}
 
 /*
  * Post n (>= 1) operations of size on QP qp for iterations first ..

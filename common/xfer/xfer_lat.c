@@ -329,7 +329,7 @@ int xfer_lat_run(const struct xfer *x, bool initiator, uint64_t size,
 	}
 	r.wr = xfer_tmpl_wr(x, 0, size);
 	r.qp = x->conn->qps[0].qp;
-	xfer_watch_init(&r.w);
+	xfer_watch_init(&r.w, x);
 	r.w.ticks = true;
 	hist_set_scale(hist, x->ns_per_tick_guess);
 	tick_cal_begin(&cal, x->clock);

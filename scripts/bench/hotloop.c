@@ -242,7 +242,7 @@ int main(int argc, char **argv)
 	x = (struct xfer){ .conn = &conn, .qs = &qs, .ctrl = &ctl,
 			   .verb = BENCH_VERB_WRITE,
 			   .io_timeout_ns = 3600ULL * NS_PER_S, .slots = 1,
-			   .flip_iter = -1 };
+			   .flip_iter = -1, .clock = tick_src_pick(NULL) };
 	if (!conn.mem.addr)
 		return 2;
 	for (r = 0; r < reps; r++) {
