@@ -48,6 +48,7 @@ struct bw_run {
 	uint64_t owed[XFER_MAX_QPS];
 	uint64_t done_all, recv_all, recv_target;
 	uint64_t posts_all;  /* work requests posted (-e: a turn's moves) */
+	uint64_t posts_end;  /* -n: what posts_all ends at; UINT64_MAX */
 	uint64_t first_ns, last_ns, recv_first_ns, recv_last_ns;
 	uint64_t slice, mark_done, mark_ns;  /* peak slices */
 	uint64_t win_done, win_ns;           /* duration: window start */
@@ -237,12 +238,13 @@ static int bw_poll_send(struct bw_run *r)
 	}
 	if (!n)
 		return 0;
-	/* the clock where a peak slice ends or all that was posted has
-	 * completed (the run's last completion is such a one), not at
-	 * every poll: a window of lists completes a few at a time */
+	/* the clock where a peak slice ends or the run's last completion
+	 * came (all is posted and all completed), not at every poll: on a
+	 * device as fast as memory every poll completes all posted */
 	if (r->done_all - r->mark_done >= r->slice && !r->p->sample_to_ns)
 		bw_peak(r, r->last_ns = timer_now_ns());
-	else if (r->done_all >= r->posts_all)
+	else if (r->done_all >= r->posts_all &&
+		 (!r->posting || r->posts_all >= r->posts_end))
 		r->last_ns = timer_now_ns();
 	return 0;
 }
@@ -350,6 +352,7 @@ static int bw_clock(struct bw_run *r, uint64_t now_ns)
 		r->out->whole_run = true; /* bw_results: the whole run's */
 	if (r->posting && now_ns >= p->end_ns) {
 		r->posting = false;
+		r->last_ns = now_ns; /* the end, unless completions follow */
 		return bw_flush(r);
 	}
 	return 0;
@@ -489,7 +492,9 @@ int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
 	*r = (struct bw_run){ .x = x, .p = p, .out = out, .posting = true,
 			      .recv_target = p->iters ?
 				      p->iters * x->conn->nqps : UINT64_MAX,
-			      .depth = p->tx_depth };
+			      .depth = p->tx_depth,
+			      .posts_end = p->iters ?
+				      p->iters * x->conn->nqps : UINT64_MAX };
 	memset(out, 0, sizeof(*out));
 	r->slice = p->iters * x->conn->nqps / XFER_PEAK_SLICES;
 	if (!r->slice)
