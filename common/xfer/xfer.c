@@ -141,21 +141,49 @@ static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
 }
 
 /*
+ * Where request k of a list lies from the first: k cache-line-rounded
+ * messages on, where both regions hold the list that way (else 0: all on
+ * the first slot). perftest lays out a list so (each request of it one
+ * rounded message after the one before, locally and remotely), so with
+ * --post_list both post the same requests, and a device that copies
+ * (Soft-RoCE, the null device) touches the same lines for both.
+ */
+static uint64_t xfer_chain_step(const struct xfer *x, unsigned int qp,
+				uint64_t size)
+{
+	uint64_t step = (size + 63) & ~63ULL;
+	uint64_t span = step * (x->send_list - 1) + size;
+
+	if (x->conn->qps[qp].ah || span > x->conn->region_bytes ||
+	    span > x->conn->qps[qp].remote.length)
+		return 0;
+	return step;
+}
+
+/*
  * The list of QP qp without --validate: send_list copies of its tmpl,
- * linked, built once per size; only a post's last request changes (its
- * flags, wr_id and link, put back after the post), and atomics' operands.
+ * linked, built once per size, each on its own slot (xfer_chain_step);
+ * only a post's last request changes (its flags, wr_id and link, put
+ * back after the post), and atomics' operands.
  */
 static struct ibv_send_wr *xfer_chain(const struct xfer *x, unsigned int qp,
 				      uint64_t size, uint64_t first)
 {
 	struct xfer_qp_state *s = xfer_tmpl(x, qp, size, first);
 	struct ibv_send_wr *wr = x->send_wr + (size_t)qp * x->send_list;
+	struct ibv_sge *sge = x->send_sge + (size_t)qp * x->send_list;
+	bool spread = !bench_verb(x->verb)->fixed_size;
+	uint64_t step = spread ? xfer_chain_step(x, qp, size) : 0;
 	uint32_t k;
 
 	if (s->chain_size == size)
 		return wr;
 	for (k = 0; k < x->send_list; k++) {
 		wr[k] = s->tmpl;
+		sge[k] = s->tmpl_sge;
+		sge[k].addr += k * step;
+		wr[k].sg_list = &sge[k];
+		wr[k].wr.rdma.remote_addr += k * step; /* 0 for UD */
 		wr[k].send_flags = s->tmpl_flags;
 		wr[k].wr_id = 0;
 		wr[k].next = k + 1 < x->send_list ? &wr[k + 1] : NULL;
@@ -252,7 +280,9 @@ int xfer_room(struct xfer *x, unsigned int nqps, uint32_t post_list,
 	if (post_list > 1) {
 		x->send_wr = calloc((size_t)nqps * post_list,
 				    sizeof(*x->send_wr));
-		if (!x->send_wr)
+		x->send_sge = calloc((size_t)nqps * post_list,
+				     sizeof(*x->send_sge));
+		if (!x->send_wr || !x->send_sge)
 			return -ENOMEM;
 		x->send_list = post_list;
 	}
@@ -268,9 +298,11 @@ void xfer_room_free(struct xfer *x)
 	free(x->recv_wr);
 	free(x->recv_sge);
 	free(x->send_wr);
+	free(x->send_sge);
 	x->recv_wr = NULL;
 	x->recv_sge = NULL;
 	x->send_wr = NULL;
+	x->send_sge = NULL;
 	x->send_list = 0;
 }
 

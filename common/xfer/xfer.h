@@ -68,6 +68,7 @@ struct xfer {
 	/* --post_list: send_list requests a QP, QP q's from q * send_list;
 	 * NULL: no list (or --validate: each built apart, on the stack) */
 	struct ibv_send_wr *send_wr;
+	struct ibv_sge *send_sge; /* each request of send_wr its own */
 	uint32_t send_list;
 	struct samples *raw;     /* -U: latency samples in order; NULL: none */
 	uint64_t gap_ns;         /* --latency_gap: the initiator waits this
