@@ -34,15 +34,16 @@ ROW = re.compile(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", re.M)
 SAME_WR = {"write": ["-I", "0"], "send": ["-I", "0"]}
 
 
-def cases(n_bw, n_lat):
+def cases(n_bw, n_send, n_lat):
     out = []
     for verb in ("write", "read", "send"):
+        n = n_send if verb == "send" else n_bw
         for size in (2, 64, 4096):
             for mode, extra in (("q1", []), ("q4", ["-q", "4"]),
                                 ("post_list", ["--post_list", "16"])):
                 out.append(dict(kind="rate", tool="ib_%s_bw" % verb, size=size,
-                                mode=mode, n=n_bw,
-                                args=["-s", str(size), "-n", str(n_bw)] + extra +
+                                mode=mode, n=n,
+                                args=["-s", str(size), "-n", str(n)] + extra +
                                 SAME_WR.get(verb, [])))
     for verb in ("write", "read", "send", "atomic"):
         size = 8 if verb == "atomic" else 2
@@ -92,7 +93,13 @@ def main():
                     help="the folder of perftest's binaries")
     ap.add_argument("--host", default="shared with other work",
                     help="what else ran on the host (said in the results)")
-    ap.add_argument("--n-bw", type=int, default=2000000)
+    # a write or read run of 2 000 000 lasts 20-80 ms here, where a
+    # scheduler tick or a page fault is a per cent: 20 000 000 (0.2-0.8 s)
+    # steadies the pairs; a send moves ~3.5 Mpps, so 2 000 000 is as long
+    ap.add_argument("--n-bw", type=int, default=20000000,
+                    help="-n of the write and read rate rows")
+    ap.add_argument("--n-send", type=int, default=2000000,
+                    help="-n of the send rate rows")
     ap.add_argument("--n-lat", type=int, default=200000)
     ap.add_argument("--only", default="", help="substring of the row names")
     a = ap.parse_args()
@@ -100,7 +107,7 @@ def main():
     port = 21000 + os.getpid() % 2000
     rows = []
     cpu_file = os.path.join(os.environ["NULLDEV_SYS"], "cpu")
-    for c in cases(a.n_bw, a.n_lat):
+    for c in cases(a.n_bw, a.n_send, a.n_lat):
         name = "%s %d B %s" % (c["tool"], c["size"], c["mode"])
         if a.only and a.only not in name:
             continue
@@ -141,14 +148,15 @@ def main():
     doc = dict(commit=commit, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                host="%d CPUs, %s; server on CPU %s, client on CPU %s" % (
                    os.cpu_count(), a.host, PIN.split()[0], PIN.split()[1]),
-               reps=a.reps, n_bw=a.n_bw, n_lat=a.n_lat, rows=rows)
+               reps=a.reps, n_bw=a.n_bw, n_send=a.n_send, n_lat=a.n_lat, rows=rows)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "bench-null.json"), "w") as f:
         json.dump(doc, f, indent=1)
     good = sum(r["at_or_beyond"] for r in rows)
     lines = ["# perftest and rdmabench on the null device (scripts/bench-null.sh)", "",
-             "commit %s, %s, %s; %d paired repetitions, -n %d (rate), -n %d (latency)." % (
-                 commit, doc["date"], doc["host"], a.reps, a.n_bw, a.n_lat), "",
+             "commit %s, %s, %s; %d paired repetitions, -n %d (write, read), -n %d (send), "
+             "-n %d (latency)." % (commit, doc["date"], doc["host"], a.reps, a.n_bw,
+                                   a.n_send, a.n_lat), "",
              "Rate rows: MsgRate [Mpps], ratio ours/perftest (>= 1 is at or beyond). "
              "Latency rows: t_typical [us] (ours: p50), ratio ours/perftest (<= 1 is at or "
              "beyond). CPU: the client's user+sys ns per operation, set-up included. "
