@@ -300,6 +300,17 @@ static int bw_refill(struct bw_run *r, unsigned int qp, uint32_t used)
 	return n ? xfer_post_recv(r->x, qp, r->p->size, n) : 0;
 }
 
+/* The first receive's time, and the last one's: with -n once all
+ * arrived (not after every poll: the receiver is a send test's limit);
+ * with -D, where the count comes with the FIN, at every poll. */
+static void bw_recv_clock(struct bw_run *r)
+{
+	if (!r->recv_first_ns)
+		r->recv_first_ns = r->recv_last_ns = timer_now_ns();
+	else if (r->recv_all >= r->recv_target || !r->p->iters)
+		r->recv_last_ns = timer_now_ns();
+}
+
 /*
  * Receives of a send test: check and count what completed, and give each
  * QP as many receives back, a list per QP, batch by batch until the CQ is
@@ -322,9 +333,7 @@ static int bw_poll_recv(struct bw_run *r)
 			if (used[qp])
 				ret = bw_refill(r, qp, used[qp]);
 		if (n > 0) {
-			r->recv_last_ns = timer_now_ns();
-			if (!r->recv_first_ns)
-				r->recv_first_ns = r->recv_last_ns;
+			bw_recv_clock(r);
 			left = (uint64_t)n < left ? left - (uint64_t)n : 0;
 		}
 	} while (n == XFER_POLL_BATCH && !ret && left);
