@@ -499,11 +499,10 @@ int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
 	if (!r)
 		return -ENOMEM;
 	*r = (struct bw_run){ .x = x, .p = p, .out = out, .posting = true,
-			      .recv_target = p->iters ?
-				      p->iters * x->conn->nqps : UINT64_MAX,
-			      .depth = p->tx_depth,
 			      .posts_end = p->iters ?
-				      p->iters * x->conn->nqps : UINT64_MAX };
+				      p->iters * x->conn->nqps : UINT64_MAX,
+			      .depth = p->tx_depth };
+	r->recv_target = r->posts_end; /* -D: the FIN tells it */
 	memset(out, 0, sizeof(*out));
 	r->slice = p->iters * x->conn->nqps / XFER_PEAK_SLICES;
 	if (!r->slice)
