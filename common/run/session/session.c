@@ -20,6 +20,7 @@
 #include "run/session/session_auth.h"
 #include "run/session/session_auto.h"
 #include "run/session/session_cm.h"
+#include "run/session/session_ops.h"
 #include "run/session/session_ctx.h"
 #include "run/session/session_tcp.h"
 #include "run/setup.h"
@@ -41,13 +42,14 @@ static int session_backend(struct session *s, struct session_be **be)
 	return session_be_new(s, session_backends[opts_oob(&s->b->cfg)], be);
 }
 
-/* What a later attempt may not meet: EADDRINUSE is iWARP's rdma_cm port
- * taken in the kernel's TCP stack (siw), which a new id draws anew. */
+/* What a later attempt may not meet: a port clash is iWARP's rdma_cm
+ * port taken in the kernel's TCP stack (siw: session_port_clash), which a
+ * new id draws anew. */
 static bool session_retryable(int err)
 {
 	return err == -ECONNREFUSED || err == -ETIMEDOUT ||
 	       err == -EHOSTUNREACH || err == -ENETUNREACH ||
-	       err == -ECONNRESET || err == -EADDRINUSE;
+	       err == -ECONNRESET || session_port_clash(err);
 }
 
 /*

@@ -147,9 +147,9 @@ static int client_ctrl_attempt(struct session_be *be, uint64_t deadline_ns)
 /*
  * Client: data QP i's rdma_cm connection. iWARP on a provider over the
  * kernel's TCP (siw) binds the id's rdma_cm port in the TCP stack too, so
- * a port another socket holds fails rdma_connect with EADDRINUSE before
- * anything reaches the server; a new id draws a new port: up to
- * CM_DATA_TRIES ids.
+ * a port another socket holds fails rdma_connect with EADDRINUSE (or, a
+ * pair in TIME_WAIT, EADDRNOTAVAIL: session_port_clash) before anything
+ * reaches the server; a new id draws a new port: up to CM_DATA_TRIES ids.
  */
 #define CM_DATA_TRIES 64
 
@@ -172,7 +172,7 @@ static int client_connect_qp(struct session_be *be, unsigned int i,
 			ret = cm_data_qp(b, i);
 		if (!ret)
 			ret = cm_connect(ep, &req, deadline_ns);
-		if (ret != -EADDRINUSE || tries == CM_DATA_TRIES ||
+		if (!session_port_clash(ret) || tries == CM_DATA_TRIES ||
 		    timer_expired(deadline_ns))
 			return ret;
 		cm_close(ep); /* its QP too */

@@ -100,6 +100,18 @@ void session_be_free(struct session_be *be);
 int session_bind_addr(const struct bench_ctx *b, struct sockaddr_storage *sa,
 		      const struct sockaddr **out);
 
+/*
+ * A port clash in the kernel's TCP stack, where iWARP over it (siw) binds
+ * the port rdma_cm drew for a connection: EADDRINUSE when a socket holds
+ * it, EADDRNOTAVAIL when the port pair is still taken (an earlier
+ * connection's TIME_WAIT on the same pair) or no ephemeral port is left.
+ * Another attempt draws another port.
+ */
+static inline bool session_port_clash(int err)
+{
+	return err == -EADDRINUSE || err == -EADDRNOTAVAIL;
+}
+
 /* A listener's err as the run's: with --bind, an address that is not
  * this host's (or no RDMA device's) is the user's (-EINVAL, exit 2); else
  * err. Not logged. */
