@@ -19,6 +19,7 @@
 #ifndef RDMABENCH_RUN_SESSION_SESSION_OPS_H
 #define RDMABENCH_RUN_SESSION_SESSION_OPS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
