@@ -12,12 +12,9 @@
 # without a mount namespace.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-B=${RDMABENCH_BUILD:-build}
-make -s nulldev B="$B" >/dev/null || { echo "FAIL make nulldev"; exit 1; }
-[ -x /usr/bin/ib_write_bw ] || { echo "perftest not installed (apt-get install perftest)"; exit 77; }
-NULLDEV_SYS=$(mktemp -d) || exit 1
-export NULLDEV_SYS
+. tests/nulldev/prologue.sh
 trap 'rm -rf "$NULLDEV_SYS"' EXIT
+[ -x /usr/bin/ib_write_bw ] || { echo "perftest not installed (apt-get install perftest)"; exit 77; }
 tests/nulldev/nulldev-run.sh -b "$B" true || exit $?
 # Ports: 20000-22999, twenty a run; the other tests that open ports take
 # ranges of their own below 32768 (Linux's first ephemeral port).

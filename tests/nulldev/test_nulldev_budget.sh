@@ -9,10 +9,7 @@
 # move is tests/report/test_gate_budget.c's.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-B=${RDMABENCH_BUILD:-build}
-make -s nulldev B="$B" >/dev/null || { echo "FAIL make nulldev"; exit 1; }
-NULLDEV_SYS=$(mktemp -d) || exit 1
-export NULLDEV_SYS
+. tests/nulldev/prologue.sh
 trap 'rm -rf "$NULLDEV_SYS"' EXIT
 tests/nulldev/nulldev-run.sh -b "$B" true || exit $?
 failed=0

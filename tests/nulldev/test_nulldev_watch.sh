@@ -17,10 +17,7 @@
 # Skipped (77) without a mount namespace (tests/nulldev/nulldev-run.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-B=${RDMABENCH_BUILD:-build}
-make -s nulldev B="$B" >/dev/null || { echo "FAIL make nulldev"; exit 1; }
-NULLDEV_SYS=$(mktemp -d) || exit 1
-export NULLDEV_SYS
+. tests/nulldev/prologue.sh
 spid=
 cleanup() {
 	[ -n "$spid" ] && kill -CONT $spid 2>/dev/null
