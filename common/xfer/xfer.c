@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/log.h"
 #include "lib/stop.h"
@@ -141,23 +142,30 @@ static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
 }
 
 /*
- * Where request k of a list lies from the first: k cache-line-rounded
- * messages on, where both regions hold the list that way (else 0: all on
- * the first slot). perftest lays out a list so (each request of it one
- * rounded message after the one before, locally and remotely), so with
- * --post_list both post the same requests, and a device that copies
- * (Soft-RoCE, the null device) touches the same lines for both.
+ * Where request k of a list lies from the first, perftest's layout
+ * (perftest_resources.c, ctx_set_send_reg_wqes, increase_loc_addr): one
+ * cache-line-rounded message on from the one before, locally and
+ * remotely, back to the first after a page's worth; a message over half
+ * a page (perftest's cycle buffer) keeps the whole list on the first
+ * slot. So with --post_list both post the same requests, and a device
+ * that copies (Soft-RoCE, the null device) touches the same lines for
+ * both. 0 (all on the first slot) also where a region cannot hold it.
  */
-static uint64_t xfer_chain_step(const struct xfer *x, unsigned int qp,
-				uint64_t size)
+static uint64_t xfer_chain_off(const struct xfer *x, unsigned int qp,
+			       uint64_t size, uint32_t k)
 {
-	uint64_t step = (size + 63) & ~63ULL;
-	uint64_t span = step * (x->send_list - 1) + size;
+	const long page = sysconf(_SC_PAGESIZE);
+	const uint64_t cycle = page > 0 ? (uint64_t)page : 4096;
+	uint64_t step = (size + 63) & ~63ULL, per = cycle / step;
+	uint64_t span;
 
-	if (x->conn->qps[qp].ah || span > x->conn->region_bytes ||
+	if (!size || size > cycle / 2 || x->conn->qps[qp].ah)
+		return 0;
+	span = step * ((x->send_list < per ? x->send_list : per) - 1) + size;
+	if (span > x->conn->region_bytes ||
 	    span > x->conn->qps[qp].remote.length)
 		return 0;
-	return step;
+	return (k % per) * step;
 }
 
 /*
@@ -173,17 +181,18 @@ static struct ibv_send_wr *xfer_chain(const struct xfer *x, unsigned int qp,
 	struct ibv_send_wr *wr = x->send_wr + (size_t)qp * x->send_list;
 	struct ibv_sge *sge = x->send_sge + (size_t)qp * x->send_list;
 	bool spread = !bench_verb(x->verb)->fixed_size;
-	uint64_t step = spread ? xfer_chain_step(x, qp, size) : 0;
 	uint32_t k;
 
 	if (s->chain_size == size)
 		return wr;
 	for (k = 0; k < x->send_list; k++) {
+		uint64_t off = spread ? xfer_chain_off(x, qp, size, k) : 0;
+
 		wr[k] = s->tmpl;
 		sge[k] = s->tmpl_sge;
-		sge[k].addr += k * step;
+		sge[k].addr += off;
 		wr[k].sg_list = &sge[k];
-		wr[k].wr.rdma.remote_addr += k * step; /* 0 for UD */
+		wr[k].wr.rdma.remote_addr += off; /* 0 for UD */
 		wr[k].send_flags = s->tmpl_flags;
 		wr[k].wr_id = 0;
 		wr[k].next = k + 1 < x->send_list ? &wr[k + 1] : NULL;
