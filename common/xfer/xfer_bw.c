@@ -422,9 +422,9 @@ static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 		ret = bw_poll_recv(r);
 	if (!ret)
 		ret = bw_idle(r, moves);
-	if (!ret)
-		ret = xfer_watch(r->x, w, r->done_all + r->recv_all,
-				 r->p->sends && !bw_sends_done(r));
+	if (!ret && !xfer_watch_idle(r->x, w))
+		ret = xfer_watch_look(r->x, w, r->done_all + r->recv_all,
+				      r->p->sends && !bw_sends_done(r));
 	if (!ret && w->due) {
 		ret = bw_clock(r, w->now_ns);
 		/* the peer's FIN, heartbeats, or an ERROR (say, it found

@@ -64,13 +64,21 @@ int xfer_watch_look(const struct xfer *x, struct xfer_watch *w,
  * second): where the TSC is the clock, a turn with no look due costs
  * one rdtsc and a compare, not a clock_gettime (~2x the cost).
  */
-static inline int xfer_watch(const struct xfer *x, struct xfer_watch *w,
-			     uint64_t progress, bool send_heartbeat)
+static inline bool xfer_watch_idle(const struct xfer *x,
+				   struct xfer_watch *w)
 {
 	if (w->next_tick && tick_now(x->clock) < w->next_tick) {
 		w->due = false;
-		return 0;
+		return true;
 	}
+	return false;
+}
+
+static inline int xfer_watch(const struct xfer *x, struct xfer_watch *w,
+			     uint64_t progress, bool send_heartbeat)
+{
+	if (xfer_watch_idle(x, w))
+		return 0;
 	return xfer_watch_look(x, w, progress, send_heartbeat);
 }
 
