@@ -149,13 +149,12 @@ static int xfer_post_one(const struct xfer *x, unsigned int qp, uint64_t size,
  * a page (perftest's cycle buffer) keeps the whole list on the first
  * slot. So with --post_list both post the same requests, and a device
  * that copies (Soft-RoCE, the null device) touches the same lines for
- * both. 0 (all on the first slot) also where a region cannot hold it.
+ * both. cycle: the page size. 0 (all on the first slot) also where a
+ * region cannot hold it.
  */
 static uint64_t xfer_chain_off(const struct xfer *x, unsigned int qp,
-			       uint64_t size, uint32_t k)
+			       uint64_t size, uint64_t cycle, uint32_t k)
 {
-	const long page = sysconf(_SC_PAGESIZE);
-	const uint64_t cycle = page > 0 ? (uint64_t)page : 4096;
 	uint64_t step = (size + 63) & ~63ULL, per = cycle / step;
 	uint64_t span;
 
@@ -181,12 +180,15 @@ static struct ibv_send_wr *xfer_chain(const struct xfer *x, unsigned int qp,
 	struct ibv_send_wr *wr = x->send_wr + (size_t)qp * x->send_list;
 	struct ibv_sge *sge = x->send_sge + (size_t)qp * x->send_list;
 	bool spread = !bench_verb(x->verb)->fixed_size;
+	long page;
 	uint32_t k;
 
 	if (s->chain_size == size)
 		return wr;
+	page = sysconf(_SC_PAGESIZE);
 	for (k = 0; k < x->send_list; k++) {
-		uint64_t off = spread ? xfer_chain_off(x, qp, size, k) : 0;
+		uint64_t off = spread ? xfer_chain_off(x, qp, size,
+				page > 0 ? (uint64_t)page : 4096, k) : 0;
 
 		wr[k] = s->tmpl;
 		sge[k] = s->tmpl_sge;
