@@ -252,9 +252,11 @@ static int bw_client_size(struct bench_ctx *b, uint64_t size)
 	int ret;
 
 	ret = xfer_prepare(&b->xfer, size, b->test.bidir || rev, bw_iters(b));
+	/* before SYNC: the server cannot send before it has it (see
+	 * bw_server_size) */
+	start_ns = timer_now_ns();
 	if (!ret)
 		ret = measure_handshake_client(b, size);
-	start_ns = timer_now_ns();
 	if (!ret)
 		ret = bw_traffic(b, size, !rev, b->test.bidir || rev, &out,
 				 &peer_msgs);
@@ -318,7 +320,11 @@ static int bw_rev_server(struct bench_ctx *b, uint64_t size,
 /*
  * The server's figure: what it received (the FINs vouch for one-sided
  * verbs), from READY to the end (one network trip longer than the
- * client's window); in -b, what it sent itself.
+ * client's window); in -b, what it sent itself. The clock starts before
+ * READY goes out, never after: a server that loses its CPU once READY is
+ * sent (the woken client preempting it on a shared core, a pod's CPU
+ * quota) would otherwise start it after much of the data, and report a
+ * rate the link never had.
  */
 static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 {
@@ -329,9 +335,9 @@ static int bw_server_size(struct bench_ctx *b, const struct wire_sync *sync)
 	int ret;
 
 	ret = xfer_prepare(&b->xfer, size, !b->test.reversed, bw_iters(b));
+	start_ns = timer_now_ns();
 	if (!ret)
 		ret = measure_ready(b);
-	start_ns = timer_now_ns();
 	if (!ret)
 		ret = bw_traffic(b, size, b->test.bidir || b->test.reversed,
 				 !b->test.reversed, &out, &peer_msgs);
