@@ -33,7 +33,14 @@ struct bw_one {
 	uint64_t list;             /* chain's length */
 	struct ibv_qp *qp;
 	unsigned int flags;      /* its send_flags without SIGNALED */
+	/* every whole list asks a completion (cq_mod <= list, perftest's
+	 * rule), so the chain's last request stays signaled with the
+	 * wr_id BW_WR_LIST and a post is the chain as it is (bw_post_lists) */
+	bool whole;
 };
+
+/* A completion's count (XFER_WR_N) that means "one whole list more". */
+#define BW_WR_LIST ((1ULL << 48) - 1)
 
 struct bw_run {
 	const struct xfer *x;
@@ -131,6 +138,36 @@ static inline int bw_post(const struct bw_run *r, const struct bw_one *o,
 }
 
 /*
+ * A whole-list QP's posts of a turn: its chain as it is, up to
+ * XFER_POSTS_PER_TURN times while a whole list fits before stop (what
+ * perftest's loop does: one post, its address and count). How many
+ * posts were made goes to *posts, what was posted to *posted.
+ */
+static int bw_post_lists(struct bw_run *r, const struct bw_one *o,
+			 uint64_t stop, uint64_t *posted, unsigned int *posts)
+{
+	uint64_t at = *posted;
+	struct ibv_send_wr *bad;
+	unsigned int k;
+	int ret = 0;
+
+	if (!r->first_ns && at + o->list <= stop)
+		r->first_ns = r->mark_ns = timer_now_ns();
+	for (k = 0; at + o->list <= stop && k < XFER_POSTS_PER_TURN; k++) {
+		ret = ibv_post_send(o->qp, o->chain, &bad);
+		if (ret) {
+			ret = xfer_post_failed(r->x, r->p->size,
+					       (uint32_t)o->list, ret);
+			break;
+		}
+		at += o->list;
+	}
+	*posted = at;
+	*posts = k;
+	return ret;
+}
+
+/*
  * Post QP qp's share of a turn: up to XFER_POSTS_PER_TURN posts (a
  * request or a list each) while its window has room. What the loop
  * reads is in locals, loaded once and the counters stored back once:
@@ -148,14 +185,16 @@ static int bw_post_qp(struct bw_run *r, unsigned int qp)
 	const struct bw_one o = r->one[qp];
 	uint64_t posted = r->posted[qp], unsig = r->unsignaled[qp], n;
 	uint64_t stop = done + r->depth;
-	unsigned int posts;
+	unsigned int posts = 0;
 	bool sig;
 	int ret = 0;
 
 	if (p->iters && p->iters < stop)
 		stop = p->iters;
-	for (posts = 0; r->posting && posted < stop &&
-			posts < XFER_POSTS_PER_TURN; posts++) {
+	if (o.whole && r->posting)
+		ret = bw_post_lists(r, &o, stop, &posted, &posts);
+	for (; !ret && r->posting && posted < stop &&
+	       posts < XFER_POSTS_PER_TURN; posts++) {
 		n = stop - posted < list ? stop - posted : list;
 		if (pace && !(n = bw_pace(r, n)))
 			break;
@@ -230,6 +269,8 @@ static int bw_poll_send(struct bw_run *r)
 
 		if (wc[i].status)
 			return xfer_wc_error(r->x, &wc[i], r->p->size);
+		if (upto == BW_WR_LIST)
+			upto = r->done[qp] + r->one[qp].list;
 		ret = bw_check_reads(r, qp, upto);
 		if (ret)
 			return ret;
@@ -484,6 +525,14 @@ static void bw_one_init(struct bw_run *r)
 				  &r->one[qp].chain[x->send_list - 1] : NULL;
 		r->one[qp].qp = x->conn->qps[qp].qp;
 		r->one[qp].flags = x->qs[qp].tmpl_flags;
+		r->one[qp].whole = r->one[qp].chain && !r->p->pace_per_s &&
+				   r->p->cq_mod <= x->send_list;
+		if (r->one[qp].last) {
+			r->one[qp].last->send_flags = r->one[qp].flags |
+				(r->one[qp].whole ? IBV_SEND_SIGNALED : 0);
+			r->one[qp].last->wr_id = r->one[qp].whole ?
+				XFER_WR_ID(qp, BW_WR_LIST) : 0;
+		}
 	}
 }
 
