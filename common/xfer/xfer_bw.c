@@ -23,6 +23,11 @@
  * clock (heartbeat, stop, --timeout) is looked at between them; where a
  * post does the sending (rxe, siw), a whole window can take seconds. */
 #define XFER_POSTS_PER_TURN 32
+/* Turns that skip the watch's clock read, at most (bw_watch). */
+#define BW_SKIP_MAX 7
+/* Clock reads a check period (XFER_CHECK_NS) keeps at least, where
+ * turns are that short. */
+#define BW_READS_PER_CHECK 16
 
 /* A QP's single request and whole list as xfer.c built them, posted
  * as they are. */
@@ -63,6 +68,11 @@ struct bw_run {
 	bool posting;
 	bool fin_sent;   /* ctrl FIN for a peer that counts receives */
 	uint32_t depth;
+	/* the watch's clock: read every skip + 1 turns (left: until the
+	 * next); turns and turns_ns: the count and the time at the last
+	 * look that was due (bw_watch) */
+	uint32_t skip, left;
+	uint64_t turns, turns_at, turns_ns;
 	struct pace_flow pace;   /* --rate_limit SW (plan's pace_per_s) */
 	struct bw_one one[XFER_MAX_QPS]; /* each QP's single request */
 };
@@ -448,6 +458,40 @@ static int bw_idle(const struct bw_run *r, uint64_t moves_before)
 	return conn_cq_wait(r->x->conn, XFER_EVENT_WAIT_MS);
 }
 
+/*
+ * The watch, every turn but its clock read only every skip + 1 turns: a
+ * turn on a device as fast as memory posts and reaps a window in ~1 us,
+ * where one rdtsc is a per cent of the loop that perftest's does not
+ * have. skip is set at each look that was due, from the turns of the
+ * last check period: BW_READS_PER_CHECK reads a period at least, and at
+ * most BW_SKIP_MAX turns unread (a turn that posts for long, rxe's, gets
+ * 0: every turn is read).
+ */
+static int bw_watch(struct bw_run *r, struct xfer_watch *w)
+{
+	uint64_t per;
+	int ret = 0;
+
+	r->turns++;
+	if (r->left) {
+		r->left--;
+		w->due = false;
+		return 0;
+	}
+	r->left = r->skip;
+	if (!xfer_watch_idle(r->x, w))
+		ret = xfer_watch_look(r->x, w, r->done_all + r->recv_all,
+				      r->p->sends && !bw_sends_done(r));
+	if (ret || !w->due || w->now_ns <= r->turns_ns)
+		return ret;
+	per = (r->turns - r->turns_at) * XFER_CHECK_NS /
+	      (w->now_ns - r->turns_ns) / BW_READS_PER_CHECK;
+	r->skip = per < BW_SKIP_MAX ? (uint32_t)per : BW_SKIP_MAX;
+	r->turns_at = r->turns;
+	r->turns_ns = w->now_ns;
+	return 0;
+}
+
 static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 {
 	const struct bench_verb_info *v = bench_verb(r->x->verb);
@@ -463,9 +507,8 @@ static int bw_turn(struct bw_run *r, struct xfer_watch *w)
 		ret = bw_poll_recv(r);
 	if (!ret)
 		ret = bw_idle(r, moves);
-	if (!ret && !xfer_watch_idle(r->x, w))
-		ret = xfer_watch_look(r->x, w, r->done_all + r->recv_all,
-				      r->p->sends && !bw_sends_done(r));
+	if (!ret)
+		ret = bw_watch(r, w);
 	if (!ret && w->due) {
 		ret = bw_clock(r, w->now_ns);
 		/* the peer's FIN, heartbeats, or an ERROR (say, it found
@@ -565,6 +608,7 @@ int xfer_bw_run(const struct xfer *x, const struct xfer_bw_plan *p,
 	pace_flow_init(&r->pace, p->pace_per_s, p->pace_burst, timer_now_ns());
 	xfer_watch_init(&w, x);
 	w.ticks = true;
+	r->turns_ns = w.ns0;
 	while (!ret && !(bw_sends_done(r) && bw_recvs_done(r)))
 		ret = bw_turn(r, &w);
 	if (!ret)
