@@ -2,8 +2,8 @@
 # every executable on rxe and siw, with rdma_cm and (rxe: siw is iWARP and
 # connects only through rdma_cm) the TCP out-of-band control channel, in
 # every mode: a short -a sweep, -D 2, -q 4, -b, --validate (and a flipped
-# byte caught, exit 4), and what a device or a transport cannot do refused
-# before any traffic (exit 2).
+# byte caught, exit 4), --post_list on rxe, and what a device or a
+# transport cannot do refused before any traffic (exit 2).
 # Iterations are scaled for TCG.
 # shellcheck shell=bash
 
@@ -49,6 +49,13 @@ for p in rxe siw rxe.tcp; do
 			"$B/ib_${t}_bw" "$ip" "${OOB[@]}" -b -n 100 "${sz[@]}"
 		verbs_pair "ib_${t}_bw.$p.validate" "ib_${t}_bw" "$ip" --validate \
 			-n 300 "${sz[@]}" -t 16
+		# --post_list: whole lists posted as built, each one's
+		# completion counting the list (xfer_bw.c); -D ends mid-window
+		if [ $p = rxe ] && [ $t != atomic ]; then
+			list=(-n 320) && [ $t = send ] && list=(-D 2)
+			verbs_pair "ib_${t}_bw.$p.list" "ib_${t}_bw" "$ip" \
+				--post_list 16 "${list[@]}" "${sz64[@]}"
+		fi
 		verbs_pair "ib_${t}_lat.$p.sweep" "ib_${t}_lat" "$ip" \
 			"${sweep[@]}"
 		verbs_pair "ib_${t}_lat.$p.D2" "ib_${t}_lat" "$ip" -D 2
