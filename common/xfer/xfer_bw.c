@@ -33,15 +33,14 @@
  * as they are. */
 struct bw_one {
 	struct ibv_send_wr *wr;  /* NULL: xfer_post builds each post */
-	struct ibv_send_wr *chain; /* --post_list's; NULL: xfer_post */
-	struct ibv_send_wr *last;  /* chain's last request */
+	/* --post_list's (NULL: xfer_post). Every whole list asks a
+	 * completion (cq_mod divides the list, perftest's rule), so its
+	 * last request rests signaled with the wr_id BW_WR_LIST and a post
+	 * is the chain as it is (bw_one_init) */
+	struct ibv_send_wr *chain;
 	uint64_t list;             /* chain's length */
 	struct ibv_qp *qp;
 	unsigned int flags;      /* its send_flags without SIGNALED */
-	/* every whole list asks a completion (cq_mod <= list, perftest's
-	 * rule), so the chain's last request stays signaled with the
-	 * wr_id BW_WR_LIST and a post is the chain as it is (bw_post_lists) */
-	bool whole;
 };
 
 /* A completion's count (XFER_WR_N) that means "one whole list more". */
@@ -104,29 +103,10 @@ static uint64_t bw_pace(struct bw_run *r, uint64_t n)
 	return n;
 }
 
-/* The list as it is built, its last request signaled when sig (put
- * back after: the list rests unsignaled). */
-static inline int bw_post_chain(const struct bw_one *o, unsigned int qp,
-				bool sig, uint64_t count)
-{
-	struct ibv_send_wr *bad;
-	int ret;
-
-	if (sig) {
-		o->last->send_flags = o->flags | IBV_SEND_SIGNALED;
-		o->last->wr_id = XFER_WR_ID(qp, count);
-	}
-	ret = ibv_post_send(o->qp, o->chain, &bad);
-	if (sig) {
-		o->last->send_flags = o->flags;
-		o->last->wr_id = 0;
-	}
-	return ret;
-}
-
-/* One post of n requests from iteration first: a single request or a
- * whole list as built (only the flags and wr_id of its last set), else
- * xfer_post (a shorter list, --validate, compare-and-swap). */
+/* One post of n requests from iteration first: a single request (only
+ * its flags and wr_id set) or a whole list as built (signaled: a whole
+ * list always is), else xfer_post (a shorter list, --validate,
+ * compare-and-swap). */
 static inline int bw_post(const struct bw_run *r, const struct bw_one *o,
 			  unsigned int qp, uint64_t first, uint64_t n,
 			  bool sig, uint64_t count)
@@ -139,7 +119,7 @@ static inline int bw_post(const struct bw_run *r, const struct bw_one *o,
 		o->wr->wr_id = sig ? XFER_WR_ID(qp, count) : 0;
 		ret = ibv_post_send(o->qp, o->wr, &bad);
 	} else if (n == o->list && o->chain) {
-		ret = bw_post_chain(o, qp, sig, count);
+		ret = ibv_post_send(o->qp, o->chain, &bad);
 	} else {
 		return xfer_post(r->x, qp, r->p->size, first, (uint32_t)n,
 				 sig, count);
@@ -148,7 +128,7 @@ static inline int bw_post(const struct bw_run *r, const struct bw_one *o,
 }
 
 /*
- * A whole-list QP's posts of a turn: its chain as it is, up to
+ * A QP's whole lists of a turn (unpaced): its chain as it is, up to
  * XFER_POSTS_PER_TURN times while a whole list fits before stop (what
  * perftest's loop does: one post, its address and count). How many
  * posts were made goes to *posts, what was posted to *posted.
@@ -201,7 +181,7 @@ static int bw_post_qp(struct bw_run *r, unsigned int qp)
 
 	if (p->iters && p->iters < stop)
 		stop = p->iters;
-	if (o.whole && r->posting)
+	if (o.chain && !pace && r->posting)
 		ret = bw_post_lists(r, &o, stop, &posted, &posts);
 	for (; !ret && r->posting && posted < stop &&
 	       posts < XFER_POSTS_PER_TURN; posts++) {
@@ -564,17 +544,14 @@ static void bw_one_init(struct bw_run *r)
 		r->one[qp].wr = xfer_tmpl_wr(x, qp, r->p->size);
 		r->one[qp].chain = xfer_chain_wr(x, qp, r->p->size);
 		r->one[qp].list = x->send_list;
-		r->one[qp].last = r->one[qp].chain ?
-				  &r->one[qp].chain[x->send_list - 1] : NULL;
 		r->one[qp].qp = x->conn->qps[qp].qp;
 		r->one[qp].flags = x->qs[qp].tmpl_flags;
-		r->one[qp].whole = r->one[qp].chain && !r->p->pace_per_s &&
-				   r->p->cq_mod <= x->send_list;
-		if (r->one[qp].last) {
-			r->one[qp].last->send_flags = r->one[qp].flags |
-				(r->one[qp].whole ? IBV_SEND_SIGNALED : 0);
-			r->one[qp].last->wr_id = r->one[qp].whole ?
-				XFER_WR_ID(qp, BW_WR_LIST) : 0;
+		if (r->one[qp].chain) {
+			struct ibv_send_wr *last =
+				&r->one[qp].chain[x->send_list - 1];
+
+			last->send_flags = r->one[qp].flags | IBV_SEND_SIGNALED;
+			last->wr_id = XFER_WR_ID(qp, BW_WR_LIST);
 		}
 	}
 }
