@@ -6,8 +6,12 @@
 # completion, inside that window). Both sides of each pair run on one CPU:
 # the client, woken by READY, takes the CPU from the server at once, the
 # case a server whose clock started after sending READY got wrong (a rate
-# hundreds of times the link's). Ours only (--oob tcp); the null device,
-# no QEMU. Skipped (77) without a mount namespace.
+# hundreds of times the link's). Ours only (--oob tcp), on the null device:
+# a stand-in for a NIC (docs/nulldev.md), chosen because it is fast enough
+# that a server which misses its CPU misses most of the data; the fix
+# itself (run/measure.c) is the same code on every device, and the lab
+# runs every bandwidth tool's server on rxe and siw. No QEMU. Skipped (77)
+# without a mount namespace.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/nulldev/prologue.sh
